@@ -1,0 +1,170 @@
+// Code-point text helpers. Strings arrive as UTF-8 (written by JS with TextEncoder.encodeInto, so lone
+// surrogates have already become U+FFFD) and are decoded into u32 code-point arrays in scratch memory.
+// Everything that follows works on code points, as Python strings do.
+
+import { alloc } from "./mem";
+
+/** A code-point array in scratch memory: `ptr` to u32s, `len` of them. */
+@unmanaged
+export class Cps {
+  ptr: usize = 0;
+  len: i32 = 0;
+}
+
+/** Decode `byteLen` bytes of UTF-8 at `src` into a new scratch u32 array; returns the code-point count. */
+export function decodeUtf8(src: usize, byteLen: i32, out: usize): i32 {
+  let i = 0;
+  let n = 0;
+  while (i < byteLen) {
+    const b0 = <u32>load<u8>(src + i);
+    let cp: u32;
+    if (b0 < 0x80) {
+      cp = b0;
+      i += 1;
+    } else if (b0 < 0xe0) {
+      cp = ((b0 & 0x1f) << 6) | (<u32>load<u8>(src + i + 1) & 0x3f);
+      i += 2;
+    } else if (b0 < 0xf0) {
+      cp = ((b0 & 0x0f) << 12) | ((<u32>load<u8>(src + i + 1) & 0x3f) << 6) | (<u32>load<u8>(src + i + 2) & 0x3f);
+      i += 3;
+    } else {
+      cp =
+        ((b0 & 0x07) << 18) |
+        ((<u32>load<u8>(src + i + 1) & 0x3f) << 12) |
+        ((<u32>load<u8>(src + i + 2) & 0x3f) << 6) |
+        (<u32>load<u8>(src + i + 3) & 0x3f);
+      i += 4;
+    }
+    store<u32>(out + (<usize>n << 2), cp);
+    n++;
+  }
+  return n;
+}
+
+/** Decode into a fresh scratch array (capacity = byte length, which bounds the code-point count). */
+export function decode(src: usize, byteLen: i32, into: Cps): void {
+  const out = alloc(<usize>(byteLen > 0 ? byteLen : 1) << 2);
+  into.ptr = out;
+  into.len = decodeUtf8(src, byteLen, out);
+}
+
+/** UTF-8 byte length of one code point. */
+// @ts-ignore: decorator
+@inline export function utf8Len(cp: u32): i32 {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/** Encode code points as UTF-8 at `out`; returns the byte count. */
+export function encodeUtf8(cps: usize, n: i32, out: usize): i32 {
+  let o: usize = out;
+  for (let i = 0; i < n; i++) {
+    const cp = load<u32>(cps + (<usize>i << 2));
+    if (cp < 0x80) {
+      store<u8>(o++, <u8>cp);
+    } else if (cp < 0x800) {
+      store<u8>(o++, <u8>(0xc0 | (cp >> 6)));
+      store<u8>(o++, <u8>(0x80 | (cp & 0x3f)));
+    } else if (cp < 0x10000) {
+      store<u8>(o++, <u8>(0xe0 | (cp >> 12)));
+      store<u8>(o++, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+      store<u8>(o++, <u8>(0x80 | (cp & 0x3f)));
+    } else {
+      store<u8>(o++, <u8>(0xf0 | (cp >> 18)));
+      store<u8>(o++, <u8>(0x80 | ((cp >> 12) & 0x3f)));
+      store<u8>(o++, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+      store<u8>(o++, <u8>(0x80 | (cp & 0x3f)));
+    }
+  }
+  return <i32>(o - out);
+}
+
+/**
+ * Python's `str.split()` / `str.strip()` whitespace: U+0009–U+000D, U+001C–U+001F, U+0020, U+0085,
+ * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. (Not U+200B, not U+FEFF.)
+ */
+// @ts-ignore: decorator
+@inline export function isPyWs(c: u32): bool {
+  if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c < 0x85) return false;
+  return (
+    c == 0x85 ||
+    c == 0xa0 ||
+    c == 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c == 0x2028 ||
+    c == 0x2029 ||
+    c == 0x202f ||
+    c == 0x205f ||
+    c == 0x3000
+  );
+}
+
+/**
+ * Python `str.split()`: writes (start, end) index pairs of the non-whitespace runs of `cps[0..n)` as
+ * u32 pairs at `out` (capacity n/2+1 pairs suffices); returns the token count.
+ */
+export function splitWs(cps: usize, n: i32, out: usize): i32 {
+  let count = 0;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isPyWs(load<u32>(cps + (<usize>i << 2)))) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && !isPyWs(load<u32>(cps + (<usize>i << 2)))) i++;
+    store<u32>(out + (<usize>count << 3), start);
+    store<u32>(out + (<usize>count << 3) + 4, i);
+    count++;
+  }
+  return count;
+}
+
+/** Python `str.rstrip()`: the new length. */
+export function rstripLen(cps: usize, n: i32): i32 {
+  while (n > 0 && isPyWs(load<u32>(cps + (<usize>(n - 1) << 2)))) n--;
+  return n;
+}
+
+/** Python `str.strip()`: returns the start index and sets `stripEnd` to the end. */
+// @ts-ignore: decorator
+@lazy export let stripEnd: i32 = 0;
+export function stripStart(cps: usize, n: i32): i32 {
+  let s = 0;
+  while (s < n && isPyWs(load<u32>(cps + (<usize>s << 2)))) s++;
+  let e = n;
+  while (e > s && isPyWs(load<u32>(cps + (<usize>(e - 1) << 2)))) e--;
+  stripEnd = e;
+  return s;
+}
+
+/** Equality of two code-point ranges. */
+export function cpsEqual(a: usize, b: usize, n: i32): bool {
+  return memory.compare(a, b, <usize>n << 2) == 0;
+}
+
+// @ts-ignore: decorator
+@inline export function mix(h: u32, v: u32): u32 {
+  // multiplicative mixing (murmur3-style round); good enough for open addressing with exact compare
+  let k = v * 0xcc9e2d51;
+  k = (k << 15) | (k >> 17);
+  k *= 0x1b873593;
+  h ^= k;
+  h = (h << 13) | (h >> 19);
+  return h * 5 + 0xe6546b64;
+}
+
+// @ts-ignore: decorator
+@inline export function finish(h: u32): u32 {
+  h ^= h >> 16;
+  h *= 0x85ebca6b;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35;
+  h ^= h >> 16;
+  return h;
+}
+
+/** Hash of a code-point (or symbol) range. */
+export function hashRange(p: usize, n: i32): u32 {
+  let h: u32 = <u32>n * 0x9e3779b1;
+  for (let i = 0; i < n; i++) h = mix(h, load<u32>(p + (<usize>i << 2)));
+  return finish(h);
+}
