@@ -1,0 +1,62 @@
+const MARKER = Symbol.for("evalkern.error");
+
+/**
+ * Base of every error evalkern throws on purpose. `isInstance` works across duplicate copies of the
+ * package (it checks a `Symbol.for` marker, not the prototype chain).
+ */
+export class EvalkernError extends Error {
+  readonly [MARKER] = true;
+  override name = "EvalkernError";
+  static isInstance(value: unknown): value is EvalkernError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+export interface InvalidArgumentContext {
+  /** The argument (or option) at fault, e.g. `refs` or `options.tokenize`. */
+  readonly argument: string;
+  /** Index of the offending item in a batch, when there is one. */
+  readonly index?: number;
+  /** What was expected, in words. */
+  readonly expected?: string;
+  /** A short description of what was given. */
+  readonly actual?: string;
+}
+
+/** Wrong type, wrong length, empty reference list, out-of-range option. */
+export class InvalidArgumentError extends EvalkernError {
+  override name = "InvalidArgumentError";
+  readonly argument: string;
+  readonly index: number | undefined;
+  readonly expected: string | undefined;
+  readonly actual: string | undefined;
+  constructor(message: string, context: InvalidArgumentContext) {
+    super(message);
+    this.argument = context.argument;
+    this.index = context.index;
+    this.expected = context.expected;
+    this.actual = context.actual;
+  }
+}
+
+/** `ready()` was not awaited before a synchronous kernel call. */
+export class NotReadyError extends EvalkernError {
+  override name = "NotReadyError";
+  constructor() {
+    super("evalkern kernels are not loaded: call `await ready()` once before using them");
+  }
+}
+
+/** The WebAssembly module trapped or called `abort` (a bug in evalkern: please report it). */
+export class KernelAbortError extends EvalkernError {
+  override name = "KernelAbortError";
+}
+
+/** A short, safe description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `array(${value.length})`;
+  if (typeof value === "string") return value.length > 40 ? `string(${value.length})` : JSON.stringify(value);
+  if (typeof value === "object") return (value as object).constructor?.name ?? "object";
+  return `${typeof value} ${String(value)}`;
+}

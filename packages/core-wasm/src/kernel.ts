@@ -1,0 +1,220 @@
+// Loading the WebAssembly module and moving batches across the boundary.
+//
+// One async `ready()` compiles and instantiates the inlined module once; everything after it is
+// synchronous. Inputs go in as UTF-8 written with a hand-rolled ASCII loop (falling back to
+// `TextEncoder.encodeInto` for non-ASCII) straight into the module's I/O region, plus u32 offset
+// tables; results come back as f64s. One boundary crossing per batch (or per chunk of a huge batch).
+import { KernelAbortError, NotReadyError } from "./errors.js";
+import { WASM_BASE64 } from "./wasm.generated.js";
+
+/** The raw exports of the kernel module (see `assembly/index.ts`). */
+export interface KernelExports {
+  readonly memory: WebAssembly.Memory;
+  reserve(bytes: number): number;
+  [kernel: string]: unknown;
+}
+
+let modulePromise: Promise<WebAssembly.Module> | undefined;
+let readyPromise: Promise<void> | undefined;
+let exportsRef: KernelExports | undefined;
+
+function base64ToBytes(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Reads an AssemblyScript string (UTF-16, byte length stored just before it) for abort messages. */
+function readAsString(memory: WebAssembly.Memory, ptr: number): string {
+  if (!ptr) return "";
+  const len = new Uint32Array(memory.buffer, ptr - 4, 1)[0]! >>> 1;
+  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, len));
+}
+
+export interface ReadyOptions {
+  /**
+   * Use these module bytes (or a compiled module) instead of the inlined release build: for a CSP that
+   * forbids compiling from memory you can fetch the `.wasm` yourself; the tests use it for the debug build.
+   */
+  readonly wasm?: BufferSource | WebAssembly.Module;
+}
+
+async function instantiate(options: ReadyOptions | undefined): Promise<void> {
+  let mod: WebAssembly.Module;
+  if (options?.wasm instanceof WebAssembly.Module) mod = options.wasm;
+  else if (options?.wasm) mod = await WebAssembly.compile(options.wasm);
+  else mod = await (modulePromise ??= WebAssembly.compile(base64ToBytes(WASM_BASE64) as BufferSource));
+  let memoryRef: WebAssembly.Memory | undefined;
+  const imports = {
+    env: {
+      abort(msg: number, file: number, line: number, column: number): never {
+        const m = memoryRef ? readAsString(memoryRef, msg) : "";
+        const f = memoryRef ? readAsString(memoryRef, file) : "";
+        throw new KernelAbortError(`evalkern kernel aborted: ${m} at ${f}:${line}:${column}`);
+      },
+    },
+  };
+  const instance = await WebAssembly.instantiate(mod, imports);
+  const ex = instance.exports as unknown as KernelExports;
+  memoryRef = ex.memory;
+  exportsRef = ex;
+  views = undefined;
+}
+
+/**
+ * Compile and instantiate the kernels. Idempotent: call it as often as you like, await it once before
+ * any other function of this package. Each worker/realm has its own instance.
+ */
+export function ready(options?: ReadyOptions): Promise<void> {
+  if (options?.wasm) return (readyPromise = instantiate(options));
+  return (readyPromise ??= instantiate(undefined).catch((error: unknown) => {
+    readyPromise = undefined;
+    throw error;
+  }));
+}
+
+/** True once `ready()` has resolved. */
+export function isReady(): boolean {
+  return exportsRef !== undefined;
+}
+
+export function kernels(): KernelExports {
+  if (!exportsRef) throw new NotReadyError();
+  return exportsRef;
+}
+
+interface Views {
+  buffer: ArrayBuffer;
+  u8: Uint8Array;
+  u32: Uint32Array;
+  f64: Float64Array;
+}
+let views: Views | undefined;
+
+/** Typed views of the module memory, rebuilt after the memory grew (a stale view has length 0). */
+export function memoryViews(): Views {
+  const buffer = kernels().memory.buffer as ArrayBuffer;
+  if (!views || views.buffer !== buffer) {
+    views = { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
+  }
+  return views;
+}
+
+const encoder = new TextEncoder();
+
+/** Writes `s` as UTF-8 at `pos` (capacity 3 × s.length is reserved by the caller); returns the new end. */
+export function writeUtf8(u8: Uint8Array, pos: number, s: string): number {
+  const n = s.length;
+  // ASCII fast path: most evaluation text is mostly ASCII, and this beats encodeInto's call overhead.
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    u8[pos + i] = c;
+  }
+  if (i === n) return pos + n;
+  const { written } = encoder.encodeInto(s.slice(i), u8.subarray(pos + i, pos + i + 3 * (n - i)));
+  return pos + i + written;
+}
+
+const align8 = (x: number): number => (x + 7) & ~7;
+
+/** Where a batch was laid out in the I/O region. */
+export interface Layout {
+  readonly count: number;
+  readonly bytes: number;
+  readonly strOffs: number;
+  readonly refStart: number;
+  readonly out: number;
+  readonly extra: number;
+}
+
+/**
+ * Lay out items [from, to) of a batch. Item i has `hyps[i]` and the strings `refs(i)` (may be empty
+ * for single-string kernels with `pairs = false`). Reserves `outPerItem` f64 per item for outputs
+ * and `extraF64` more f64 for kernel-specific numeric input.
+ */
+export function layout(
+  from: number,
+  to: number,
+  hyp: (i: number) => string,
+  refs: ((i: number) => readonly string[]) | undefined,
+  outPerItem: number,
+  extraF64 = 0,
+): Layout {
+  const count = to - from;
+  let units = 0;
+  let strings = count;
+  for (let i = from; i < to; i++) {
+    units += hyp(i).length;
+    if (refs) {
+      const r = refs(i);
+      strings += r.length;
+      for (let j = 0; j < r.length; j++) units += r[j]!.length;
+    }
+  }
+  const offsBytes = align8(4 * (strings + 1));
+  const refBytes = refs ? align8(4 * (count + 1)) : 0;
+  const outBytes = 8 * count * outPerItem;
+  const extraBytes = 8 * extraF64;
+  const total = offsBytes + refBytes + outBytes + extraBytes + 3 * units + 8;
+  const base = kernels().reserve(total);
+  const { u8, u32 } = memoryViews();
+  const strOffs = base;
+  const refStart = base + offsBytes;
+  const out = refStart + refBytes;
+  const extra = out + outBytes;
+  const bytes = extra + extraBytes;
+  let pos = bytes;
+  let k = strOffs >>> 2;
+  u32[k++] = 0;
+  for (let i = from; i < to; i++) {
+    pos = writeUtf8(u8, pos, hyp(i));
+    u32[k++] = pos - bytes;
+  }
+  if (refs) {
+    let r0 = count;
+    let rs = refStart >>> 2;
+    u32[rs++] = r0;
+    for (let i = from; i < to; i++) {
+      const r = refs(i);
+      for (let j = 0; j < r.length; j++) {
+        pos = writeUtf8(u8, pos, r[j]!);
+        u32[k++] = pos - bytes;
+      }
+      r0 += r.length;
+      u32[rs++] = r0;
+    }
+  }
+  return { count, bytes, strOffs, refStart, out, extra };
+}
+
+/** Split [0, n) into chunks of at most ~8 M UTF-16 units and 32 Ki items (a huge string is a chunk alone). */
+export function chunks(
+  n: number,
+  units: (i: number) => number,
+  visit: (from: number, to: number) => void,
+): void {
+  const MAX_UNITS = 8 << 20;
+  const MAX_ITEMS = 32768;
+  let from = 0;
+  while (from < n) {
+    let to = from;
+    let acc = 0;
+    while (to < n && to - from < MAX_ITEMS) {
+      const u = units(to);
+      if (to > from && acc + u > MAX_UNITS) break;
+      acc += u;
+      to++;
+    }
+    visit(from, to);
+    from = to;
+  }
+}
+
+/** Copy `count` f64s out of module memory. */
+export function readF64(ptr: number, count: number): Float64Array {
+  const { f64 } = memoryViews();
+  return f64.slice(ptr >>> 3, (ptr >>> 3) + count);
+}
