@@ -1,3 +1,5 @@
-// The exported surface of the kernel module. Each kernel module exports its own batch entry points;
-// this file only re-exports them so the build has one entry.
+// The exported surface of the kernel module: memory management plus each kernel's batch entry points.
 export { reserve } from "./mem";
+export { bleuStatsBatch, bleuScoreBatch } from "./bleu";
+export { chrfBatch, chrfScoreBatch } from "./chrf";
+export { mcArgmaxBatch } from "./mc";

@@ -1,1 +1,11 @@
-export {};
+/**
+ * @evalkern/core-wasm: sacreBLEU BLEU/chrF/chrF++, rouge-score ROUGE, DSPy normalize_text and token F1,
+ * and multiple-choice argmax, in one small WebAssembly module with the reference implementations' exact
+ * numbers. `await ready()` once; everything else is synchronous.
+ */
+export { ready, isReady, type ReadyOptions } from "./kernel.js";
+export { EvalkernError, InvalidArgumentError, NotReadyError, KernelAbortError } from "./errors.js";
+export * from "./bleu.js";
+export * from "./chrf.js";
+export * from "./multiple-choice.js";
+export { UNICODE_VERSION, KERNEL_VERSION, kernelSignature } from "./version.js";

@@ -218,3 +218,51 @@ export function readF64(ptr: number, count: number): Float64Array {
   const { f64 } = memoryViews();
   return f64.slice(ptr >>> 3, (ptr >>> 3) + count);
 }
+
+/**
+ * Run a pair kernel over a whole batch: lays out each chunk, calls `call` (which invokes the WASM
+ * export with the layout's pointers and writes `outPerItem` f64 per item at `layout.out`), and
+ * gathers the outputs into one array (n × outPerItem).
+ */
+export function runPairKernel(
+  hyps: readonly string[],
+  refs: readonly (readonly string[])[],
+  outPerItem: number,
+  call: (l: Layout) => void,
+): Float64Array {
+  const n = hyps.length;
+  const result = new Float64Array(n * outPerItem);
+  chunks(
+    n,
+    (i) => {
+      let u = hyps[i]!.length;
+      const r = refs[i]!;
+      for (let j = 0; j < r.length; j++) u += r[j]!.length;
+      return u;
+    },
+    (from, to) => {
+      const l = layout(from, to, (i) => hyps[i]!, (i) => refs[i]!, outPerItem);
+      call(l);
+      const { f64 } = memoryViews();
+      result.set(f64.subarray(l.out >>> 3, (l.out >>> 3) + l.count * outPerItem), from * outPerItem);
+    },
+  );
+  return result;
+}
+
+/**
+ * Run a numeric kernel: copies `input` into the I/O region, reserves `outCount` f64 for the result,
+ * calls `call(inPtr, outPtr)` and returns a copy of the output.
+ */
+export function runNumericKernel(
+  input: Float64Array,
+  outCount: number,
+  call: (inPtr: number, outPtr: number) => void,
+): Float64Array {
+  const base = kernels().reserve(8 * (input.length + outCount) + 16);
+  const inPtr = (base + 7) & ~7;
+  const outPtr = inPtr + 8 * input.length;
+  memoryViews().f64.set(input, inPtr >>> 3);
+  call(inPtr, outPtr);
+  return readF64(outPtr, outCount);
+}

@@ -1,0 +1,261 @@
+// sacreBLEU 2.6.0 chrF / chrF++: character n-grams over code points (whitespace removed unless
+// `whitespace`), word n-grams over `_remove_punctuation` words, per-reference statistics, and
+// `_compute_f_score`. Statistics per item: [hyp, ref, match] for char orders 1..C then word orders 1..W.
+
+import { alloc, mark, release } from "./mem";
+import { decodeUtf8, isPyWs, splitWs } from "./text";
+import {
+  Intern, internInit, intern, NONE, Ngrams, ngramsInit, ngramsAddHyp, ngramsFind,
+  ngramHashStart, ngramHashStep, ngramHashFinal, slotHyp, slotCur, setSlotCur, slotStamp, setSlotStamp,
+} from "./hash";
+import { strPtr, strLen, refFirst, refEnd } from "./batch";
+import { pyLower } from "./ucd";
+
+// @ts-ignore: decorator
+@inline function cpAt(p: usize, i: i32): u32 {
+  return load<u32>(p + (<usize>i << 2));
+}
+// @ts-ignore: decorator
+@inline function put(p: usize, i: i32, c: u32): void {
+  store<u32>(p + (<usize>i << 2), c);
+}
+
+/** Python's string.punctuation, the set `_remove_punctuation` splits off. */
+// @ts-ignore: decorator
+@inline function isAsciiPunct(c: u32): bool {
+  return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+}
+
+/** One preprocessed text: code points, the char sequence for n-grams, and its words. */
+@unmanaged
+class Side {
+  cps: usize = 0; // full text (lowercased if asked)
+  len: i32 = 0;
+  chars: usize = 0; // whitespace-free (or full) code points for char n-grams
+  charLen: i32 = 0;
+  words: usize = 0; // word spans (start, end) in cps
+  wordCount: i32 = 0;
+}
+
+const HYP = changetype<Side>(memory.data(offsetof<Side>()));
+const REF = changetype<Side>(memory.data(offsetof<Side>()));
+const CHAR_T = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
+const WORD_T = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
+const WORDS = changetype<Intern>(memory.data(offsetof<Intern>()));
+
+function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace: bool, wordOrder: i32): void {
+  let cps = alloc(<usize>(byteLen + 1) << 2);
+  let n = decodeUtf8(p, byteLen, cps);
+  if (lowercase) {
+    const low = alloc(<usize>(n * 2 + 1) << 2);
+    n = pyLower(cps, n, low);
+    cps = low;
+  }
+  side.cps = cps;
+  side.len = n;
+  if (whitespace) {
+    side.chars = cps;
+    side.charLen = n;
+  } else {
+    const chars = alloc(<usize>(n + 1) << 2);
+    let o = 0;
+    for (let i = 0; i < n; i++) {
+      const c = cpAt(cps, i);
+      if (!isPyWs(c)) put(chars, o++, c);
+    }
+    side.chars = chars;
+    side.charLen = o;
+  }
+  side.wordCount = 0;
+  if (wordOrder > 0) {
+    const raw = alloc(<usize>(n / 2 + 2) << 3);
+    const count = splitWs(cps, n, raw);
+    // _remove_punctuation: at most one ASCII punctuation char split off, last char first
+    const words = alloc(<usize>(count * 2 + 1) << 3);
+    let k = 0;
+    for (let w = 0; w < count; w++) {
+      const s = <i32>load<u32>(raw + (<usize>w << 3));
+      const e = <i32>load<u32>(raw + (<usize>w << 3) + 4);
+      if (e - s > 1 && isAsciiPunct(cpAt(cps, e - 1))) {
+        store<u32>(words + (<usize>k << 3), s);
+        store<u32>(words + (<usize>k << 3) + 4, e - 1);
+        k++;
+        store<u32>(words + (<usize>k << 3), e - 1);
+        store<u32>(words + (<usize>k << 3) + 4, e);
+        k++;
+      } else if (e - s > 1 && isAsciiPunct(cpAt(cps, s))) {
+        store<u32>(words + (<usize>k << 3), s);
+        store<u32>(words + (<usize>k << 3) + 4, s + 1);
+        k++;
+        store<u32>(words + (<usize>k << 3), s + 1);
+        store<u32>(words + (<usize>k << 3) + 4, e);
+        k++;
+      } else {
+        store<u32>(words + (<usize>k << 3), s);
+        store<u32>(words + (<usize>k << 3) + 4, e);
+        k++;
+      }
+    }
+    side.words = words;
+    side.wordCount = k;
+  }
+}
+
+function wordIds(side: Side, add: bool): usize {
+  const ids = alloc(<usize>(side.wordCount + 1) << 2);
+  for (let k = 0; k < side.wordCount; k++) {
+    const s = <i32>load<u32>(side.words + (<usize>k << 3));
+    const e = <i32>load<u32>(side.words + (<usize>k << 3) + 4);
+    put(ids, k, intern(WORDS, side.cps + (<usize>s << 2), e - s, add));
+  }
+  return ids;
+}
+
+function insertAll(t: Ngrams, syms: usize, len: i32, maxOrder: i32): void {
+  for (let i = 0; i < len; i++) {
+    let h = ngramHashStart();
+    for (let n = 1; n <= maxOrder && i + n <= len; n++) {
+      h = ngramHashStep(h, cpAt(syms, i + n - 1));
+      ngramsAddHyp(t, i, n, ngramHashFinal(h, n));
+    }
+  }
+}
+
+/**
+ * Match counts of a reference sequence against the hypothesis table: adds Σ min(hyp, ref) per order to
+ * `stats` (the `match` field at stats + 3*(base+n-1)). `stamp` distinguishes references.
+ */
+function matchAll(t: Ngrams, syms: usize, len: i32, maxOrder: i32, stamp: u32, stats: usize, base: i32): void {
+  for (let i = 0; i < len; i++) {
+    let h = ngramHashStart();
+    for (let n = 1; n <= maxOrder && i + n <= len; n++) {
+      const sym = cpAt(syms, i + n - 1);
+      if (sym == NONE) break;
+      h = ngramHashStep(h, sym);
+      const s = ngramsFind(t, syms + (<usize>i << 2), n, ngramHashFinal(h, n));
+      if (s == 0) continue;
+      const cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
+      setSlotStamp(s, stamp);
+      setSlotCur(s, cur);
+      if (cur <= slotHyp(s)) {
+        const p = stats + (<usize>(3 * (base + n - 1) + 2) << 3);
+        store<f64>(p, load<f64>(p) + 1);
+      }
+    }
+  }
+}
+
+/** `_compute_f_score` over `order` triples at `stats`. */
+export function chrfFScore(stats: usize, order: i32, beta: f64, epsSmoothing: bool): f64 {
+  const eps: f64 = 1e-16;
+  let score: f64 = 0.0;
+  let effectiveOrder = 0;
+  const factor = beta * beta;
+  let avgPrec: f64 = 0.0;
+  let avgRec: f64 = 0.0;
+  for (let i = 0; i < order; i++) {
+    const nHyp = load<f64>(stats + (<usize>(3 * i) << 3));
+    const nRef = load<f64>(stats + (<usize>(3 * i + 1) << 3));
+    const nMatch = load<f64>(stats + (<usize>(3 * i + 2) << 3));
+    const prec = nHyp > 0 ? nMatch / nHyp : eps;
+    const rec = nRef > 0 ? nMatch / nRef : eps;
+    const denom = factor * prec + rec;
+    score += denom > 0 ? ((1 + factor) * prec * rec) / denom : eps;
+    if (nHyp > 0 && nRef > 0) {
+      avgPrec += prec;
+      avgRec += rec;
+      effectiveOrder++;
+    }
+  }
+  if (epsSmoothing) return (100 * score) / <f64>order;
+  if (effectiveOrder == 0) {
+    avgPrec = 0.0;
+    avgRec = 0.0;
+  } else {
+    avgPrec /= <f64>effectiveOrder;
+    avgRec /= <f64>effectiveOrder;
+  }
+  if (avgPrec + avgRec != 0) {
+    let s = (1 + factor) * avgPrec * avgRec;
+    s /= factor * avgPrec + avgRec;
+    return 100 * s;
+  }
+  return 0.0;
+}
+
+/**
+ * chrF statistics and sentence score for a batch. Per item at `out`: [score, stats(3*(C+W))].
+ * Several references: each is scored alone; the first with the strictly highest F keeps its stats.
+ */
+export function chrfBatch(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
+): void {
+  const order = charOrder + wordOrder;
+  const stride = <usize>(1 + 3 * order) << 3;
+  const lc = lowercase != 0;
+  const ws = whitespace != 0;
+  const eps = epsSmoothing != 0;
+  const cur = alloc(<usize>(3 * order) << 3);
+  for (let i = 0; i < n; i++) {
+    const m = mark();
+    const o = out + <usize>i * stride;
+    prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
+    ngramsInit(CHAR_T, HYP.charLen * charOrder, HYP.chars);
+    insertAll(CHAR_T, HYP.chars, HYP.charLen, charOrder);
+    let hypWords: usize = 0;
+    if (wordOrder > 0) {
+      internInit(WORDS, HYP.wordCount);
+      hypWords = wordIds(HYP, true);
+      ngramsInit(WORD_T, HYP.wordCount * wordOrder, hypWords);
+      insertAll(WORD_T, hypWords, HYP.wordCount, wordOrder);
+    }
+    let best: f64 = -1.0;
+    memory.fill(o, 0, stride);
+    const r0 = refFirst(refStart, i);
+    const r1 = refEnd(refStart, i);
+    for (let r = r0; r < r1; r++) {
+      const rm = mark();
+      prepare(REF, strPtr(bytes, strOffs, r), strLen(strOffs, r), lc, ws, wordOrder);
+      memory.fill(cur, 0, <usize>(3 * order) << 3);
+      const stamp = <u32>(r - r0 + 1);
+      for (let k = 1; k <= charOrder; k++) {
+        const refCount = REF.charLen - k + 1;
+        const hypCount = HYP.charLen - k + 1;
+        const p = cur + (<usize>(3 * (k - 1)) << 3);
+        if (refCount > 0) {
+          store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
+          store<f64>(p, <f64>refCount, 8);
+        }
+      }
+      matchAll(CHAR_T, REF.chars, REF.charLen, charOrder, stamp, cur, 0);
+      if (wordOrder > 0) {
+        const refWords = wordIds(REF, false);
+        for (let k = 1; k <= wordOrder; k++) {
+          const refCount = REF.wordCount - k + 1;
+          const hypCount = HYP.wordCount - k + 1;
+          const p = cur + (<usize>(3 * (charOrder + k - 1)) << 3);
+          if (refCount > 0) {
+            store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
+            store<f64>(p, <f64>refCount, 8);
+          }
+        }
+        matchAll(WORD_T, refWords, REF.wordCount, wordOrder, stamp, cur, charOrder);
+      }
+      const f = chrfFScore(cur, order, beta, eps);
+      if (f > best) {
+        best = f;
+        store<f64>(o, f);
+        memory.copy(o + 8, cur, <usize>(3 * order) << 3);
+      }
+      release(rm);
+    }
+    release(m);
+  }
+}
+
+/** `_compute_f_score` for `n` statistics rows (3*order f64 each) → one f64 score per row. */
+export function chrfScoreBatch(n: i32, stats: usize, order: i32, beta: f64, epsSmoothing: i32, out: usize): void {
+  const stride = <usize>(3 * order) << 3;
+  for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), chrfFScore(stats + <usize>i * stride, order, beta, epsSmoothing != 0));
+}

@@ -1,0 +1,235 @@
+// BLEU as sacreBLEU 2.6.0 computes it: `sentence_bleu`, `corpus_bleu` (`BLEU().corpus_score`) and
+// `BLEU.compute_bleu` (score from sufficient statistics). Statistics come from the WASM kernel; the
+// score is a pure function of them (computed in WASM too, so log/exp are the same in every runtime).
+import { InvalidArgumentError, describe } from "./errors.js";
+import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
+import { optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
+
+export type BleuTokenizer = "13a" | "intl" | "zh" | "char" | "none";
+export type BleuSmoothMethod = "exp" | "floor" | "add-k" | "none";
+
+export interface BleuOptions {
+  /** sacreBLEU tokenizer (default "13a"). */
+  readonly tokenize?: BleuTokenizer;
+  /** Python `str.lower()` before tokenizing (default false). */
+  readonly lowercase?: boolean;
+  /** Smoothing (default "exp"). */
+  readonly smoothMethod?: BleuSmoothMethod;
+  /** For "floor" (default 0.1) and "add-k" (default 1); ignored by "exp" and "none". */
+  readonly smoothValue?: number;
+  /** Highest n-gram order (default 4). */
+  readonly maxNgramOrder?: number;
+  /** Average only over orders that have hypothesis n-grams (sentence default true, corpus default false). */
+  readonly effectiveOrder?: boolean;
+}
+
+/** sacreBLEU's `BLEUScore` fields. `score` and `precisions` are on 0–100. */
+export interface BleuResult {
+  readonly score: number;
+  readonly precisions: number[];
+  readonly bp: number;
+  readonly sysLen: number;
+  readonly refLen: number;
+  readonly counts: number[];
+  readonly totals: number[];
+}
+
+/** The sufficient statistics of BLEU (sums over segments for a corpus). */
+export interface BleuStatistics {
+  readonly counts: readonly number[];
+  readonly totals: readonly number[];
+  readonly sysLen: number;
+  readonly refLen: number;
+}
+
+const TOKENIZERS: readonly BleuTokenizer[] = ["13a", "intl", "zh", "char", "none"];
+const SMOOTHERS: readonly BleuSmoothMethod[] = ["none", "floor", "add-k", "exp"]; // kernel codes 0..3
+const SMOOTH_DEFAULTS: Record<BleuSmoothMethod, number> = { none: 0, floor: 0.1, "add-k": 1, exp: 0 };
+
+/** Options resolved and validated once. */
+export interface ResolvedBleuOptions {
+  readonly tokenize: BleuTokenizer;
+  readonly lowercase: boolean;
+  readonly smoothMethod: BleuSmoothMethod;
+  readonly smoothValue: number;
+  readonly maxNgramOrder: number;
+  readonly effectiveOrder: boolean;
+}
+
+export function resolveBleuOptions(options: BleuOptions | undefined, sentence: boolean): ResolvedBleuOptions {
+  if (options !== undefined && (typeof options !== "object" || options === null)) {
+    throw new InvalidArgumentError(`options must be an object, got ${describe(options)}`, { argument: "options" });
+  }
+  const o = options ?? {};
+  const smoothMethod = optionEnum(o.smoothMethod, "options.smoothMethod", SMOOTHERS, "exp");
+  return {
+    tokenize: optionEnum(o.tokenize, "options.tokenize", TOKENIZERS, "13a"),
+    lowercase: optionBool(o.lowercase, "options.lowercase", false),
+    smoothMethod,
+    smoothValue: optionNumber(o.smoothValue, "options.smoothValue", SMOOTH_DEFAULTS[smoothMethod]),
+    maxNgramOrder: optionInt(o.maxNgramOrder, "options.maxNgramOrder", 4, 1, 32),
+    effectiveOrder: optionBool(o.effectiveOrder, "options.effectiveOrder", sentence),
+  };
+}
+
+/** Per-item statistics width: [sysLen, refLen, counts[N], totals[N]]. */
+export const bleuStatisticsWidth = (maxNgramOrder: number): number => 2 + 2 * maxNgramOrder;
+
+type Exports = {
+  bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
+  bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
+};
+
+function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedBleuOptions): Float64Array {
+  const k = kernels() as unknown as Exports;
+  const tok = TOKENIZERS.indexOf(o.tokenize);
+  return runPairKernel(hyps, refs, bleuStatisticsWidth(o.maxNgramOrder), (l: Layout) =>
+    k.bleuStatsBatch(l.count, l.bytes, l.strOffs, l.refStart, tok, o.lowercase ? 1 : 0, o.maxNgramOrder, l.out),
+  );
+}
+
+/** `compute_bleu` over n rows of statistics → n rows of [score, bp, precisions[N], counts[N], totals[N]]. */
+function scoreRows(stats: Float64Array, n: number, o: ResolvedBleuOptions): Float64Array {
+  const k = kernels() as unknown as Exports;
+  const N = o.maxNgramOrder;
+  return runNumericKernel(stats, n * (2 + 3 * N), (inPtr, outPtr) =>
+    k.bleuScoreBatch(n, inPtr, N, SMOOTHERS.indexOf(o.smoothMethod), o.smoothValue, o.effectiveOrder ? 1 : 0, outPtr),
+  );
+}
+
+function resultAt(scores: Float64Array, stats: Float64Array, i: number, N: number): BleuResult {
+  const s = i * (2 + 3 * N);
+  const t = i * (2 + 2 * N);
+  return {
+    score: scores[s]!,
+    bp: scores[s + 1]!,
+    precisions: Array.from(scores.subarray(s + 2, s + 2 + N)),
+    counts: Array.from(scores.subarray(s + 2 + N, s + 2 + 2 * N)),
+    totals: Array.from(scores.subarray(s + 2 + 2 * N, s + 2 + 3 * N)),
+    sysLen: stats[t]!,
+    refLen: stats[t + 1]!,
+  };
+}
+
+/**
+ * sacreBLEU `sentence_bleu(hyp, refs, ...)`: effective order on by default.
+ * @example sentenceBleu("the cat sat", ["the cat sat down"]).score
+ */
+export function sentenceBleu(hyp: string, refs: readonly string[], options?: BleuOptions): BleuResult {
+  requireString(hyp, "hyp");
+  const r = referenceList(refs, "refs", undefined);
+  const o = resolveBleuOptions(options, true);
+  const stats = statistics([hyp], [r], o);
+  return resultAt(scoreRows(stats, 1, o), stats, 0, o.maxNgramOrder);
+}
+
+/**
+ * Sentence statistics for many pairs in one crossing: n × (2 + 2N) f64, rows of
+ * [sysLen, refLen, counts[N], totals[N]]. Sum rows for corpus statistics.
+ */
+export function bleuStatisticsBatch(
+  hyps: readonly string[],
+  refs: readonly (readonly string[])[],
+  options?: BleuOptions,
+): Float64Array {
+  const b = pairBatch(hyps, refs);
+  return statistics(b.hyps, b.refs, resolveBleuOptions(options, true));
+}
+
+/** Sentence BLEU scores (0–100) for many pairs: one f64 per pair. */
+export function sentenceBleuBatch(
+  hyps: readonly string[],
+  refs: readonly (readonly string[])[],
+  options?: BleuOptions,
+): Float64Array {
+  const b = pairBatch(hyps, refs);
+  const o = resolveBleuOptions(options, true);
+  const stats = statistics(b.hyps, b.refs, o);
+  const n = b.hyps.length;
+  const rows = scoreRows(stats, n, o);
+  const w = 2 + 3 * o.maxNgramOrder;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = rows[i * w]!;
+  return out;
+}
+
+/** Scores from many statistics rows (as returned by `bleuStatisticsBatch`): one f64 per row. */
+export function bleuScoresFromStatisticsBatch(stats: Float64Array, options?: BleuOptions): Float64Array {
+  const o = resolveBleuOptions(options, true);
+  const width = bleuStatisticsWidth(o.maxNgramOrder);
+  if (!(stats instanceof Float64Array) || stats.length % width !== 0) {
+    throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${width}`, {
+      argument: "stats",
+      expected: `Float64Array(n × ${width})`,
+      actual: describe(stats),
+    });
+  }
+  const n = stats.length / width;
+  const rows = scoreRows(stats, n, o);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = rows[i * (2 + 3 * o.maxNgramOrder)]!;
+  return out;
+}
+
+/**
+ * sacreBLEU `corpus_bleu` / `BLEU().corpus_score`: statistics summed over segments, then one score.
+ * `refs[i]` holds the references of `hyps[i]` (any count); `null` marks an absent reference (sacreBLEU's
+ * `None` in a padded reference stream) and is dropped. Effective order is off by default.
+ */
+export function corpusBleu(
+  hyps: readonly string[],
+  refs: readonly (readonly (string | null)[])[],
+  options?: BleuOptions,
+): BleuResult {
+  const b = pairBatch(hyps, refs, { nulls: true });
+  const o = resolveBleuOptions(options, false);
+  const stats = statistics(b.hyps, b.refs, o);
+  return scoreStatistics(sumStatistics(stats, o.maxNgramOrder), o);
+}
+
+/** Column sums of n × (2 + 2N) statistics rows. */
+export function sumStatistics(stats: Float64Array, maxNgramOrder: number): BleuStatistics {
+  const w = bleuStatisticsWidth(maxNgramOrder);
+  const sum = new Float64Array(w);
+  for (let i = 0; i < stats.length; i += w) for (let j = 0; j < w; j++) sum[j]! += stats[i + j]!;
+  return {
+    sysLen: sum[0]!,
+    refLen: sum[1]!,
+    counts: Array.from(sum.subarray(2, 2 + maxNgramOrder)),
+    totals: Array.from(sum.subarray(2 + maxNgramOrder)),
+  };
+}
+
+/**
+ * sacreBLEU `BLEU.compute_bleu(correct, total, sys_len, ref_len, ...)`: the score as a pure function of
+ * the statistics. Effective order defaults to false here, as in `compute_bleu`.
+ */
+export function bleuFromStatistics(statistics: BleuStatistics, options?: BleuOptions): BleuResult {
+  return scoreStatistics(statistics, resolveBleuOptions(options, false));
+}
+
+function scoreStatistics(statistics: BleuStatistics, o: ResolvedBleuOptions): BleuResult {
+  const N = o.maxNgramOrder;
+  const s = statistics as Partial<BleuStatistics> | null;
+  const bad = (what: string): never => {
+    throw new InvalidArgumentError(`statistics.${what}`, { argument: `statistics`, actual: describe(statistics) });
+  };
+  if (typeof s !== "object" || s === null) bad("must be an object { counts, totals, sysLen, refLen }");
+  if (!Array.isArray(s!.counts) || s!.counts.length !== N) bad(`counts must be an array of ${N} numbers`);
+  if (!Array.isArray(s!.totals) || s!.totals.length !== N) bad(`totals must be an array of ${N} numbers`);
+  const row = new Float64Array(2 + 2 * N);
+  const nums = [s!.sysLen, s!.refLen, ...s!.counts!, ...s!.totals!];
+  for (let j = 0; j < nums.length; j++) {
+    const v = nums[j];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) bad(`values must be finite non-negative numbers, got ${describe(v)}`);
+    row[j] = v as number;
+  }
+  return resultAt(scoreRows(row, 1, o), row, 0, N);
+}
+
+/** sacreBLEU's BLEU signature (`nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`), plus our implementation tag. */
+export function bleuSignature(options: BleuOptions | undefined, nrefs: number | "var", sentence = false): string {
+  const o = resolveBleuOptions(options, sentence);
+  const smooth = o.smoothMethod === "floor" || o.smoothMethod === "add-k" ? `${o.smoothMethod}[${o.smoothValue.toFixed(2)}]` : o.smoothMethod;
+  return `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.effectiveOrder ? "yes" : "no"}|tok:${o.tokenize}|smooth:${smooth}|version:2.6.0`;
+}

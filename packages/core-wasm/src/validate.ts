@@ -1,0 +1,135 @@
+import { InvalidArgumentError, describe } from "./errors.js";
+
+export function requireString(value: unknown, argument: string, index?: number): string {
+  if (typeof value !== "string") {
+    throw new InvalidArgumentError(
+      `${argument}${index === undefined ? "" : `[${index}]`} must be a string, got ${describe(value)}`,
+      { argument, index, expected: "string", actual: describe(value) },
+    );
+  }
+  return value;
+}
+
+export function requireArray(value: unknown, argument: string): readonly unknown[] {
+  if (!Array.isArray(value)) {
+    throw new InvalidArgumentError(`${argument} must be an array, got ${describe(value)}`, {
+      argument,
+      expected: "array",
+      actual: describe(value),
+    });
+  }
+  return value;
+}
+
+/**
+ * The references of one item as a non-empty string array. `nulls: true` drops null entries (sacreBLEU's
+ * `None` in a reference stream); a single string is accepted as one reference where `single` is true.
+ */
+export function referenceList(
+  value: unknown,
+  argument: string,
+  index: number | undefined,
+  options: { nulls?: boolean; single?: boolean } = {},
+): readonly string[] {
+  if (options.single && typeof value === "string") return [value];
+  if (!Array.isArray(value)) {
+    throw new InvalidArgumentError(
+      `${argument}${index === undefined ? "" : `[${index}]`} must be an array of reference strings, got ${describe(value)}`,
+      { argument, index, expected: "string[]", actual: describe(value) },
+    );
+  }
+  let out: string[] | undefined;
+  for (let j = 0; j < value.length; j++) {
+    const r: unknown = value[j];
+    if (typeof r === "string") {
+      out?.push(r);
+      continue;
+    }
+    if (r === null && options.nulls) {
+      out ??= (value as string[]).slice(0, j);
+      continue;
+    }
+    throw new InvalidArgumentError(
+      `${argument}${index === undefined ? "" : `[${index}]`}[${j}] must be a string${options.nulls ? " or null" : ""}, got ${describe(r)}`,
+      { argument, index, expected: options.nulls ? "string | null" : "string", actual: describe(r) },
+    );
+  }
+  const refs = out ?? (value as string[]);
+  if (refs.length === 0) {
+    throw new InvalidArgumentError(
+      `${argument}${index === undefined ? "" : `[${index}]`} has no reference: give at least one reference string`,
+      { argument, index, expected: "at least one reference", actual: "[]" },
+    );
+  }
+  return refs;
+}
+
+/** Validates a (hypotheses, references-per-hypothesis) batch and returns the normalised references. */
+export function pairBatch(
+  hyps: unknown,
+  refs: unknown,
+  options: { nulls?: boolean; single?: boolean } = {},
+): { hyps: readonly string[]; refs: (readonly string[])[] } {
+  const h = requireArray(hyps, "hyps");
+  const r = requireArray(refs, "refs");
+  if (h.length !== r.length) {
+    throw new InvalidArgumentError(
+      `hyps and refs must have the same length (one reference list per hypothesis): got ${h.length} hypotheses and ${r.length} reference lists`,
+      { argument: "refs", expected: `length ${h.length}`, actual: `length ${r.length}` },
+    );
+  }
+  const out: (readonly string[])[] = new Array(h.length);
+  for (let i = 0; i < h.length; i++) {
+    requireString(h[i], "hyps", i);
+    out[i] = referenceList(r[i], "refs", i, options);
+  }
+  return { hyps: h as readonly string[], refs: out };
+}
+
+export function optionInt(value: unknown, argument: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(`${argument} must be an integer from ${min} to ${max}, got ${describe(value)}`, {
+      argument,
+      expected: `integer ${min}..${max}`,
+      actual: describe(value),
+    });
+  }
+  return value;
+}
+
+export function optionNumber(value: unknown, argument: string, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new InvalidArgumentError(`${argument} must be a finite number, got ${describe(value)}`, {
+      argument,
+      expected: "finite number",
+      actual: describe(value),
+    });
+  }
+  return value;
+}
+
+export function optionBool(value: unknown, argument: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    throw new InvalidArgumentError(`${argument} must be a boolean, got ${describe(value)}`, {
+      argument,
+      expected: "boolean",
+      actual: describe(value),
+    });
+  }
+  return value;
+}
+
+export function optionEnum<T extends string>(value: unknown, argument: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`${argument} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${describe(value)}`, {
+      argument,
+      expected: allowed.join(" | "),
+      actual: describe(value),
+    });
+  }
+  return value as T;
+}
