@@ -12,6 +12,7 @@ import {
 } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { isUniP, isUniS, isUniN, pyLower } from "./ucd";
+import { Packed, packedArena, packedBegin, packedAdd, packedFind, packedSlot, ORDER_SHIFT } from "./packed";
 
 export const TOK_13A = 0;
 export const TOK_INTL = 1;
@@ -376,6 +377,7 @@ function tokenIds(t: Intern, count: i32, add: bool): usize {
 // scratch objects reused per item (unmanaged, allocated once in static memory)
 const INTERN = changetype<Intern>(memory.data(offsetof<Intern>()));
 const NGRAMS = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
+const PK = changetype<Packed>(memory.data(offsetof<Packed>()));
 
 /**
  * Sentence statistics for one hypothesis and its references, written as f64 at `out`:
@@ -390,12 +392,26 @@ function bleuStatsOne(
   const hypLen = spansOf(tokenizer);
   internInit(INTERN, hypLen);
   const hyp = tokenIds(INTERN, hypLen, true);
-  ngramsInit(NGRAMS, hypLen * maxOrder, hyp);
-  for (let i = 0; i < hypLen; i++) {
-    let h = ngramHashStart();
-    for (let n = 1; n <= maxOrder && i + n <= hypLen; n++) {
-      h = ngramHashStep(h, cpAt(hyp, i + n - 1));
-      ngramsAddHyp(NGRAMS, i, n, ngramHashFinal(h, n));
+  // fast path: token ids packed into exact u64 keys (bits per id so that maxOrder ids fit)
+  const bits: u64 = <u64>(59 / maxOrder);
+  const packed = maxOrder <= 59 && INTERN.count <= (<u32>1 << <u32>bits);
+  if (packed) {
+    packedBegin(PK, hypLen * maxOrder);
+    for (let i = 0; i < hypLen; i++) {
+      let key: u64 = 0;
+      for (let n = 1; n <= maxOrder && i + n <= hypLen; n++) {
+        key = (key << bits) | <u64>cpAt(hyp, i + n - 1);
+        packedAdd(PK, key | (<u64>(n - 1) << ORDER_SHIFT));
+      }
+    }
+  } else {
+    ngramsInit(NGRAMS, hypLen * maxOrder, hyp);
+    for (let i = 0; i < hypLen; i++) {
+      let h = ngramHashStart();
+      for (let n = 1; n <= maxOrder && i + n <= hypLen; n++) {
+        h = ngramHashStep(h, cpAt(hyp, i + n - 1));
+        ngramsAddHyp(NGRAMS, i, n, ngramHashFinal(h, n));
+      }
     }
   }
   // references: only n-grams the hypothesis has can match; max count per n-gram over references
@@ -416,16 +432,29 @@ function bleuStatsOne(
     const stamp = <u32>(r - rFirst + 1);
     for (let i = 0; i < refLen; i++) {
       let h = ngramHashStart();
+      let key: u64 = 0;
       for (let n = 1; n <= maxOrder && i + n <= refLen; n++) {
         const id = cpAt(ref, i + n - 1);
         if (id == NONE) break; // no longer n-gram from here can match
-        h = ngramHashStep(h, id);
-        const s = ngramsFind(NGRAMS, ref + (<usize>i << 2), n, ngramHashFinal(h, n));
-        if (s == 0) continue;
-        let cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
-        setSlotStamp(s, stamp);
-        setSlotCur(s, cur);
-        if (cur > slotRefMax(s)) setSlotRefMax(s, cur);
+        let s: usize;
+        if (packed) {
+          key = (key << bits) | <u64>id;
+          s = packedFind(PK, key | (<u64>(n - 1) << ORDER_SHIFT));
+          if (s == 0) continue;
+          // packed slots: cur @16, stamp @20, refMax @24
+          const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;
+          store<u32>(s, stamp, 20);
+          store<u32>(s, cur, 16);
+          if (cur > load<u32>(s, 24)) store<u32>(s, cur, 24);
+        } else {
+          h = ngramHashStep(h, id);
+          s = ngramsFind(NGRAMS, ref + (<usize>i << 2), n, ngramHashFinal(h, n));
+          if (s == 0) continue;
+          const cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
+          setSlotStamp(s, stamp);
+          setSlotCur(s, cur);
+          if (cur > slotRefMax(s)) setSlotRefMax(s, cur);
+        }
       }
     }
     release(rm);
@@ -437,15 +466,26 @@ function bleuStatsOne(
     const total = hypLen - n;
     store<f64>(out + 16 + (<usize>(maxOrder + n) << 3), total > 0 ? <f64>total : 0);
   }
-  const cap = ngramsCapacity(NGRAMS);
-  for (let k: u32 = 0; k < cap; k++) {
-    const s = NGRAMS.slots + <usize>k * SLOT_BYTES;
-    if (load<u32>(s, 4) == 0) continue;
-    const rmx = slotRefMax(s);
-    if (rmx == 0) continue;
-    const hc = slotHyp(s);
-    const p = out + 16 + (<usize>(slotN(s) - 1) << 3);
-    store<f64>(p, load<f64>(p) + <f64>(hc < rmx ? hc : rmx));
+  if (packed) {
+    for (let k: u32 = 0; k < PK.count; k++) {
+      const s = packedSlot(PK, k);
+      const rmx = load<u32>(s, 24);
+      if (rmx == 0) continue;
+      const hc = load<u32>(s, 12);
+      const p = out + 16 + (<usize>(load<u64>(s) >> ORDER_SHIFT) << 3);
+      store<f64>(p, load<f64>(p) + <f64>(hc < rmx ? hc : rmx));
+    }
+  } else {
+    const cap = ngramsCapacity(NGRAMS);
+    for (let k: u32 = 0; k < cap; k++) {
+      const s = NGRAMS.slots + <usize>k * SLOT_BYTES;
+      if (load<u32>(s, 4) == 0) continue;
+      const rmx = slotRefMax(s);
+      if (rmx == 0) continue;
+      const hc = slotHyp(s);
+      const p = out + 16 + (<usize>(slotN(s) - 1) << 3);
+      store<f64>(p, load<f64>(p) + <f64>(hc < rmx ? hc : rmx));
+    }
   }
   release(m);
 }
@@ -456,6 +496,13 @@ export function bleuStatsBatch(
   tokenizer: i32, lowercase: i32, maxOrder: i32, out: usize,
 ): void {
   const stride = <usize>(2 + 2 * maxOrder) << 3;
+  let maxBytes = 0;
+  for (let i = 0; i < n; i++) {
+    const b = strLen(strOffs, i);
+    if (b > maxBytes) maxBytes = b;
+  }
+  // a byte length bounds the token count of every tokenizer but char (one token per code point ≤ bytes)
+  packedArena(PK, maxBytes * maxOrder);
   for (let i = 0; i < n; i++) {
     bleuStatsOne(bytes, strOffs, i, refFirst(refStart, i), refEnd(refStart, i), tokenizer, lowercase != 0, maxOrder, out + <usize>i * stride);
   }

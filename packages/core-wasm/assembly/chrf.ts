@@ -10,6 +10,7 @@ import {
 } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
+import { Packed, packedArena, packedBegin, packedAdd, packedFind, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
 
 // @ts-ignore: decorator
 @inline function cpAt(p: usize, i: i32): u32 {
@@ -42,6 +43,8 @@ const REF = changetype<Side>(memory.data(offsetof<Side>()));
 const CHAR_T = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
 const WORD_T = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
 const WORDS = changetype<Intern>(memory.data(offsetof<Intern>()));
+const PK = changetype<Packed>(memory.data(offsetof<Packed>()));
+const CP_IDS = changetype<CpIds>(memory.data(offsetof<CpIds>()));
 
 function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace: bool, wordOrder: i32): void {
   let cps = alloc(<usize>(byteLen + 1) << 2);
@@ -145,6 +148,79 @@ function matchAll(t: Ngrams, syms: usize, len: i32, maxOrder: i32, stamp: u32, s
   }
 }
 
+/** Hypothesis symbols → packed keys (order index `base + n - 1` in the top bits). */
+function packedInsert(syms: usize, len: i32, maxOrder: i32, bits: u64, base: i32): void {
+  for (let i = 0; i < len; i++) {
+    let key: u64 = 0;
+    for (let n = 1; n <= maxOrder && i + n <= len; n++) {
+      key = (key << bits) | <u64>cpAt(syms, i + n - 1);
+      packedAdd(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
+    }
+  }
+}
+
+/** As `matchAll`, over packed keys; NONE ids (absent from the hypothesis) end the n-grams through them. */
+function packedMatch(syms: usize, len: i32, maxOrder: i32, bits: u64, base: i32, stamp: u32, stats: usize): void {
+  for (let i = 0; i < len; i++) {
+    let key: u64 = 0;
+    for (let n = 1; n <= maxOrder && i + n <= len; n++) {
+      const sym = cpAt(syms, i + n - 1);
+      if (sym == NONE) break;
+      key = (key << bits) | <u64>sym;
+      const s = packedFind(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
+      if (s == 0) continue;
+      const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;
+      store<u32>(s, stamp, 20);
+      store<u32>(s, cur, 16);
+      if (cur <= load<u32>(s, 12)) {
+        const p = stats + (<usize>(3 * (base + n - 1) + 2) << 3);
+        store<f64>(p, load<f64>(p) + 1);
+      }
+    }
+  }
+}
+
+/** Dense ids of the hypothesis characters; 0 when there are too many distinct ones for `bits`. */
+function hypCharIds(bits: u64): usize {
+  cpIdsBegin(CP_IDS);
+  const ids = alloc(<usize>(HYP.charLen + 1) << 2);
+  const limit = <u32>(1 << <u32>bits);
+  for (let i = 0; i < HYP.charLen; i++) {
+    const id = cpId(CP_IDS, cpAt(HYP.chars, i), true);
+    if (id >= limit) return 0; // includes NONE (map full)
+    put(ids, i, id);
+  }
+  return ids;
+}
+
+function refCharIds(): usize {
+  const ids = alloc(<usize>(REF.charLen + 1) << 2);
+  for (let i = 0; i < REF.charLen; i++) put(ids, i, cpId(CP_IDS, cpAt(REF.chars, i), false));
+  return ids;
+}
+
+/** Per-order [hyp, ref] counts of one reference (match filled in by the matcher). */
+function setCounts(cur: usize, charOrder: i32, wordOrder: i32): void {
+  for (let k = 1; k <= charOrder; k++) {
+    const refCount = REF.charLen - k + 1;
+    const hypCount = HYP.charLen - k + 1;
+    const p = cur + (<usize>(3 * (k - 1)) << 3);
+    if (refCount > 0) {
+      store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
+      store<f64>(p, <f64>refCount, 8);
+    }
+  }
+  for (let k = 1; k <= wordOrder; k++) {
+    const refCount = REF.wordCount - k + 1;
+    const hypCount = HYP.wordCount - k + 1;
+    const p = cur + (<usize>(3 * (charOrder + k - 1)) << 3);
+    if (refCount > 0) {
+      store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
+      store<f64>(p, <f64>refCount, 8);
+    }
+  }
+}
+
 /** `_compute_f_score` over `order` triples at `stats`. */
 export function chrfFScore(stats: usize, order: i32, beta: f64, epsSmoothing: bool): f64 {
   const eps: f64 = 1e-16;
@@ -197,18 +273,43 @@ export function chrfBatch(
   const ws = whitespace != 0;
   const eps = epsSmoothing != 0;
   const cur = alloc(<usize>(3 * order) << 3);
+  // packed keys: bits per symbol id so that the longest n-gram fits below the order bits
+  const maxOrder = charOrder > wordOrder ? charOrder : wordOrder;
+  const bits: u64 = <u64>(59 / maxOrder);
+  const packable = maxOrder <= 59 && order <= 31;
+  let maxBytes = 0;
+  for (let i = 0; i < n; i++) {
+    const b = strLen(strOffs, i);
+    if (b > maxBytes) maxBytes = b;
+  }
+  if (packable) {
+    packedArena(PK, maxBytes * order);
+    cpIdsInit(CP_IDS, bits >= 10 ? 2048 : <u32>(2 << <u32>bits));
+  }
   for (let i = 0; i < n; i++) {
     const m = mark();
     const o = out + <usize>i * stride;
     prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
-    ngramsInit(CHAR_T, HYP.charLen * charOrder, HYP.chars);
-    insertAll(CHAR_T, HYP.chars, HYP.charLen, charOrder);
+    // fast path: dense ids packed into exact u64 keys; else the general hash table over the text
+    let hypChars: usize = packable ? hypCharIds(bits) : 0;
     let hypWords: usize = 0;
+    let packed = packable && hypChars != 0;
     if (wordOrder > 0) {
       internInit(WORDS, HYP.wordCount);
       hypWords = wordIds(HYP, true);
-      ngramsInit(WORD_T, HYP.wordCount * wordOrder, hypWords);
-      insertAll(WORD_T, hypWords, HYP.wordCount, wordOrder);
+      if (WORDS.count > (<u32>1 << <u32>bits)) packed = false;
+    }
+    if (packed) {
+      packedBegin(PK, HYP.charLen * charOrder + HYP.wordCount * wordOrder);
+      packedInsert(hypChars, HYP.charLen, charOrder, bits, 0);
+      if (wordOrder > 0) packedInsert(hypWords, HYP.wordCount, wordOrder, bits, charOrder);
+    } else {
+      ngramsInit(CHAR_T, HYP.charLen * charOrder, HYP.chars);
+      insertAll(CHAR_T, HYP.chars, HYP.charLen, charOrder);
+      if (wordOrder > 0) {
+        ngramsInit(WORD_T, HYP.wordCount * wordOrder, hypWords);
+        insertAll(WORD_T, hypWords, HYP.wordCount, wordOrder);
+      }
     }
     let best: f64 = -1.0;
     memory.fill(o, 0, stride);
@@ -218,29 +319,14 @@ export function chrfBatch(
       const rm = mark();
       prepare(REF, strPtr(bytes, strOffs, r), strLen(strOffs, r), lc, ws, wordOrder);
       memory.fill(cur, 0, <usize>(3 * order) << 3);
+      setCounts(cur, charOrder, wordOrder);
       const stamp = <u32>(r - r0 + 1);
-      for (let k = 1; k <= charOrder; k++) {
-        const refCount = REF.charLen - k + 1;
-        const hypCount = HYP.charLen - k + 1;
-        const p = cur + (<usize>(3 * (k - 1)) << 3);
-        if (refCount > 0) {
-          store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
-          store<f64>(p, <f64>refCount, 8);
-        }
-      }
-      matchAll(CHAR_T, REF.chars, REF.charLen, charOrder, stamp, cur, 0);
-      if (wordOrder > 0) {
-        const refWords = wordIds(REF, false);
-        for (let k = 1; k <= wordOrder; k++) {
-          const refCount = REF.wordCount - k + 1;
-          const hypCount = HYP.wordCount - k + 1;
-          const p = cur + (<usize>(3 * (charOrder + k - 1)) << 3);
-          if (refCount > 0) {
-            store<f64>(p, hypCount > 0 ? <f64>hypCount : 0);
-            store<f64>(p, <f64>refCount, 8);
-          }
-        }
-        matchAll(WORD_T, refWords, REF.wordCount, wordOrder, stamp, cur, charOrder);
+      if (packed) {
+        packedMatch(refCharIds(), REF.charLen, charOrder, bits, 0, stamp, cur);
+        if (wordOrder > 0) packedMatch(wordIds(REF, false), REF.wordCount, wordOrder, bits, charOrder, stamp, cur);
+      } else {
+        matchAll(CHAR_T, REF.chars, REF.charLen, charOrder, stamp, cur, 0);
+        if (wordOrder > 0) matchAll(WORD_T, wordIds(REF, false), REF.wordCount, wordOrder, stamp, cur, charOrder);
       }
       const f = chrfFScore(cur, order, beta, eps);
       if (f > best) {

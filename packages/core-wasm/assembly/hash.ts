@@ -6,7 +6,12 @@ import { cpsEqual, hashRange, mix, finish } from "./text";
 
 export const NONE: u32 = 0xffffffff;
 
+// Tables start at a capacity for min(expected, START_ITEMS) items and double when half full, so a
+// 10 MB string with few distinct n-grams does not reserve a table for millions of them.
+const START_ITEMS: i32 = 8192;
+
 function capacityFor(items: i32): u32 {
+  if (items > START_ITEMS) items = START_ITEMS;
   let cap: u32 = 16;
   while (cap < <u32>items * 2) cap <<= 1;
   return cap;
@@ -33,7 +38,25 @@ export function internInit(t: Intern, maxItems: i32): void {
 }
 
 /** Id of `p[0..n)`, adding it when `add`; NONE when absent and not added. */
+function internGrow(t: Intern): void {
+  const oldSlots = t.slots;
+  const oldCap = t.mask + 1;
+  const cap = oldCap << 1;
+  const bytes = <usize>cap << 4;
+  t.slots = alloc(bytes);
+  memory.fill(t.slots, 0, bytes);
+  t.mask = cap - 1;
+  for (let k: u32 = 0; k < oldCap; k++) {
+    const o = oldSlots + (<usize>k << 4);
+    if (load<u32>(o, 4) == 0) continue;
+    let i = load<u32>(o) & t.mask;
+    while (load<u32>(t.slots + (<usize>i << 4), 4) != 0) i = (i + 1) & t.mask;
+    memory.copy(t.slots + (<usize>i << 4), o, 16);
+  }
+}
+
 export function intern(t: Intern, p: usize, n: i32, add: bool): u32 {
+  if (add && (t.count + 1) * 2 > t.mask + 1) internGrow(t);
   const h = hashRange(p, n);
   let i = h & t.mask;
   while (true) {
@@ -90,8 +113,26 @@ export function ngramsInit(t: Ngrams, maxItems: i32, syms: usize): void {
   return finish(h ^ (<u32>n * 0x9e3779b1));
 }
 
+function ngramsGrow(t: Ngrams): void {
+  const oldSlots = t.slots;
+  const oldCap = t.mask + 1;
+  const cap = oldCap << 1;
+  const bytes = <usize>cap << 5;
+  t.slots = alloc(bytes);
+  memory.fill(t.slots, 0, bytes);
+  t.mask = cap - 1;
+  for (let k: u32 = 0; k < oldCap; k++) {
+    const o = oldSlots + (<usize>k << 5);
+    if (load<u32>(o, 4) == 0) continue;
+    let i = load<u32>(o) & t.mask;
+    while (load<u32>(t.slots + (<usize>i << 5), 4) != 0) i = (i + 1) & t.mask;
+    memory.copy(t.slots + (<usize>i << 5), o, 32);
+  }
+}
+
 /** Count one hypothesis n-gram `syms[pos..pos+n)` with final hash `h`; returns its slot. */
 export function ngramsAddHyp(t: Ngrams, pos: i32, n: i32, h: u32): usize {
+  if ((t.count + 1) * 2 > t.mask + 1) ngramsGrow(t);
   let i = h & t.mask;
   const key = t.syms + (<usize>pos << 2);
   while (true) {
