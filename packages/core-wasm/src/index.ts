@@ -7,5 +7,8 @@ export { ready, isReady, type ReadyOptions } from "./kernel.js";
 export { EvalkernError, InvalidArgumentError, NotReadyError, KernelAbortError } from "./errors.js";
 export * from "./bleu.js";
 export * from "./chrf.js";
+export * from "./rouge.js";
+export * from "./normalize.js";
+export * from "./token-f1.js";
 export * from "./multiple-choice.js";
 export { UNICODE_VERSION, KERNEL_VERSION, kernelSignature } from "./version.js";
