@@ -4,14 +4,15 @@
 // Statistics per item (f64): [sysLen, refLen, correct[0..N), total[0..N)], N = max n-gram order.
 
 import { alloc, mark, release } from "./mem";
-import { decodeUtf8, isPyWs, splitWs, rstripLen, stripStart, stripEnd } from "./text";
+import { decodeUtf8, rstripLen, stripStart, stripEnd } from "./text";
 import {
   Intern, internInit, intern, NONE, Ngrams, ngramsInit, ngramsAddHyp, ngramsFind,
   ngramHashStart, ngramHashStep, ngramHashFinal, slotN, slotHyp, slotRefMax, setSlotRefMax,
   slotCur, setSlotCur, slotStamp, setSlotStamp, SLOT_BYTES, ngramsCapacity,
 } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
-import { isUniP, isUniS, isUniN, pyLower } from "./ucd";
+import { pyLower } from "./ucd";
+import { tokBegin, tokEnd, sink, r1, regexpEnd, i1, intlEnd, tokCps, tokSpans, tokCount } from "./tok";
 import { Packed, packedArena, packedBegin, packedAdd, packedFind, packedSlot, ORDER_SHIFT } from "./packed";
 
 export const TOK_13A = 0;
@@ -30,16 +31,6 @@ export const TOK_NONE = 4;
   store<u32>(p + (<usize>i << 2), c);
 }
 
-// Result of the last `prepare`: code points and token spans.
-// @ts-ignore: decorator
-@lazy let outCps: usize = 0;
-// @ts-ignore: decorator
-@lazy let outLen: i32 = 0;
-
-// @ts-ignore: decorator
-@inline function isDigit(c: u32): bool {
-  return c - 0x30 < 10;
-}
 
 /** str.replace(pattern, repl) for short ASCII patterns over code points; returns new length in `dst`. */
 function replaceAll(src: usize, n: i32, pat: StaticArray<u32>, repl: StaticArray<u32>, dst: usize): i32 {
@@ -86,192 +77,6 @@ const R_AMP: StaticArray<u32> = [0x26];
 const R_LT: StaticArray<u32> = [0x3c];
 const R_GT: StaticArray<u32> = [0x3e];
 
-/** 13a's first regex class: `[\{-\~\[-\` -\&\(-\+\:-\@\/]`. */
-// @ts-ignore: decorator
-@inline function is13aSym(c: u32): bool {
-  return (
-    (c >= 0x7b && c <= 0x7e) || // { | } ~
-    (c >= 0x5b && c <= 0x60) || // [ \ ] ^ _ `
-    (c >= 0x20 && c <= 0x26) || // space ! " # $ % &
-    (c >= 0x28 && c <= 0x2b) || // ( ) * +
-    (c >= 0x3a && c <= 0x40) || // : ; < = > ? @
-    c == 0x2f // /
-  );
-}
-
-/**
- * sacreBLEU's TokenizerRegexp (the regex stage of 13a and zh): four non-overlapping `re.sub`s in order.
- * Input `src[0..n)`; returns the result pointer in `outCps`/`outLen` (scratch).
- */
-function regexpStage(src: usize, n: i32): void {
-  // 1. ' \1 ' around every char of the class
-  let a = alloc((<usize>n * 3 + 1) << 2);
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    const c = cpAt(src, i);
-    if (is13aSym(c)) {
-      put(a, o++, 0x20);
-      put(a, o++, c);
-      put(a, o++, 0x20);
-    } else put(a, o++, c);
-  }
-  n = o;
-  // 2. ([^0-9])([\.,]) -> '\1 \2 '
-  let b = alloc((<usize>n * 2 + 1) << 2);
-  o = 0;
-  let i = 0;
-  while (i < n) {
-    const c = cpAt(a, i);
-    if (i + 1 < n && !isDigit(c)) {
-      const d = cpAt(a, i + 1);
-      if (d == 0x2e || d == 0x2c) {
-        put(b, o++, c);
-        put(b, o++, 0x20);
-        put(b, o++, d);
-        put(b, o++, 0x20);
-        i += 2;
-        continue;
-      }
-    }
-    put(b, o++, c);
-    i++;
-  }
-  n = o;
-  // 3. ([\.,])([^0-9]) -> ' \1 \2'
-  a = alloc((<usize>n * 2 + 1) << 2);
-  o = 0;
-  i = 0;
-  while (i < n) {
-    const c = cpAt(b, i);
-    if (i + 1 < n && (c == 0x2e || c == 0x2c)) {
-      const d = cpAt(b, i + 1);
-      if (!isDigit(d)) {
-        put(a, o++, 0x20);
-        put(a, o++, c);
-        put(a, o++, 0x20);
-        put(a, o++, d);
-        i += 2;
-        continue;
-      }
-    }
-    put(a, o++, c);
-    i++;
-  }
-  n = o;
-  // 4. ([0-9])(-) -> '\1 \2 '
-  b = alloc((<usize>n * 2 + 1) << 2);
-  o = 0;
-  i = 0;
-  while (i < n) {
-    const c = cpAt(a, i);
-    if (i + 1 < n && isDigit(c) && cpAt(a, i + 1) == 0x2d) {
-      put(b, o++, c);
-      put(b, o++, 0x20);
-      put(b, o++, 0x2d);
-      put(b, o++, 0x20);
-      i += 2;
-      continue;
-    }
-    put(b, o++, c);
-    i++;
-  }
-  outCps = b;
-  outLen = o;
-}
-
-function tokenize13a(src: usize, n: i32): void {
-  let cur = src;
-  const hasLt = contains(cur, n, 0x3c);
-  const hasNl = contains(cur, n, 0x0a);
-  if (hasLt || hasNl) {
-    let t = alloc((<usize>n + 1) << 2);
-    if (hasLt) {
-      n = replaceAll(cur, n, P_SKIPPED, R_EMPTY, t);
-      cur = t;
-      t = alloc((<usize>n + 1) << 2);
-    }
-    n = replaceAll(cur, n, P_HYPHEN_NL, R_EMPTY, t);
-    const t2 = alloc((<usize>n + 1) << 2);
-    n = replaceAll(t, n, P_NL, R_SPACE, t2);
-    cur = t2;
-  }
-  if (contains(cur, n, 0x26)) {
-    let t = alloc((<usize>n + 1) << 2);
-    n = replaceAll(cur, n, P_QUOT, R_QUOT, t);
-    let t2 = alloc((<usize>n + 1) << 2);
-    n = replaceAll(t, n, P_AMP, R_AMP, t2);
-    t = alloc((<usize>n + 1) << 2);
-    n = replaceAll(t2, n, P_LT, R_LT, t);
-    t2 = alloc((<usize>n + 1) << 2);
-    n = replaceAll(t, n, P_GT, R_GT, t2);
-    cur = t2;
-  }
-  // pad with one space on each side
-  const padded = alloc((<usize>n + 2) << 2);
-  put(padded, 0, 0x20);
-  memory.copy(padded + 4, cur, <usize>n << 2);
-  put(padded, n + 1, 0x20);
-  regexpStage(padded, n + 2);
-}
-
-function tokenizeIntl(src: usize, n: i32): void {
-  // 1. (\P{N})(\p{P}) -> '\1 \2 '
-  let a = alloc((<usize>n * 2 + 1) << 2);
-  let o = 0;
-  let i = 0;
-  while (i < n) {
-    const c = cpAt(src, i);
-    if (i + 1 < n && !isUniN(c)) {
-      const d = cpAt(src, i + 1);
-      if (isUniP(d)) {
-        put(a, o++, c);
-        put(a, o++, 0x20);
-        put(a, o++, d);
-        put(a, o++, 0x20);
-        i += 2;
-        continue;
-      }
-    }
-    put(a, o++, c);
-    i++;
-  }
-  n = o;
-  // 2. (\p{P})(\P{N}) -> ' \1 \2'
-  let b = alloc((<usize>n * 2 + 1) << 2);
-  o = 0;
-  i = 0;
-  while (i < n) {
-    const c = cpAt(a, i);
-    if (i + 1 < n && isUniP(c)) {
-      const d = cpAt(a, i + 1);
-      if (!isUniN(d)) {
-        put(b, o++, 0x20);
-        put(b, o++, c);
-        put(b, o++, 0x20);
-        put(b, o++, d);
-        i += 2;
-        continue;
-      }
-    }
-    put(b, o++, c);
-    i++;
-  }
-  n = o;
-  // 3. (\p{S}) -> ' \1 '
-  a = alloc((<usize>n * 3 + 1) << 2);
-  o = 0;
-  for (i = 0; i < n; i++) {
-    const c = cpAt(b, i);
-    if (isUniS(c)) {
-      put(a, o++, 0x20);
-      put(a, o++, c);
-      put(a, o++, 0x20);
-    } else put(a, o++, c);
-  }
-  outCps = a;
-  outLen = o;
-}
-
 /**
  * sacreBLEU's `_is_chinese_char`, including its bug: two 5-hex-digit `\u` escapes make the intended
  * CJK Ext-B range really U+2001..U+2A6D (general punctuation, arrows, math...) and the intended
@@ -305,27 +110,11 @@ export function isZhChar(c: u32): bool {
   );
 }
 
-function tokenizeZh(src: usize, n: i32): void {
-  const s = stripStart(src, n);
-  const e = stripEnd;
-  const a = alloc((<usize>(e - s) * 3 + 1) << 2);
-  let o = 0;
-  for (let i = s; i < e; i++) {
-    const c = cpAt(src, i);
-    if (isZhChar(c)) {
-      put(a, o++, 0x20);
-      put(a, o++, c);
-      put(a, o++, 0x20);
-    } else put(a, o++, c);
-  }
-  regexpStage(a, o);
-}
-
 /**
- * `_preprocess_segment` for one string: decode, lowercase (optional), rstrip, tokenize. The result
- * code points are in `outCps[0..outLen)`; split them with `splitWs` to get the tokens.
+ * `_preprocess_segment` + `line.split()` for one string: decode, lowercase (optional), rstrip, tokenize
+ * and split, streaming (see tok.ts). Returns the token count; tokens are in `tokCps`/`tokSpans`.
  */
-export function bleuPreprocess(p: usize, byteLen: i32, tokenizer: i32, lowercase: bool): void {
+export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: bool): i32 {
   let cps = alloc(<usize>(byteLen + 1) << 2);
   let n = decodeUtf8(p, byteLen, cps);
   if (lowercase) {
@@ -334,42 +123,78 @@ export function bleuPreprocess(p: usize, byteLen: i32, tokenizer: i32, lowercase
     cps = low;
   }
   n = rstripLen(cps, n);
-  if (tokenizer == TOK_13A) tokenize13a(cps, n);
-  else if (tokenizer == TOK_INTL) tokenizeIntl(cps, n);
-  else if (tokenizer == TOK_ZH) tokenizeZh(cps, n);
-  else {
-    // char: every code point its own token (whitespace vanishes at the split); none: as is
-    outCps = cps;
-    outLen = n;
-  }
-}
-
-/** Tokens of the last preprocess as spans; for `char`, every non-whitespace code point. */
-// @ts-ignore: decorator
-@lazy let spans: usize = 0;
-function spansOf(tokenizer: i32): i32 {
-  spans = alloc(<usize>(outLen / 2 + 2) << 3);
-  if (tokenizer != TOK_CHAR) return splitWs(outCps, outLen, spans);
-  // char tokenizer: ' '.join(line) then split: each non-whitespace code point
-  spans = alloc(<usize>(outLen + 1) << 3);
-  let k = 0;
-  for (let i = 0; i < outLen; i++) {
-    if (!isPyWs(cpAt(outCps, i))) {
-      store<u32>(spans + (<usize>k << 3), i);
-      store<u32>(spans + (<usize>k << 3) + 4, i + 1);
-      k++;
+  if (tokenizer == TOK_13A) {
+    // the rare string replacements first (only when their trigger characters occur)
+    const hasLt = contains(cps, n, 0x3c);
+    const hasNl = contains(cps, n, 0x0a);
+    if (hasLt || hasNl) {
+      let t = alloc((<usize>n + 1) << 2);
+      let cur = cps;
+      if (hasLt) {
+        n = replaceAll(cur, n, P_SKIPPED, R_EMPTY, t);
+        cur = t;
+        t = alloc((<usize>n + 1) << 2);
+      }
+      n = replaceAll(cur, n, P_HYPHEN_NL, R_EMPTY, t);
+      const t2 = alloc((<usize>n + 1) << 2);
+      n = replaceAll(t, n, P_NL, R_SPACE, t2);
+      cps = t2;
     }
+    if (contains(cps, n, 0x26)) {
+      let t = alloc((<usize>n + 1) << 2);
+      n = replaceAll(cps, n, P_QUOT, R_QUOT, t);
+      let t2 = alloc((<usize>n + 1) << 2);
+      n = replaceAll(t, n, P_AMP, R_AMP, t2);
+      t = alloc((<usize>n + 1) << 2);
+      n = replaceAll(t2, n, P_LT, R_LT, t);
+      t2 = alloc((<usize>n + 1) << 2);
+      n = replaceAll(t, n, P_GT, R_GT, t2);
+      cps = t2;
+    }
+    tokBegin(n + 2);
+    r1(0x20); // 13a pads the line with one space on each side
+    for (let i = 0; i < n; i++) r1(cpAt(cps, i));
+    r1(0x20);
+    regexpEnd();
+  } else if (tokenizer == TOK_INTL) {
+    tokBegin(n);
+    for (let i = 0; i < n; i++) i1(cpAt(cps, i));
+    intlEnd();
+  } else if (tokenizer == TOK_ZH) {
+    const s = stripStart(cps, n);
+    const e = stripEnd;
+    tokBegin(e - s);
+    for (let i = s; i < e; i++) {
+      const c = cpAt(cps, i);
+      if (isZhChar(c)) {
+        r1(0x20);
+        r1(c);
+        r1(0x20);
+      } else r1(c);
+    }
+    regexpEnd();
+  } else if (tokenizer == TOK_CHAR) {
+    // ' '.join(line), then split: every non-whitespace code point is a token
+    tokBegin(n);
+    for (let i = 0; i < n; i++) {
+      sink(cpAt(cps, i));
+      sink(0x20);
+    }
+  } else {
+    tokBegin(n);
+    for (let i = 0; i < n; i++) sink(cpAt(cps, i));
+    tokEnd();
   }
-  return k;
+  return tokCount;
 }
 
-/** Intern the tokens of the last preprocess into ids (hypothesis: add; reference: look up only). */
+/** Intern the tokens of the last tokenization into ids (hypothesis: add; reference: look up only). */
 function tokenIds(t: Intern, count: i32, add: bool): usize {
   const ids = alloc(<usize>(count + 1) << 2);
   for (let k = 0; k < count; k++) {
-    const s = <i32>load<u32>(spans + (<usize>k << 3));
-    const e = <i32>load<u32>(spans + (<usize>k << 3) + 4);
-    put(ids, k, intern(t, outCps + (<usize>s << 2), e - s, add));
+    const s = <i32>load<u32>(tokSpans + (<usize>k << 3));
+    const e = <i32>load<u32>(tokSpans + (<usize>k << 3) + 4);
+    put(ids, k, intern(t, tokCps + (<usize>s << 2), e - s, add));
   }
   return ids;
 }
@@ -388,8 +213,7 @@ function bleuStatsOne(
   tokenizer: i32, lowercase: bool, maxOrder: i32, out: usize,
 ): void {
   const m = mark();
-  bleuPreprocess(strPtr(bytes, strOffs, hypIdx), strLen(strOffs, hypIdx), tokenizer, lowercase);
-  const hypLen = spansOf(tokenizer);
+  const hypLen = bleuTokenize(strPtr(bytes, strOffs, hypIdx), strLen(strOffs, hypIdx), tokenizer, lowercase);
   internInit(INTERN, hypLen);
   const hyp = tokenIds(INTERN, hypLen, true);
   // fast path: token ids packed into exact u64 keys (bits per id so that maxOrder ids fit)
@@ -419,8 +243,7 @@ function bleuStatsOne(
   let closestLen: i32 = -1;
   for (let r = rFirst; r < rEnd; r++) {
     const rm = mark();
-    bleuPreprocess(strPtr(bytes, strOffs, r), strLen(strOffs, r), tokenizer, lowercase);
-    const refLen = spansOf(tokenizer);
+    const refLen = bleuTokenize(strPtr(bytes, strOffs, r), strLen(strOffs, r), tokenizer, lowercase);
     const diff = refLen > hypLen ? refLen - hypLen : hypLen - refLen;
     if (closestDiff == -1 || diff < closestDiff) {
       closestDiff = diff;
@@ -440,7 +263,8 @@ function bleuStatsOne(
         if (packed) {
           key = (key << bits) | <u64>id;
           s = packedFind(PK, key | (<u64>(n - 1) << ORDER_SHIFT));
-          if (s == 0) continue;
+          // an n-gram absent from the hypothesis has no longer extension in it either
+          if (s == 0) break;
           // packed slots: cur @16, stamp @20, refMax @24
           const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;
           store<u32>(s, stamp, 20);
@@ -449,7 +273,7 @@ function bleuStatsOne(
         } else {
           h = ngramHashStep(h, id);
           s = ngramsFind(NGRAMS, ref + (<usize>i << 2), n, ngramHashFinal(h, n));
-          if (s == 0) continue;
+          if (s == 0) break;
           const cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
           setSlotStamp(s, stamp);
           setSlotCur(s, cur);

@@ -136,7 +136,7 @@ function matchAll(t: Ngrams, syms: usize, len: i32, maxOrder: i32, stamp: u32, s
       if (sym == NONE) break;
       h = ngramHashStep(h, sym);
       const s = ngramsFind(t, syms + (<usize>i << 2), n, ngramHashFinal(h, n));
-      if (s == 0) continue;
+      if (s == 0) break;
       const cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
       setSlotStamp(s, stamp);
       setSlotCur(s, cur);
@@ -168,7 +168,8 @@ function packedMatch(syms: usize, len: i32, maxOrder: i32, bits: u64, base: i32,
       if (sym == NONE) break;
       key = (key << bits) | <u64>sym;
       const s = packedFind(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
-      if (s == 0) continue;
+      // an n-gram absent from the hypothesis has no longer extension in it either
+      if (s == 0) break;
       const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;
       store<u32>(s, stamp, 20);
       store<u32>(s, cur, 16);
