@@ -3,3 +3,6 @@ export { reserve } from "./mem";
 export { bleuStatsBatch, bleuScoreBatch } from "./bleu";
 export { chrfBatch, chrfScoreBatch } from "./chrf";
 export { mcArgmaxBatch } from "./mc";
+export { rougeBatch } from "./rouge";
+export { normalizeBatch } from "./normalize";
+export { tokenF1Batch } from "./f1";
