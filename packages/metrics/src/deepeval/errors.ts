@@ -1,0 +1,55 @@
+// Typed errors of the DeepEval port. All extend `EvalkernError`, so `EvalkernError.isInstance`
+// recognises them across duplicate package copies; `name` is stable.
+import { EvalkernError } from "../errors.js";
+
+/**
+ * A metric needs a test-case field that is null/undefined (or an empty `actualOutput`). DeepEval's
+ * `MissingTestCaseParamsError`, with the same message; the message is also stored on `metric.error`.
+ */
+export class MissingTestCaseParamsError extends EvalkernError {
+  override name = "MissingTestCaseParamsError";
+  /** The missing parameters, as DeepEval spells them (`actual_output`, `expected_outcome`, ...). */
+  readonly params: readonly string[];
+  constructor(message: string, params: readonly string[]) {
+    super(message);
+    this.params = params;
+  }
+}
+
+/**
+ * `measure()` was called on a metric that needs a model call. JavaScript cannot block on a promise,
+ * so such metrics only offer `await aMeasure()`.
+ */
+export class SyncMeasureUnsupportedError extends EvalkernError {
+  override name = "SyncMeasureUnsupportedError";
+  readonly metricName: string;
+  constructor(metricName: string, why = "it calls an evaluation model") {
+    super(`'${metricName}' cannot be measured synchronously because ${why}: use \`await metric.aMeasure(testCase)\``);
+    this.metricName = metricName;
+  }
+}
+
+/**
+ * A second measurement started on a metric instance while one was still running. A metric holds the
+ * state of one measurement (score, reason, cost), so concurrent use would mix results: create one
+ * instance per concurrent test case (`metric.copy()`).
+ */
+export class ConcurrentMeasureError extends EvalkernError {
+  override name = "ConcurrentMeasureError";
+  constructor(metricName: string) {
+    super(`'${metricName}' is already measuring a test case: use one metric instance per concurrent measurement (metric.copy())`);
+  }
+}
+
+/**
+ * An evaluation produced something the metric cannot report: a score that is NaN or infinite, an
+ * arena winner that is not a contestant, a judge's tool-selection score outside [0, 1].
+ */
+export class InvalidEvaluationError extends EvalkernError {
+  override name = "InvalidEvaluationError";
+  readonly metricName: string;
+  constructor(metricName: string, message: string) {
+    super(`${metricName}: ${message}`);
+    this.metricName = metricName;
+  }
+}

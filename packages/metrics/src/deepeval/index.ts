@@ -1,0 +1,93 @@
+/**
+ * `@evalkern/metrics/deepeval`: the non-LLM part of DeepEval's evaluation model — the three base
+ * metric classes (lifecycle, threshold, strict mode, direction, cost accounting), the test cases,
+ * `ToolCall`, the required-parameter checks, and the deterministic `ToolCorrectnessMetric`.
+ * Runtime-neutral: no `node:*`, no globals beyond `console` for verbose logs.
+ */
+export {
+  LLMTestCaseParams,
+  SingleTurnParams,
+  MultiTurnParams,
+  TurnParams,
+  ToolCallParams,
+  LLM_TEST_CASE_FIELD,
+  isLLMTestCaseParam,
+  isMultiTurnParam,
+  isToolCallParam,
+} from "./params.js";
+export { ToolCall, ToolCallType, formatToolCallsForPrompt, type ToolCallInit } from "./tool-call.js";
+export {
+  LLMTestCase,
+  retrievalContextText,
+  type LLMTestCaseInit,
+  type RetrievedContextData,
+  type RetrievalContextItem,
+} from "./llm-test-case.js";
+export {
+  ConversationalTestCase,
+  Turn,
+  type ConversationalTestCaseInit,
+  type TurnInit,
+  type TurnRole,
+} from "./conversational-test-case.js";
+export {
+  ArenaTestCase,
+  type ArenaTestCaseInit,
+  type Contestant,
+  type ContestantInit,
+} from "./arena-test-case.js";
+export {
+  checkLLMTestCaseParams,
+  checkConversationalTestCaseParams,
+  checkArenaTestCaseParams,
+  type ParamCheckTarget,
+} from "./check-params.js";
+export {
+  MissingTestCaseParamsError,
+  SyncMeasureUnsupportedError,
+  ConcurrentMeasureError,
+  InvalidEvaluationError,
+} from "./errors.js";
+export {
+  MetricCore,
+  type MetricOptions,
+  type MeasureOptions,
+  type MeasureContext,
+  type ReasonSource,
+  type JudgeUsage,
+  type EvaluationBase,
+  type MetricKind,
+} from "./metric-core.js";
+export {
+  ScoredMetric,
+  BaseMetric,
+  BaseConversationalMetric,
+  strictScore,
+  passes,
+  type ScoredMetricOptions,
+  type MetricTraits,
+  type BaseMetricTraits,
+  type Evaluation,
+  type MetricData,
+} from "./base-metric.js";
+export { BaseArenaMetric, type ArenaEvaluation } from "./base-arena-metric.js";
+export {
+  ToolCorrectnessMetric,
+  scoreToolCalling,
+  compareInputParameters,
+  NO_AVAILABLE_TOOLS_REASON,
+  type ToolCallingOptions,
+  type ToolCallingResult,
+  type ToolCorrectnessOptions,
+  type ToolSelectionJudge,
+  type ToolSelectionRequest,
+  type ToolSelectionResult,
+} from "./tool-correctness.js";
+export {
+  constructVerboseLogs,
+  formatVerboseBlock,
+  consoleVerbosePrinter,
+  prettifyList,
+  type VerbosePrinter,
+} from "./verbose-logs.js";
+export { pyEquals, pyRepr, pyFloatRepr } from "./python-compat.js";

@@ -1,0 +1,200 @@
+// DeepEval's single-turn `LLMTestCase`.
+import { isPlainObject } from "./python-compat.js";
+import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
+import {
+  aliased,
+  expectInit,
+  fail,
+  optionalBoolean,
+  optionalFiniteNumber,
+  optionalRecord,
+  optionalString,
+  optionalStringArray,
+  requiredString,
+} from "./validate.js";
+
+/** A retrieved chunk with the document it came from (DeepEval `RetrievedContextData`). */
+export interface RetrievedContextData {
+  readonly context: string;
+  readonly source: string;
+}
+
+/** One `retrievalContext` entry: plain text, or text with its source. */
+export type RetrievalContextItem = string | RetrievedContextData;
+
+/** The text of a retrieval entry as DeepEval serialises it: `"<source>: <context>"` for structured ones. */
+export function retrievalContextText(item: RetrievalContextItem): string {
+  return typeof item === "string" ? item : `${item.source}: ${item.context}`;
+}
+
+/** The fields an `LLMTestCase` is built from. */
+export interface LLMTestCaseInit {
+  readonly input: string;
+  readonly actualOutput?: string | null;
+  readonly expectedOutput?: string | null;
+  /** Ground-truth context (Hallucination). */
+  readonly context?: readonly string[] | null;
+  /** What the retriever returned, in rank order. */
+  readonly retrievalContext?: readonly RetrievalContextItem[] | null;
+  readonly metadata?: Readonly<Record<string, unknown>> | null;
+  /** DeepEval's deprecated name for `metadata`. */
+  readonly additionalMetadata?: Readonly<Record<string, unknown>> | null;
+  readonly toolsCalled?: readonly (ToolCall | ToolCallInit)[] | null;
+  readonly expectedTools?: readonly (ToolCall | ToolCallInit)[] | null;
+  readonly comments?: string | null;
+  readonly tokenCost?: number | null;
+  readonly completionTime?: number | null;
+  readonly name?: string | null;
+  readonly tags?: readonly string[] | null;
+  /** Images or PDFs in the text fields; metrics skip the parts they cannot judge. Default false. */
+  readonly multimodal?: boolean;
+  /** The trace of an agent run, for agentic metrics (DeepEval's hidden `_trace_dict`). */
+  readonly trace?: Readonly<Record<string, unknown>> | null;
+}
+
+const FIELDS = [
+  "input",
+  "actualOutput",
+  "expectedOutput",
+  "context",
+  "retrievalContext",
+  "metadata",
+  "additionalMetadata",
+  "toolsCalled",
+  "expectedTools",
+  "comments",
+  "tokenCost",
+  "completionTime",
+  "name",
+  "tags",
+  "multimodal",
+  "trace",
+] as const;
+
+const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
+
+/**
+ * One interaction with an LLM application: the input, what it answered, and what a metric may
+ * compare it with (DeepEval `LLMTestCase`).
+ *
+ * When to use: any single-turn metric (`BaseMetric` subclasses, `ToolCorrectnessMetric`).
+ *
+ * Details: validated at construction — strings must be strings, lists must be arrays of the right
+ * items, numbers finite; unknown fields are rejected (a snake_case `actual_output` is a typo here).
+ * Absent fields are `null`. `toolsCalled` / `expectedTools` accept `ToolCall`s or their fields.
+ * Which fields a metric needs is checked when it measures (`checkLLMTestCaseParams`).
+ *
+ * Gotchas: empty lists are kept as given and are not "missing" (DeepEval's rule).
+ *
+ * @example
+ * const testCase = new LLMTestCase({
+ *   input: "What's the weather in Paris?",
+ *   actualOutput: "Sunny, 24°C.",
+ *   toolsCalled: [{ name: "weather", inputParameters: { city: "Paris" } }],
+ *   expectedTools: [{ name: "weather" }],
+ * });
+ */
+export class LLMTestCase {
+  readonly [LLM_TEST_CASE_MARKER] = true;
+  readonly input: string;
+  readonly actualOutput: string | null;
+  readonly expectedOutput: string | null;
+  readonly context: readonly string[] | null;
+  readonly retrievalContext: readonly RetrievalContextItem[] | null;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly toolsCalled: readonly ToolCall[] | null;
+  readonly expectedTools: readonly ToolCall[] | null;
+  readonly comments: string | null;
+  readonly tokenCost: number | null;
+  readonly completionTime: number | null;
+  readonly name: string | null;
+  readonly tags: readonly string[] | null;
+  readonly multimodal: boolean;
+  readonly trace: Readonly<Record<string, unknown>> | null;
+
+  constructor(init: LLMTestCaseInit) {
+    const owner = "LLMTestCase";
+    const record = expectInit(owner, init, FIELDS);
+    this.input = requiredString(owner, "input", record.input);
+    this.actualOutput = optionalString(owner, "actualOutput", record.actualOutput);
+    this.expectedOutput = optionalString(owner, "expectedOutput", record.expectedOutput);
+    this.context = optionalStringArray(owner, "context", record.context);
+    this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext);
+    this.metadata = optionalRecord(owner, "metadata", aliased(owner, record, "metadata", "additionalMetadata"));
+    this.toolsCalled = toToolCallList(owner, "toolsCalled", record.toolsCalled);
+    this.expectedTools = toToolCallList(owner, "expectedTools", record.expectedTools);
+    this.comments = optionalString(owner, "comments", record.comments);
+    this.tokenCost = optionalFiniteNumber(owner, "tokenCost", record.tokenCost);
+    this.completionTime = optionalFiniteNumber(owner, "completionTime", record.completionTime);
+    this.name = optionalString(owner, "name", record.name);
+    this.tags = optionalStringArray(owner, "tags", record.tags);
+    this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false);
+    this.trace = optionalRecord(owner, "trace", record.trace);
+    Object.freeze(this);
+  }
+
+  /** True for an `LLMTestCase` from any copy of this package. */
+  static isInstance(value: unknown): value is LLMTestCase {
+    return (
+      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[LLM_TEST_CASE_MARKER] === true
+    );
+  }
+
+  /** An `LLMTestCase` as is, or one built from its fields. */
+  static from(value: LLMTestCase | LLMTestCaseInit): LLMTestCase {
+    return LLMTestCase.isInstance(value) ? value : new LLMTestCase(value);
+  }
+
+  /** DeepEval's deprecated name for `metadata`. */
+  get additionalMetadata(): Readonly<Record<string, unknown>> | null {
+    return this.metadata;
+  }
+
+  /** A copy with some fields replaced. */
+  with(changes: Partial<LLMTestCaseInit>): LLMTestCase {
+    return new LLMTestCase({ ...this.toJSON(), ...changes });
+  }
+
+  toJSON(): LLMTestCaseInit {
+    return {
+      input: this.input,
+      actualOutput: this.actualOutput,
+      expectedOutput: this.expectedOutput,
+      context: this.context,
+      retrievalContext: this.retrievalContext,
+      metadata: this.metadata,
+      toolsCalled: this.toolsCalled,
+      expectedTools: this.expectedTools,
+      comments: this.comments,
+      tokenCost: this.tokenCost,
+      completionTime: this.completionTime,
+      name: this.name,
+      tags: this.tags,
+      multimodal: this.multimodal,
+      trace: this.trace,
+    };
+  }
+}
+
+export function toRetrievalContext(
+  owner: string,
+  argument: string,
+  value: unknown,
+): readonly RetrievalContextItem[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) fail(owner, argument, "an array of strings or {context, source} objects, or null", value);
+  return Object.freeze(
+    value.map((item: unknown, index) => {
+      if (typeof item === "string") return item;
+      if (
+        isPlainObject(item) &&
+        typeof item.context === "string" &&
+        typeof item.source === "string" &&
+        Object.keys(item).every((key) => key === "context" || key === "source")
+      ) {
+        return Object.freeze({ context: item.context, source: item.source });
+      }
+      return fail(owner, argument, "a string or a {context: string, source: string} object", item, index);
+    }),
+  );
+}
