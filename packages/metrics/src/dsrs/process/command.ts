@@ -1,0 +1,92 @@
+// The runtime-neutral contract between the sandbox metrics and whatever runs processes. The Node
+// implementation lives in ./node-runner.ts and is imported only on first use.
+import { CommandRunnerUnavailableError } from "../errors.js";
+
+/** One command to run: an argument vector, never a shell string. */
+export interface CommandRequest {
+  /** `argv[0]` is the program (looked up on the child's `PATH`), the rest are passed literally. */
+  readonly argv: readonly string[];
+  /** Working directory. Default: the current one. */
+  readonly cwd?: string | undefined;
+  /** Extra environment variables (these win over inherited ones). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Names of parent environment variables to pass through; nothing else is inherited. */
+  readonly inheritEnv: readonly string[];
+  /** Hard deadline in ms: the process tree is killed then and the run ends shortly after. */
+  readonly timeoutMs: number;
+  /** At most this many bytes of each of stdout and stderr are kept (the tail). */
+  readonly maxOutputBytes: number;
+  /** Text written to the child's stdin (then closed). Default: stdin is closed at once. */
+  readonly stdin?: string | undefined;
+}
+
+/** The outcome of one command. A run that failed to start is a value (`error`), not an exception. */
+export interface CommandRun {
+  readonly argv: readonly string[];
+  /** The exit code, or null when the process was killed by a signal, timed out or never started. */
+  readonly exitCode: number | null;
+  /** The signal that ended the process, if any. */
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  /** Why the process could not be started (e.g. `spawn nope ENOENT`). */
+  readonly error?: string | undefined;
+  /** Wall-clock milliseconds, rounded. */
+  readonly durationMs: number;
+  /** The last `maxOutputBytes` bytes of stdout, decoded as UTF-8. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Total bytes the process wrote to stdout / stderr. */
+  readonly stdoutBytes: number;
+  readonly stderrBytes: number;
+  /** True when some output was dropped by the cap. */
+  readonly truncated: boolean;
+  /** The child's process id (undefined if it never started). */
+  readonly pid?: number | undefined;
+}
+
+/** Runs one command. Must never reject for a failing or unstartable command, and must honour `timeoutMs`. */
+export type CommandRunner = (request: CommandRequest) => Promise<CommandRun>;
+
+/** True when a run counts as passed: it started, did not time out and exited with code 0. */
+export function runSucceeded(run: CommandRun): boolean {
+  return run.error === undefined && !run.timedOut && run.exitCode === 0;
+}
+
+/** A short status for details: `exit 1`, `timed out after 500ms`, `signal SIGSEGV`, `error: …`. */
+export function runStatus(run: CommandRun, timeoutMs: number): string {
+  if (run.error !== undefined) return `error: ${run.error}`;
+  if (run.timedOut) return `timed out after ${timeoutMs}ms`;
+  if (run.exitCode !== null) return `exit ${run.exitCode}`;
+  return `signal ${run.signal ?? "unknown"}`;
+}
+
+const PLAIN_ARG = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** An argument vector for display: plain arguments as is, others JSON-quoted. */
+export function formatCommand(argv: readonly string[]): string {
+  return argv.map((arg) => (PLAIN_ARG.test(arg) ? arg : JSON.stringify(arg))).join(" ");
+}
+
+let nodeRunner: Promise<CommandRunner> | undefined;
+
+/**
+ * The default runner: Node's `child_process` (also under Deno and Bun), loaded on first use so that
+ * importing `@evalkern/metrics/dsrs` never touches `node:*`. Elsewhere, pass `runner` explicitly.
+ */
+export function defaultCommandRunner(): Promise<CommandRunner> {
+  nodeRunner ??= (async () => {
+    const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
+    if (typeof proc?.versions?.node !== "string") {
+      throw new CommandRunnerUnavailableError(
+        "no default command runner outside Node-compatible runtimes: pass options.runner to SandboxMetric/TestPassMetric",
+      );
+    }
+    const module = await import("./node-runner.js");
+    return module.runCommand;
+  })().catch((error: unknown) => {
+    nodeRunner = undefined;
+    if (CommandRunnerUnavailableError.isInstance(error)) throw error;
+    throw new CommandRunnerUnavailableError(`could not load the Node command runner: ${String(error)}`, { cause: error });
+  });
+  return nodeRunner;
+}

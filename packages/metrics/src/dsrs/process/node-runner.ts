@@ -1,0 +1,222 @@
+// Node-only command runner for SandboxMetric/TestPassMetric: `child_process.spawn` with an argument
+// vector (no shell), a working directory, a scrubbed environment, a hard timeout that kills the whole
+// process tree, and a cap on the output kept in memory. Loaded lazily by ./command.ts; importing it
+// touches `node:child_process`, which is why it sits apart from the runtime-neutral modules.
+import { spawn, type ChildProcess } from "node:child_process";
+import { InvalidArgumentError } from "../../errors.js";
+import type { CommandRequest, CommandRun } from "./command.js";
+
+/** After SIGKILL, how long to wait for the exit event before giving up on the process. */
+const KILL_GRACE_MS = 250;
+/** After the process exits, how long to wait for its pipes to drain (a leftover may hold them open). */
+const DRAIN_MS = 250;
+
+const IS_WINDOWS = process.platform === "win32";
+
+/** Keeps the last `capacity` bytes written, and counts all of them. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.capacity === 0) return;
+    if (chunk.length >= this.capacity) {
+      this.chunks = [chunk.subarray(chunk.length - this.capacity)];
+      this.kept = this.capacity;
+      return;
+    }
+    this.chunks.push(chunk);
+    this.kept += chunk.length;
+    while (this.kept > this.capacity) {
+      const first = this.chunks[0] as Buffer;
+      const excess = this.kept - this.capacity;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.kept -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.kept -= excess;
+      }
+    }
+  }
+
+  get truncated(): boolean {
+    return this.total > this.kept;
+  }
+
+  text(): string {
+    let bytes = Buffer.concat(this.chunks);
+    if (this.truncated) {
+      // The cut may fall inside a UTF-8 sequence: skip continuation bytes instead of decoding them as U+FFFD.
+      let start = 0;
+      while (start < bytes.length && start < 3 && ((bytes[start] as number) & 0xc0) === 0x80) start++;
+      bytes = bytes.subarray(start);
+    }
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+function checkRequest(request: CommandRequest): void {
+  const argv = request.argv as unknown;
+  if (!Array.isArray(argv) || argv.length === 0 || argv.some((arg) => typeof arg !== "string" || arg.includes("\0"))) {
+    throw new InvalidArgumentError("argv must be a non-empty array of strings without NUL characters", {
+      argument: "argv",
+      actual: Array.isArray(argv) ? `array(${argv.length})` : typeof argv,
+    });
+  }
+  if (argv[0] === "") throw new InvalidArgumentError("argv[0] (the program) must not be empty", { argument: "argv" });
+}
+
+/** The child's environment: only the allowed parent variables, then the explicit ones. */
+export function buildEnvironment(request: Pick<CommandRequest, "env" | "inheritEnv">): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of request.inheritEnv) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  if (request.env !== undefined) Object.assign(env, request.env);
+  return env;
+}
+
+/** Kill the child and everything it started (its process group on POSIX, `taskkill /T` on Windows). */
+function killTree(child: ChildProcess): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (IS_WINDOWS) {
+    try {
+      spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true }).on("error", () => {});
+    } catch {
+      // taskkill missing: fall through to killing the child alone.
+    }
+    child.kill("SIGKILL");
+    return;
+  }
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/**
+ * Run one command. Never rejects for a failing, hanging or unstartable command (those are values); only
+ * a malformed request rejects, with `InvalidArgumentError`. Always settles within
+ * `timeoutMs + 250 ms` (the kill grace).
+ *
+ * Gotchas: on POSIX the child leads its own process group, so when the deadline passes, or when the
+ * child exits, every process still in that group is killed. Windows cannot spawn `.cmd`/`.bat` files
+ * without a shell; run `cmd.exe /d /s /c …` explicitly if you must.
+ */
+export function runCommand(request: CommandRequest): Promise<CommandRun> {
+  try {
+    checkRequest(request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const argv = [...request.argv];
+  const start = performance.now();
+  const stdout = new TailBuffer(request.maxOutputBytes);
+  const stderr = new TailBuffer(request.maxOutputBytes);
+
+  return new Promise<CommandRun>((resolve) => {
+    let child: ChildProcess;
+    let settled = false;
+    let timedOut = false;
+    let exited = false;
+    let exitCode: number | null = null;
+    let signal: string | null = null;
+    let spawnError: string | undefined;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    let after: ReturnType<typeof setTimeout> | undefined;
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearTimeout(after);
+      child?.stdout?.destroy();
+      child?.stderr?.destroy();
+      child?.stdin?.destroy();
+      resolve({
+        argv,
+        exitCode,
+        signal,
+        timedOut,
+        error: spawnError,
+        durationMs: Math.round(performance.now() - start),
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutBytes: stdout.total,
+        stderrBytes: stderr.total,
+        truncated: stdout.truncated || stderr.truncated,
+        pid: child?.pid,
+      });
+    };
+
+    try {
+      child = spawn(argv[0] as string, argv.slice(1), {
+        cwd: request.cwd,
+        env: buildEnvironment(request),
+        shell: false,
+        windowsHide: true,
+        // Its own process group on POSIX, so the whole tree can be killed with one signal.
+        detached: !IS_WINDOWS,
+        stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      spawnError = error instanceof Error ? error.message : String(error);
+      finish();
+      return;
+    }
+
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on("error", () => {});
+    child.stderr?.on("error", () => {});
+    if (request.stdin !== undefined && child.stdin) {
+      // The child may exit without reading: EPIPE is expected, not a failure of the run.
+      child.stdin.on("error", () => {});
+      child.stdin.end(request.stdin);
+    }
+
+    child.on("error", (error) => {
+      // 'error' without a pid means the process never started (ENOENT, EACCES, bad cwd).
+      if (child.pid === undefined) {
+        spawnError = error.message;
+        finish();
+      }
+    });
+
+    child.on("exit", (code, sig) => {
+      exited = true;
+      exitCode = code;
+      signal = sig;
+      // Reap whatever the command left behind in its group; they would otherwise keep the pipes open.
+      if (!IS_WINDOWS && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // The group is already gone.
+        }
+      }
+      // After a timeout the kill grace timer is already running and bounds the run; keep it.
+      if (!timedOut) after = setTimeout(finish, DRAIN_MS);
+    });
+
+    child.on("close", finish);
+
+    deadline = setTimeout(() => {
+      if (exited) {
+        finish();
+        return;
+      }
+      timedOut = true;
+      killTree(child);
+      after = setTimeout(finish, KILL_GRACE_MS);
+    }, request.timeoutMs);
+  });
+}
