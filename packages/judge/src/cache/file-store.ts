@@ -1,0 +1,132 @@
+// The on-disk cache store. Node-only (also Deno and Bun through their node: compatibility), and loaded
+// lazily: `node:fs` is imported on first use, so importing @evalkern/judge stays runtime-neutral.
+import { JudgeConfigError } from "../errors.js";
+import type { CacheEntry, JudgeCacheStore } from "./cache.js";
+
+type Fs = typeof import("node:fs/promises");
+type Path = typeof import("node:path");
+
+let modules: Promise<{ fs: Fs; path: Path }> | undefined;
+function nodeModules(): Promise<{ fs: Fs; path: Path }> {
+  modules ??= Promise.all([import("node:fs/promises"), import("node:path")]).then(([fs, path]) => ({ fs, path }));
+  return modules;
+}
+
+export interface FileCacheStoreOptions {
+  /** A `.jsonl` file (layout "jsonl") or a directory (layout "dir"). */
+  readonly path: string;
+  /**
+   * - `"jsonl"` (default): one append-only file, one `{"key", "entry"}` line per call; the last line for
+   *   a key wins. Loaded into memory on first use. Easy to commit next to a test suite and to diff.
+   * - `"dir"`: one `<key[0:2]>/<key>.json` file per call, written atomically (temp file + rename); good
+   *   for very large caches and several processes writing at once.
+   */
+  readonly layout?: "jsonl" | "dir";
+}
+
+/**
+ * A cache store on disk (Node). Pair with `JudgeCache` for modes.
+ *
+ * @example
+ * const cache = new JudgeCache({ store: new FileCacheStore({ path: "judge-cache.jsonl" }) });
+ */
+export class FileCacheStore implements JudgeCacheStore {
+  readonly path: string;
+  readonly layout: "jsonl" | "dir";
+  private loaded: Promise<Map<string, CacheEntry>> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(options: FileCacheStoreOptions) {
+    if (typeof options?.path !== "string" || options.path === "") {
+      throw new JudgeConfigError("FileCacheStore needs a path", { argument: "path" });
+    }
+    const layout = options.layout ?? "jsonl";
+    if (layout !== "jsonl" && layout !== "dir") {
+      throw new JudgeConfigError('layout must be "jsonl" or "dir"', { argument: "layout", actual: String(layout) });
+    }
+    this.path = options.path;
+    this.layout = layout;
+  }
+
+  private load(): Promise<Map<string, CacheEntry>> {
+    this.loaded ??= (async () => {
+      const { fs } = await nodeModules();
+      const map = new Map<string, CacheEntry>();
+      let text: string;
+      try {
+        text = await fs.readFile(this.path, "utf8");
+      } catch (error) {
+        if ((error as { code?: string }).code === "ENOENT") return map;
+        throw error;
+      }
+      for (const line of text.split("\n")) {
+        if (line.trim() === "") continue;
+        try {
+          const record = JSON.parse(line) as { key?: unknown; entry?: CacheEntry };
+          if (typeof record.key === "string" && record.entry) map.set(record.key, record.entry);
+        } catch {
+          // A torn last line (a crash mid-append) is skipped, not fatal.
+        }
+      }
+      return map;
+    })();
+    return this.loaded;
+  }
+
+  private async entryPath(key: string): Promise<string> {
+    const { path } = await nodeModules();
+    return path.join(this.path, key.slice(0, 2), `${key}.json`);
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    if (this.layout === "jsonl") return (await this.load()).get(key);
+    const { fs } = await nodeModules();
+    try {
+      return JSON.parse(await fs.readFile(await this.entryPath(key), "utf8")) as CacheEntry;
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return undefined;
+      if (error instanceof SyntaxError) return undefined;
+      throw error;
+    }
+  }
+
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    const { fs, path } = await nodeModules();
+    if (this.layout === "jsonl") {
+      const map = await this.load();
+      map.set(key, entry);
+      const line = `${JSON.stringify({ key, entry })}\n`;
+      // Appends are serialised so concurrent calls never interleave lines.
+      this.writing = this.writing.then(async () => {
+        await fs.mkdir(path.dirname(this.path), { recursive: true });
+        await fs.appendFile(this.path, line, "utf8");
+      });
+      return this.writing;
+    }
+    const file = await this.entryPath(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.writeFile(temp, JSON.stringify(entry), "utf8");
+    await fs.rename(temp, file);
+  }
+
+  async size(): Promise<number> {
+    if (this.layout === "jsonl") return (await this.load()).size;
+    const { fs, path } = await nodeModules();
+    let count = 0;
+    let shards: string[];
+    try {
+      shards = await fs.readdir(this.path);
+    } catch {
+      return 0;
+    }
+    for (const shard of shards) {
+      try {
+        count += (await fs.readdir(path.join(this.path, shard))).filter((f) => f.endsWith(".json")).length;
+      } catch {
+        // not a shard directory
+      }
+    }
+    return count;
+  }
+}

@@ -1,0 +1,968 @@
+// `OpenAICompatibleJudge`: the default `JudgeModel` for OpenAI-compatible servers (OpenAI, Azure OpenAI,
+// vLLM, Ollama, llama.cpp server, gateways), on the official `openai` package with its own retries turned
+// off so that this file owns the policy: structured-output ladder, re-asks on invalid output, transport
+// retries with Retry-After, per-attempt timeouts, one shared concurrency limiter, usage/cost ledger and a
+// content-addressed cache. Runtime-neutral: fetch-based, no `node:*` imports, no global state.
+import OpenAI, { AzureOpenAI } from "openai";
+import { JudgeCache } from "./cache/cache.js";
+import { cacheKey } from "./cache/key.js";
+import { ENV, readEnv, type EnvSource } from "./env.js";
+import {
+  JudgeAbortedError,
+  JudgeConfigError,
+  JudgeError,
+  JudgeHttpError,
+  JudgeInputError,
+  JudgeOutputError,
+  JudgeRateLimitError,
+  JudgeTimeoutError,
+  JudgeTransportError,
+  UnsupportedCapabilityError,
+  errorString,
+  type OutputFailure,
+} from "./errors.js";
+import { extractJson } from "./json.js";
+import { ConcurrencyLimiter } from "./limiter.js";
+import type {
+  ContinuationScore,
+  GenerateRequest,
+  GenerateResult,
+  JudgeCapabilities,
+  JudgeMessage,
+  JudgeModel,
+  JudgeSchema,
+  JudgeUsage,
+  OutputMode,
+  TokenLogprob,
+} from "./model.js";
+import { backoffDelay, isRetryableStatus, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
+import { validateWith } from "./schema.js";
+import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export interface AzureOptions {
+  /** `api-version` query parameter, e.g. "2024-10-21". */
+  readonly apiVersion: string;
+  /** Deployment name; default: the model name. */
+  readonly deployment?: string;
+}
+
+export interface OpenAICompatibleJudgeOptions {
+  /** Model name sent as `model`. Default `EVALKERN_JUDGE_MODEL`; required one way or the other. */
+  readonly model?: string;
+  /**
+   * Base URL including the API prefix, e.g. `http://localhost:11434/v1` (Ollama), `http://localhost:8000/v1`
+   * (vLLM), `http://localhost:8080/v1` (llama.cpp). Default `EVALKERN_JUDGE_BASE_URL`, else OpenAI's.
+   * For Azure: `https://<resource>.openai.azure.com/openai` plus `azure`.
+   */
+  readonly baseURL?: string;
+  /** Default `EVALKERN_JUDGE_API_KEY`. Local servers without auth need none. */
+  readonly apiKey?: string;
+  /** Send the key as `api-key: <key>` (Azure, some gateways) instead of `Authorization: Bearer <key>`. */
+  readonly apiKeyHeader?: "authorization" | "api-key";
+  /** Azure OpenAI: `api-key` header, `api-version` query, `/deployments/<d>/` paths. Env: `EVALKERN_JUDGE_API_VERSION`. */
+  readonly azure?: AzureOptions;
+  /** Extra headers on every request (a gateway's routing or tenant headers...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Extra query parameters on every request. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Name reported as `evaluationModel`; default the model name. */
+  readonly name?: string;
+  /** Known capabilities. Unknown ones are probed: a 400 naming the parameter turns it off for this judge. */
+  readonly capabilities?: JudgeCapabilities;
+  /** Default 0 (omitted when `capabilities.supportsTemperature` is false). */
+  readonly temperature?: number;
+  readonly seed?: number;
+  /** Default reply-token limit (unset = the server's default). */
+  readonly maxTokens?: number;
+  /** `max_tokens` (default; vLLM, Ollama, llama.cpp) or `max_completion_tokens` (OpenAI reasoning models). */
+  readonly maxTokensParam?: "max_tokens" | "max_completion_tokens";
+  /** Per-attempt timeout. Default 120 000 ms. */
+  readonly timeoutMs?: number;
+  readonly retry?: RetryOptions;
+  /** Extra asks after a reply that does not parse or validate. Default 2 (so at most 3 replies). */
+  readonly maxReasks?: number;
+  /** Re-ask with the bad reply and the validation error appended (default true) or with the same request. */
+  readonly reaskWithFeedback?: boolean;
+  /** The run's shared limiter. Default: a new one with `maxConcurrency` slots. */
+  readonly limiter?: ConcurrencyLimiter;
+  /** Default 8. Ignored when `limiter` is given. */
+  readonly maxConcurrency?: number;
+  /** Cache of identical calls; `false`/absent = none. */
+  readonly cache?: JudgeCache | false;
+  /**
+   * Part of every cache key. The endpoint URL is deliberately not (as in DSPy), so a cache recorded
+   * against one host replays against another; set this to tell apart servers that serve different weights
+   * under the same model name.
+   */
+  readonly cacheNamespace?: string;
+  /** Prices by model name (USD per million tokens). */
+  readonly prices?: PriceTable;
+  /** The price of this model (overrides `prices`). */
+  readonly price?: ModelPrice;
+  /** Where calls are booked; share one between judges to total a run. Default: a new ledger. */
+  readonly ledger?: UsageLedger;
+  /** A fetch implementation (default `globalThis.fetch`). */
+  readonly fetch?: typeof fetch;
+  /** Passed to the `openai` client: needed to run in a browser. */
+  readonly dangerouslyAllowBrowser?: boolean;
+  /** Read environment variables from here instead of the runtime. */
+  readonly env?: EnvSource;
+}
+
+interface CallState {
+  usage: JudgeUsage;
+  requests: number;
+}
+
+/** A 400/422 naming a parameter the model does not support (handled by falling back, not retried). */
+class CapabilityRejection extends Error {
+  constructor(
+    readonly capability: "response_format" | "logprobs" | "echo",
+    readonly perSchema: boolean,
+    readonly original: unknown,
+  ) {
+    super(`rejected ${capability}`);
+  }
+}
+
+interface ChatData {
+  readonly text: string;
+  readonly finishReason: string | null;
+  readonly logprobs?: readonly TokenLogprob[];
+  readonly outputMode?: OutputMode;
+  readonly systemFingerprint?: string | null;
+  readonly attempts: number;
+  readonly fallbacks: readonly string[];
+}
+
+type Interpretation<T> =
+  | { ok: true; value: T }
+  | { ok: false; failure: OutputFailure; message: string; issues: readonly string[] };
+
+function checkNumber(value: unknown, argument: string, min: number, integer: boolean): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new JudgeConfigError(`${argument} must be ${integer ? "an integer" : "a number"} >= ${min}`, {
+      argument,
+      actual: String(value),
+    });
+  }
+  return value;
+}
+
+function roleOk(role: unknown): role is JudgeMessage["role"] {
+  return role === "system" || role === "user" || role === "assistant";
+}
+
+function checkMessages(messages: unknown): readonly JudgeMessage[] {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new JudgeInputError("request.messages must be a non-empty array", { argument: "request.messages" });
+  }
+  messages.forEach((m, index) => {
+    if (typeof m !== "object" || m === null || !roleOk((m as JudgeMessage).role) || typeof (m as JudgeMessage).content !== "string") {
+      throw new JudgeInputError("each message needs a role (system|user|assistant) and string content", {
+        argument: "request.messages",
+        index,
+      });
+    }
+  });
+  return messages as JudgeMessage[];
+}
+
+const RESPONSE_FORMAT_HINT = /response_format|json_schema|json_object|structured output|guided_json|grammar/i;
+const LOGPROBS_HINT = /logprob/i;
+
+function apiErrorText(error: InstanceType<typeof OpenAI.APIError>): string {
+  return `${error.message ?? ""} ${error.param ?? ""} ${error.code ?? ""}`;
+}
+
+function schemaInstruction(schema: JudgeSchema<unknown>): string {
+  return (
+    "Reply with a single JSON object and nothing else (no prose, no code fences). " +
+    `It must conform to this JSON Schema:\n${JSON.stringify(schema.jsonSchema)}`
+  );
+}
+
+function withInstruction(messages: readonly JudgeMessage[], instruction: string): JudgeMessage[] {
+  // Appended to the last user message rather than sent as a system message: several local chat
+  // templates reject a system role, and DeepEval-style prompts are a single user message anyway.
+  const out = [...messages];
+  for (let i = out.length - 1; i >= 0; i--) {
+    const m = out[i] as JudgeMessage;
+    if (m.role === "user") {
+      out[i] = { role: "user", content: `${m.content}\n\n${instruction}` };
+      return out;
+    }
+  }
+  out.push({ role: "user", content: instruction });
+  return out;
+}
+
+function toLogprobs(content: unknown): TokenLogprob[] | undefined {
+  if (!Array.isArray(content)) return undefined;
+  return content.map((t: { token?: unknown; logprob?: unknown; top_logprobs?: unknown }) => ({
+    token: String(t.token ?? ""),
+    logprob: typeof t.logprob === "number" ? t.logprob : -9999,
+    topLogprobs: Array.isArray(t.top_logprobs)
+      ? t.top_logprobs.map((x: { token?: unknown; logprob?: unknown }) => ({
+          token: String(x.token ?? ""),
+          logprob: typeof x.logprob === "number" ? x.logprob : -9999,
+        }))
+      : [],
+  }));
+}
+
+interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+}
+
+/**
+ * The default judge for OpenAI-compatible chat-completions servers.
+ *
+ * When to use: any hosted or local OpenAI-style endpoint. One instance per run is the usual shape: every
+ * metric given this judge shares its limiter, ledger and cache.
+ *
+ * Details:
+ * - Structured output ladder per call: `response_format: json_schema` (strict when the schema allows) →
+ *   `json_object` → plain text; each rung is taken when the server rejects the previous one with a 400
+ *   naming it, and the judge remembers that for later calls. Every reply is parsed tolerantly and
+ *   validated with the schema's validator.
+ * - A reply that does not parse or validate is re-asked up to `maxReasks` times (with the error appended),
+ *   then the call rejects with `JudgeOutputError`. Re-asks, retries and fallbacks all count in usage.
+ * - Transport: 408/409/429/5xx, network errors, timeouts and unparsable 200 bodies are retried with
+ *   exponential backoff and jitter, honouring `Retry-After`; `insufficient_quota` and other 4xx are not.
+ * - A 400 naming `logprobs` drops them (capability absent) and records `"logprobs-dropped"`.
+ * - Cache hits report `cached: true`, zero tokens and zero cost.
+ *
+ * Gotchas: `EVALKERN_JUDGE_*` variables are read at construction; options win over them.
+ *
+ * @example
+ * const judge = new OpenAICompatibleJudge({
+ *   baseURL: "http://localhost:11434/v1", model: "qwen2.5:7b", maxConcurrency: 4,
+ *   cache: new JudgeCache(),
+ * });
+ * const { value } = await judge.generate({ messages: [{ role: "user", content: "..." }], schema: Verdict });
+ */
+export class OpenAICompatibleJudge implements JudgeModel {
+  readonly specificationVersion = 1 as const;
+  readonly name: string;
+  readonly model: string;
+  readonly baseURL: string;
+  readonly limiter: ConcurrencyLimiter;
+  readonly ledger: UsageLedger;
+  readonly cache: JudgeCache | undefined;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly maxReasks: number;
+  readonly price: ModelPrice | undefined;
+  private readonly prices: PriceTable | undefined;
+  private readonly client: OpenAI;
+  private readonly options: OpenAICompatibleJudgeOptions;
+  private readonly caps: {
+    supportsJsonSchema: boolean | undefined;
+    supportsJsonObject: boolean | undefined;
+    supportsLogprobs: boolean | undefined;
+    maxTopLogprobs: number;
+    supportsTemperature: boolean;
+    supportsEcho: boolean | undefined;
+  };
+  private readonly rejectedSchemas = new Set<string>();
+  private echoNeedsOneToken = false;
+
+  constructor(options: OpenAICompatibleJudgeOptions = {}) {
+    if (typeof options !== "object" || options === null) {
+      throw new JudgeConfigError("options must be an object", { argument: "options" });
+    }
+    this.options = options;
+    const env = options.env;
+    const model = options.model ?? readEnv(ENV.model, env);
+    if (typeof model !== "string" || model.trim() === "") {
+      throw new JudgeConfigError(`No judge model: pass options.model or set ${ENV.model}`, {
+        argument: "options.model",
+        expected: "a model name",
+      });
+    }
+    this.model = model;
+    this.name = options.name ?? model;
+    const baseURL = (options.baseURL ?? readEnv(ENV.baseURL, env) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    try {
+      new URL(baseURL);
+    } catch {
+      throw new JudgeConfigError("baseURL is not a valid URL", { argument: "options.baseURL", actual: baseURL });
+    }
+    this.baseURL = baseURL;
+    const apiKey = options.apiKey ?? readEnv(ENV.apiKey, env);
+    const apiVersion = options.azure?.apiVersion ?? readEnv(ENV.apiVersion, env);
+    if (apiKey === undefined && baseURL === DEFAULT_BASE_URL) {
+      throw new JudgeConfigError(`No API key for api.openai.com: pass options.apiKey or set ${ENV.apiKey}`, {
+        argument: "options.apiKey",
+      });
+    }
+
+    if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
+    if (options.temperature !== undefined) checkNumber(options.temperature, "options.temperature", 0, false);
+    this.timeoutMs = options.timeoutMs === undefined ? 120_000 : checkNumber(options.timeoutMs, "options.timeoutMs", 1, false);
+    this.maxReasks = options.maxReasks === undefined ? 2 : checkNumber(options.maxReasks, "options.maxReasks", 0, true);
+    this.retry = retryPolicy(options.retry);
+    this.limiter = options.limiter ?? new ConcurrencyLimiter(options.maxConcurrency ?? 8);
+    this.ledger = options.ledger ?? new UsageLedger();
+    this.cache = options.cache ? options.cache : undefined;
+    if (options.prices) checkPriceTable(options.prices, "options.prices");
+    if (options.price) checkPriceTable({ [model]: options.price }, "options.price");
+    this.prices = options.prices;
+    this.price = options.price ?? lookupPrice(options.prices, model);
+
+    const caps = options.capabilities ?? {};
+    this.caps = {
+      supportsJsonSchema: caps.supportsJsonSchema,
+      supportsJsonObject: caps.supportsJsonObject,
+      supportsLogprobs: caps.supportsLogprobs,
+      maxTopLogprobs: caps.maxTopLogprobs === undefined ? 20 : checkNumber(caps.maxTopLogprobs, "capabilities.maxTopLogprobs", 0, true),
+      supportsTemperature: caps.supportsTemperature ?? true,
+      supportsEcho: caps.supportsEcho,
+    };
+
+    const common = {
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
+      ...(options.query ? { defaultQuery: { ...options.query } } : {}),
+    };
+    if (apiVersion !== undefined) {
+      this.client = new AzureOpenAI({
+        ...common,
+        baseURL,
+        apiKey: apiKey ?? "no-key",
+        apiVersion,
+        ...(options.azure?.deployment ? { deployment: options.azure.deployment } : {}),
+        ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
+      });
+    } else {
+      const headers: Record<string, string | null> = { ...(options.headers ?? {}) };
+      if (options.apiKeyHeader === "api-key" && apiKey !== undefined) {
+        headers["api-key"] = apiKey;
+        headers.authorization = null;
+      }
+      if (apiKey === undefined) headers.authorization = null;
+      this.client = new OpenAI({ ...common, baseURL, apiKey: apiKey ?? "no-key", defaultHeaders: headers });
+    }
+  }
+
+  /** True until the server rejects `logprobs` (or the capabilities say it cannot). */
+  get supportsLogprobs(): boolean {
+    return this.caps.supportsLogprobs !== false;
+  }
+
+  /** What is known about the model now (probing updates it). */
+  get capabilities(): JudgeCapabilities {
+    return {
+      ...(this.caps.supportsJsonSchema !== undefined ? { supportsJsonSchema: this.caps.supportsJsonSchema } : {}),
+      ...(this.caps.supportsJsonObject !== undefined ? { supportsJsonObject: this.caps.supportsJsonObject } : {}),
+      supportsLogprobs: this.supportsLogprobs,
+      maxTopLogprobs: this.caps.maxTopLogprobs,
+      supportsTemperature: this.caps.supportsTemperature,
+      ...(this.caps.supportsEcho !== undefined ? { supportsEcho: this.caps.supportsEcho } : {}),
+    };
+  }
+
+  /** True when a price is known for this model: metrics then report `evaluationCost`. */
+  get reportsCost(): boolean {
+    return this.price !== undefined;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // generate
+  // ------------------------------------------------------------------------------------------------
+
+  async generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
+    if (typeof request !== "object" || request === null) {
+      throw new JudgeInputError("request must be an object", { argument: "request" });
+    }
+    const messages = checkMessages(request.messages);
+    if (request.topLogprobs !== undefined) checkNumber(request.topLogprobs, "request.topLogprobs", 0, true);
+    if (request.maxTokens !== undefined) checkNumber(request.maxTokens, "request.maxTokens", 1, true);
+    request.signal?.throwIfAborted?.();
+    const cache = this.cache;
+    if (!cache) return this.book(request.metric, "chat", () => this.liveChat(request, messages));
+    const key = await cacheKey(this.chatKeyParts(request, messages));
+    const { value, shared } = await cache.singleFlight(key, () =>
+      this.book(request.metric, "chat", async () => {
+        const hit = await cache.lookup(key);
+        if (hit) {
+          const replayed = await this.fromCache<T>(hit.data as ChatData, hit.model, request.schema);
+          if (replayed) return replayed;
+          cache.discard(key);
+        }
+        const result = await this.liveChat(request, messages);
+        if (result.finishReason !== "length") {
+          const data: ChatData = {
+            text: result.text,
+            finishReason: result.finishReason ?? null,
+            ...(result.logprobs ? { logprobs: result.logprobs } : {}),
+            ...(result.outputMode ? { outputMode: result.outputMode } : {}),
+            systemFingerprint: result.systemFingerprint ?? null,
+            attempts: result.attempts ?? 1,
+            fallbacks: result.fallbacks ?? [],
+          };
+          await cache.save(key, {
+            version: 1,
+            endpoint: "chat",
+            model: result.model,
+            data,
+            inputTokens: result.usage.inputTokens,
+            outputTokens: result.usage.outputTokens,
+            createdAt: new Date().toISOString(),
+          });
+        }
+        return result;
+      }),
+    );
+    return shared ? this.follower(value, request.metric, "chat") : value;
+  }
+
+  /** A caller that shared an identical in-flight call: a cache hit at zero marginal cost. */
+  private follower<R extends { usage: JudgeUsage; cached: boolean }>(result: R, metric: string | undefined, endpoint: "chat" | "completions"): R {
+    const usage = this.zeroUsage(0);
+    this.ledger.record({ metric, model: this.model, endpoint, usage, cached: true, ok: true });
+    return { ...result, usage, cached: true };
+  }
+
+  /** Book a call in the ledger, success or failure. */
+  private async book<R extends { usage: JudgeUsage; cached: boolean }>(
+    metric: string | undefined,
+    endpoint: "chat" | "completions",
+    task: () => Promise<R>,
+  ): Promise<R> {
+    try {
+      const result = await task();
+      this.ledger.record({ metric, model: this.model, endpoint, usage: result.usage, cached: result.cached, ok: true });
+      return result;
+    } catch (error) {
+      const usage = JudgeError.isInstance(error) && error.usage ? error.usage : this.zeroUsage(0);
+      this.ledger.record({ metric, model: this.model, endpoint, usage, cached: false, ok: false, error: errorString(error) });
+      throw error;
+    }
+  }
+
+  private chatKeyParts(request: GenerateRequest<unknown>, messages: readonly JudgeMessage[]): Record<string, unknown> {
+    return {
+      v: 1,
+      endpoint: "chat",
+      namespace: this.options.cacheNamespace ?? null,
+      model: this.model,
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      temperature: this.caps.supportsTemperature ? (request.temperature ?? this.options.temperature ?? 0) : null,
+      maxTokens: request.maxTokens ?? this.options.maxTokens ?? null,
+      seed: request.seed ?? this.options.seed ?? null,
+      schema: request.schema ? { name: request.schema.name, jsonSchema: request.schema.jsonSchema } : null,
+      logprobs: request.logprobs === true,
+      topLogprobs: request.logprobs ? (request.topLogprobs ?? null) : null,
+      sample: request.sample ?? 0,
+      promptVersion: request.promptVersion ?? null,
+    };
+  }
+
+  private async fromCache<T>(data: ChatData, model: string, schema: JudgeSchema<T> | undefined): Promise<GenerateResult<T> | undefined> {
+    if (!data || typeof data.text !== "string") return undefined;
+    let value: T;
+    if (schema) {
+      const interpreted = await this.interpret(data.text, data.finishReason, null, schema);
+      if (!interpreted.ok) return undefined;
+      value = interpreted.value;
+    } else {
+      value = data.text as T;
+    }
+    return {
+      value,
+      text: data.text,
+      ...(data.logprobs ? { logprobs: data.logprobs } : {}),
+      usage: { ...this.zeroUsage(0), costUsd: 0 },
+      cached: true,
+      model,
+      finishReason: data.finishReason,
+      ...(data.outputMode ? { outputMode: data.outputMode } : {}),
+      attempts: data.attempts,
+      fallbacks: data.fallbacks,
+      systemFingerprint: data.systemFingerprint ?? null,
+    };
+  }
+
+  private zeroUsage(requests: number): JudgeUsage {
+    return {
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: requests === 0 ? 0 : this.price ? 0 : null,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      requests,
+      latencyMs: 0,
+    };
+  }
+
+  private initialMode(schema: JudgeSchema<unknown>): OutputMode {
+    if (this.caps.supportsJsonSchema !== false && !this.rejectedSchemas.has(schema.name)) return "json_schema";
+    if (this.caps.supportsJsonObject !== false) return "json_object";
+    return "text";
+  }
+
+  private chatBody(
+    request: GenerateRequest<unknown>,
+    messages: readonly JudgeMessage[],
+    mode: OutputMode | undefined,
+    logprobs: boolean,
+  ): Record<string, unknown> {
+    const schema = request.schema;
+    const sent = schema && mode !== "json_schema" ? withInstruction(messages, schemaInstruction(schema)) : messages;
+    const body: Record<string, unknown> = {
+      model: this.model,
+      messages: sent.map((m) => ({ role: m.role, content: m.content })),
+    };
+    if (this.caps.supportsTemperature) body.temperature = request.temperature ?? this.options.temperature ?? 0;
+    const maxTokens = request.maxTokens ?? this.options.maxTokens;
+    if (maxTokens !== undefined) body[this.options.maxTokensParam ?? "max_tokens"] = maxTokens;
+    const seed = request.seed ?? this.options.seed;
+    if (seed !== undefined) body.seed = seed;
+    if (schema && mode === "json_schema") {
+      const strict = schema.strict ?? false;
+      body.response_format = {
+        type: "json_schema",
+        json_schema: { name: schema.name, schema: schema.jsonSchema, strict },
+      };
+    } else if (schema && mode === "json_object") {
+      body.response_format = { type: "json_object" };
+    }
+    if (logprobs) {
+      body.logprobs = true;
+      body.top_logprobs = Math.min(request.topLogprobs ?? 20, this.caps.maxTopLogprobs);
+    }
+    return body;
+  }
+
+  private usageOf(raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number): JudgeUsage {
+    const tokens = {
+      inputTokens: raw?.prompt_tokens ?? 0,
+      outputTokens: raw?.completion_tokens ?? 0,
+      cachedInputTokens: raw?.prompt_tokens_details?.cached_tokens ?? 0,
+      reasoningTokens: raw?.completion_tokens_details?.reasoning_tokens ?? 0,
+    };
+    const price = this.options.price ?? lookupPrice(this.prices, this.model, responseModel);
+    // Without a usage block the tokens are unknown, so the cost is too.
+    const costUsd = raw ? costOf(tokens, price) : null;
+    return { ...tokens, costUsd, requests: 0, latencyMs };
+  }
+
+  private async interpret<T>(
+    text: string,
+    finishReason: string | null,
+    refusal: string | null,
+    schema: JudgeSchema<T>,
+  ): Promise<Interpretation<T>> {
+    if (refusal) return { ok: false, failure: "refusal", message: `the model refused: ${refusal}`, issues: [] };
+    if (text.trim() === "") {
+      return finishReason === "length"
+        ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit before any JSON", issues: [] }
+        : { ok: false, failure: "empty", message: "the reply was empty", issues: [] };
+    }
+    const parsed = extractJson(text);
+    if (parsed.ok && parsed.repaired && finishReason === "length") {
+      return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+    }
+    if (!parsed.ok) {
+      return finishReason === "length"
+        ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] }
+        : { ok: false, failure: "invalid_json", message: parsed.reason, issues: [] };
+    }
+    const validated = await validateWith(schema, parsed.value);
+    if (!validated.ok) {
+      return {
+        ok: false,
+        failure: finishReason === "length" ? "truncated" : "schema_violation",
+        message: `the reply does not match schema "${schema.name}": ${validated.issues.join("; ")}`,
+        issues: validated.issues,
+      };
+    }
+    return { ok: true, value: validated.value };
+  }
+
+  private async liveChat<T>(request: GenerateRequest<T>, messages: readonly JudgeMessage[]): Promise<GenerateResult<T>> {
+    const started = Date.now();
+    const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
+    const schema = request.schema;
+    const fallbacks: string[] = [];
+    let mode: OutputMode | undefined = schema ? this.initialMode(schema as JudgeSchema<unknown>) : undefined;
+    let logprobs = request.logprobs === true && this.caps.supportsLogprobs !== false;
+    let conversation: readonly JudgeMessage[] = messages;
+    let replies = 0;
+    let capabilitySteps = 0;
+    for (;;) {
+      const body = this.chatBody(request as GenerateRequest<unknown>, conversation, mode, logprobs);
+      let response: OpenAI.Chat.Completions.ChatCompletion;
+      let latency: number;
+      try {
+        ({ response, latency } = await this.send<OpenAI.Chat.Completions.ChatCompletion>("chat", body, request.signal, state));
+      } catch (error) {
+        if (error instanceof CapabilityRejection && capabilitySteps < 4) {
+          capabilitySteps++;
+          if (error.capability === "logprobs" && logprobs) {
+            logprobs = false;
+            this.caps.supportsLogprobs = false;
+            fallbacks.push("logprobs-dropped");
+            continue;
+          }
+          if (error.capability === "response_format" && schema && mode === "json_schema") {
+            if (error.perSchema) this.rejectedSchemas.add(schema.name);
+            else this.caps.supportsJsonSchema = false;
+            mode = this.caps.supportsJsonObject === false ? "text" : "json_object";
+            fallbacks.push(`json_schema->${mode}`);
+            continue;
+          }
+          if (error.capability === "response_format" && schema && mode === "json_object") {
+            this.caps.supportsJsonObject = false;
+            mode = "text";
+            fallbacks.push("json_object->text");
+            continue;
+          }
+        }
+        throw this.finalError(error instanceof CapabilityRejection ? error.original : error, state);
+      }
+      replies++;
+      state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
+      if (mode === "json_schema" && schema && this.caps.supportsJsonSchema === undefined) this.caps.supportsJsonSchema = true;
+      const choice = response.choices?.[0];
+      const text = choice?.message?.content ?? "";
+      const finishReason = choice?.finish_reason ?? null;
+      const refusal = (choice?.message as { refusal?: string | null } | undefined)?.refusal ?? null;
+      const tokenLogprobs = toLogprobs((choice?.logprobs as { content?: unknown } | null | undefined)?.content);
+      const base = {
+        text,
+        ...(tokenLogprobs ? { logprobs: tokenLogprobs } : {}),
+        cached: false,
+        model: typeof response.model === "string" && response.model ? response.model : this.model,
+        finishReason,
+        attempts: replies,
+        fallbacks,
+        systemFingerprint: (response as { system_fingerprint?: string | null }).system_fingerprint ?? null,
+      };
+      if (!choice) {
+        if (replies > this.maxReasks) {
+          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage: this.finish(state, started) });
+        }
+        continue;
+      }
+      if (!schema) {
+        return { ...base, value: text as T, usage: this.finish(state, started) };
+      }
+      const interpreted = await this.interpret(text, finishReason, refusal, schema);
+      if (interpreted.ok) {
+        return { ...base, value: interpreted.value, usage: this.finish(state, started), ...(mode ? { outputMode: mode } : {}) };
+      }
+      if (replies > this.maxReasks || interpreted.failure === "refusal") {
+        throw new JudgeOutputError(
+          interpreted.failure,
+          `Judge output unusable after ${replies} repl${replies === 1 ? "y" : "ies"}: ${interpreted.message}`,
+          { attempts: replies, text, issues: interpreted.issues, schemaName: schema.name },
+          { usage: this.finish(state, started) },
+        );
+      }
+      conversation =
+        this.options.reaskWithFeedback === false
+          ? messages
+          : [
+              ...messages,
+              { role: "assistant", content: text },
+              {
+                role: "user",
+                content:
+                  `Your previous reply could not be used: ${interpreted.message}. ` +
+                  "Answer the same request again, replying with only a JSON object that satisfies the required schema.",
+              },
+            ];
+    }
+  }
+
+  private finish(state: CallState, started: number): JudgeUsage {
+    return { ...state.usage, requests: state.requests, latencyMs: Date.now() - started };
+  }
+
+  /** Turn a transport failure into the typed error, carrying the usage spent so far. */
+  private finalError(error: unknown, state: CallState): unknown {
+    if (JudgeError.isInstance(error)) {
+      if (error.usage) return error;
+      // Re-create with usage attached (errors are immutable values).
+      Object.defineProperty(error, "usage", { value: { ...state.usage, requests: state.requests } });
+      return error;
+    }
+    if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+      return new JudgeHttpError(
+        `HTTP ${error.status} from the judge server: ${error.message}`,
+        { status: error.status, code: error.code ?? null, type: error.type ?? null, param: error.param ?? null, attempts: state.requests },
+        { cause: error, usage: { ...state.usage, requests: state.requests } },
+      );
+    }
+    return error;
+  }
+
+  /**
+   * One request with transport retries. Holds a limiter slot only while the request is in flight.
+   */
+  private async send<R>(
+    endpoint: "chat" | "completions",
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    state: CallState,
+  ): Promise<{ response: R; latency: number }> {
+    const policy = this.retry;
+    let lastRetryAfter: number | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      try {
+        const response = await this.limiter.run(async () => {
+          state.requests++;
+          const opts = { ...(signal ? { signal } : {}), timeout: this.timeoutMs, maxRetries: 0 };
+          if (endpoint === "chat") {
+            return (await this.client.chat.completions.create(
+              body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+              opts,
+            )) as unknown as R;
+          }
+          return (await this.client.completions.create(
+            body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming,
+            opts,
+          )) as unknown as R;
+        }, signal);
+        if (response === undefined || response === null || typeof response !== "object") {
+          throw new SyntaxError("empty or non-JSON response body");
+        }
+        return { response, latency: Date.now() - started };
+      } catch (error) {
+        const usage = (): JudgeUsage => ({ ...state.usage, requests: state.requests });
+        if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) {
+          throw new JudgeAbortedError(undefined, { cause: signal?.reason ?? error, usage: usage() });
+        }
+        if (JudgeAbortedError.isInstance(error)) throw error;
+        let retryable: boolean;
+        let final: () => JudgeError;
+        let retryAfter: number | null = null;
+        if (error instanceof OpenAI.APIConnectionTimeoutError) {
+          retryable = true;
+          final = () =>
+            new JudgeTimeoutError(`The judge call timed out after ${this.timeoutMs} ms (${attempt} attempt${attempt === 1 ? "" : "s"})`, {
+              timeoutMs: this.timeoutMs,
+              attempts: attempt,
+            }, { cause: error, usage: usage() });
+        } else if (error instanceof OpenAI.APIConnectionError) {
+          retryable = true;
+          final = () =>
+            new JudgeTransportError("network", `Could not reach the judge server at ${this.baseURL}: ${error.message}`, { attempts: attempt }, { cause: error, usage: usage() });
+        } else if (error instanceof SyntaxError) {
+          retryable = true;
+          final = () =>
+            new JudgeTransportError("malformed_response", `The judge server sent a response body that is not valid JSON: ${error.message}`, { attempts: attempt }, { cause: error, usage: usage() });
+        } else if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+          const status = error.status;
+          const text = apiErrorText(error);
+          if ((status === 400 || status === 422) && endpoint === "chat") {
+            if (body.logprobs !== undefined && LOGPROBS_HINT.test(text)) throw new CapabilityRejection("logprobs", false, error);
+            if (body.response_format !== undefined && RESPONSE_FORMAT_HINT.test(text)) {
+              throw new CapabilityRejection("response_format", /invalid schema|schema for response_format/i.test(text), error);
+            }
+          }
+          if ((status === 400 || status === 404 || status === 422) && endpoint === "completions") {
+            if (body.max_tokens === 0 && /max_tokens/i.test(text)) throw new CapabilityRejection("echo", true, error);
+            if (status === 404 || /echo|logprob|completions/i.test(text)) throw new CapabilityRejection("echo", false, error);
+          }
+          const shouldRetry = error.headers?.get?.("x-should-retry");
+          retryAfter = parseRetryAfter(error.headers as Headers | undefined);
+          if (status === 429) {
+            lastRetryAfter = retryAfter;
+            const quota = error.code === "insufficient_quota" || error.type === "insufficient_quota";
+            retryable = !quota && shouldRetry !== "false";
+            final = () =>
+              new JudgeRateLimitError(
+                quota
+                  ? `The judge provider reports an exhausted quota (insufficient_quota): ${error.message}`
+                  : `Rate limited by the judge server after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`,
+                { code: error.code ?? null, type: error.type ?? null, attempts: attempt, retryAfterMs: lastRetryAfter },
+                { cause: error, usage: usage() },
+              );
+            if (retryable && retryAfter !== null && retryAfter > policy.maxRetryAfterMs) {
+              throw new JudgeRateLimitError(
+                `The judge server asked to wait ${Math.round(retryAfter)} ms (Retry-After), longer than retry.maxRetryAfterMs = ${policy.maxRetryAfterMs}`,
+                { code: error.code ?? null, type: error.type ?? null, attempts: attempt, retryAfterMs: retryAfter },
+                { cause: error, usage: usage() },
+              );
+            }
+          } else {
+            retryable = shouldRetry === "true" || (shouldRetry !== "false" && isRetryableStatus(status));
+            final = () =>
+              new JudgeHttpError(
+                `HTTP ${status} from the judge server${retryable ? ` after ${attempt} attempts` : ""}: ${error.message}`,
+                { status, code: error.code ?? null, type: error.type ?? null, param: error.param ?? null, attempts: attempt },
+                { cause: error, usage: usage() },
+              );
+          }
+        } else {
+          // fetch itself failing (TypeError: fetch failed, ECONNRESET...) is a network error.
+          retryable = true;
+          final = () =>
+            new JudgeTransportError("network", `Judge request failed: ${error instanceof Error ? error.message : String(error)}`, { attempts: attempt }, { cause: error, usage: usage() });
+        }
+        if (!retryable || attempt >= policy.maxAttempts) throw final();
+        await sleep(backoffDelay(policy, attempt, retryAfter), signal).catch((abort: unknown) => {
+          throw JudgeError.isInstance(abort) ? new JudgeAbortedError(undefined, { cause: signal?.reason, usage: usage() }) : abort;
+        });
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // log-likelihood of continuations (/v1/completions with echo)
+  // ------------------------------------------------------------------------------------------------
+
+  /**
+   * Summed log-probability, greedy flag and token count of each continuation after `context`
+   * (lm-evaluation-harness `loglikelihood`, judges.md §10.4), via `/v1/completions` with `echo: true`.
+   *
+   * Details: trailing whitespace of the context moves to the start of the continuation; the split point is
+   * the first echoed token whose `text_offset` is at or past the context's length. `max_tokens: 0` is tried
+   * first; a server rejecting it (vLLM) is asked again with 1 and the generated token is dropped.
+   *
+   * Gotchas: needs a non-empty context (the first token has no conditional probability) and a server that
+   * echoes prompt logprobs (vLLM, llama.cpp; not OpenAI's chat models) — otherwise
+   * `UnsupportedCapabilityError`.
+   */
+  async scoreContinuations(context: string, continuations: readonly string[], signal?: AbortSignal): Promise<readonly ContinuationScore[]> {
+    if (typeof context !== "string" || context.trim() === "") {
+      throw new JudgeInputError("context must be a non-empty string (the first token has no conditional logprob)", {
+        argument: "context",
+      });
+    }
+    if (!Array.isArray(continuations) || continuations.some((c) => typeof c !== "string" || c === "")) {
+      throw new JudgeInputError("continuations must be an array of non-empty strings", { argument: "continuations" });
+    }
+    if (this.caps.supportsEcho === false) {
+      throw new UnsupportedCapabilityError("echo", `${this.name} has no /completions endpoint with echoed prompt logprobs`);
+    }
+    const trimmed = context.replace(/\s+$/u, "");
+    const moved = context.slice(trimmed.length);
+    return Promise.all(continuations.map((continuation) => this.scoreOne(trimmed, moved + continuation, signal)));
+  }
+
+  /** `scoreContinuations(...).map(s => s.logprob)`. */
+  async loglikelihood(prompt: string, continuations: readonly string[], signal?: AbortSignal): Promise<readonly number[]> {
+    return (await this.scoreContinuations(prompt, continuations, signal)).map((s) => s.logprob);
+  }
+
+  private async scoreOne(context: string, continuation: string, signal: AbortSignal | undefined): Promise<ContinuationScore> {
+    const run = async (): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> => {
+      const started = Date.now();
+      const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
+      for (let step = 0; step < 2; step++) {
+        const oneToken = this.echoNeedsOneToken;
+        const body: Record<string, unknown> = {
+          model: this.model,
+          prompt: context + continuation,
+          echo: true,
+          max_tokens: oneToken ? 1 : 0,
+          logprobs: 1,
+          temperature: 0,
+        };
+        let response: OpenAI.Completions.Completion;
+        let latency: number;
+        try {
+          ({ response, latency } = await this.send<OpenAI.Completions.Completion>("completions", body, signal, state));
+        } catch (error) {
+          if (error instanceof CapabilityRejection) {
+            if (error.perSchema && !oneToken) {
+              this.echoNeedsOneToken = true;
+              continue;
+            }
+            this.caps.supportsEcho = false;
+            throw new UnsupportedCapabilityError("echo", `${this.name} rejected an echo/logprobs completions request`, { cause: error.original });
+          }
+          throw this.finalError(error, state);
+        }
+        state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
+        const usage = this.finish(state, started);
+        const lp = response.choices?.[0]?.logprobs as
+          | { tokens?: string[]; token_logprobs?: (number | null)[]; top_logprobs?: (Record<string, number> | null)[] | null; text_offset?: number[] }
+          | null
+          | undefined;
+        const tokens = lp?.tokens;
+        const tokenLogprobs = lp?.token_logprobs;
+        const offsets = lp?.text_offset;
+        if (!tokens || !tokenLogprobs || !offsets || tokens.length !== tokenLogprobs.length || offsets.length !== tokens.length) {
+          throw new JudgeOutputError("missing_logprobs", "the completions reply has no echoed token logprobs (tokens, token_logprobs, text_offset)", {
+            attempts: 1,
+            text: JSON.stringify(response.choices?.[0] ?? null).slice(0, 500),
+          }, { usage });
+        }
+        this.caps.supportsEcho = true;
+        const end = oneToken ? tokens.length - 1 : tokens.length;
+        let start = offsets.findIndex((o) => o >= context.length);
+        if (start < 0 || start >= end) {
+          throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
+        }
+        if (start === 0) start = 1;
+        let logprob = 0;
+        let isGreedy = true;
+        for (let i = start; i < end; i++) {
+          const value = tokenLogprobs[i];
+          if (typeof value !== "number") {
+            throw new JudgeOutputError("missing_logprobs", `token ${i} of the echo has no logprob`, { attempts: 1, text: tokens.join("") }, { usage });
+          }
+          logprob += value;
+          const top = lp?.top_logprobs?.[i];
+          if (!top) {
+            isGreedy = false;
+            continue;
+          }
+          let best: string | undefined;
+          let bestLp = -Infinity;
+          for (const [token, tokenLp] of Object.entries(top)) {
+            if (tokenLp > bestLp) {
+              bestLp = tokenLp;
+              best = token;
+            }
+          }
+          if (best !== tokens[i]) isGreedy = false;
+        }
+        return { logprob, isGreedy, tokenCount: end - start, usage, cached: false };
+      }
+      throw new UnsupportedCapabilityError("echo", `${this.name} rejected both max_tokens 0 and 1 for echo scoring`);
+    };
+
+    const booked = async (): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> => {
+      const cache = this.cache;
+      if (!cache) return run();
+      const key = await cacheKey({ v: 1, endpoint: "completions", namespace: this.options.cacheNamespace ?? null, model: this.model, context, continuation });
+      const flight = await cache.singleFlight(key, async () => {
+        const hit = await cache.lookup(key);
+        const data = hit?.data as ContinuationScore | undefined;
+        if (hit && data && typeof data.logprob === "number") {
+          return { logprob: data.logprob, isGreedy: data.isGreedy, tokenCount: data.tokenCount, usage: { ...this.zeroUsage(0) }, cached: true };
+        }
+        const result = await run();
+        await cache.save(key, {
+          version: 1,
+          endpoint: "completions",
+          model: this.model,
+          data: { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount },
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          createdAt: new Date().toISOString(),
+        });
+        return result;
+      });
+      if (flight.shared) return { ...flight.value, usage: this.zeroUsage(0), cached: true };
+      return flight.value;
+    };
+    const result = await this.book(undefined, "completions", booked);
+    return { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount };
+  }
+}

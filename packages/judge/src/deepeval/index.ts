@@ -1,0 +1,83 @@
+/**
+ * The DeepEval LLM-as-judge metrics (judges.md §2–6) on the base classes of
+ * `@evalkern/metrics/deepeval`: the RAG metrics, bias/toxicity/PII, summarization, G-Eval and
+ * ArenaGEval, the DAG metric, the agentic and the conversational metrics. Every metric takes its
+ * `JudgeModel` as the `model` option and is measured with `await metric.aMeasure(testCase)`.
+ */
+export { JudgeReplyError, JudgeMetricConfigError, type JudgeReplyProblem } from "./errors.js";
+export {
+  JudgeMetric,
+  ConversationalJudgeMetric,
+  callJudge,
+  validateReply,
+  tryMeasure,
+  type JudgeMetricOptions,
+  type JudgeCallOptions,
+  type JudgeReply,
+  type MeasureOutcome,
+} from "./judge-metric.js";
+export { judgeSchema, normalizeVerdictWord, verdictWord, withCount } from "./schema.js";
+export { type Verdict, type ReasonSection } from "./shared-prompts.js";
+export { AnswerRelevancyMetric, answerRelevancyScore, type RelevancyVerdict } from "./answer-relevancy.js";
+export { FaithfulnessMetric, faithfulnessScore, type FaithfulnessOptions, type FaithfulnessVerdict } from "./faithfulness.js";
+export { HallucinationMetric, hallucinationScore, type HallucinationVerdict } from "./hallucination.js";
+export {
+  ContextualPrecisionMetric,
+  contextualPrecisionScore,
+  groupRetrievalNodes,
+  type PrecisionVerdict,
+} from "./contextual-precision.js";
+export { ContextualRecallMetric, contextualRecallScore, type RecallVerdict } from "./contextual-recall.js";
+export { ContextualRelevancyMetric, contextualRelevancyScore, type RelevancyStatementVerdict } from "./contextual-relevancy.js";
+export { OpinionMetric, opinionViolationScore, type OpinionVerdict } from "./opinion-metric.js";
+export { BiasMetric } from "./bias.js";
+export { ToxicityMetric } from "./toxicity.js";
+export { PIILeakageMetric, piiLeakageScore, type PIIVerdict } from "./pii-leakage.js";
+export {
+  SummarizationMetric,
+  alignmentScore,
+  coverageScore,
+  type SummarizationOptions,
+  type AlignmentVerdict,
+  type CoverageVerdict,
+} from "./summarization.js";
+export { logprobWeightedScore, MIN_LOGPROB, type GEvalScoring, type WeightedScore } from "./logprob-weighting.js";
+export {
+  GEval,
+  formatRubric,
+  normalizeGEvalScore,
+  rubricScoreRange,
+  type GEvalOptions,
+  type Rubric,
+} from "./g-eval.js";
+export {
+  ArenaGEval,
+  ARENA_DUMMY_NAMES,
+  dummyNames,
+  resolveDummyWinner,
+  unmaskReason,
+  type ArenaGEvalOptions,
+} from "./arena-g-eval.js";
+export {
+  DAGMetric,
+  DeepAcyclicGraph,
+  TaskNode,
+  BinaryJudgementNode,
+  NonBinaryJudgementNode,
+  VerdictNode,
+  type DAGMetricOptions,
+  type DAGNode,
+  type DAGInnerNode,
+  type VerdictChild,
+  type TaskOutput,
+  type TaskNodeInit,
+  type VerdictNodeInit,
+  type BinaryJudgementNodeInit,
+  type NonBinaryJudgementNodeInit,
+} from "./dag.js";
+export { TaskCompletionMetric, type TaskCompletionOptions } from "./task-completion.js";
+export { PlanAdherenceMetric, NO_PLAN_REASON } from "./plan-adherence.js";
+export { StepEfficiencyMetric } from "./step-efficiency.js";
+export { KnowledgeRetentionMetric, knowledgeRetentionScore, type Knowledge, type RetentionVerdict } from "./knowledge-retention.js";
+export { ConversationCompletenessMetric, conversationCompletenessScore } from "./conversation-completeness.js";
+export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from "./role-adherence.js";

@@ -1,0 +1,193 @@
+// The glue between DeepEval's base classes (@evalkern/metrics/deepeval) and a `JudgeModel`: one
+// judge call = one user message + a structured-output schema; the reply is validated again here (a
+// custom `JudgeModel` may not validate) and its usage accrues into the metric's cost and tokens.
+import {
+  BaseConversationalMetric,
+  BaseMetric,
+  type BaseMetricTraits,
+  type JudgeUsage as MetricUsage,
+  type MetricTraits,
+  type ScoredMetricOptions,
+} from "@evalkern/metrics/deepeval";
+import type { GenerateResult, JudgeModel, JudgeSchema, TokenLogprob } from "../model.js";
+import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
+import { validateWith } from "../schema.js";
+import { reasonSchema } from "./schema.js";
+
+/** Options of every DeepEval judge metric. */
+export interface JudgeMetricOptions extends ScoredMetricOptions {
+  /** The judge. Required: evalkern keeps no global client. */
+  readonly model: JudgeModel;
+}
+
+/** Extra request fields of a judge call. */
+export interface JudgeCallOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Ledger tag: the metric the call is booked under. */
+  readonly metric?: string;
+  readonly logprobs?: boolean;
+  readonly topLogprobs?: number;
+}
+
+/** The validated value of a judge call, with the token logprobs when they were asked for. */
+export interface JudgeReply<T> {
+  readonly value: T;
+  readonly logprobs: readonly TokenLogprob[] | undefined;
+}
+
+const COUNT_ISSUE = /(^|: )expected \d+ .* \(one per /;
+
+/** Validate a value against a judge schema's Standard Schema validator; throw `JudgeReplyError` if it fails. */
+export async function validateReply<T>(schema: JudgeSchema<T>, value: unknown): Promise<T> {
+  const result = await validateWith(schema, value);
+  if (result.ok) return result.value;
+  const problem = result.issues.every((issue) => COUNT_ISSUE.test(issue)) ? "count" : "schema";
+  throw new JudgeReplyError(schema.name, problem, result.issues);
+}
+
+/**
+ * One judge call: send `prompt` as a single user message (DeepEval's convention) with `schema` as the
+ * structured output, report usage through `accrue`, and return the validated value.
+ *
+ * Details: usage accrues before validation, so a rejected reply still counts in cost and tokens. A
+ * reply served from the model's cache costs nothing (`cached: true` → cost 0, tokens still counted).
+ */
+export async function callJudge<T>(
+  model: JudgeModel,
+  schema: JudgeSchema<T>,
+  prompt: string,
+  accrue: (usage: MetricUsage) => void,
+  options: JudgeCallOptions = {},
+): Promise<JudgeReply<T>> {
+  let result: GenerateResult<T>;
+  try {
+    result = await model.generate<T>({
+      messages: [{ role: "user", content: prompt }],
+      schema,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.metric ? { metric: options.metric } : {}),
+      ...(options.logprobs ? { logprobs: true, topLogprobs: options.topLogprobs ?? 20 } : {}),
+    });
+  } catch (error) {
+    // A failed call still spent tokens (re-asks, retried attempts): the client attaches them.
+    const spent = (error as { usage?: { costUsd?: number | null; inputTokens?: number; outputTokens?: number } } | null)?.usage;
+    if (spent && typeof spent === "object") {
+      accrue({ costUsd: spent.costUsd ?? null, inputTokens: spent.inputTokens ?? null, outputTokens: spent.outputTokens ?? null });
+    }
+    throw error;
+  }
+  const usage = result.usage;
+  accrue({
+    costUsd: result.cached ? 0 : (usage?.costUsd ?? null),
+    inputTokens: usage?.inputTokens ?? null,
+    outputTokens: usage?.outputTokens ?? null,
+  });
+  const value = await validateReply(schema, result.value);
+  return { value, logprobs: result.logprobs };
+}
+
+export function checkModel(model: unknown, metric: string): JudgeModel {
+  if (typeof model !== "object" || model === null || typeof (model as JudgeModel).generate !== "function") {
+    throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate())`);
+  }
+  return model as JudgeModel;
+}
+
+/**
+ * A single-turn DeepEval metric scored by a judge model (the base of AnswerRelevancy, Faithfulness,
+ * G-Eval, DAG, ...). Subclasses implement `evaluateAsync` with `this.judge(...)` calls; `measure()`
+ * throws `SyncMeasureUnsupportedError` (use `aMeasure`).
+ */
+export abstract class JudgeMetric extends BaseMetric {
+  readonly model: JudgeModel;
+
+  protected constructor(options: JudgeMetricOptions, traits: BaseMetricTraits = {}) {
+    const model = checkModel(options?.model, new.target.name);
+    super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
+    this.model = model;
+  }
+
+  /** One judge call whose usage accrues into this measurement. */
+  protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
+    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  }
+
+  protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
+    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), { metric: this.name, ...options });
+  }
+
+  /** Cost is reported for priced models (DeepEval's "native" models); `reportsCost: false` → null. */
+  protected override get tracksCost(): boolean {
+    return this.model.reportsCost !== false;
+  }
+
+  /** The reason call (`{reason: string}`). */
+  protected async judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    return (await this.judge(reasonSchema, prompt, { signal })).reason;
+  }
+
+  /** Two independent calls of different result types, through `gather` (concurrent in `asyncMode`). */
+  protected async gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    const [a, b] = await this.gather<unknown>([first, second]);
+    return [a as A, b as B];
+  }
+
+  /** Add a child metric's cost and tokens (DAG children). */
+  protected accrueChild(child: { evaluationCost: number | null; inputTokens: number | null; outputTokens: number | null }): void {
+    this.accrueUsage({ costUsd: child.evaluationCost, inputTokens: child.inputTokens, outputTokens: child.outputTokens });
+  }
+}
+
+/** A conversational DeepEval metric scored by a judge model (KnowledgeRetention, ...). */
+export abstract class ConversationalJudgeMetric extends BaseConversationalMetric {
+  readonly model: JudgeModel;
+
+  protected constructor(options: JudgeMetricOptions, traits: MetricTraits = {}) {
+    const model = checkModel(options?.model, new.target.name);
+    super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
+    this.model = model;
+  }
+
+  protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
+    return (await callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), { metric: this.name, ...options })).value;
+  }
+
+  protected override get tracksCost(): boolean {
+    return this.model.reportsCost !== false;
+  }
+
+  protected async judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    return (await this.judge(reasonSchema, prompt, { signal })).reason;
+  }
+}
+
+/** The outcome of {@link tryMeasure}: a score, or the failure as a value. */
+export type MeasureOutcome =
+  | { readonly ok: true; readonly score: number | null; readonly success: boolean | null; readonly reason: string | null }
+  | { readonly ok: false; readonly error: unknown; readonly message: string };
+
+/**
+ * `aMeasure` with the per-item failure as a value instead of a rejection, for runners that count
+ * failures apart from scores (a failed item has no score, never a default one).
+ *
+ * @example
+ * const outcome = await tryMeasure(metric, testCase);
+ * if (!outcome.ok) failures.push(outcome.message);
+ */
+export async function tryMeasure<TTestCase>(
+  metric: {
+    aMeasure(testCase: TTestCase, options?: { signal?: AbortSignal }): Promise<number | null>;
+    readonly success: boolean | null;
+    readonly reason: string | null;
+    readonly error: string | null;
+  },
+  testCase: TTestCase,
+  options: { signal?: AbortSignal } = {},
+): Promise<MeasureOutcome> {
+  try {
+    const score = await metric.aMeasure(testCase, options);
+    return { ok: true, score, success: metric.success, reason: metric.reason };
+  } catch (error) {
+    return { ok: false, error, message: metric.error ?? String(error) };
+  }
+}

@@ -1,0 +1,75 @@
+// DeepEval PlanAdherenceMetric (judges.md §4.3). Calls: task → plan → adherence (only with a plan).
+import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
+import { z } from "zod";
+import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";
+import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { jsonOnly, numbered } from "./render.js";
+import { judgeSchema, stringList, unitInterval } from "./schema.js";
+
+const planSchema = judgeSchema("plan", z.object({ plan: stringList }));
+const scoreReasonSchema = judgeSchema("score_reason", z.object({ score: unitInterval, reason: z.string() }));
+
+/** The reason given when the trace shows no plan (score 1, no adherence call). */
+export const NO_PLAN_REASON =
+  "There were no plans to evaluate within the trace of your agent's execution. Please check that the agent's planning, reasoning or thinking is recorded in the trace.";
+
+/**
+ * Did the agent follow its own plan? (DeepEval `PlanAdherenceMetric`.) Needs `testCase.trace`.
+ *
+ * Details: the task from the trace, then the plan — only steps the trace explicitly shows (reasoning
+ * or thought fields, stated plans). An empty plan scores 1 with {@link NO_PLAN_REASON} and no third
+ * call; otherwise an adversarial judgement (anchored 1.0/0.75/0.5/0.25/0.0) of whether exactly the
+ * planned steps were executed, in order, with nothing extra. The reason is the judge's. Threshold 0.5.
+ *
+ * @example
+ * const metric = new PlanAdherenceMetric({ model: judge });
+ */
+export class PlanAdherenceMetric extends JudgeMetric {
+  constructor(options: JudgeMetricOptions) {
+    super(options, { defaultThreshold: 0.5, requiresTrace: true });
+  }
+
+  override get name(): string {
+    return "Plan Adherence";
+  }
+
+  protected override get requiredParams(): readonly LLMTestCaseParams[] {
+    return [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT];
+  }
+
+  protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
+    requireTrace(testCase, this);
+    const { task } = await this.judge(taskSchema, taskFromTracePrompt(testCase), { signal });
+    const { plan } = await this.judge(
+      planSchema,
+      `Below is the trace of an AI agent's run. Extract the plan the agent made, as an ordered list of steps — but only steps the trace explicitly shows (in reasoning, thinking or planning fields, or a plan the agent stated). Do not reconstruct a plan from the actions taken. Return an empty list if no plan is recorded.
+
+Trace:
+${traceText(testCase)}
+
+${jsonOnly('{"plan": ["<step>", ...]}')}`,
+      { signal },
+    );
+    const verbose = [`Task: ${task}`, `Agent Plan:\n${prettifyList(plan)}`];
+    if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
+    const { score, reason } = await this.judge(
+      scoreReasonSchema,
+      `Be strict. Judge whether the agent executed exactly its plan: every planned step, in the planned order, with no extra actions beyond the plan. Judge adherence only, not whether the task was solved.
+
+${ANCHORED_SCALE}
+
+Task:
+${task}
+
+Plan:
+${numbered(plan)}
+
+Trace:
+${traceText(testCase)}
+
+${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
+      { signal },
+    );
+    return { score, reason, verboseSteps: verbose };
+  }
+}

@@ -1,0 +1,68 @@
+// @evalkern/judge: LLM-as-judge metrics over a robust OpenAI-compatible client.
+// Runtime-neutral at import (fetch + Web Crypto); the file cache store loads node:fs on first use.
+export type {
+  ContinuationScore,
+  GenerateRequest,
+  GenerateResult,
+  JudgeCapabilities,
+  JudgeMessage,
+  JudgeModel,
+  JudgeSchema,
+  JudgeUsage,
+  OutputMode,
+  TokenLogprob,
+  TopLogprob,
+} from "./model.js";
+export {
+  CacheMissError,
+  JudgeAbortedError,
+  JudgeConfigError,
+  JudgeError,
+  JudgeHttpError,
+  JudgeInputError,
+  JudgeOutputError,
+  JudgeRateLimitError,
+  JudgeTimeoutError,
+  JudgeTransportError,
+  UnsupportedCapabilityError,
+  errorString,
+  type JudgeErrorKind,
+  type OutputFailure,
+} from "./errors.js";
+export { OpenAICompatibleJudge, type AzureOptions, type OpenAICompatibleJudgeOptions } from "./client.js";
+export { zodSchema, standardSchema, prepareJsonSchema, validateWith, type SchemaOptions, type Validation } from "./schema.js";
+export { extractJson, stripTrailingCommas, type JsonExtraction } from "./json.js";
+export { ConcurrencyLimiter } from "./limiter.js";
+export { retryPolicy, parseRetryAfter, backoffDelay, type RetryOptions, type RetryPolicy } from "./retry.js";
+export {
+  UsageLedger,
+  addUsage,
+  costOf,
+  lookupPrice,
+  checkPriceTable,
+  ZERO_USAGE,
+  type CallRecord,
+  type ModelPrice,
+  type PriceTable,
+  type TokenCounts,
+  type UsageTotals,
+} from "./usage.js";
+export {
+  JudgeCache,
+  MemoryCacheStore,
+  type CacheEntry,
+  type CacheMode,
+  type CacheStats,
+  type JudgeCacheOptions,
+  type JudgeCacheStore,
+} from "./cache/cache.js";
+export { FileCacheStore, type FileCacheStoreOptions } from "./cache/file-store.js";
+export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
+export { ENV, readEnv, type EnvSource } from "./env.js";
+export { withMetricTag, tryGenerate, type JudgeOutcome } from "./generate.js";
+
+// Metric families.
+export * from "./dspy/index.js";
+export * from "./evalwire/index.js";
+export * from "./dsrs/index.js";
+export * from "./deepeval/index.js";

@@ -1,0 +1,145 @@
+// The content-addressed cache: in-memory and on-disk (JSONL, dir), modes read-write / read-only replay /
+// bypass / refresh, merged concurrent identical calls, and what is never stored.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, canonicalJson, zodSchema } from "../src/index.js";
+import { testJudge } from "./support/judge.js";
+import { chatJson, chatText, slow, startServer, type ScriptedServer } from "./support/server.js";
+
+let server: ScriptedServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startServer();
+  dir = await mkdtemp(join(tmpdir(), "evalkern-judge-cache-"));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => server.reset());
+
+const Score = zodSchema("score", z.object({ reason: z.string(), score: z.number() }));
+const q = (content: string) => [{ role: "user" as const, content }];
+
+describe("cache keys", () => {
+  it("canonical JSON sorts keys at every level and drops undefined", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"z":1}]},"b":1}');
+  });
+});
+
+describe("in-memory cache", () => {
+  it("answers identical calls from the cache: zero requests, identical values, zero cost", async () => {
+    let n = 0;
+    server.handle("chat", () => chatJson({ reason: "r", score: ++n }, { usage: { prompt_tokens: 50, completion_tokens: 5 } }));
+    const judge = testJudge(server, { cache: new JudgeCache(), price: { inputPerMTok: 1, outputPerMTok: 1 } });
+    const first = await judge.generate({ messages: q("a"), schema: Score });
+    const again = await judge.generate({ messages: q("a"), schema: Score });
+    expect(server.requests).toHaveLength(1);
+    expect(again.value).toEqual(first.value);
+    expect(again.cached).toBe(true);
+    expect(again.usage).toMatchObject({ inputTokens: 0, outputTokens: 0, costUsd: 0, requests: 0 });
+    expect(judge.ledger.total()).toMatchObject({ calls: 2, cachedCalls: 1, requests: 1, inputTokens: 50 });
+    // Anything that changes the request changes the key.
+    await judge.generate({ messages: q("a"), schema: Score, temperature: 0.5 });
+    await judge.generate({ messages: q("a"), schema: Score, sample: 1 });
+    await judge.generate({ messages: q("a"), schema: Score, promptVersion: "v2" });
+    expect(server.requests).toHaveLength(4);
+    expect(judge.cache!.stats).toEqual({ hits: 1, misses: 4, writes: 4 });
+  });
+
+  it("merges concurrent identical calls into one request", async () => {
+    server.handle("chat", () => slow(50, chatJson({ reason: "r", score: 1 })));
+    const judge = testJudge(server, { cache: new JudgeCache() });
+    const [a, b] = await Promise.all([
+      judge.generate({ messages: q("same"), schema: Score }),
+      judge.generate({ messages: q("same"), schema: Score }),
+    ]);
+    expect(server.requests).toHaveLength(1);
+    expect([a.cached, b.cached]).toEqual([false, true]);
+    expect(b.usage.inputTokens).toBe(0);
+  });
+
+  it("never stores errors or truncated replies", async () => {
+    server.enqueue("chat", chatText("x", { finishReason: "length" }), chatText("y"));
+    const judge = testJudge(server, { cache: new JudgeCache() });
+    await judge.generate({ messages: q("t") });
+    const second = await judge.generate({ messages: q("t") });
+    expect(second.value).toBe("y");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("bounded memory store evicts the least recently used entry", async () => {
+    const store = new MemoryCacheStore({ maxEntries: 2 });
+    const entry = { version: 1 as const, endpoint: "chat" as const, model: "m", data: {}, inputTokens: 0, outputTokens: 0, createdAt: "" };
+    await store.set("a", entry);
+    await store.set("b", entry);
+    await store.get("a");
+    await store.set("c", entry);
+    expect(await store.get("b")).toBeUndefined();
+    expect(await store.get("a")).toBeDefined();
+  });
+});
+
+describe.each(["jsonl", "dir"] as const)("on-disk cache (%s)", (layout) => {
+  it("a re-run in read-only replay mode makes zero calls and gives identical values; a miss is a typed error", async () => {
+    const path = join(dir, layout === "jsonl" ? "cache.jsonl" : "cache-dir");
+    let n = 0;
+    server.handle("chat", () => chatJson({ reason: `r${n}`, score: ++n * 0.1 }));
+    const recording = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path, layout }) }) });
+    const recorded = await Promise.all(["a", "b", "c"].map((x) => recording.generate({ messages: q(x), schema: Score })));
+    expect(server.requests).toHaveLength(3);
+
+    server.reset();
+    // A new process: new store instance reading the same path, a judge on another port.
+    const replayCache = new JudgeCache({ store: new FileCacheStore({ path, layout }), mode: "read-only" });
+    const replaying = testJudge(server, { cache: replayCache });
+    const replayed = await Promise.all(["a", "b", "c"].map((x) => replaying.generate({ messages: q(x), schema: Score })));
+    expect(server.requests).toHaveLength(0);
+    expect(replayed.map((r) => r.value)).toEqual(recorded.map((r) => r.value));
+    expect(replayed.every((r) => r.cached)).toBe(true);
+    expect(replaying.ledger.total()).toMatchObject({ requests: 0, costUsd: 0, cachedCalls: 3 });
+
+    const miss = await replaying.generate({ messages: q("never recorded"), schema: Score }).catch((e: unknown) => e);
+    expect(miss).toBeInstanceOf(CacheMissError);
+    expect((miss as CacheMissError).kind).toBe("cache_miss");
+    expect(server.requests).toHaveLength(0);
+    expect(await new FileCacheStore({ path, layout }).size()).toBe(3);
+  });
+
+  it("bypass calls the model and stores nothing; refresh calls the model and overwrites", async () => {
+    const path = join(dir, layout === "jsonl" ? "modes.jsonl" : "modes-dir");
+    const store = new FileCacheStore({ path, layout });
+    let n = 0;
+    server.handle("chat", () => chatJson({ reason: "r", score: ++n }));
+    const base = new JudgeCache({ store });
+    const rw = testJudge(server, { cache: base });
+    expect((await rw.generate({ messages: q("m"), schema: Score })).value.score).toBe(1);
+    const bypass = testJudge(server, { cache: base.withMode("bypass") });
+    expect((await bypass.generate({ messages: q("m"), schema: Score })).value.score).toBe(2);
+    expect((await bypass.generate({ messages: q("other"), schema: Score })).value.score).toBe(3);
+    const refresh = testJudge(server, { cache: base.withMode("refresh") });
+    expect((await refresh.generate({ messages: q("m"), schema: Score })).value.score).toBe(4);
+    const reread = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path, layout }), mode: "read-only" }) });
+    expect((await reread.generate({ messages: q("m"), schema: Score })).value.score).toBe(4);
+    await expect(reread.generate({ messages: q("other"), schema: Score })).rejects.toBeInstanceOf(CacheMissError);
+    expect(server.requests).toHaveLength(4);
+  });
+});
+
+describe("JSONL file format", () => {
+  it("one line per stored call; a torn last line is skipped", async () => {
+    const path = join(dir, "torn.jsonl");
+    server.handle("chat", () => chatText("ok"));
+    const judge = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path }) }) });
+    await judge.generate({ messages: q("1") });
+    await judge.generate({ messages: q("2") });
+    const { appendFile } = await import("node:fs/promises");
+    await appendFile(path, '{"key": "torn", "entry": {');
+    const lines = (await readFile(path, "utf8")).split("\n").filter(Boolean);
+    expect(lines).toHaveLength(3);
+    expect(await new FileCacheStore({ path }).size()).toBe(2);
+  });
+});
