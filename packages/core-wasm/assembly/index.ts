@@ -6,3 +6,6 @@ export { mcArgmaxBatch } from "./mc";
 export { rougeBatch } from "./rouge";
 export { normalizeBatch } from "./normalize";
 export { tokenF1Batch } from "./f1";
+export { dprTokenizeBatch } from "./dpr";
+export { levenshteinBatch } from "./levenshtein";
+export { byobLcsBatch, byobBleuScoreBatch } from "./byob";

@@ -12,3 +12,6 @@ export * from "./normalize.js";
 export * from "./token-f1.js";
 export * from "./multiple-choice.js";
 export { UNICODE_VERSION, KERNEL_VERSION, kernelSignature } from "./version.js";
+export * from "./dpr.js";
+export * from "./levenshtein.js";
+export * from "./byob.js";

@@ -17,7 +17,8 @@ type Exports = {
 const Mode = { NormalizeText: 0, Nfd: 1, Lower: 2, LowerSplitJoin: 3 } as const;
 type Mode = (typeof Mode)[keyof typeof Mode];
 
-const decoder = new TextDecoder();
+// ignoreBOM: a result may start with U+FEFF, which the default decoder would silently drop
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function run(texts: readonly string[], mode: Mode): string[] {
   const k = kernels() as unknown as Exports;

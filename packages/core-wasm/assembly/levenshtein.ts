@@ -1,0 +1,223 @@
+// Levenshtein (edit) distance over code points: insertions, deletions and substitutions, each costing 1.
+// JS libraries (js-levenshtein, fastest-levenshtein, autoevals) count UTF-16 units, so an astral
+// character costs them 2; here every code point is one symbol, as Python's `len` counts.
+//
+// Per pair: strip the common prefix and suffix, then run Hyyrö's bit-parallel form of Myers' algorithm
+// on the shorter remainder (m code points) against the longer (n): one u64 word when m <= 64, else
+// Myers' blocks of 64 rows, O(ceil(m/64)·n) time. The per-code-point match masks take
+// distinct(m)·ceil(m/64)·8 bytes; past MAX_MASK_BYTES the one-row dynamic programme (O(m·n) time,
+// O(m) memory) is used instead.
+
+import { alloc, allocZero, mark, release } from "./mem";
+import { decodeUtf8 } from "./text";
+import { strPtr, strLen } from "./batch";
+
+const EMPTY: u32 = 0xffffffff;
+const PEQ_SLOTS: u32 = 128; // open addressing for at most 64 distinct code points
+
+// @ts-ignore: decorator
+@inline function slotOf(keys: usize, cp: u32): u32 {
+  let i = (cp * 0x9e3779b1) >> 25; // top 7 bits: 0..127
+  while (true) {
+    const k = load<u32>(keys + (<usize>i << 2));
+    if (k == cp || k == EMPTY) return i;
+    i = (i + 1) & (PEQ_SLOTS - 1);
+  }
+  return 0;
+}
+
+/** Distance of a[0..m) and b[0..n) with 1 <= m <= 64 (Hyyrö 2003, global edit distance). */
+function bitParallel(a: usize, m: i32, b: usize, n: i32): i32 {
+  const keys = alloc(<usize>PEQ_SLOTS << 2);
+  const masks = alloc(<usize>PEQ_SLOTS << 3);
+  memory.fill(keys, 0xff, <usize>PEQ_SLOTS << 2);
+  for (let i = 0; i < m; i++) {
+    const c = load<u32>(a + (<usize>i << 2));
+    const s = slotOf(keys, c);
+    const p = masks + (<usize>s << 3);
+    if (load<u32>(keys + (<usize>s << 2)) == EMPTY) {
+      store<u32>(keys + (<usize>s << 2), c);
+      store<u64>(p, 0);
+    }
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>i));
+  }
+  const last: u64 = <u64>1 << <u64>(m - 1);
+  let pv: u64 = m == 64 ? ~(<u64>0) : (<u64>1 << <u64>m) - 1;
+  let mv: u64 = 0;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const c = load<u32>(b + (<usize>j << 2));
+    const s = slotOf(keys, c);
+    const eq: u64 = load<u32>(keys + (<usize>s << 2)) == c ? load<u64>(masks + (<usize>s << 3)) : 0;
+    const xv = eq | mv;
+    const xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv);
+    let mh = pv & xh;
+    if (ph & last) score++;
+    else if (mh & last) score--;
+    ph = (ph << 1) | 1;
+    mh = mh << 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+  }
+  return score;
+}
+
+
+const MAX_MASK_BYTES: usize = 64 << 20;
+
+/**
+ * Distance of a[0..m) and b[0..n) with m > 64: Myers (1999) blocks of 64 rows, each column advanced
+ * block by block with the horizontal delta carried from one block to the next (Hyyrö 2003). Returns
+ * -1 when the match masks would exceed MAX_MASK_BYTES.
+ */
+function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
+  const blocks = (m + 63) >> 6;
+  // distinct code points of a -> dense ids, in an open-addressing table of 2^bits slots
+  let bits: u32 = 4;
+  while ((<u32>1 << bits) < <u32>m * 2) bits++;
+  const cap: u32 = <u32>1 << bits;
+  const keys = alloc(<usize>cap << 2);
+  const ids = alloc(<usize>cap << 2);
+  memory.fill(keys, 0xff, <usize>cap << 2);
+  let distinct = 0;
+  for (let i = 0; i < m; i++) {
+    const c = load<u32>(a + (<usize>i << 2));
+    let h = (c * 0x9e3779b1) >> (32 - bits);
+    while (true) {
+      const k = load<u32>(keys + (<usize>h << 2));
+      if (k == c) break;
+      if (k == EMPTY) {
+        store<u32>(keys + (<usize>h << 2), c);
+        store<u32>(ids + (<usize>h << 2), distinct++);
+        break;
+      }
+      h = (h + 1) & (cap - 1);
+    }
+  }
+  const maskBytes = <usize>distinct * <usize>blocks * 8;
+  if (maskBytes > MAX_MASK_BYTES) return -1;
+  const masks = allocZero(maskBytes);
+  for (let i = 0; i < m; i++) {
+    const c = load<u32>(a + (<usize>i << 2));
+    let h = (c * 0x9e3779b1) >> (32 - bits);
+    while (load<u32>(keys + (<usize>h << 2)) != c) h = (h + 1) & (cap - 1);
+    const p = masks + ((<usize>load<u32>(ids + (<usize>h << 2)) * <usize>blocks + <usize>(i >> 6)) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+  }
+  const pvs = alloc(<usize>blocks << 3);
+  const mvs = allocZero(<usize>blocks << 3);
+  memory.fill(pvs, 0xff, <usize>blocks << 3);
+  const lastBit: u64 = <u64>1 << <u64>((m - 1) & 63);
+  const topBit: u64 = <u64>1 << 63;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const c = load<u32>(b + (<usize>j << 2));
+    let h = (c * 0x9e3779b1) >> (32 - bits);
+    let row: usize = 0;
+    let found = false;
+    while (true) {
+      const k = load<u32>(keys + (<usize>h << 2));
+      if (k == c) {
+        row = masks + ((<usize>load<u32>(ids + (<usize>h << 2)) * <usize>blocks) << 3);
+        found = true;
+        break;
+      }
+      if (k == EMPTY) break;
+      h = (h + 1) & (cap - 1);
+    }
+    let hin = 1; // the top row D[0][j] = j grows by one per column
+    for (let k = 0; k < blocks; k++) {
+      let eq: u64 = found ? load<u64>(row + (<usize>k << 3)) : 0;
+      const pv = load<u64>(pvs + (<usize>k << 3));
+      const mv = load<u64>(mvs + (<usize>k << 3));
+      const xv = eq | mv;
+      if (hin < 0) eq |= 1;
+      const xh = (((eq & pv) + pv) ^ pv) | eq;
+      let ph = mv | ~(xh | pv);
+      let mh = pv & xh;
+      const top = k == blocks - 1 ? lastBit : topBit;
+      const hout = ph & top ? 1 : mh & top ? -1 : 0;
+      ph <<= 1;
+      mh <<= 1;
+      if (hin < 0) mh |= 1;
+      else if (hin > 0) ph |= 1;
+      store<u64>(pvs + (<usize>k << 3), mh | ~(xv | ph));
+      store<u64>(mvs + (<usize>k << 3), ph & xv);
+      hin = hout;
+    }
+    score += hin;
+  }
+  return score;
+}
+
+/** Distance of a[0..m) and b[0..n) (one-row dynamic programme over the shorter string a). */
+function rowDp(a: usize, m: i32, b: usize, n: i32): i32 {
+  const row = alloc(<usize>(m + 1) << 2);
+  for (let i = 0; i <= m; i++) store<i32>(row + (<usize>i << 2), i);
+  for (let j = 1; j <= n; j++) {
+    const cb = load<u32>(b + (<usize>(j - 1) << 2));
+    let diag = load<i32>(row); // D[j-1][0]
+    store<i32>(row, j);
+    let left = j; // D[j][i-1]
+    for (let i = 1; i <= m; i++) {
+      const up = load<i32>(row + (<usize>i << 2)); // D[j-1][i]
+      let v = diag + i32(load<u32>(a + (<usize>(i - 1) << 2)) != cb);
+      const ins = min(up, left) + 1;
+      if (ins < v) v = ins;
+      store<i32>(row + (<usize>i << 2), v);
+      diag = up;
+      left = v;
+    }
+  }
+  return load<i32>(row + (<usize>m << 2));
+}
+
+/** Distance between two code-point arrays. */
+export function distance(a: usize, la: i32, b: usize, lb: i32): i32 {
+  // common prefix and suffix never change the distance
+  let p = 0;
+  while (p < la && p < lb && load<u32>(a + (<usize>p << 2)) == load<u32>(b + (<usize>p << 2))) p++;
+  a += <usize>p << 2;
+  b += <usize>p << 2;
+  la -= p;
+  lb -= p;
+  while (la > 0 && lb > 0 && load<u32>(a + (<usize>(la - 1) << 2)) == load<u32>(b + (<usize>(lb - 1) << 2))) {
+    la--;
+    lb--;
+  }
+  if (la > lb) {
+    const t = a;
+    a = b;
+    b = t;
+    const tl = la;
+    la = lb;
+    lb = tl;
+  }
+  if (la == 0) return lb;
+  if (la <= 64) return bitParallel(a, la, b, lb);
+  const m0 = mark();
+  const d = blocked(a, la, b, lb);
+  release(m0);
+  return d >= 0 ? d : rowDp(a, la, b, lb);
+}
+
+/**
+ * `n` pairs: pair i is strings 2i and 2i+1 of the batch layout (assembly/batch.ts; no references).
+ * Writes 2 f64 per pair at `out`: the distance and max(code points of the two strings).
+ */
+export function levenshteinBatch(n: i32, bytes: usize, strOffs: usize, out: usize): void {
+  for (let i = 0; i < n; i++) {
+    const m0 = mark();
+    const la8 = strLen(strOffs, 2 * i);
+    const lb8 = strLen(strOffs, 2 * i + 1);
+    const a = alloc(<usize>max(la8, 1) << 2);
+    const la = decodeUtf8(strPtr(bytes, strOffs, 2 * i), la8, a);
+    const b = alloc(<usize>max(lb8, 1) << 2);
+    const lb = decodeUtf8(strPtr(bytes, strOffs, 2 * i + 1), lb8, b);
+    const o = out + (<usize>i << 4);
+    store<f64>(o, <f64>distance(a, la, b, lb));
+    store<f64>(o, <f64>(la > lb ? la : lb), 8);
+    release(m0);
+  }
+}
