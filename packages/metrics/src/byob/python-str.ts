@@ -1,0 +1,118 @@
+// The few Python `str` methods the BYOB scorers lean on, with Python's character classes
+// (rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
+import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
+import { PythonCompatError } from "../errors.js";
+import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
+import { pyStr, pyTypeName } from "../python/repr.js";
+
+/** `str.strip()` with no argument: Python's 29 whitespace code points (not U+FEFF, not U+200B). */
+export function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b) {
+    const cp = s.codePointAt(a)!;
+    if (!pyIsSpace(cp)) break;
+    a += cp > 0xffff ? 2 : 1;
+  }
+  while (b > a) {
+    // no whitespace lies outside the BMP, so a trailing surrogate (paired or not) ends the strip
+    if (!pyIsSpace(s.charCodeAt(b - 1))) break;
+    b--;
+  }
+  return s.slice(a, b);
+}
+
+/** `str.split()` with no argument: runs of Python whitespace, no empty pieces. */
+export function pySplit(s: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (const ch of s) {
+    if (pyIsSpace(ch.codePointAt(0)!)) {
+      if (cur !== "") out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  if (cur !== "") out.push(cur);
+  return out;
+}
+
+/** `str.lower()` (full mapping, Final_Sigma; Unicode 14.0 via core-wasm). */
+export const pyLower = (s: string): string => pythonLower(s);
+
+/** `str.lower()` of several strings in one kernel call. */
+export const pyLowerMany = (s: readonly string[]): string[] => pythonLowerBatch(s);
+
+/** `str.upper()` (full mapping: `ß` → `SS`). The runtime's case tables. */
+export const pyUpper = (s: string): string => s.toUpperCase();
+
+/** Code points of a string (Python indexes and measures strings this way). */
+export const codePoints = (s: string): string[] => Array.from(s);
+
+/** `str.isdigit()`: non-empty and every character a digit (decimals, superscripts, circled digits…). */
+export function pyIsDigitStr(s: string): boolean {
+  if (s === "") return false;
+  for (const ch of s) if (!pyIsDigit(ch.codePointAt(0)!)) return false;
+  return true;
+}
+
+/** `str.isalpha()`: non-empty and every character a letter (L*). The runtime's Unicode tables. */
+export const pyIsAlphaStr = (s: string): boolean => /^\p{L}+$/u.test(s);
+
+/**
+ * Python `int(s)` for a str: surrounding whitespace, one optional sign, decimal digits of any script,
+ * single underscores between digits. Throws `ValueError` like Python.
+ */
+export function pyIntFromStr(s: string): bigint {
+  const t = pyStrip(s);
+  let i = 0;
+  const chars = Array.from(t);
+  let negative = false;
+  if (chars[0] === "+" || chars[0] === "-") {
+    negative = chars[0] === "-";
+    i = 1;
+  }
+  let value = 0n;
+  let digits = 0;
+  let lastUnderscore = true;
+  for (; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch === "_") {
+      if (lastUnderscore) break;
+      lastUnderscore = true;
+      continue;
+    }
+    const d = pyDecimalValue(ch.codePointAt(0)!);
+    if (d < 0) break;
+    value = value * 10n + BigInt(d);
+    digits++;
+    lastUnderscore = false;
+  }
+  if (digits === 0 || i !== chars.length || lastUnderscore) {
+    throw new PythonCompatError("ValueError", `invalid literal for int() with base 10: ${JSON.stringify(s)}`);
+  }
+  return negative ? -value : value;
+}
+
+/** BYOB `_to_str`: a str as is, anything else through Python `str()`. */
+export const toStr = (v: unknown): string => (typeof v === "string" ? v : pyStr(v));
+
+/** Python truthiness of a JSON-ish value. */
+export function pyTruthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false) return false;
+  if (typeof v === "number") return v !== 0;
+  if (typeof v === "bigint") return v !== 0n;
+  if (typeof v === "string") return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === "object") {
+    const n = (v as { valueOf(): unknown }).valueOf();
+    if (typeof n === "number") return n !== 0; // PyFloat
+    return Object.keys(v).length > 0;
+  }
+  return true;
+}
+
+/** Throws Python's `AttributeError` for calling a str method on a non-str. */
+export function requireStrFor(v: unknown, method: string): string {
+  if (typeof v === "string") return v;
+  throw new PythonCompatError("AttributeError", `'${pyTypeName(v)}' object has no attribute '${method}'`);
+}
