@@ -1,0 +1,58 @@
+/**
+ * @evalkern/metrics: the evaluation contracts of DSPy, dsrs and DeepEval as TypeScript interfaces, and
+ * every rule-based metric of DSPy, NeMo BYOB, evalwire, lm-evaluation-harness and dsrs (subpath exports:
+ * `/dspy`, `/byob`, `/evalwire`, `/lmeval`, `/dsrs`, `/deepeval`, `/common`).
+ *
+ * `await ready()` once (it loads the WebAssembly kernels); after it every rule metric is synchronous.
+ */
+export { ready } from "@evalkern/core-wasm";
+
+// DSPy contracts
+export { Example, Prediction, fieldOf, hasField, type FieldSource } from "./contracts/example.js";
+export {
+  scoreOf,
+  feedbackOf,
+  runDspyMetric,
+  type DspyMetric,
+  type DspyMetricValue,
+  type ScoreWithFeedback,
+  type DspyMetricResult,
+} from "./contracts/dspy-metric.js";
+
+// dsrs contracts
+export {
+  evaluate,
+  defineEvaluator,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_DISPLAY_PROGRESS,
+  MetricValueError,
+  FeedbackMetric,
+  defineFeedbackEvaluator,
+  multiObjectiveMetric,
+  type Evaluator,
+  type EvaluatorSpec,
+  type EvaluateOptions,
+  type EvaluationProgress,
+  type EvaluationFailure,
+  type EvaluationResult,
+  type FeedbackEvaluator,
+  type FeedbackEvaluatorSpec,
+} from "./contracts/evaluator.js";
+export {
+  MetricTier,
+  MetricScore,
+  MetricSet,
+  MetricResults,
+  defineMetric,
+  evaluateBatch,
+  weightedOverall,
+  type Metric,
+  type MetricDefinition,
+  type MetricInput,
+  type MetricWeights,
+  type NamedScores,
+} from "./contracts/metric.js";
+
+// errors shared by the subpaths
+export { PythonCompatError, EvalkernError, InvalidArgumentError } from "./errors.js";
+export { PythonRegexError, RegexBudgetExceededError } from "./python/regex.js";
