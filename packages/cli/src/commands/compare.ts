@@ -1,0 +1,214 @@
+// `evalkern compare a b`: sacreBLEU's paired bootstrap test between two systems on the same references,
+// for the whole set (the harness's `pairedTest`) and per slice (`--by lang`: the same test on the rows of
+// each slice, from the statistics files).
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { pairedTest, type PairedTestResult } from "@evalkern/harness";
+import { EXIT, inputError, usageError } from "../errors.js";
+import { mapHarnessError } from "../harness-errors.js";
+import { readRecords } from "../io/records.js";
+import { existsSync } from "node:fs";
+import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
+import { pairedSlice, sliceMetrics, StatisticsReader, type SliceMetric, type SlicePaired } from "../slices.js";
+import { formatScore, formatTable } from "../table.js";
+import { scoreCommand, type ScoreIo } from "./score.js";
+
+export interface CompareOptions {
+  readonly a: string;
+  readonly b: string;
+  readonly by: readonly string[];
+  readonly metrics: readonly string[];
+  readonly hypField: string;
+  readonly refsField: readonly string[];
+  readonly resamples: number;
+  readonly seed: number;
+  readonly workers?: number | undefined;
+  readonly json: boolean;
+}
+
+const quiet: ScoreIo = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+/** A scored run for `path`: its own when it is an `evalkern score` output, else scored now into `tmp`. */
+async function scoredRun(path: string, options: CompareOptions, tmp: () => string, label: string): Promise<LoadedRun> {
+  if (!existsSync(resolve(path))) throw inputError(`${label} not found: ${path}`);
+  if (existsSync(join(sidecarDir(path), "run.json"))) {
+    const run = loadRun(path);
+    if (run.manifest.kind !== "score" || !run.summary) throw inputError(`${path} is not the output of \`evalkern score\``);
+    if (options.metrics.length) throw usageError(`${path} is already scored: --metric applies to raw input files only`);
+    return run;
+  }
+  const output = join(tmp(), `${label}-${basename(path)}`);
+  const code = await scoreCommand(
+    {
+      input: path,
+      output,
+      metrics: options.metrics,
+      hypField: options.hypField,
+      refsField: options.refsField,
+      workers: options.workers,
+      ci: false,
+      resamples: options.resamples,
+      seed: options.seed,
+      progress: false,
+      allowBadRows: true,
+      json: true,
+    },
+    quiet,
+  );
+  if (code !== EXIT.ok) throw inputError(`could not score ${path}`);
+  return loadRun(output);
+}
+
+interface RowInfo {
+  readonly refs: string;
+  readonly slices: readonly string[];
+}
+
+async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
+  const m = run.manifest;
+  const out: RowInfo[] = [];
+  let header: readonly string[] | undefined;
+  const path = m.output;
+  for await (const r of readRecords(path, m.outputFormat, { start: 0, end: statSync(path).size, startLine: 1 }, path.endsWith(".tsv") ? "\t" : ",")) {
+    let row: Record<string, unknown> | undefined;
+    if (r.kind === "jsonl") {
+      const v = JSON.parse(r.text) as Record<string, unknown>;
+      row = (v._input as Record<string, unknown> | undefined) && typeof v._input === "object" ? (v._input as Record<string, unknown>) : v;
+    } else if (r.kind === "csv") {
+      if (!header) {
+        header = r.fields;
+        continue;
+      }
+      row = {};
+      for (const [i, h] of header.entries()) row[h] = r.fields[i];
+    }
+    const refs = JSON.stringify(m.fields.references.map((f) => row?.[f] ?? null));
+    out.push({ refs, slices: by.map((f) => (row?.[f] === undefined || row?.[f] === null ? "(none)" : String(row[f]))) });
+  }
+  return out;
+}
+
+function metricsOf(run: LoadedRun): RunMetric[] {
+  return [...run.manifest.metrics];
+}
+
+function stars(p: number): string {
+  return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : "";
+}
+
+function scoreCell(score: number, ci: { ci: number } | undefined, scale: number): string {
+  return `${formatScore(score, scale)}${ci ? ` ±${formatScore(ci.ci, scale)}` : ""}`;
+}
+
+function signed(x: number, scale: number): string {
+  return `${x >= 0 ? "+" : "−"}${formatScore(Math.abs(x), scale)}`;
+}
+
+export async function compareCommand(options: CompareOptions, io: ScoreIo): Promise<number> {
+  let tmpDir: string | undefined;
+  const tmp = () => (tmpDir ??= mkdtempSync(join(tmpdir(), "evalkern-compare-")));
+  try {
+    const a = await scoredRun(options.a, options, tmp, "a");
+    const b = await scoredRun(options.b, options, tmp, "b");
+    if (JSON.stringify(a.summary!.metricSpecs) !== JSON.stringify(b.summary!.metricSpecs)) {
+      throw usageError(
+        `the two runs used different metrics or options (${a.manifest.metrics.map((m) => m.name).join(", ")} vs ${b.manifest.metrics.map((m) => m.name).join(", ")}): score both with the same --metric flags`,
+      );
+    }
+    const infoA = await rowInfo(a, options.by);
+    const infoB = await rowInfo(b, options.by);
+    if (infoA.length !== infoB.length) throw inputError(`the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`);
+    for (let i = 0; i < infoA.length; i++) {
+      if (infoA[i]!.refs !== infoB[i]!.refs) throw inputError(`row ${i + 1} has different references in the two files: a paired test needs the same references row by row`);
+    }
+    let whole: PairedTestResult;
+    try {
+      whole = await pairedTest({
+        baseline: a.summary!,
+        system: b.summary!,
+        resamples: options.resamples,
+        seed: options.seed,
+        ...(options.workers ? { workers: options.workers } : {}),
+      });
+    } catch (e) {
+      throw mapHarnessError(e);
+    }
+
+    // per slice: collect both systems' statistics rows (valid in both) per slice value
+    const metrics = sliceMetrics(a.summary!);
+    const slices: { field: string; value: string; rows: number; result: Record<string, Record<string, SlicePaired>> }[] = [];
+    if (options.by.length) {
+      const ra = new StatisticsReader(a.summary!.statistics!.files, a.summary!.statistics!.rowWidth);
+      const rb = new StatisticsReader(b.summary!.statistics!.files, b.summary!.statistics!.rowWidth);
+      const W = a.summary!.statistics!.rowWidth - 1;
+      const groups = options.by.map(() => new Map<string, { a: number[]; b: number[]; n: number }>());
+      try {
+        let row = 0;
+        for (;;) {
+          const xa = ra.read(8192);
+          const xb = rb.read(8192);
+          if (xa.length === 0 || xb.length === 0) break;
+          const rows = Math.min(xa.length, xb.length) / (W + 1);
+          for (let r = 0; r < rows; r++, row++) {
+            const at = r * (W + 1);
+            if (xa[at] !== 1 || xb[at] !== 1) continue;
+            options.by.forEach((_, f) => {
+              const key = infoA[row]!.slices[f]!;
+              let g = groups[f]!.get(key);
+              if (!g) groups[f]!.set(key, (g = { a: [], b: [], n: 0 }));
+              for (let j = 1; j <= W; j++) (g.a.push(xa[at + j]!), g.b.push(xb[at + j]!));
+              g.n++;
+            });
+          }
+        }
+      } finally {
+        ra.close();
+        rb.close();
+      }
+      for (const [f, field] of options.by.entries()) {
+        const entries = [...groups[f]!.entries()].sort((x, y) => y[1].n - x[1].n || x[0].localeCompare(y[0]));
+        for (const [value, g] of entries) {
+          const result = await pairedSlice(metrics as SliceMetric[], Float32Array.from(g.a), Float32Array.from(g.b), g.n, options.resamples, options.seed);
+          slices.push({ field, value, rows: g.n, result });
+        }
+      }
+    }
+
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify({ baseline: a.manifest.output, system: b.manifest.output, test: whole.test, resamples: whole.resamples, seed: whole.seed, rows: whole.rows, metrics: whole.metrics, signatures: whole.signatures, slices }, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const scaleOf = new Map(metricsOf(a).map((m) => [m.name, m.scale] as const));
+    const label = (metric: string, score: string) =>
+      metric === score ? metric : score.startsWith(`${metric}.`) ? score : score.startsWith(metric) ? score : `${metric}.${score}`;
+    const rows: string[][] = [];
+    for (const [metric, per] of Object.entries(whole.metrics)) {
+      const scale = scaleOf.get(metric) ?? 1;
+      for (const [score, r] of Object.entries(per)) {
+        rows.push([label(metric, score), scoreCell(r.baseline.score, r.baseline.ci, scale), scoreCell(r.system.score, r.system.ci, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+      }
+    }
+    let text = `evalkern compare · baseline ${options.a} vs system ${options.b}\n${whole.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${whole.resamples} resamples, seed ${whole.seed}\n\n`;
+    text += formatTable(["metric", "baseline", "system", "Δ", "p", ""], rows, { align: ["l", "r", "r", "r", "r", "l"] });
+    for (const field of options.by) {
+      const srows: string[][] = [];
+      for (const s of slices.filter((x) => x.field === field)) {
+        let first = true;
+        for (const [metric, per] of Object.entries(s.result)) {
+          const scale = scaleOf.get(metric) ?? 1;
+          for (const [score, r] of Object.entries(per)) {
+            srows.push([first ? s.value : "", first ? String(s.rows) : "", label(metric, score), formatScore(r.baseline.score, scale), formatScore(r.system.score, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+            first = false;
+          }
+        }
+      }
+      text += `\n\nby ${field}\n${formatTable([field, "rows", "metric", "baseline", "system", "Δ", "p", ""], srows, { align: ["l", "r", "l", "r", "r", "r", "r", "l"] })}`;
+    }
+    text += "\n\np: probability of a difference at least this large by chance (* < 0.05, ** < 0.01, *** < 0.001)\n";
+    io.stdout.write(text);
+    return EXIT.ok;
+  } finally {
+    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,301 @@
+// `evalkern judge`: LLM-as-judge metrics of @evalkern/judge over the rows of a file, with the configured
+// OpenAI-compatible model, a cost summary from the judge's usage ledger, and its content-addressed cache
+// (`--cache` records, `--replay` answers from the cache only and never sends a request).
+import { writeFileSync } from "node:fs";
+import { basename, extname, join, relative, resolve } from "node:path";
+import { estimateCi } from "@evalkern/harness";
+import { EXIT, usageError } from "../errors.js";
+import { csvCell, csvLine } from "../io/csv.js";
+import { delimiterOf, formatOf, readObjects } from "../io/records.js";
+import { AtomicWriter } from "../io/writer.js";
+import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, type JudgeRunner } from "../judge-registry.js";
+import { parseMetricArgument } from "../metric-options.js";
+import { createRowProgress, formatCount } from "../progress.js";
+import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
+import { formatScore, formatTable } from "../table.js";
+import type { ScoreIo } from "./score.js";
+
+export interface JudgeCommandOptions {
+  readonly input: string;
+  readonly metric?: string[];
+  readonly output?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly cache?: string;
+  readonly replay?: boolean;
+  readonly concurrency: number;
+  readonly priceInput?: number;
+  readonly priceOutput?: number;
+  readonly timeout?: number;
+  readonly inputField: string;
+  readonly outputField: string;
+  readonly expectedField: string;
+  readonly contextField: string;
+  readonly retrievalContextField: string;
+  readonly limit?: number;
+  readonly report?: string;
+  readonly allowFailures?: boolean;
+  readonly json?: boolean;
+  readonly progress?: boolean;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function field(row: Record<string, unknown>, path: string): unknown {
+  for (const p of [path, camel(path)]) {
+    if (Object.prototype.hasOwnProperty.call(row, p)) return row[p];
+    if (p.includes(".")) {
+      let cur: unknown = row;
+      for (const part of p.split(".")) cur = typeof cur === "object" && cur !== null ? (cur as Record<string, unknown>)[part] : undefined;
+      if (cur !== undefined) return cur;
+    }
+  }
+  return undefined;
+}
+
+function str(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+function list(v: unknown): string[] | null {
+  if (v === undefined || v === null || v === "") return null;
+  if (Array.isArray(v)) return v.map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (t.startsWith("[")) {
+      try {
+        const parsed = JSON.parse(t) as unknown;
+        if (Array.isArray(parsed)) return parsed.map((x) => String(x));
+      } catch {
+        // a CSV cell that merely starts with "[" is one document
+      }
+    }
+    return [v];
+  }
+  return [JSON.stringify(v)];
+}
+
+/** Mean and bootstrap 95% CI of per-row scores. */
+export function meanWithCi(values: readonly number[], resamples = 1000, seed = 12345): { mean: number; ci: { lower: number; upper: number; ci: number } | undefined } {
+  const n = values.length;
+  if (n === 0) return { mean: Number.NaN, ci: undefined };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, ci: undefined };
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let k = 0; k < n; k++) s += values[Math.floor(next() * n)]!;
+    means[r] = s / n;
+  }
+  const e = estimateCi(means, seed);
+  return { mean, ci: { lower: e.lower, upper: e.upper, ci: e.ci } };
+}
+
+interface Cell {
+  readonly ok: boolean;
+  readonly score?: number | null;
+  readonly success?: boolean | null;
+  readonly reason?: string | null;
+  readonly error?: string;
+}
+
+export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): Promise<number> {
+  const metricArgs = (options.metric ?? []).map(parseMetricArgument);
+  if (metricArgs.length === 0) throw usageError(`give at least one --metric (${judgeMetricNames().join(", ")})`);
+  metricArgs.forEach(checkJudgeMetric);
+  if (options.replay && !options.cache) throw usageError("--replay needs --cache <file> (the recorded judge calls)");
+  const env = process.env;
+  const modelName = options.model ?? env.EVALKERN_JUDGE_MODEL;
+  if (!modelName) throw usageError("no judge model: pass --model or set EVALKERN_JUDGE_MODEL");
+  const input = resolve(options.input);
+  const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
+  const output = resolve(options.output ?? `${basename(input, extname(input))}.judged${formatOf(input) === "csv" ? extname(input) : ".jsonl"}`);
+
+  const judge = await import("@evalkern/judge");
+  const { LLMTestCase } = await import("@evalkern/metrics/deepeval");
+  const cache = options.cache
+    ? new judge.JudgeCache({ store: new judge.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
+    : undefined;
+  const price = options.priceInput !== undefined || options.priceOutput !== undefined ? { inputPerMTok: options.priceInput ?? 0, outputPerMTok: options.priceOutput ?? 0 } : undefined;
+  const baseURL = options.baseUrl ?? env.EVALKERN_JUDGE_BASE_URL;
+  let model: InstanceType<typeof judge.OpenAICompatibleJudge>;
+  try {
+    model = new judge.OpenAICompatibleJudge({
+      model: modelName,
+      // in replay no request is sent: the URL and key only have to satisfy the client (the cache key
+      // does not contain the URL, so a cache recorded against any host replays)
+      ...(baseURL ? { baseURL } : options.replay ? { baseURL: "http://replay.invalid/v1" } : {}),
+      ...(options.apiKey ? { apiKey: options.apiKey } : options.replay ? { apiKey: "replay" } : {}),
+      ...(cache ? { cache } : {}),
+      ...(price ? { price } : {}),
+      ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+      maxConcurrency: options.concurrency,
+      // replay must never reach a network, whatever the cache holds
+      ...(options.replay
+        ? {
+            fetch: (async () => {
+              throw new Error("replay mode: no request is sent (the call is not in the cache)");
+            }) as typeof fetch,
+          }
+        : {}),
+    });
+  } catch (e) {
+    throw usageError((e as Error).message);
+  }
+  const runners: JudgeRunner[] = metricArgs.map((a) => createJudgeRunner(judge, LLMTestCase as never, model, a, CLI_VERSION));
+  const seen = new Set<string>();
+  for (const r of runners) {
+    if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with as=...`);
+    seen.add(r.name);
+  }
+
+  const cases: JudgeCase[] = rows.map(({ value }) => ({
+    input: str(field(value, options.inputField)) ?? "",
+    actualOutput: str(field(value, options.outputField)),
+    expectedOutput: str(field(value, options.expectedField)),
+    context: list(field(value, options.contextField)),
+    retrievalContext: list(field(value, options.retrievalContextField)),
+  }));
+
+  // rows × metrics, a bounded number in flight
+  const results: Cell[][] = rows.map(() => runners.map(() => ({ ok: false })));
+  const progress = options.progress !== false ? createRowProgress({ sink: io.stderr, label: "judge" }) : undefined;
+  const tasks: [number, number][] = [];
+  for (let i = 0; i < rows.length; i++) for (let j = 0; j < runners.length; j++) tasks.push([i, j]);
+  let nextTask = 0;
+  let done = 0;
+  const worker = async () => {
+    for (;;) {
+      const t = tasks[nextTask++];
+      if (!t) return;
+      const [i, j] = t;
+      try {
+        const r = await runners[j]!.measure(cases[i]!);
+        results[i]![j] = { ok: true, score: r.score, success: r.success, reason: r.reason };
+      } catch (e) {
+        results[i]![j] = { ok: false, error: (e as Error)?.message ?? String(e) };
+      }
+      done++;
+      progress?.update(Math.floor(done / runners.length), done / tasks.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, tasks.length)) }, worker));
+  progress?.finish(rows.length);
+
+  // per-row output
+  const outputFormat = formatOf(output);
+  const writer = new AtomicWriter(output);
+  const cell = (c: Cell) => (c.ok ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null } : { score: null, error: c.error });
+  if (outputFormat === "csv") {
+    const keys = [...new Set(rows.flatMap((r) => Object.keys(r.value)))];
+    const d = delimiterOf(output);
+    writer.write(csvLine([...keys, ...runners.flatMap((r) => [`${r.name}.score`, `${r.name}.success`, `${r.name}.reason`, `${r.name}.error`])], d));
+    rows.forEach((r, i) => {
+      const cells = keys.map((k) => csvCell(r.value[k]));
+      results[i]!.forEach((c) => cells.push(csvCell(c.ok ? c.score : null), csvCell(c.ok ? c.success : null), csvCell(c.ok ? c.reason : null), csvCell(c.ok ? null : c.error)));
+      writer.write(csvLine(cells, d));
+    });
+  } else {
+    rows.forEach((r, i) => {
+      const o: Record<string, unknown> = { ...r.value };
+      runners.forEach((m, j) => (o[m.name] = cell(results[i]![j]!)));
+      writer.write(`${JSON.stringify(o)}\n`);
+    });
+  }
+  writer.commit();
+
+  // summary
+  const total = model.ledger.total();
+  const metrics: RunMetric[] = runners.map((m, j) => {
+    const scores = results.map((r) => r[j]!).filter((c) => c.ok && typeof c.score === "number").map((c) => c.score as number);
+    const { mean, ci } = meanWithCi(scores);
+    return {
+      name: m.name,
+      metric: m.name,
+      options: metricArgs[j]!.options,
+      scale: 1,
+      columns: [],
+      headline: m.name,
+      higherIsBetter: m.higherIsBetter,
+      signature: m.signature,
+      corpus: { [m.name]: mean },
+      ...(ci ? { ci: { [m.name]: ci } } : {}),
+    };
+  });
+  const failures = results.flatMap((r, i) => r.map((c, j) => ({ c, i, j }))).filter((x) => !x.c.ok);
+  const badRows = new Set(failures.map((f) => f.i)).size;
+  const byMetric = model.ledger.byMetric();
+  const judgeInfo = {
+    model: model.name,
+    baseURL: options.replay ? null : model.baseURL,
+    replay: options.replay === true,
+    cache: cache ? { path: resolve(options.cache!), ...cache.stats } : null,
+    cost: total,
+    byMetric: Object.fromEntries(byMetric),
+  };
+  const dir = ensureSidecar(output);
+  const manifest: RunManifest = {
+    version: 1,
+    kind: "judge",
+    tool: `evalkern ${CLI_VERSION}`,
+    createdAt: new Date().toISOString(),
+    input,
+    output,
+    inputFormat: formatOf(input),
+    outputFormat,
+    fields: { hypothesis: options.outputField, references: [options.expectedField], id: undefined },
+    metrics,
+    rows: { records: rows.length, scored: rows.length - badRows, bad: badRows },
+    shard: null,
+    elapsedMs: 0,
+    judge: judgeInfo,
+  };
+  writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ output, rows: manifest.rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, mean: corpus[name], ci: ci?.[name] })), judge: judgeInfo }, null, 2)}\n`);
+  } else {
+    const table = formatTable(
+      ["metric", "mean", "95% CI", "pass", "failed"],
+      runners.map((m, j) => {
+        const cells = results.map((r) => r[j]!);
+        const ok = cells.filter((c) => c.ok && typeof c.score === "number");
+        const decided = ok.filter((c) => c.success !== null && c.success !== undefined);
+        const pass = decided.length ? `${((100 * decided.filter((c) => c.success).length) / decided.length).toFixed(0)}%` : "–";
+        const metric = metrics[j]!;
+        const ci = metric.ci?.[m.name];
+        return [`${m.name}${m.higherIsBetter ? "" : " (lower is better)"}`, formatScore(metric.corpus[m.name], 1), ci ? `${formatScore(ci.lower, 1)} – ${formatScore(ci.upper, 1)}` : "–", pass, String(cells.length - ok.length)];
+      }),
+      { align: ["l", "r", "r", "r", "r"] },
+    );
+    const usd = total.costUsd === null ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)` : `$${total.costUsd.toFixed(6)}`;
+    const cacheLine = cache ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}` : "";
+    const width = Math.max(...runners.map((r) => r.name.length));
+    io.stdout.write(
+      `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n${formatCount(rows.length)} rows · model ${model.name}\n\n${table}\n\n` +
+        `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
+        `signatures\n${runners.map((r) => `  ${r.name.padEnd(width)}  ${r.signature}`).join("\n")}\n`,
+    );
+  }
+  if (options.report) {
+    const { writeReport } = await import("./report.js");
+    await writeReport({ results: output, output: options.report });
+    if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), resolve(options.report))}\n`);
+  }
+  if (failures.length) {
+    const first = failures.slice(0, 5).map((f) => `  ${options.input} row ${f.i + 1}, ${runners[f.j]!.name}: ${f.c.error}`);
+    io.stderr.write(`${failures.length} judge evaluation(s) failed (no score is made up for them):\n${first.join("\n")}\n`);
+    if (!options.allowFailures) return EXIT.failure;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,391 @@
+// `evalkern score`: bulk-score a JSONL/CSV file with rule metrics through @evalkern/harness `scoreFile`
+// (worker threads, checkpoints, shards, bootstrap CIs), then join every scored row back to its input row
+// so that the output keeps the input's fields and adds one object per metric.
+import { statSync, writeFileSync } from "node:fs";
+import { basename, extname, join, relative, resolve } from "node:path";
+import { inputGeometry, scoreFile, type ScoreSummary } from "@evalkern/harness";
+import { EXIT, inputError, usageError } from "../errors.js";
+import { mapHarnessError } from "../harness-errors.js";
+import { csvCell, csvLine } from "../io/csv.js";
+import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format, type InputRecord } from "../io/records.js";
+import { AtomicWriter } from "../io/writer.js";
+import { parseMetricArgument } from "../metric-options.js";
+import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
+import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
+import { CLI_VERSION, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+import { formatScore, formatTable } from "../table.js";
+
+export interface ShardArgument {
+  /** 0-based, as the harness counts. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/** `--shard i/n`, 1-based as vitest, jest and Playwright count shards. */
+export function parseShard(text: string): ShardArgument {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) throw usageError(`--shard ${JSON.stringify(text)}: expected i/n, e.g. --shard 1/4 (shards are numbered 1..n)`);
+  const i = Number(m[1]);
+  const n = Number(m[2]);
+  if (n < 1 || i < 1 || i > n) throw usageError(`--shard ${text}: i must be from 1 to n (shards are numbered 1..n, as in vitest and Playwright)`);
+  return { index: i - 1, count: n };
+}
+
+export interface ScoreCommandOptions {
+  readonly input: string;
+  readonly output?: string | undefined;
+  readonly metrics: readonly string[];
+  readonly hypField: string;
+  readonly refsField: readonly string[];
+  readonly idField?: string | undefined;
+  readonly workers?: number | undefined;
+  readonly resume?: boolean;
+  readonly shard?: ShardArgument | undefined;
+  readonly ci: boolean;
+  readonly resamples: number;
+  readonly seed: number;
+  /** undefined = on (bar on a terminal, lines otherwise). */
+  readonly progress?: boolean | undefined;
+  readonly progressInterval?: number | undefined;
+  readonly checkpointInterval?: number | undefined;
+  readonly report?: string | undefined;
+  readonly allowBadRows: boolean;
+  readonly json: boolean;
+}
+
+export interface ScoreIo {
+  readonly stdout: ProgressSink;
+  readonly stderr: ProgressSink;
+}
+
+/** The default output name: `<input stem>.scored<ext>` in the working directory (with the shard in it). */
+export function defaultOutput(input: string, shard: ShardArgument | undefined): string {
+  const ext = extname(input) || ".jsonl";
+  const stem = basename(input, extname(input));
+  const part = shard && shard.count > 1 ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
+  return resolve(`${stem}.scored${part}${ext === ".tsv" ? ".tsv" : ext === ".csv" ? ".csv" : ".jsonl"}`);
+}
+
+/** Group the scorer's columns of one metric: its own name → `score`; `rouge1` → `rouge1`; `m.f1` → `f1`. */
+export function metricColumns(name: string, scoreNames: readonly string[]): MetricColumn[] {
+  return scoreNames.map((column) => ({
+    column,
+    key: column === name ? "score" : column.startsWith(`${name}.`) ? column.slice(name.length + 1) : column,
+  }));
+}
+
+function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary): RunMetric[] {
+  return resolved.map((m) => {
+    const s = summary.metrics[m.name];
+    if (!s) throw new Error(`internal: the scorer's summary has no metric ${m.name}`);
+    const columns = metricColumns(m.name, Object.keys(s.scores));
+    const headline = columns.find((c) => c.key === "score")?.column ?? columns.find((c) => c.key === m.definition.headline)?.column ?? columns[0]!.column;
+    const ci: Record<string, { lower: number; upper: number; ci: number }> = {};
+    for (const [k, v] of Object.entries(s.ci ?? {})) ci[k] = { lower: v.lower, upper: v.upper, ci: v.ci };
+    return {
+      name: m.name,
+      metric: m.definition.name,
+      options: m.options,
+      scale: m.definition.scale,
+      columns: columns.length === 1 && columns[0]!.key === "score" ? [] : columns,
+      headline,
+      higherIsBetter: true,
+      signature: s.signature,
+      corpus: { ...s.scores },
+      ...(s.ci ? { ci } : {}),
+    };
+  });
+}
+
+// ------------------------------------------------------------------------------------ joining
+
+interface RawRow {
+  readonly line: number;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly [column: string]: unknown;
+}
+
+function metricObjectJson(m: RunMetric, raw: RawRow): string {
+  const num = (c: string) => JSON.stringify(raw[c] ?? null);
+  let body = `"score":${num(m.headline)}`;
+  for (const c of m.columns) body += `,${JSON.stringify(c.key)}:${num(c.column)}`;
+  return `${JSON.stringify(m.name)}:{${body}}`;
+}
+
+function spliceObject(text: string, additions: string): string {
+  const t = text.trim();
+  const body = t.slice(0, -1).trimEnd();
+  return `${body}${body.endsWith("{") ? "" : ","}${additions}}`;
+}
+
+/** Output columns of a CSV file: the metric's own name for one-number metrics, `name.key` otherwise. */
+export function csvMetricColumns(metrics: readonly RunMetric[]): { header: string; metric: RunMetric; column: string }[] {
+  const out: { header: string; metric: RunMetric; column: string }[] = [];
+  for (const m of metrics) {
+    if (m.columns.length === 0) out.push({ header: m.name, metric: m, column: m.headline });
+    else {
+      out.push({ header: `${m.name}.score`, metric: m, column: m.headline });
+      for (const c of m.columns) out.push({ header: `${m.name}.${c.key}`, metric: m, column: c.column });
+    }
+  }
+  return out;
+}
+
+interface JoinArgs {
+  readonly input: string;
+  readonly format: Format;
+  readonly delimiter: string;
+  readonly range: ByteRange;
+  readonly header: readonly string[] | null;
+  readonly raw: string;
+  readonly output: string;
+  readonly outputFormat: Format;
+  readonly outputDelimiter: string;
+  readonly metrics: readonly RunMetric[];
+}
+
+function recordObject(r: InputRecord, header: readonly string[] | null): { ok: true; value: Record<string, unknown> } | { ok: false; value: unknown } {
+  if (r.kind === "jsonl") {
+    try {
+      const v = JSON.parse(r.text) as unknown;
+      if (typeof v === "object" && v !== null && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
+      return { ok: false, value: v };
+    } catch {
+      return { ok: false, value: r.text };
+    }
+  }
+  if (r.kind === "csv" && header && r.fields.length === header.length) {
+    const o: Record<string, unknown> = {};
+    header.forEach((h, i) => (o[h] = r.fields[i]));
+    return { ok: true, value: o };
+  }
+  return { ok: false, value: r.kind === "csv" ? r.fields : r.kind === "csv-error" ? r.error : null };
+}
+
+async function inputColumns(args: JoinArgs): Promise<string[]> {
+  if (args.header) return [...args.header];
+  const keys = new Set<string>();
+  let n = 0;
+  for await (const r of readRecords(args.input, args.format, args.range, args.delimiter)) {
+    const o = recordObject(r, null);
+    if (o.ok) for (const k of Object.keys(o.value)) keys.add(k);
+    if (++n >= 1000) break;
+  }
+  return [...keys];
+}
+
+/**
+ * Write the per-row output: every input row (of the shard) in order, with its fields and one object per
+ * metric (JSONL) or one column per metric score (CSV); rows the scorer rejected carry `_error`.
+ */
+export async function joinScoredRows(args: JoinArgs): Promise<number> {
+  const rawRows = readRecords(args.raw, "jsonl", { start: 0, end: statSync(args.raw).size, startLine: 1 })[Symbol.asyncIterator]();
+  const writer = new AtomicWriter(args.output);
+  const csv = args.outputFormat === "csv";
+  const d = args.outputDelimiter;
+  let columns: string[] = [];
+  let metricCols: ReturnType<typeof csvMetricColumns> = [];
+  if (csv) {
+    columns = await inputColumns(args);
+    metricCols = csvMetricColumns(args.metrics).filter((c) => !columns.includes(c.header));
+    writer.write(csvLine([...columns, ...metricCols.map((c) => c.header), "_error"], d));
+  }
+  let rows = 0;
+  try {
+    for await (const record of readRecords(args.input, args.format, args.range, args.delimiter)) {
+      const next = await rawRows.next();
+      if (next.done) throw new Error(`internal: the scorer wrote fewer rows than the input has (input line ${record.line})`);
+      const rawText = (next.value as { text: string }).text;
+      const raw = JSON.parse(rawText) as RawRow;
+      if (raw.line !== record.line) throw new Error(`internal: scored row for line ${raw.line} does not line up with input line ${record.line}`);
+      rows++;
+      const error = raw.error ? { line: record.line, code: raw.error.code, message: raw.error.message } : undefined;
+      if (csv) {
+        const o = recordObject(record, args.header);
+        const cells = columns.map((c) => (o.ok ? csvCell(o.value[c]) : ""));
+        for (const mc of metricCols) cells.push(error ? "" : csvCell(raw[mc.column] ?? null));
+        cells.push(error ? JSON.stringify(error) : "");
+        writer.write(csvLine(cells, d));
+        continue;
+      }
+      if (!error) {
+        const additions = args.metrics.map((m) => metricObjectJson(m, raw)).join(",");
+        if (record.kind === "jsonl") writer.write(`${spliceObject(record.text, additions)}\n`);
+        else writer.write(`${spliceObject(JSON.stringify(recordObject(record, args.header).value), additions)}\n`);
+        continue;
+      }
+      const o = recordObject(record, args.header);
+      if (o.ok) writer.write(`${spliceObject(JSON.stringify(o.value), `"_error":${JSON.stringify(error)}`)}\n`);
+      else writer.write(`${JSON.stringify({ _line: record.line, _input: o.value, _error: error })}\n`);
+    }
+    const extra = await rawRows.next();
+    if (!extra.done) throw new Error("internal: the scorer wrote more rows than the input has");
+    writer.commit();
+  } catch (e) {
+    writer.abort();
+    throw e;
+  }
+  return rows;
+}
+
+// ------------------------------------------------------------------------------------ summary
+
+/** How a metric column is named in tables: `bleu`, `rouge1` (not "rouge rouge1"), `byob-f1.precision`. */
+export function columnLabel(m: Pick<RunMetric, "name" | "columns">, key: string): string {
+  if (m.columns.length === 0) return m.name;
+  return key.startsWith(m.name) ? key : `${m.name}.${key}`;
+}
+
+/** The summary table: corpus scores, 95% CIs, then each metric's signature. */
+export function summaryTable(metrics: readonly RunMetric[]): string {
+  const rows: string[][] = [];
+  for (const m of metrics) {
+    const cols = m.columns.length ? m.columns : [{ column: m.headline, key: "score" }];
+    for (const c of cols) {
+      const ci = m.ci?.[c.column];
+      rows.push([
+        columnLabel(m, c.key),
+        formatScore(m.corpus[c.column], m.scale),
+        ci ? `${formatScore(ci.lower, m.scale)} – ${formatScore(ci.upper, m.scale)}` : "–",
+        ci ? `±${formatScore(ci.ci, m.scale)}` : "",
+      ]);
+    }
+  }
+  const table = formatTable(["metric", "score", "95% CI", ""], rows, { align: ["l", "r", "r", "r"] });
+  const width = Math.max(...metrics.map((m) => m.name.length));
+  const sigs = metrics.map((m) => `  ${m.name.padEnd(width)}  ${m.signature}`);
+  return `${table}\n\nsignatures\n${sigs.join("\n")}`;
+}
+
+function badRowsNote(summary: ScoreSummary, input: string): string {
+  const lines = [`${formatCount(summary.rows.bad)} of ${formatCount(summary.rows.records)} rows could not be scored (${Object.entries(summary.rows.badByCode).map(([k, v]) => `${k}: ${v}`).join(", ")}):`];
+  for (const b of summary.rows.badSamples.slice(0, 5)) lines.push(`  ${input}:${b.line}: ${b.message}`);
+  if (summary.rows.badSamples.length > 5) lines.push(`  … (every bad row carries "_error" in the output)`);
+  return lines.join("\n");
+}
+
+async function firstRowHint(input: string, format: Format, range: ByteRange, header: readonly string[] | null, delimiter: string): Promise<string> {
+  for await (const r of readRecords(input, format, range, delimiter)) {
+    const o = recordObject(r, header);
+    if (o.ok) return ` The first row's fields are: ${Object.keys(o.value).join(", ") || "(none)"}; choose them with --hyp-field and --refs-field.`;
+    break;
+  }
+  return "";
+}
+
+/** Run `evalkern score`; returns the exit code. */
+export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): Promise<number> {
+  const input = resolve(options.input);
+  requireFile(input);
+  if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
+  const output = resolve(options.output ?? defaultOutput(input, options.shard));
+  if (output === input) throw usageError("--output must not be the input file");
+  const metricArgs = (options.metrics.length ? options.metrics : DEFAULT_METRICS).map(parseMetricArgument);
+  const resolved = metricArgs.map(resolveMetric);
+  const seen = new Set<string>();
+  for (const m of resolved) {
+    if (seen.has(m.name)) throw usageError(`two metrics write the key ${JSON.stringify(m.name)}: rename one with name=..., e.g. --metric ${m.definition.name}:name=${m.name}2`);
+    seen.add(m.name);
+  }
+  const format = formatOf(input);
+  const delimiter = delimiterOf(input);
+  const outputFormat = formatOf(output);
+  const dir = ensureSidecar(output);
+  const raw = join(dir, "rows.jsonl");
+  const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
+
+  const showProgress = options.progress !== false;
+  const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
+  let summary: ScoreSummary;
+  try {
+    summary = await scoreFile({
+      input,
+      output: raw,
+      metrics: resolved.map((m) => m.spec),
+      fields,
+      format,
+      delimiter,
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
+      resume: options.resume === true,
+      ...(options.shard ? { shard: options.shard } : {}),
+      bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
+      keepStatistics: true,
+      ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
+      onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
+    });
+  } catch (e) {
+    throw mapHarnessError(e, metricArgs);
+  }
+  progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
+
+  const geometry = inputGeometry(input, format, delimiter, options.shard ?? null);
+  const range: ByteRange = { start: geometry.start, end: geometry.end, startLine: geometry.startLine };
+  const metrics = runMetrics(resolved, summary);
+  const joinStarted = performance.now();
+  await joinScoredRows({
+    input,
+    format,
+    delimiter,
+    range,
+    header: geometry.header,
+    raw,
+    output,
+    outputFormat,
+    outputDelimiter: delimiterOf(output),
+    metrics,
+  });
+  const joinMs = performance.now() - joinStarted;
+
+  const manifest: RunManifest = {
+    version: 1,
+    kind: "score",
+    tool: `evalkern ${CLI_VERSION}`,
+    createdAt: new Date().toISOString(),
+    input,
+    output,
+    inputFormat: format,
+    outputFormat,
+    fields,
+    metrics,
+    rows: { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad },
+    shard: options.shard ?? null,
+    summary: relative(dir, `${raw}.summary.json`),
+    elapsedMs: summary.elapsedMs,
+  };
+  writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  if (options.json) {
+    io.stdout.write(
+      `${JSON.stringify({ output, rows: manifest.rows, timings: { scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+    );
+  } else {
+    const where = `${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}`;
+    const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
+    io.stdout.write(
+      `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${(summary.elapsedMs / 1000).toFixed(1)} s · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
+    );
+    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics)}\n`);
+  }
+
+  if (options.report) {
+    const { writeReport } = await import("./report.js");
+    const reportPath = resolve(options.report);
+    await writeReport({ results: output, output: reportPath });
+    if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), reportPath) || reportPath}\n`);
+  }
+
+  if (summary.rows.scored === 0 && summary.rows.records > 0) {
+    const hint = await firstRowHint(input, format, range, geometry.header, delimiter);
+    throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
+  }
+  if (summary.rows.records === 0) throw inputError(`${options.input} has no rows${options.shard ? " in this shard" : ""}`);
+  if (summary.rows.bad > 0) {
+    io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
+    if (!options.allowBadRows) {
+      io.stderr.write("exiting with code 3 because of bad rows (pass --allow-bad-rows to accept them)\n");
+      return EXIT.input;
+    }
+  }
+  return EXIT.ok;
+}
+

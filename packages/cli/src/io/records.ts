@@ -1,0 +1,120 @@
+// Reading input rows as the bulk scorer sees them (JSONL lines or CSV records, blank lines skipped,
+// line numbers counted), streamed from a byte range of the file so that a shard reads only its part.
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import { inputError } from "../errors.js";
+import { CsvSplitter } from "./csv.js";
+
+export type Format = "jsonl" | "csv";
+
+/** `.csv`/`.tsv` → csv, anything else → jsonl. */
+export function formatOf(path: string): Format {
+  const ext = extname(path).toLowerCase();
+  return ext === ".csv" || ext === ".tsv" ? "csv" : "jsonl";
+}
+
+export function delimiterOf(path: string): string {
+  return extname(path).toLowerCase() === ".tsv" ? "\t" : ",";
+}
+
+/** Fail with exit code 3 unless `path` is a readable regular file. */
+export function requireFile(path: string, what = "input file"): void {
+  if (!existsSync(path)) throw inputError(`${what} not found: ${path}`);
+  if (!statSync(path).isFile()) throw inputError(`${what} is not a file: ${path}`);
+}
+
+export interface ByteRange {
+  readonly start: number;
+  /** Exclusive. */
+  readonly end: number;
+  /** Line number of the first record at `start`. */
+  readonly startLine: number;
+}
+
+/** One input record: a JSONL line's text, or CSV fields (or why the CSV record is malformed). */
+export type InputRecord =
+  | { readonly line: number; readonly kind: "jsonl"; readonly text: string }
+  | { readonly line: number; readonly kind: "csv"; readonly fields: readonly string[] }
+  | { readonly line: number; readonly kind: "csv-error"; readonly error: string };
+
+async function* textChunks(path: string, range: ByteRange): AsyncGenerator<string> {
+  if (range.end <= range.start) return;
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const stream = createReadStream(path, { start: range.start, end: range.end - 1, highWaterMark: 1 << 20 });
+  for await (const chunk of stream) {
+    const text = decoder.decode(chunk as Buffer, { stream: true });
+    if (text) yield text;
+  }
+  const tail = decoder.decode();
+  if (tail) yield tail;
+}
+
+/** The records of `path` in `range`, in order (blank lines skipped). */
+export async function* readRecords(path: string, format: Format, range: ByteRange, delimiter = ","): AsyncGenerator<InputRecord> {
+  if (format === "csv") {
+    const splitter = new CsvSplitter(delimiter, range.startLine);
+    const emit = function* (records: ReturnType<CsvSplitter["push"]>): Generator<InputRecord> {
+      for (const r of records) yield "error" in r ? { line: r.line, kind: "csv-error", error: r.error } : { line: r.line, kind: "csv", fields: r.fields };
+    };
+    for await (const text of textChunks(path, range)) yield* emit(splitter.push(text));
+    yield* emit(splitter.end());
+    return;
+  }
+  let carry = "";
+  let line = range.startLine;
+  const lines = function* (text: string, final: boolean): Generator<InputRecord> {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", start);
+      if (nl < 0) break;
+      let stop = nl;
+      if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
+      const raw = text.slice(start, stop);
+      if (raw.trim() !== "") yield { line, kind: "jsonl", text: raw };
+      line++;
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+    if (final && carry.length > 0) {
+      const raw = carry.endsWith("\r") ? carry.slice(0, -1) : carry;
+      if (raw.trim() !== "") yield { line, kind: "jsonl", text: raw };
+      carry = "";
+    }
+  };
+  for await (const text of textChunks(path, range)) yield* lines(carry + text, false);
+  yield* lines(carry, true);
+}
+
+/** Read a whole small JSONL/CSV file as objects (CSV: header row → keys). Throws exit-3 errors with line numbers. */
+export async function readObjects(path: string): Promise<{ line: number; value: Record<string, unknown> }[]> {
+  requireFile(path);
+  const format = formatOf(path);
+  const delimiter = delimiterOf(path);
+  const size = statSync(path).size;
+  const out: { line: number; value: Record<string, unknown> }[] = [];
+  let header: readonly string[] | undefined;
+  for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, delimiter)) {
+    if (r.kind === "csv-error") throw inputError(`${path}:${r.line}: malformed CSV: ${r.error}`);
+    if (r.kind === "csv") {
+      const fields = r.line === 1 && r.fields[0]?.charCodeAt(0) === 0xfeff ? [r.fields[0].slice(1), ...r.fields.slice(1)] : r.fields;
+      if (!header) {
+        header = fields;
+        continue;
+      }
+      if (fields.length !== header.length) throw inputError(`${path}:${r.line}: expected ${header.length} fields (the header's), got ${fields.length}`);
+      const value: Record<string, unknown> = {};
+      header.forEach((h, i) => (value[h] = fields[i]));
+      out.push({ line: r.line, value });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(r.line === 1 && r.text.charCodeAt(0) === 0xfeff ? r.text.slice(1) : r.text);
+    } catch (e) {
+      throw inputError(`${path}:${r.line}: invalid JSON: ${(e as Error).message}`);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw inputError(`${path}:${r.line}: expected a JSON object per line`);
+    out.push({ line: r.line, value: value as Record<string, unknown> });
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// A buffered, atomically renamed output file: written to `<path>.tmp-<pid>`, renamed over `path` by
+// `commit`, so a crash never leaves half a result file under the final name.
+import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+
+export class AtomicWriter {
+  readonly path: string;
+  private readonly tmp: string;
+  private fd: number;
+  private buffer: string[] = [];
+  private size = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    this.tmp = `${path}.tmp-${process.pid}`;
+    this.fd = openSync(this.tmp, "w");
+  }
+
+  write(text: string): void {
+    this.buffer.push(text);
+    this.size += text.length;
+    if (this.size >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return;
+    const data = Buffer.from(this.buffer.join(""), "utf8");
+    let off = 0;
+    while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+    this.buffer = [];
+    this.size = 0;
+  }
+
+  commit(): void {
+    this.flush();
+    closeSync(this.fd);
+    this.fd = -1;
+    renameSync(this.tmp, this.path);
+  }
+
+  abort(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+    rmSync(this.tmp, { force: true });
+  }
+}

@@ -1,0 +1,296 @@
+// The `evalkern` command line (commander). Every command has --help; parse errors, bad option values,
+// missing files and malformed input end with a one-line message on stderr and a non-zero exit code
+// (2 usage, 3 input, 1 anything else).
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { CliError, EXIT, messageOf } from "./errors.js";
+import { judgeMetricsHelp } from "./judge-registry.js";
+import { metricsHelp } from "./metric-registry.js";
+import { CLI_VERSION } from "./results.js";
+
+export interface ProgramIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+function positiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`);
+    return n;
+  };
+}
+
+function nonNegativeInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a non-negative integer.`);
+    return n;
+  };
+}
+
+function nonNegativeNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number.`);
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+/** Repeatable and comma-separated: `--refs-field ref1,ref2` or `--refs-field ref1 --refs-field ref2`. */
+const collectList = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== ""),
+];
+
+/** Build the program; `run` resolves with the exit code. */
+export function createProgram(io: ProgramIo): { program: Command; exitCode: () => number } {
+  let code: number = EXIT.ok;
+  const program = new Command("evalkern");
+  program
+    .description("Score LLM outputs with the exact numbers of sacreBLEU, rouge-score, DSPy, NeMo BYOB and DeepEval — at native speed.")
+    .version(CLI_VERSION, "-V, --version")
+    .showHelpAfterError("(add --help for usage)")
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.startsWith("error:") ? `evalkern: ${s.slice(7)}` : s),
+    })
+    .exitOverride();
+
+  const sink = { stdout: io.stdout, stderr: io.stderr };
+
+  program
+    .command("score")
+    .summary("score a JSONL/CSV file with rule metrics (BLEU, chrF, ROUGE, F1, EM, ...)")
+    .description(
+      "Score every row of a JSONL or CSV file with rule metrics on all cores. Writes the input rows with one object per metric " +
+        "(JSONL) or one column per score (CSV), a summary table with corpus scores, 95% bootstrap CIs and signatures, " +
+        "and keeps checkpoints so that --resume continues a killed run.",
+    )
+    .argument("<input>", "JSONL (one object per line) or CSV/TSV (header row) file")
+    .option("-o, --output <file>", "per-row output, .jsonl or .csv (default: <input name>.scored.<ext> here)")
+    .option("-m, --metric <name[:key=value...]>", "metric with options, repeatable (e.g. bleu, chrf:wordOrder=2, rouge:useStemmer=true)", collect)
+    .option("--hyp-field <path>", "field holding the hypothesis (dotted paths allowed)", "hyp")
+    .option("--refs-field <path>", "field(s) holding the reference(s): a string or a list; repeat or comma-separate for several CSV columns", collectList)
+    .option("--id-field <path>", "field copied as the row id into the scorer's records")
+    .option("-w, --workers <n>", "worker threads (default: all cores)", positiveInt("--workers"))
+    .option("--resume", "continue from the last checkpoint of the same job (same input, metrics, fields, shard)")
+    .option("--shard <i/n>", "score only shard i of n (1-based); merge shard outputs with `evalkern merge`")
+    .option("--no-ci", "skip the bootstrap confidence intervals")
+    .option("--resamples <n>", "bootstrap resamples", positiveInt("--resamples"), 1000)
+    .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
+    .option("--report <file>", "also write the HTML report of this run")
+    .option("--allow-bad-rows", "exit 0 even when some rows could not be scored (they carry _error in the output)")
+    .option("--json", "print the summary as JSON instead of a table")
+    .option("--no-progress", "no progress bar / progress lines on stderr")
+    .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
+    .addHelpText("after", `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n`)
+    .action(async (input: string, o: Record<string, unknown>) => {
+      const { scoreCommand, parseShard } = await import("./commands/score.js");
+      code = await scoreCommand(
+        {
+          input,
+          output: o.output as string | undefined,
+          metrics: (o.metric as string[] | undefined) ?? [],
+          hypField: o.hypField as string,
+          refsField: (o.refsField as string[] | undefined) ?? ["refs"],
+          idField: o.idField as string | undefined,
+          workers: o.workers as number | undefined,
+          resume: o.resume === true,
+          shard: o.shard ? parseShard(o.shard as string) : undefined,
+          ci: o.ci !== false,
+          resamples: o.resamples as number,
+          seed: o.seed as number,
+          progress: o.progress !== false,
+          progressInterval: o.progressInterval as number,
+          checkpointInterval: o.checkpointInterval as number | undefined,
+          report: o.report as string | undefined,
+          allowBadRows: o.allowBadRows === true,
+          json: o.json === true,
+        },
+        sink,
+      );
+    });
+
+  program
+    .command("compare")
+    .summary("paired significance between two systems on the same references")
+    .description(
+      "Compare two systems scored on the same references, row by row: sacreBLEU's paired bootstrap test per metric " +
+        "(and per slice with --by). <a> and <b> are outputs of `evalkern score`, or raw input files that are scored first.",
+    )
+    .argument("<a>", "baseline: a scored output (evalkern score -o) or an input file")
+    .argument("<b>", "system: same")
+    .option("--by <field>", "also compare per value of this field (repeatable)", collectList)
+    .option("-m, --metric <name[:key=value...]>", "metrics for raw input files (default: those of `evalkern score`)", collect)
+    .option("--hyp-field <path>", "hypothesis field of raw input files", "hyp")
+    .option("--refs-field <path>", "reference field(s) of raw input files", collectList)
+    .option("--resamples <n>", "bootstrap resamples", positiveInt("--resamples"), 1000)
+    .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
+    .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
+    .option("--json", "print the results as JSON")
+    .addHelpText("after", "\nExamples:\n  evalkern compare base.scored.jsonl new.scored.jsonl --by lang\n  evalkern compare base.jsonl new.jsonl --metric bleu --metric chrf\n")
+    .action(async (a: string, b: string, o: Record<string, unknown>) => {
+      const { compareCommand } = await import("./commands/compare.js");
+      code = await compareCommand(
+        {
+          a,
+          b,
+          by: (o.by as string[] | undefined) ?? [],
+          metrics: (o.metric as string[] | undefined) ?? [],
+          hypField: o.hypField as string,
+          refsField: (o.refsField as string[] | undefined) ?? ["refs"],
+          resamples: o.resamples as number,
+          seed: o.seed as number,
+          workers: o.workers as number | undefined,
+          json: o.json === true,
+        },
+        sink,
+      );
+    });
+
+  program
+    .command("run")
+    .summary("run a BYOB benchmark against an OpenAI-compatible endpoint")
+    .description(
+      "Run a NeMo-BYOB-style benchmark: a JS/TS module (exporting benchmark(...) or a definition with a scorer function) or a " +
+        "JSON/YAML definition (scorer by name: exactMatch, contains, f1Token, bleu, rouge, ... or ./file.js#export), against " +
+        "any OpenAI-compatible base URL.",
+    )
+    .argument("<benchmark>", "benchmark file: .js/.mjs/.ts/.mts module or .json/.yaml/.yml definition")
+    .option("--base-url <url>", "OpenAI-compatible base URL (default $EVALKERN_BASE_URL or $OPENAI_BASE_URL)")
+    .option("--model <name>", "model name (default $EVALKERN_MODEL)")
+    .option("--api-key <key>", "API key (default $EVALKERN_API_KEY or $OPENAI_API_KEY)")
+    .option("--limit <n>", "only the first n samples", positiveInt("--limit"))
+    .option("--parallelism <n>", "samples in flight", positiveInt("--parallelism"), 4)
+    .option("--temperature <t>", "sampling temperature", nonNegativeNumber("--temperature"))
+    .option("--max-tokens <n>", "generation limit", positiveInt("--max-tokens"))
+    .option("--timeout <ms>", "per-request timeout", positiveInt("--timeout"))
+    .option("--max-retries <n>", "retries on 429/5xx", nonNegativeInt("--max-retries"))
+    .option("-o, --output <file>", "aggregated report (BYOB byob_results.json)")
+    .option("--predictions <file>", "every sample as JSONL (BYOB byob_predictions.jsonl)")
+    .option("--fail-on-skip", "exit non-zero when any sample was skipped")
+    .option("--json", "print the aggregated report as JSON")
+    .option("--no-progress", "no progress on stderr")
+    .addHelpText("after", "\nExamples:\n  evalkern run qa.yaml --base-url http://localhost:8000/v1 --model my-model -o results.json\n  evalkern run bench.ts --limit 50 --predictions preds.jsonl\n")
+    .action(async (file: string, o: Record<string, unknown>) => {
+      const { runCommand } = await import("./commands/run.js");
+      code = await runCommand({ file, ...o } as never, sink);
+    });
+
+  program
+    .command("judge")
+    .summary("LLM-as-judge metrics (DeepEval, DSPy) with cost summary and a replayable cache")
+    .description(
+      "Score rows with judge metrics (faithfulness, answer-relevancy, g-eval, semantic-f1, ...) using the configured " +
+        "OpenAI-compatible model. Prints mean scores with 95% CIs, pass rates and the cost; --cache records every judge " +
+        "call, --replay answers only from the cache (no request is sent; a miss is an error).",
+    )
+    .argument("<input>", "JSONL/CSV rows with input, actual_output, expected_output, context, retrieval_context")
+    .option("-m, --metric <name[:key=value...]>", "judge metric, repeatable", collect)
+    .option("-o, --output <file>", "per-row output (.jsonl or .csv)")
+    .option("--model <name>", "judge model (default $EVALKERN_JUDGE_MODEL)")
+    .option("--base-url <url>", "OpenAI-compatible base URL (default $EVALKERN_JUDGE_BASE_URL)")
+    .option("--api-key <key>", "API key (default $EVALKERN_JUDGE_API_KEY)")
+    .option("--cache <file>", "judge-call cache (JSONL): hits cost nothing, misses are recorded")
+    .option("--replay", "answer every call from --cache only; a miss fails the row and nothing is sent")
+    .option("--concurrency <n>", "judge calls in flight", positiveInt("--concurrency"), 4)
+    .option("--price-input <usd>", "USD per million input tokens (for the cost summary)", nonNegativeNumber("--price-input"))
+    .option("--price-output <usd>", "USD per million output tokens", nonNegativeNumber("--price-output"))
+    .option("--timeout <ms>", "per-request timeout", positiveInt("--timeout"))
+    .option("--input-field <path>", "input/question field", "input")
+    .option("--output-field <path>", "actual output field", "actual_output")
+    .option("--expected-field <path>", "expected output field", "expected_output")
+    .option("--context-field <path>", "context field (list of strings)", "context")
+    .option("--retrieval-context-field <path>", "retrieval context field (list)", "retrieval_context")
+    .option("--limit <n>", "only the first n rows", positiveInt("--limit"))
+    .option("--report <file>", "also write the HTML report")
+    .option("--allow-failures", "exit 0 even when some judge calls failed")
+    .option("--json", "print the summary as JSON")
+    .option("--no-progress", "no progress on stderr")
+    .addHelpText(
+      "after",
+      `\n${judgeMetricsHelp()}\nRename a metric's output key with as=NAME.\n\nExamples:\n  evalkern judge rag.jsonl --metric faithfulness --metric answer-relevancy --model gpt-4o-mini --cache judge-cache.jsonl\n  evalkern judge rag.jsonl --metric faithfulness --model gpt-4o-mini --cache judge-cache.jsonl --replay   # CI: no network\n`,
+    )
+    .action(async (input: string, o: Record<string, unknown>) => {
+      const { judgeCommand } = await import("./commands/judge.js");
+      code = await judgeCommand({ input, ...o } as never, sink);
+    });
+
+  program
+    .command("report")
+    .summary("write a self-contained HTML report of a run")
+    .description(
+      "One HTML file with no external resources: score distributions per metric (SVG), per-slice tables, the " +
+        "worst-scoring rows with hypothesis and references side by side, and the run's signatures.",
+    )
+    .argument("<results>", "per-row output of `evalkern score -o` or `evalkern judge -o`")
+    .option("-o, --output <file>", "HTML file", "report.html")
+    .option("--by <field>", "slice field(s) (default: detected: fields with 2–50 distinct short values)", collectList)
+    .option("--worst <n>", "worst rows shown per metric", positiveInt("--worst"), 15)
+    .option("--title <text>", "page title")
+    .addHelpText("after", "\nExample:\n  evalkern report out.jsonl -o report.html --by lang\n")
+    .action(async (results: string, o: Record<string, unknown>) => {
+      const { writeReport } = await import("./commands/report.js");
+      const r = await writeReport({ results, output: o.output as string, by: o.by as string[] | undefined, worst: o.worst as number, title: o.title as string | undefined });
+      io.stdout.write(`wrote ${r.path} (${(r.bytes / 1024).toFixed(1)} KiB)\n`);
+    });
+
+  program
+    .command("merge")
+    .summary("merge the outputs of `score --shard i/n` runs exactly")
+    .description("Concatenate shard outputs in shard order and add their exact statistics: the merged corpus scores equal a single run's.")
+    .argument("<outputs...>", "the shards' outputs (any order)")
+    .requiredOption("-o, --output <file>", "merged per-row output")
+    .option("--no-ci", "skip the bootstrap confidence intervals")
+    .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
+    .option("--json", "print the summary as JSON")
+    .action(async (outputs: string[], o: Record<string, unknown>) => {
+      const { mergeCommand } = await import("./commands/merge.js");
+      code = await mergeCommand({ outputs, output: o.output as string, ci: o.ci !== false, workers: o.workers as number | undefined, json: o.json === true }, sink);
+    });
+
+  program
+    .command("metrics")
+    .summary("list the metrics and their options")
+    .action(() => {
+      io.stdout.write(`${metricsHelp()}\n\n${judgeMetricsHelp()}\n`);
+    });
+
+  return { program, exitCode: () => code };
+}
+
+/**
+ * Run the command line with `argv` (without node and the script); resolves with the exit code.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+ */
+export async function main(argv: readonly string[], io: ProgramIo): Promise<number> {
+  const { program, exitCode } = createProgram(io);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.usage;
+  }
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (CliError.isInstance(error)) {
+      io.stderr.write(`evalkern: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(`evalkern: ${messageOf(error)}\n`);
+    if (process.env.EVALKERN_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
+    return EXIT.failure;
+  }
+}

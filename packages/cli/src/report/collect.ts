@@ -1,0 +1,364 @@
+// Gathering what the HTML report shows from a run's per-row output (one streaming pass, memory bounded
+// by the number of bins, slices and kept rows, not by the file): score histograms per metric column,
+// per-slice scores (corpus scores from the statistics file for `score` runs, means for judge runs), the
+// worst-scoring rows with their texts, and the signatures.
+import { statSync } from "node:fs";
+import { columnLabel } from "../commands/score.js";
+import { inputError } from "../errors.js";
+import { readRecords, type InputRecord } from "../io/records.js";
+import type { LoadedRun, RunMetric } from "../results.js";
+import { accumulate, checkAgainstSummary, newAccumulator, sliceMetrics, sliceScores, StatisticsReader, type SliceAccumulator } from "../slices.js";
+
+export const BINS = 20;
+
+export interface SeriesData {
+  /** `bleu`, `rouge rouge1` ... */
+  readonly label: string;
+  readonly metric: string;
+  readonly column: string;
+  readonly key: string;
+  readonly scale: number;
+  readonly corpus: number | undefined;
+  readonly ci: { readonly lower: number; readonly upper: number } | undefined;
+  readonly counts: number[];
+  readonly n: number;
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+  readonly higherIsBetter: boolean;
+}
+
+export interface RowSample {
+  readonly line: number;
+  readonly id: string | undefined;
+  readonly score: number;
+  readonly hypothesis: string;
+  readonly references: readonly string[];
+  readonly input: string | undefined;
+  readonly slices: Readonly<Record<string, string>>;
+  readonly reason: string | undefined;
+}
+
+export interface SliceTable {
+  readonly field: string;
+  /** "corpus" (from summed statistics) or "mean" (of row scores). */
+  readonly aggregation: "corpus" | "mean";
+  readonly values: { readonly value: string; readonly rows: number; readonly scored: number; readonly scores: Record<string, number | undefined> }[];
+}
+
+export interface ReportData {
+  readonly title: string;
+  readonly kind: "score" | "judge";
+  readonly tool: string;
+  readonly createdAt: string;
+  readonly input: string;
+  readonly output: string;
+  readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
+  readonly series: readonly SeriesData[];
+  readonly slices: readonly SliceTable[];
+  readonly worst: readonly { readonly label: string; readonly scale: number; readonly rows: readonly RowSample[] }[];
+  readonly signatures: readonly { readonly name: string; readonly signature: string }[];
+  readonly notes: readonly string[];
+  readonly judge?: Readonly<Record<string, unknown>>;
+}
+
+export interface CollectOptions {
+  /** Slice fields; undefined = detect (string fields with 2–50 distinct values). */
+  readonly by?: readonly string[] | undefined;
+  /** Worst rows kept per metric (default 15). */
+  readonly worst?: number;
+  readonly title?: string;
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  if (typeof obj !== "object" || obj === null) return undefined;
+  const rec = obj as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(rec, path)) return rec[path];
+  let cur: unknown = obj;
+  for (const part of path.split(".")) {
+    if (typeof cur !== "object" || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function text(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+function refsOf(row: Record<string, unknown>, paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const v = getPath(row, p);
+    if (Array.isArray(v)) for (const x of v) out.push(text(x));
+    else if (v !== undefined && v !== null && v !== "") out.push(text(v));
+  }
+  return out;
+}
+
+async function* outputRows(path: string, format: "jsonl" | "csv"): AsyncGenerator<{ line: number; row: Record<string, unknown> | null }> {
+  const size = statSync(path).size;
+  let header: string[] | undefined;
+  for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, path.toLowerCase().endsWith(".tsv") ? "\t" : ",")) {
+    yield parseOutputRecord(r, () => header, (h) => (header = h));
+  }
+}
+
+function parseOutputRecord(r: InputRecord, header: () => string[] | undefined, setHeader: (h: string[]) => void): { line: number; row: Record<string, unknown> | null } {
+  if (r.kind === "jsonl") {
+    try {
+      const v = JSON.parse(r.text) as unknown;
+      return { line: r.line, row: typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null };
+    } catch {
+      return { line: r.line, row: null };
+    }
+  }
+  if (r.kind === "csv-error") return { line: r.line, row: null };
+  const h = header();
+  if (!h) {
+    setHeader(r.fields.map((f, i) => (i === 0 && f.charCodeAt(0) === 0xfeff ? f.slice(1) : f)));
+    return { line: r.line, row: null };
+  }
+  const o: Record<string, unknown> = {};
+  h.forEach((k, i) => (o[k] = r.fields[i]));
+  return { line: r.line, row: o };
+}
+
+/** A metric column's value in an output row (JSONL: row[metric][key]; CSV: row["metric"] or row["metric.key"]). */
+function valueOf(row: Record<string, unknown>, m: RunMetric, key: string): number | undefined {
+  const obj = row[m.name];
+  let v: unknown;
+  if (typeof obj === "object" && obj !== null) v = (obj as Record<string, unknown>)[key];
+  else if (key === "score" && obj !== undefined) v = obj;
+  else v = row[`${m.name}.${key}`];
+  if (typeof v === "string") v = v === "" ? undefined : Number(v);
+  if (typeof v === "boolean") v = v ? 1 : 0;
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+function reasonOf(row: Record<string, unknown>, m: RunMetric): string | undefined {
+  const obj = row[m.name];
+  if (typeof obj === "object" && obj !== null && typeof (obj as Record<string, unknown>).reason === "string") return (obj as Record<string, unknown>).reason as string;
+  const v = row[`${m.name}.reason`];
+  return typeof v === "string" && v ? v : undefined;
+}
+
+interface Series {
+  readonly metric: RunMetric;
+  readonly key: string;
+  readonly column: string;
+  readonly counts: number[];
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+function binOf(v: number, scale: number): number {
+  const b = Math.floor((v / scale) * BINS);
+  return Math.max(0, Math.min(BINS - 1, b));
+}
+
+async function detectSlices(path: string, format: "jsonl" | "csv", exclude: Set<string>): Promise<string[]> {
+  const distinct = new Map<string, Set<string>>();
+  const bad = new Set<string>();
+  let n = 0;
+  for await (const { row } of outputRows(path, format)) {
+    if (!row) continue;
+    n++;
+    for (const [k, v] of Object.entries(row)) {
+      if (exclude.has(k) || k.startsWith("_") || bad.has(k)) continue;
+      if (typeof v !== "string" && typeof v !== "boolean" && !(typeof v === "number" && Number.isInteger(v))) {
+        bad.add(k);
+        continue;
+      }
+      const s = String(v);
+      if (s.length > 40) {
+        bad.add(k);
+        continue;
+      }
+      let set = distinct.get(k);
+      if (!set) distinct.set(k, (set = new Set()));
+      set.add(s);
+      if (set.size > 50) bad.add(k);
+    }
+    if (n >= 5000) break;
+  }
+  const out: string[] = [];
+  for (const [k, set] of distinct) if (!bad.has(k) && set.size >= 2 && set.size <= Math.max(2, n / 2)) out.push(k);
+  return out.slice(0, 4);
+}
+
+/** Read a run's output and summarise it for the report. */
+export async function collectReport(run: LoadedRun, options: CollectOptions = {}): Promise<ReportData> {
+  const m = run.manifest;
+  const format = m.outputFormat;
+  const keep = options.worst ?? 15;
+  const fields = m.fields;
+  const metricKeys = new Set<string>(m.metrics.flatMap((x) => [x.name, ...x.columns.map((c) => `${x.name}.${c.key}`), `${x.name}.score`, `${x.name}.reason`]));
+  const exclude = new Set<string>([fields.hypothesis, ...fields.references, ...(fields.id ? [fields.id] : []), ...metricKeys, "input", "_error"]);
+  const by = options.by ?? (await detectSlices(m.output, format, exclude));
+
+  const series: Series[] = [];
+  for (const metric of m.metrics) {
+    const cols = metric.columns.length ? [{ column: metric.headline, key: "score" }, ...metric.columns.filter((c) => c.column !== metric.headline)] : [{ column: metric.headline, key: "score" }];
+    for (const c of cols) series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
+  }
+  const worst = m.metrics.map(() => [] as RowSample[]);
+  const trim = (list: RowSample[], higher: boolean) => {
+    list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || a.line - b.line);
+    list.length = Math.min(list.length, keep);
+  };
+
+  // slices: corpus scores from the statistics file (score runs), else means of row scores
+  const useStats = m.kind === "score" && run.summary?.statistics != null;
+  const stats = useStats ? new StatisticsReader(run.summary!.statistics!.files, run.summary!.statistics!.rowWidth) : undefined;
+  const rowWidth = stats?.rowWidth ?? 0;
+  const accs = new Map<string, SliceAccumulator>(by.map((f) => [f, newAccumulator()]));
+  const total = newAccumulator();
+  const means = new Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>(by.map((f) => [f, new Map()]));
+  let block: Float32Array = new Float32Array(0);
+  let blockAt = 0;
+  let rows = 0;
+  let missingStats = false;
+
+  try {
+    for await (const { line, row } of outputRows(m.output, format)) {
+      if (row === null && format === "csv" && rows === 0 && line === 1) continue; // the header
+      rows++;
+      let statAt = -1;
+      if (stats) {
+        if (blockAt >= block.length) {
+          block = stats.read(8192);
+          blockAt = 0;
+        }
+        if (block.length === 0) missingStats = true;
+        else {
+          statAt = blockAt;
+          blockAt += rowWidth;
+        }
+      }
+      if (!row) continue;
+      const sliceValues: Record<string, string> = {};
+      for (const f of by) {
+        const v = getPath(row, f);
+        sliceValues[f] = v === undefined || v === null || v === "" ? "(none)" : text(v);
+      }
+      if (stats && statAt >= 0) {
+        accumulate(total, "", block, statAt, rowWidth);
+        for (const f of by) accumulate(accs.get(f)!, sliceValues[f]!, block, statAt, rowWidth);
+      }
+      for (const s of series) {
+        const v = valueOf(row, s.metric, s.key);
+        if (v === undefined) continue;
+        s.n++;
+        s.sum += v;
+        if (v < s.min) s.min = v;
+        if (v > s.max) s.max = v;
+        s.counts[binOf(v, s.metric.scale)]!++;
+      }
+      const hasError = row._error !== undefined && row._error !== "" && row._error !== null;
+      for (const f of by) {
+        const table = means.get(f)!;
+        let e = table.get(sliceValues[f]!);
+        if (!e) table.set(sliceValues[f]!, (e = { rows: 0, scored: 0, sums: new Map() }));
+        e.rows++;
+        if (!hasError) e.scored++;
+        for (const s of series) {
+          const v = valueOf(row, s.metric, s.key);
+          if (v === undefined) continue;
+          const label = `${s.metric.name}\u0000${s.column}`;
+          const a = e.sums.get(label) ?? { s: 0, n: 0 };
+          a.s += v;
+          a.n++;
+          e.sums.set(label, a);
+        }
+      }
+      m.metrics.forEach((metric, i) => {
+        const v = valueOf(row, metric, "score");
+        if (v === undefined) return;
+        const list = worst[i]!;
+        list.push({
+          line,
+          id: fields.id ? text(getPath(row, fields.id)) : undefined,
+          score: v,
+          hypothesis: text(getPath(row, fields.hypothesis)),
+          references: refsOf(row, fields.references),
+          input: m.kind === "judge" ? text(getPath(row, "input")) || undefined : undefined,
+          slices: sliceValues,
+          reason: reasonOf(row, metric),
+        });
+        if (list.length > 2 * keep) trim(list, metric.higherIsBetter);
+      });
+    }
+  } finally {
+    stats?.close();
+  }
+  if (rows === 0) throw inputError(`${m.output} has no rows`);
+  m.metrics.forEach((metric, i) => trim(worst[i]!, metric.higherIsBetter));
+
+  const notes: string[] = [];
+  let corpusSlices: Map<string, Awaited<ReturnType<typeof sliceScores>>> | undefined;
+  if (stats && run.summary) {
+    const metrics = sliceMetrics(run.summary);
+    const t = total.sums.get("");
+    const consistent = !missingStats && t !== undefined && (await checkAgainstSummary(metrics, run.summary, { sums: t.sums, count: t.count }));
+    if (consistent) {
+      corpusSlices = new Map();
+      for (const f of by) corpusSlices.set(f, await sliceScores(metrics, accs.get(f)!));
+    } else {
+      notes.push("Slice scores are means of row scores: the statistics file did not match the run's corpus scores.");
+    }
+  }
+
+  const sliceTables: SliceTable[] = by.map((field) => {
+    const corpus = corpusSlices?.get(field);
+    const table = means.get(field)!;
+    const values = [...table.entries()]
+      .map(([value, e]) => {
+        const scores: Record<string, number | undefined> = {};
+        for (const s of series) {
+          const label = `${s.metric.name}\u0000${s.column}`;
+          if (corpus) scores[label] = corpus.get(value)?.scores[s.metric.name]?.[s.column];
+          else {
+            const a = e.sums.get(label);
+            scores[label] = a && a.n > 0 ? a.s / a.n : undefined;
+          }
+        }
+        return { value, rows: e.rows, scored: e.scored, scores };
+      })
+      .sort((a, b) => b.rows - a.rows || a.value.localeCompare(b.value));
+    return { field, aggregation: corpus ? "corpus" : "mean", values };
+  });
+
+  return {
+    title: options.title ?? `evalkern ${m.kind} report`,
+    kind: m.kind,
+    tool: m.tool,
+    createdAt: m.createdAt,
+    input: m.input,
+    output: m.output,
+    rows: m.rows,
+    series: series.map((s) => ({
+      label: s.metric.columns.length === 0 ? s.metric.name : columnLabel(s.metric, s.key === "score" ? (s.metric.columns.find((c) => c.column === s.column)?.key ?? s.key) : s.key),
+      metric: s.metric.name,
+      column: s.column,
+      key: s.key,
+      scale: s.metric.scale,
+      corpus: s.metric.corpus[s.column],
+      ci: s.metric.ci?.[s.column],
+      counts: s.counts,
+      n: s.n,
+      mean: s.n ? s.sum / s.n : 0,
+      min: s.n ? s.min : 0,
+      max: s.n ? s.max : 0,
+      higherIsBetter: s.metric.higherIsBetter,
+    })),
+    slices: sliceTables,
+    worst: m.metrics.map((metric, i) => ({ label: metric.name, scale: metric.scale, rows: worst[i]! })),
+    signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature })),
+    notes,
+    ...(m.judge ? { judge: m.judge } : {}),
+  };
+}

@@ -1,0 +1,96 @@
+// What a run leaves beside its per-row output: `<output>.evalkern/run.json` (the manifest read by
+// `report`, `compare` and `merge`) and, for `score`, the bulk scorer's files (raw rows, statistics,
+// checkpoint, summary).
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ScoreSummary } from "@evalkern/harness";
+import { inputError } from "./errors.js";
+import type { Format } from "./io/records.js";
+import type { Scale } from "./metric-registry.js";
+
+export const CLI_VERSION = "0.1.0";
+
+/** One output column of a metric: the raw scorer column and its key in the metric's output object. */
+export interface MetricColumn {
+  readonly column: string;
+  readonly key: string;
+}
+
+export interface RunMetric {
+  /** Output key of the metric's object in every row. */
+  readonly name: string;
+  /** Registry name (`bleu`, `faithfulness`, ...). */
+  readonly metric: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly scale: Scale;
+  /** Keys of the metric's row object besides `score` (empty for one-number metrics). */
+  readonly columns: readonly MetricColumn[];
+  /** The column reported as `score`. */
+  readonly headline: string;
+  readonly higherIsBetter: boolean;
+  readonly signature: string;
+  /** Corpus-level score per column (BLEU/chrF from summed statistics, others means). */
+  readonly corpus: Readonly<Record<string, number>>;
+  /** 95% bootstrap CI per column. */
+  readonly ci?: Readonly<Record<string, { readonly lower: number; readonly upper: number; readonly ci: number }>>;
+}
+
+export interface RunManifest {
+  readonly version: 1;
+  readonly kind: "score" | "judge";
+  readonly tool: string;
+  readonly createdAt: string;
+  readonly input: string;
+  readonly output: string;
+  readonly inputFormat: Format;
+  readonly outputFormat: Format;
+  readonly fields: { readonly hypothesis: string; readonly references: readonly string[]; readonly id?: string | undefined };
+  readonly metrics: readonly RunMetric[];
+  readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  /** Bulk scorer summary file (score runs), relative to the sidecar directory. */
+  readonly summary?: string;
+  readonly elapsedMs: number;
+  /** Judge runs: the model and usage totals. */
+  readonly judge?: Readonly<Record<string, unknown>>;
+}
+
+export function sidecarDir(output: string): string {
+  return `${resolve(output)}.evalkern`;
+}
+
+export function ensureSidecar(output: string): string {
+  const dir = sidecarDir(output);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export interface LoadedRun {
+  readonly manifest: RunManifest;
+  readonly dir: string;
+  readonly summary?: ScoreSummary;
+}
+
+/** Load the manifest (and bulk summary) of a results file written by `evalkern score` or `evalkern judge`. */
+export function loadRun(output: string): LoadedRun {
+  const path = resolve(output);
+  if (!existsSync(path)) throw inputError(`results file not found: ${output}`);
+  const dir = sidecarDir(path);
+  const manifestPath = join(dir, "run.json");
+  if (!existsSync(manifestPath)) {
+    throw inputError(`${output} has no run manifest (${manifestPath}): pass a file written by \`evalkern score -o\` or \`evalkern judge -o\``);
+  }
+  let manifest: RunManifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as RunManifest;
+  } catch (e) {
+    throw inputError(`${manifestPath}: not valid JSON (${(e as Error).message})`);
+  }
+  if (manifest.version !== 1 || !Array.isArray(manifest.metrics)) throw inputError(`${manifestPath}: not an evalkern run manifest`);
+  let summary: ScoreSummary | undefined;
+  if (manifest.summary) {
+    const p = join(dir, manifest.summary);
+    if (existsSync(p)) summary = JSON.parse(readFileSync(p, "utf8")) as ScoreSummary;
+  }
+  return { manifest, dir, ...(summary ? { summary } : {}) };
+}

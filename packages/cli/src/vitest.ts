@@ -1,0 +1,161 @@
+/**
+ * `@evalkern/cli/vitest`: evals as assertions in a vitest suite (like DeepEval's pytest integration).
+ * Importing this module extends `expect` with `toScoreAtLeast` and `toScoreAtMost`, after compiling the
+ * WebAssembly kernels once (top-level await), so the matchers are synchronous.
+ *
+ * Thresholds are on a 0–1 scale for every metric: BLEU and chrF (0–100 in sacreBLEU) are divided by 100.
+ * A string is scored as one sentence against its reference(s); an array of strings is scored as a
+ * corpus (BLEU/chrF from summed statistics, the others as the mean of sentence scores).
+ *
+ * @example
+ * import { expect, test } from "vitest";
+ * import "@evalkern/cli/vitest";
+ *
+ * test("the summary keeps the facts", () => {
+ *   expect(summary).toScoreAtLeast("rougeL", 0.4, { reference: goldSummary });
+ *   expect(answer).toScoreAtLeast("f1", 0.7, { references: ["Paris", "Paris, France"] });
+ *   expect(translations).toScoreAtLeast("bleu", 0.3, { references: goldTranslations }); // corpus BLEU ≥ 30
+ * });
+ */
+import { corpusBleu, corpusChrf, ready, rougeScore, sentenceBleu, sentenceChrf, tokenF1, type BleuOptions, type ChrfOptions, type RougeType } from "@evalkern/core-wasm";
+import { levenshteinSimilarity } from "@evalkern/metrics/common";
+import { EM } from "@evalkern/metrics/dspy";
+import { expect } from "vitest";
+
+await ready();
+
+/** A metric by name, or your own `(hypothesis, references) => score in [0, 1]`. */
+export type MatcherMetric =
+  | "bleu"
+  | "chrf"
+  | "chrf++"
+  | "rouge"
+  | "rouge1"
+  | "rouge2"
+  | "rougeL"
+  | "rougeLsum"
+  | "f1"
+  | "em"
+  | "levenshtein"
+  | ((hypothesis: string, references: readonly string[]) => number);
+
+export interface ScoreOptions {
+  /** The reference of a single output. */
+  readonly reference?: string;
+  /**
+   * The references: for a single output, several acceptable references; for an array of outputs, one
+   * reference (or list of references) per output.
+   */
+  readonly references?: readonly string[] | readonly (string | readonly string[])[];
+  /** Metric options (BLEU `tokenize`, chrF `wordOrder`, ROUGE `useStemmer`, F1 `mode`...). */
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+function metricLabel(metric: MatcherMetric): string {
+  return typeof metric === "function" ? metric.name || "custom metric" : metric;
+}
+
+function sentence(metric: MatcherMetric, hypothesis: string, refs: readonly string[], options: Readonly<Record<string, unknown>>): number {
+  if (typeof metric === "function") return metric(hypothesis, refs);
+  switch (metric) {
+    case "bleu":
+      return sentenceBleu(hypothesis, refs, options as BleuOptions).score / 100;
+    case "chrf":
+      return sentenceChrf(hypothesis, refs, options as ChrfOptions).score / 100;
+    case "chrf++":
+      return sentenceChrf(hypothesis, refs, { wordOrder: 2, ...options } as ChrfOptions).score / 100;
+    case "rouge":
+    case "rouge1":
+    case "rouge2":
+    case "rougeL":
+    case "rougeLsum": {
+      const type = (metric === "rouge" ? "rougeL" : metric) as RougeType;
+      const r = rougeScore(hypothesis, refs, { types: [type], useStemmer: options.useStemmer === true }) as unknown as Record<string, { fmeasure: number }>;
+      return r[type]!.fmeasure;
+    }
+    case "f1":
+      return tokenF1(hypothesis, refs, options).f1;
+    case "em":
+      return EM(hypothesis, refs) ? 1 : 0;
+    case "levenshtein":
+      return Math.max(...refs.map((r) => levenshteinSimilarity(hypothesis, r)));
+    default:
+      throw new TypeError(`unknown metric ${JSON.stringify(metric)}: use bleu, chrf, chrf++, rouge1, rouge2, rougeL, rougeLsum, f1, em, levenshtein or a function`);
+  }
+}
+
+/**
+ * The score of `received` on `metric`, on a 0–1 scale.
+ *
+ * @example
+ * evalScore("the cat sat", "bleu", { reference: "the cat sat down" });
+ */
+export function evalScore(received: unknown, metric: MatcherMetric, options: ScoreOptions = {}): number {
+  const opts = options.options ?? {};
+  if (typeof received === "string") {
+    const refs = options.reference !== undefined ? [options.reference] : ((options.references ?? []) as readonly unknown[]);
+    if (refs.length === 0 || refs.some((r) => typeof r !== "string")) throw new TypeError("give { reference } or { references: string[] } for a single output");
+    return sentence(metric, received, refs as string[], opts);
+  }
+  if (Array.isArray(received) && received.every((x) => typeof x === "string")) {
+    const refs = options.references;
+    if (!Array.isArray(refs) || refs.length !== received.length) throw new TypeError(`give { references } with one entry per output (${received.length})`);
+    const lists = refs.map((r) => (typeof r === "string" ? [r] : [...(r as readonly string[])]));
+    if (metric === "bleu" || metric === "chrf" || metric === "chrf++") {
+      // refs[i] holds the references of received[i]
+      if (metric === "bleu") return corpusBleu(received, lists, opts as BleuOptions).score / 100;
+      return corpusChrf(received, lists, (metric === "chrf++" ? { wordOrder: 2, ...opts } : opts) as ChrfOptions).score / 100;
+    }
+    let sum = 0;
+    received.forEach((h, i) => (sum += sentence(metric, h, lists[i]!, opts)));
+    return received.length ? sum / received.length : 0;
+  }
+  throw new TypeError(`expected a string or an array of strings to score, got ${received === null ? "null" : typeof received}`);
+}
+
+function preview(value: unknown): string {
+  const s = typeof value === "string" ? value : JSON.stringify(value);
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+type MatcherResult = { pass: boolean; message: () => string; actual?: unknown; expected?: unknown };
+
+function compare(received: unknown, metric: MatcherMetric, threshold: number, options: ScoreOptions | undefined, atLeast: boolean, isNot: boolean): MatcherResult {
+  if (typeof threshold !== "number" || !Number.isFinite(threshold)) throw new TypeError("the threshold must be a finite number (0–1 scale)");
+  const score = evalScore(received, metric, options);
+  const pass = atLeast ? score >= threshold : score <= threshold;
+  const what = `${metricLabel(metric)} ${score.toFixed(4)} (0–1 scale)`;
+  const refs = options?.reference !== undefined ? [options.reference] : options?.references;
+  return {
+    pass,
+    actual: score,
+    expected: threshold,
+    message: () =>
+      `expected ${Array.isArray(received) ? "outputs" : "output"} ${isNot ? "not " : ""}to score ${atLeast ? "at least" : "at most"} ${threshold} on ${metricLabel(metric)}, got ${what}\n` +
+      `  output:    ${preview(received)}\n  reference: ${preview(refs)}`,
+  };
+}
+
+/** The matchers, for `expect.extend` in setups that do not import this module's side effect. */
+export const evalkernMatchers = {
+  toScoreAtLeast(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
+    return compare(received, metric, threshold, options, true, this.isNot === true);
+  },
+  toScoreAtMost(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
+    return compare(received, metric, threshold, options, false, this.isNot === true);
+  },
+};
+
+expect.extend(evalkernMatchers);
+
+interface EvalkernMatchers<R = unknown> {
+  /** The output scores ≥ `threshold` (0–1 scale) on `metric` against `{ reference }` / `{ references }`. */
+  toScoreAtLeast(metric: MatcherMetric, threshold: number, options?: ScoreOptions): R;
+  /** The output scores ≤ `threshold` (0–1 scale). */
+  toScoreAtMost(metric: MatcherMetric, threshold: number, options?: ScoreOptions): R;
+}
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends EvalkernMatchers<T> {}
+}

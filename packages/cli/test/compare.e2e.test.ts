@@ -1,0 +1,75 @@
+// `evalkern compare` end to end: two systems on the bundled references, paired bootstrap per metric and
+// per slice, from scored outputs and from raw input files.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { examplePairs, readJsonl, runCli, tempDir } from "./support/cli.js";
+
+let dir: string;
+let better: string;
+
+beforeAll(() => {
+  dir = tempDir();
+  // system B: every third hypothesis replaced by its reference (clearly better)
+  better = join(dir, "better.jsonl");
+  writeFileSync(
+    better,
+    readJsonl(examplePairs)
+      .map((r, i) => JSON.stringify(i % 3 === 0 ? { ...r, hyp: (r.refs as string[])[0] } : r))
+      .join("\n"),
+  );
+});
+
+describe("evalkern compare", () => {
+  it("paired significance per metric and per slice on two scored outputs", async () => {
+    const flags = ["--metric", "bleu", "--metric", "chrf", "--no-progress"];
+    const a = await runCli(["score", examplePairs, "-o", join(dir, "a.jsonl"), ...flags], { cwd: dir });
+    const b = await runCli(["score", better, "-o", join(dir, "b.jsonl"), ...flags], { cwd: dir });
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    const r = await runCli(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--by", "lang", "--resamples", "300"], { cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("300 paired rows · paired bootstrap (sacreBLEU paired-bs), 300 resamples, seed 12345");
+    expect(r.stdout).toMatch(/^bleu\s+66\.95 ±\d+\.\d\d\s+\d+\.\d\d ±\d+\.\d\d\s+\+\d+\.\d\d\s+0\.0033\s+\*\*$/m);
+    expect(r.stdout).toMatch(/^by lang$/m);
+    expect(r.stdout).toMatch(/^en\s+144\s+bleu\s/m);
+
+    const json = await runCli(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--by", "lang", "--resamples", "300", "--json"], { cwd: dir });
+    const res = JSON.parse(json.stdout) as {
+      metrics: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number } }>>;
+      slices: { field: string; value: string; rows: number; result: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number } }>> }[];
+    };
+    expect(res.metrics.bleu!.bleu!.difference).toBeGreaterThan(5);
+    expect(res.metrics.bleu!.bleu!.pValue).toBeLessThan(0.05);
+    const langs = res.slices.filter((s) => s.field === "lang");
+    expect(langs.reduce((n, s) => n + s.rows, 0)).toBe(300);
+    // a slice's corpus BLEU is computed from its own summed statistics, not a mean of sentence scores
+    const en = langs.find((s) => s.value === "en")!;
+    expect(en.result.bleu!.bleu!.baseline.score).toBeGreaterThan(0);
+    expect(en.result.bleu!.bleu!.pValue).toBeGreaterThan(0);
+    expect(en.result.bleu!.bleu!.pValue).toBeLessThanOrEqual(1);
+  });
+
+  it("scores raw input files first, and rejects different references or metrics", async () => {
+    const r = await runCli(["compare", examplePairs, better, "--metric", "chrf", "--resamples", "200"], { cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^chrf\s+74\.93 ±/m);
+
+    const other = join(dir, "other-refs.jsonl");
+    writeFileSync(other, readJsonl(examplePairs).map((x, i) => JSON.stringify(i === 7 ? { ...x, refs: ["something else"] } : x)).join("\n"));
+    const diff = await runCli(["compare", examplePairs, other, "--metric", "bleu"], { cwd: dir });
+    expect(diff.code).toBe(3);
+    expect(diff.stderr).toContain("row 8 has different references");
+
+    const c = await runCli(["score", better, "-o", join(dir, "c.jsonl"), "--metric", "bleu", "--no-progress", "--no-ci"], { cwd: dir });
+    expect(c.code).toBe(0);
+    const mismatch = await runCli(["compare", join(dir, "a.jsonl"), join(dir, "c.jsonl")], { cwd: dir });
+    expect(mismatch.code).toBe(2);
+    expect(mismatch.stderr).toContain("different metrics");
+
+    const missing = await runCli(["compare", join(dir, "nope.jsonl"), join(dir, "a.jsonl")], { cwd: dir });
+    expect(missing.code).toBe(3);
+  });
+});
