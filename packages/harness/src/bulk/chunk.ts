@@ -1,0 +1,295 @@
+// Scoring one chunk of rows (runs inside a worker): parse the records, pick out the pairs, call each
+// metric's batch kernel once for all valid pairs of the chunk, and produce the chunk's per-row output
+// (JSONL bytes or values), its statistics rows, and exact partial column sums.
+import { fsumAdd } from "./fsum.js";
+import { extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
+import type { BulkMetric } from "./metrics.js";
+
+export interface ChunkContext {
+  readonly metrics: readonly BulkMetric[];
+  readonly fields: ResolvedFields;
+  /** Build JSONL output bytes (file mode). */
+  readonly jsonOutput: boolean;
+  /** Return statistics rows ([valid, ...stats] as f32 per record) for bootstrap / paired tests. */
+  readonly keepStatistics: boolean;
+  /** Key of the position in output rows: "line" (files) or "index" (streams). */
+  readonly positionKey: "line" | "index";
+}
+
+export interface BadRow {
+  readonly line: number;
+  readonly code: BadRowCode;
+  readonly message: string;
+}
+
+export interface ChunkResult {
+  /** Records (non-blank lines / CSV records / stream rows) in this chunk. */
+  readonly records: number;
+  readonly blank: number;
+  readonly valid: number;
+  readonly badByCode: Record<string, number>;
+  /** The first few bad rows of the chunk. */
+  readonly badSamples: BadRow[];
+  /** Exact partial sums per statistics column (all metrics, concatenated), over valid rows. */
+  readonly partials: number[][];
+  readonly nrefsMin: number;
+  readonly nrefsMax: number;
+  /** JSONL output, one line per record, in order (jsonOutput). */
+  readonly output?: Uint8Array;
+  /** records × (1 + totalWidth) f32: a validity flag then the statistics (keepStatistics). */
+  readonly statistics?: Float32Array;
+  /** Stream mode: per-record values (records × columns), positions, ids and errors. */
+  readonly values?: Float64Array;
+  readonly positions?: Float64Array;
+  readonly ids?: unknown[];
+  readonly errors?: (BadRow | null)[];
+}
+
+interface RecordIn {
+  readonly position: number;
+  readonly value?: unknown;
+  readonly error?: { readonly code: BadRowCode; readonly message: string };
+}
+
+const MAX_BAD_SAMPLES = 20;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+
+/** Split JSONL text into records (blank lines skipped but counted in line numbers). */
+function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; blank: number } {
+  const records: RecordIn[] = [];
+  let blank = 0;
+  let start = 0;
+  let line = firstLine;
+  const n = text.length;
+  while (start < n) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = n;
+    let stop = end;
+    if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
+    const raw = text.slice(start, stop);
+    if (raw.trim() === "") blank++;
+    else {
+      try {
+        records.push({ position: line, value: JSON.parse(raw) });
+      } catch (e) {
+        records.push({ position: line, error: { code: "invalid_json", message: `invalid JSON: ${(e as Error).message}` } });
+      }
+    }
+    line++;
+    start = end + 1;
+  }
+  return { records, blank };
+}
+
+function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string): RecordIn[] {
+  return parseCsv(text, delimiter, firstLine).map((r) => {
+    if ("error" in r) return { position: r.line, error: { code: "csv_error", message: r.error } };
+    if (r.fields.length !== header.length) {
+      return { position: r.line, error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` } };
+    }
+    const obj: Record<string, string> = {};
+    header.forEach((h, i) => (obj[h] = r.fields[i]!));
+    return { position: r.line, value: obj };
+  });
+}
+
+export type ChunkInput =
+  | { readonly kind: "jsonl"; readonly bytes: Uint8Array; readonly firstLine: number }
+  | { readonly kind: "csv"; readonly bytes: Uint8Array; readonly firstLine: number; readonly header: readonly string[]; readonly delimiter: string }
+  | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number };
+
+export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
+  let records: RecordIn[];
+  let blank = 0;
+  let dropEmpty = false;
+  if (input.kind === "jsonl") {
+    const r = jsonlRecords(decoder.decode(input.bytes), input.firstLine);
+    records = r.records;
+    blank = r.blank;
+  } else if (input.kind === "csv") {
+    records = csvRecords(decoder.decode(input.bytes), input.firstLine, input.header, input.delimiter);
+    dropEmpty = ctx.fields.references.length > 1;
+  } else {
+    records = input.rows.map((row, i) => {
+      const position = input.firstIndex + i;
+      if (typeof row === "string") {
+        try {
+          return { position, value: JSON.parse(row) };
+        } catch (e) {
+          return { position, error: { code: "invalid_json" as const, message: `invalid JSON: ${(e as Error).message}` } };
+        }
+      }
+      return { position, value: row };
+    });
+  }
+  return scoreRecords(records, blank, dropEmpty, ctx);
+}
+
+function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
+  const R = records.length;
+  const errors: (BadRow | null)[] = new Array(R).fill(null);
+  const ids: unknown[] = new Array(R);
+  const hyps: string[] = [];
+  const refs: (readonly string[])[] = [];
+  const validIndex: number[] = []; // record index of each valid pair
+  let nrefsMin = Infinity;
+  let nrefsMax = 0;
+  for (let i = 0; i < R; i++) {
+    const rec = records[i]!;
+    if (rec.error) {
+      errors[i] = { line: rec.position, ...rec.error };
+      ids[i] = null;
+      continue;
+    }
+    const p = extractPair(rec.value, ctx.fields, dropEmpty);
+    ids[i] = p.id;
+    if (!p.ok) {
+      errors[i] = { line: rec.position, code: p.code, message: p.message };
+      continue;
+    }
+    hyps.push(p.hyp);
+    refs.push(p.refs);
+    validIndex.push(i);
+  }
+
+  // one batch call per metric; a failing batch is retried row by row to find the rows at fault
+  const V = hyps.length;
+  const stats: Float64Array[] = [];
+  const rowBad = new Uint8Array(V);
+  for (const m of ctx.metrics) {
+    let s: Float64Array;
+    try {
+      s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
+    } catch {
+      s = new Float64Array(V * m.width);
+      for (let v = 0; v < V; v++) {
+        try {
+          s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
+        } catch (e) {
+          if (!rowBad[v]) {
+            rowBad[v] = 1;
+            const i = validIndex[v]!;
+            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
+          }
+        }
+      }
+    }
+    for (let j = 0; j < s.length; j++) {
+      if (!Number.isFinite(s[j]!)) {
+        const v = Math.floor(j / m.width);
+        if (!rowBad[v]) {
+          rowBad[v] = 1;
+          const i = validIndex[v]!;
+          errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
+        }
+      }
+    }
+    stats.push(s);
+  }
+  const rowValues = ctx.metrics.map((m, k) => m.rowValues(stats[k]!, V));
+
+  const totalWidth = ctx.metrics.reduce((a, m) => a + m.width, 0);
+  const partials: number[][] = Array.from({ length: totalWidth }, () => []);
+  let valid = 0;
+  for (let v = 0; v < V; v++) {
+    if (rowBad[v]) continue;
+    valid++;
+    const nr = refs[v]!.length;
+    if (nr < nrefsMin) nrefsMin = nr;
+    if (nr > nrefsMax) nrefsMax = nr;
+    let col = 0;
+    ctx.metrics.forEach((m, k) => {
+      const s = stats[k]!;
+      for (let j = 0; j < m.width; j++) {
+        const x = s[v * m.width + j]!;
+        if (x !== 0) fsumAdd(partials[col]!, x);
+        col++;
+      }
+    });
+  }
+
+  const badByCode: Record<string, number> = {};
+  const badSamples: BadRow[] = [];
+  for (const e of errors) {
+    if (!e) continue;
+    badByCode[e.code] = (badByCode[e.code] ?? 0) + 1;
+    if (badSamples.length < MAX_BAD_SAMPLES) badSamples.push(e);
+  }
+
+  // map record index → valid index
+  const vOf = new Int32Array(R).fill(-1);
+  validIndex.forEach((i, v) => {
+    if (!rowBad[v]) vOf[i] = v;
+  });
+
+  const result: {
+    -readonly [K in keyof ChunkResult]: ChunkResult[K];
+  } = { records: R, blank, valid, badByCode, badSamples, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax };
+
+  if (ctx.keepStatistics) {
+    const w = 1 + totalWidth;
+    const out = new Float32Array(R * w);
+    for (let i = 0; i < R; i++) {
+      const v = vOf[i]!;
+      if (v < 0) continue;
+      out[i * w] = 1;
+      let col = 1;
+      ctx.metrics.forEach((m, k) => {
+        const s = stats[k]!;
+        for (let j = 0; j < m.width; j++) out[i * w + col++] = s[v * m.width + j]!;
+      });
+    }
+    result.statistics = out;
+  }
+
+  const columnCounts = ctx.metrics.map((m) => m.columns.length);
+  if (ctx.jsonOutput) {
+    const keys = ctx.metrics.map((m) => m.columns.map((c) => `,${JSON.stringify(c)}:`));
+    const posKey = `{${JSON.stringify(ctx.positionKey)}:`;
+    const withId = ctx.fields.id !== undefined;
+    let text = "";
+    for (let i = 0; i < R; i++) {
+      let line = posKey + records[i]!.position;
+      if (withId) line += `,"id":${JSON.stringify(ids[i] ?? null) ?? "null"}`;
+      const v = vOf[i]!;
+      if (v < 0) {
+        const e = errors[i]!;
+        line += `,"error":{"code":${JSON.stringify(e.code)},"message":${JSON.stringify(e.message)}}}\n`;
+      } else {
+        ctx.metrics.forEach((_, k) => {
+          const vals = rowValues[k]!;
+          const C = columnCounts[k]!;
+          for (let c = 0; c < C; c++) {
+            const x = vals[v * C + c]!;
+            line += keys[k]![c]! + (Number.isFinite(x) ? String(x) : "null");
+          }
+        });
+        line += "}\n";
+      }
+      text += line;
+    }
+    result.output = encoder.encode(text);
+  } else {
+    const C = columnCounts.reduce((a, b) => a + b, 0);
+    const values = new Float64Array(R * C);
+    const positions = new Float64Array(R);
+    for (let i = 0; i < R; i++) {
+      positions[i] = records[i]!.position;
+      const v = vOf[i]!;
+      if (v < 0) continue;
+      let c0 = 0;
+      ctx.metrics.forEach((_, k) => {
+        const vals = rowValues[k]!;
+        const Ck = columnCounts[k]!;
+        for (let c = 0; c < Ck; c++) values[i * C + c0 + c] = vals[v * Ck + c]!;
+        c0 += Ck;
+      });
+    }
+    result.values = values;
+    result.positions = positions;
+    result.ids = ids;
+    result.errors = errors;
+  }
+  return result;
+}

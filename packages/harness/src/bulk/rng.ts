@@ -1,0 +1,59 @@
+// Seeded, splittable random numbers for bootstrap resampling: xoshiro128** with each resample's own
+// stream derived from (seed, resample index) by SplitMix32, so results do not depend on how resamples
+// are spread over workers or batches.
+
+function splitmix32(state: { s: number }): number {
+  state.s = (state.s + 0x9e3779b9) | 0;
+  let t = state.s ^ (state.s >>> 16);
+  t = Math.imul(t, 0x21f0aaad);
+  t ^= t >>> 15;
+  t = Math.imul(t, 0x735a2d97);
+  return (t ^ (t >>> 15)) >>> 0;
+}
+
+export class Xoshiro128 {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+
+  /** The stream of resample `stream` under `seed` (any safe integer). */
+  constructor(seed: number, stream: number) {
+    const lo = seed >>> 0;
+    const hi = Math.floor(seed / 0x100000000) >>> 0;
+    const st = { s: lo ^ Math.imul(hi, 0x85ebca6b) ^ Math.imul(stream + 1, 0x27d4eb2f) };
+    splitmix32(st);
+    st.s ^= Math.imul(stream, 0x165667b1);
+    this.s0 = splitmix32(st);
+    this.s1 = splitmix32(st);
+    this.s2 = splitmix32(st);
+    this.s3 = splitmix32(st);
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+
+  /** Next uint32. */
+  next(): number {
+    const s1 = this.s1;
+    const r = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+    const t = s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= this.s1;
+    this.s1 ^= this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return r;
+  }
+
+  /** Uniform integer in [0, n) for 0 < n ≤ 2^32, without modulo bias (rejection). */
+  below(n: number): number {
+    const limit = 4294967296 - (4294967296 % n);
+    let r = this.next();
+    while (r >= limit) r = this.next();
+    return r % n;
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}

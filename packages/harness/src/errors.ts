@@ -1,0 +1,82 @@
+// Typed errors of @evalkern/harness. They share core-wasm's base (`EvalkernError`: a `Symbol.for`
+// marker, so `isInstance` works across duplicate package copies).
+import { EvalkernError, InvalidArgumentError } from "@evalkern/core-wasm";
+
+export { EvalkernError, InvalidArgumentError };
+
+/** An option DSPy removed was passed; the message says what to use instead. */
+export class MigrationError extends EvalkernError {
+  override name = "MigrationError";
+  readonly option: string;
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}
+
+/** One failed example, program call or metric call, kept on its row instead of being lost. */
+export interface RowFailure {
+  /** Position in the dev set. */
+  readonly index: number;
+  /** Where it failed: the program, or the metric (threw, or returned nothing / not a score). */
+  readonly stage: "program" | "metric";
+  readonly error: unknown;
+}
+
+/** `Evaluate` stopped because `maxErrors` failures were reached. */
+export class MaxErrorsExceededError extends EvalkernError {
+  override name = "MaxErrorsExceededError";
+  readonly maxErrors: number;
+  readonly failures: readonly RowFailure[];
+  constructor(maxErrors: number, failures: readonly RowFailure[]) {
+    const first = failures[0];
+    const why = first ? ` First failure (example ${first.index}, ${first.stage}): ${errorMessage(first.error)}` : "";
+    super(`Evaluation stopped: ${failures.length} failure(s) reached maxErrors (${maxErrors}).${why}`);
+    this.maxErrors = maxErrors;
+    this.failures = failures;
+  }
+}
+
+/** A metric returned null/undefined or something that is not a score. */
+export class MetricResultError extends EvalkernError {
+  override name = "MetricResultError";
+  readonly value: unknown;
+  constructor(message: string, value: unknown) {
+    super(message);
+    this.value = value;
+  }
+}
+
+/** An OpenAI-compatible endpoint failed (HTTP error after retries, or a malformed body). */
+export class EndpointError extends EvalkernError {
+  override name = "EndpointError";
+  /** HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  readonly url: string;
+  constructor(message: string, url: string, status?: number) {
+    super(message);
+    this.url = url;
+    this.status = status;
+  }
+}
+
+/** A remote resource (an `hf://` dataset) is unreachable: no network access from here. */
+export class NoNetworkError extends EvalkernError {
+  override name = "NoNetworkError";
+  readonly url: string;
+  constructor(message: string, url: string) {
+    super(message);
+    this.url = url;
+  }
+}
+
+/** A checkpoint exists but was written by a different job (input, metrics, fields or shard differ). */
+export class ResumeMismatchError extends EvalkernError {
+  override name = "ResumeMismatchError";
+}
+
+/** The message of any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,53 @@
+/**
+ * @evalkern/harness: DSPy-style `Evaluate`, NeMo BYOB benchmarks over OpenAI-compatible endpoints, and
+ * bulk scoring of huge JSONL/CSV files on all cores with resumable checkpoints, exact corpus statistics,
+ * shards and bootstrap confidence intervals. This entry is for Node (it installs the Node runtime
+ * adapter: AsyncLocalStorage, process streams, node:fs, worker_threads).
+ */
+import { nodeRuntime } from "./runtime/node.js";
+import { setRuntime } from "./runtime/runtime.js";
+
+setRuntime(nodeRuntime);
+
+export { HARNESS_VERSION } from "./version.js";
+export * from "./errors.js";
+export { setRuntime, runtime, type Runtime, type AsyncContextAdapter, type TextSink } from "./runtime/runtime.js";
+export { context, configure, settings, resetSettings, type Settings } from "./settings.js";
+export { Example, Prediction } from "@evalkern/metrics/dspy";
+export { Evaluate, EvaluationResult, metricScore, type EvaluateOptions, type CallOptions, type EvaluationRow, type EvaluateMetric, type Program } from "./evaluate/evaluate.js";
+export {
+  benchmark,
+  normalizeBenchmarkName,
+  resolveChoices,
+  type Benchmark,
+  type BenchmarkDefinition,
+  type BenchmarkRunOptions,
+  type BenchmarkRunResult,
+  type BenchmarkScorer,
+  type EndpointType,
+  type SampleResult,
+  type SampleStatus,
+} from "./byob/benchmark.js";
+export { OpenAICompatibleClient, normalizeBaseUrl, type EndpointOptions, type Loglikelihood } from "./byob/client.js";
+export { loadDataset, parseHfUri, DEFAULT_HUB_URL, type LoadDatasetOptions, type Row } from "./byob/dataset.js";
+export { compileTemplate, MissingFieldError, type Template } from "./byob/template.js";
+export { aggregateScores, type ScorerInput, type ScoreDict } from "@evalkern/metrics/byob";
+export { createProgress, type Progress, type ProgressOptions } from "./progress.js";
+export {
+  scoreFile,
+  inputGeometry,
+  checkpointPath,
+  statisticsPath,
+  summaryPath,
+  type ScoreFileOptions,
+  type ScoreSummary,
+  type ShardSpec,
+  type BootstrapOptions,
+  type RowCounts,
+} from "./node/score-file.js";
+export { scoreStream, scoreRows, type ScoreStream, type ScoreStreamOptions, type RowScore, type StreamSummary } from "./node/score-stream.js";
+export { mergeShards, pairedTest, type MergeShardsOptions, type PairedTestOptions, type PairedTestResult, type PairedScore } from "./node/shards.js";
+export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
+export type { FieldMap } from "./bulk/records.js";
+export type { MetricSummary } from "./bulk/summary.js";
+export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";

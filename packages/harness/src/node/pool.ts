@@ -1,0 +1,40 @@
+// The worker pool (piscina over worker_threads). Under vitest the sources run as TypeScript, which
+// worker threads cannot load, so the compiled worker in dist/ is used then.
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import type { WorkerConfig, WorkerTask } from "./worker.js";
+
+export function workerFilename(): string {
+  const here = import.meta.url;
+  const url = here.endsWith(".ts") ? new URL("../../dist/node/worker.js", here) : new URL("./worker.js", here);
+  return fileURLToPath(url);
+}
+
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism());
+}
+
+export interface WorkerPool {
+  run<R>(task: WorkerTask, transfer?: ArrayBufferLike[]): Promise<R>;
+  destroy(): Promise<void>;
+  readonly threads: number;
+}
+
+export function createPool(threads: number, config: WorkerConfig): WorkerPool {
+  const pool = new Piscina({
+    filename: workerFilename(),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    workerData: config,
+    // a queue bounded by our own window; piscina's default would reject beyond maxQueue
+    maxQueue: Infinity,
+  });
+  return {
+    threads,
+    run: <R>(task: WorkerTask, transfer?: ArrayBufferLike[]) =>
+      pool.run(task, transfer && transfer.length ? { transferList: transfer as unknown as NonNullable<Parameters<Piscina["run"]>[1]>["transferList"] } : {}) as Promise<R>,
+    destroy: () => pool.destroy(),
+  };
+}

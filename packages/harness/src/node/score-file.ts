@@ -1,0 +1,704 @@
+// Bulk scoring of a JSONL/CSV file of any size on worker threads.
+//
+// Pipeline: the main thread reads the input in large blocks and cuts it at record boundaries into
+// chunks (no parsing), and sends each chunk's bytes (transferred, not copied) to a worker; the worker
+// parses the rows, calls each metric's batch kernel once for the chunk and returns the chunk's JSONL
+// output, statistics rows and exact column sums. Results are written strictly in input order; at most
+// `window` chunks are in flight, so memory depends on the window, not on the file.
+//
+// Crash safety: output (and statistics) files are append-only; every `checkpointIntervalMs` the main
+// thread fsyncs them and atomically replaces a checkpoint recording the input offset, the line number,
+// the byte lengths of the outputs and the exact running sums. `resume` truncates the outputs back to
+// the checkpoint's lengths and continues from its input offset: rows after the checkpoint are scored
+// again and written once; rows before it are never rewritten.
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { resolve } from "node:path";
+import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
+import { ResumeMismatchError } from "../errors.js";
+import { createProgress } from "../progress.js";
+import { DEFAULT_RESAMPLES, DEFAULT_SEED, estimateCi, type ConfidenceInterval } from "../bulk/bootstrap.js";
+import type { ChunkResult, BadRow } from "../bulk/chunk.js";
+import { ColumnSums } from "../bulk/fsum.js";
+import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
+import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
+import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
+import { HARNESS_VERSION } from "../version.js";
+import { readJson, writeAt, writeFileAtomic } from "./files.js";
+import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
+
+export interface ShardSpec {
+  /** 0-based shard index. */
+  readonly index: number;
+  /** Number of shards the input is split into. */
+  readonly count: number;
+}
+
+export interface BootstrapOptions {
+  /** Resamples (default 1000, as sacreBLEU). */
+  readonly resamples?: number;
+  /** Seed (default 12345, sacreBLEU's SACREBLEU_SEED default). */
+  readonly seed?: number;
+}
+
+export interface ScoreFileOptions {
+  /** Input JSONL (one object per line) or CSV (header row) file. */
+  readonly input: string;
+  /** Output JSONL: one line per input row, in input order. */
+  readonly output: string;
+  readonly metrics: readonly MetricSpec[];
+  /** Field paths of hypothesis, references and id (default { hypothesis: "hyp", references: "refs" }). */
+  readonly fields?: FieldMap;
+  /** Input format (default from the extension: .csv/.tsv → csv, anything else → jsonl). */
+  readonly format?: "jsonl" | "csv";
+  /** CSV delimiter (default "," or a tab for .tsv). */
+  readonly delimiter?: string;
+  /** Worker threads (default: available parallelism). */
+  readonly workers?: number;
+  /** Target chunk size in bytes (default 512 KiB). Rows go to workers in chunks. */
+  readonly chunkBytes?: number;
+  /** Maximum chunks in flight, i.e. the memory window (default 4 × workers). */
+  readonly window?: number;
+  /** Continue from the last checkpoint of the same job instead of starting over. */
+  readonly resume?: boolean;
+  /** Score only this deterministic slice of the input (see README: sharding). */
+  readonly shard?: ShardSpec;
+  /** Bootstrap 95% confidence intervals for every corpus score (needs the statistics file). */
+  readonly bootstrap?: boolean | BootstrapOptions;
+  /** Keep per-row statistics in `${output}.stats.f32` (default: on when bootstrap is on). */
+  readonly keepStatistics?: boolean;
+  /** Summary path (default `${output}.summary.json`). */
+  readonly summary?: string;
+  /** Checkpoint interval (default 2000 ms). */
+  readonly checkpointIntervalMs?: number;
+  /** Progress on stderr: a live bar on a terminal, periodic lines otherwise. */
+  readonly displayProgress?: boolean;
+  /** Called after each chunk is written. */
+  readonly onProgress?: (progress: { readonly bytes: number; readonly totalBytes: number; readonly records: number }) => void;
+}
+
+export interface RowCounts {
+  /** Records seen (non-blank JSONL lines / CSV records). */
+  readonly records: number;
+  /** Records scored. */
+  readonly scored: number;
+  /** Records reported as errors. */
+  readonly bad: number;
+  /** Blank lines skipped. */
+  readonly blank: number;
+  readonly badByCode: Record<string, number>;
+  /** The first bad rows (up to 100), with line numbers. */
+  readonly badSamples: readonly BadRow[];
+}
+
+export interface ScoreSummary {
+  readonly version: 1;
+  readonly job: string;
+  readonly input: string;
+  readonly output: string;
+  readonly format: "jsonl" | "csv";
+  readonly shard: ShardSpec | null;
+  readonly rows: RowCounts;
+  readonly nrefs: { readonly min: number; readonly max: number };
+  readonly metrics: Record<string, MetricSummary>;
+  /** Normalized metric specs (for merging and paired tests). */
+  readonly metricSpecs: readonly NormalizedMetric[];
+  /** Exact partial sums of every statistics column (merge these to combine shards exactly). */
+  readonly partials: number[][];
+  /** Field paths used. */
+  readonly fields: ResolvedFields;
+  /** Per-row statistics files, in row order (f32 little-endian rows [valid, ...statistics]), when kept. */
+  readonly statistics: { readonly files: readonly string[]; readonly rowWidth: number } | null;
+  readonly resumed: boolean;
+  readonly elapsedMs: number;
+  readonly workers: number;
+  readonly diagnostics: { readonly chunks: number; readonly window: number; readonly maxInFlight: number };
+}
+
+interface Checkpoint {
+  readonly version: 1;
+  readonly job: string;
+  readonly nextOffset: number;
+  readonly nextLine: number;
+  readonly outputBytes: number;
+  readonly statisticsBytes: number;
+  readonly records: number;
+  readonly blank: number;
+  readonly valid: number;
+  readonly badByCode: Record<string, number>;
+  readonly badSamples: BadRow[];
+  readonly partials: number[][];
+  readonly nrefsMin: number;
+  readonly nrefsMax: number;
+  readonly complete: boolean;
+  readonly elapsedMs: number;
+}
+
+const MAX_BAD_SAMPLES = 100;
+const READ_BLOCK = 4 << 20;
+const MAX_RECORD_BYTES = 256 << 20;
+
+export function checkpointPath(output: string): string {
+  return `${output}.ckpt.json`;
+}
+export function statisticsPath(output: string): string {
+  return `${output}.stats.f32`;
+}
+export function summaryPath(output: string): string {
+  return `${output}.summary.json`;
+}
+
+function checkPositiveInt(v: unknown, arg: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError(`${arg} must be a positive integer`, { argument: arg });
+  return v;
+}
+
+export function resolveShard(shard: ShardSpec | undefined): ShardSpec | null {
+  if (shard === undefined) return null;
+  if (typeof shard !== "object" || shard === null) throw new InvalidArgumentError("shard must be { index, count }", { argument: "shard" });
+  const count = checkPositiveInt(shard.count, "shard.count", 1);
+  if (typeof shard.index !== "number" || !Number.isSafeInteger(shard.index) || shard.index < 0 || shard.index >= count) {
+    throw new InvalidArgumentError(`shard.index must be an integer from 0 to ${count - 1}`, { argument: "shard.index" });
+  }
+  return { index: shard.index, count };
+}
+
+export function resolveBootstrap(b: boolean | BootstrapOptions | undefined): { resamples: number; seed: number } | null {
+  if (b === undefined || b === false) return null;
+  const o = b === true ? {} : b;
+  if (typeof o !== "object" || o === null) throw new InvalidArgumentError("bootstrap must be true or { resamples, seed }", { argument: "bootstrap" });
+  const resamples = checkPositiveInt(o.resamples, "bootstrap.resamples", DEFAULT_RESAMPLES);
+  const seed = o.seed ?? DEFAULT_SEED;
+  if (typeof seed !== "number" || !Number.isSafeInteger(seed)) throw new InvalidArgumentError("bootstrap.seed must be a safe integer", { argument: "bootstrap.seed" });
+  return { resamples, seed };
+}
+
+// ------------------------------------------------------------------------------ input geometry
+
+/**
+ * Scan the file from a record start (`from`, on line `line`) to the first record start at or after
+ * `target`. Returns that position and its line number.
+ */
+function nextRecordStart(fd: number, size: number, format: "jsonl" | "csv", delimiter: number, from: number, line: number, target: number): { pos: number; line: number } {
+  if (target <= from) return { pos: from, line };
+  const buf = new Uint8Array(READ_BLOCK);
+  let abs = from;
+  let state = Csv.FieldStart;
+  while (abs < size) {
+    const got = readSync(fd, buf, 0, Math.min(buf.length, size - abs), abs);
+    if (got === 0) break;
+    if (format === "jsonl") {
+      // every newline ends a record: count those before target-1, then the next one is the boundary
+      let p = 0;
+      for (;;) {
+        const q = buf.indexOf(10, p);
+        if (q < 0 || q >= got) break;
+        line++;
+        if (abs + q + 1 >= target) return { pos: abs + q + 1, line };
+        p = q + 1;
+      }
+    } else {
+      for (let p = 0; p < got; p++) {
+        const c = buf[p]!;
+        if (c === 10) {
+          line++;
+          if (state !== Csv.Quoted) {
+            state = Csv.FieldStart;
+            if (abs + p + 1 >= target) return { pos: abs + p + 1, line };
+          }
+          continue;
+        }
+        state = csvNext(state, c, delimiter);
+      }
+    }
+    abs += got;
+  }
+  return { pos: size, line };
+}
+
+export interface InputGeometry {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Byte offset of the first data record of the whole file (after a BOM and the CSV header). */
+  readonly dataStart: number;
+  readonly dataStartLine: number;
+  readonly header: readonly string[] | null;
+  /** This shard's records: [start, end) bytes, first record on `startLine`. */
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+}
+
+export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: string, shard: ShardSpec | null): InputGeometry {
+  const fd = openSync(path, "r");
+  try {
+    const st = fstatSync(fd);
+    const size = st.size;
+    const head = new Uint8Array(Math.min(3, size));
+    readSync(fd, head, 0, head.length, 0);
+    const bom = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    const d = delimiter.charCodeAt(0);
+    let dataStart = bom;
+    let dataStartLine = 1;
+    let header: string[] | null = null;
+    if (format === "csv") {
+      const h = nextRecordStart(fd, size, format, d, bom, 1, bom + 1);
+      const bytes = new Uint8Array(h.pos - bom);
+      readSync(fd, bytes, 0, bytes.length, bom);
+      const recs = parseCsv(new TextDecoder().decode(bytes), delimiter, 1);
+      const first = recs[0];
+      if (!first || "error" in first) throw new InvalidArgumentError(`${path}: the CSV header row is missing or malformed`, { argument: "input" });
+      header = first.fields;
+      dataStart = h.pos;
+      dataStartLine = h.line;
+    }
+    let start = dataStart;
+    let startLine = dataStartLine;
+    let end = size;
+    if (shard && shard.count > 1) {
+      const span = size - dataStart;
+      const rawStart = dataStart + Math.floor((shard.index * span) / shard.count);
+      const rawEnd = dataStart + Math.floor(((shard.index + 1) * span) / shard.count);
+      const s = nextRecordStart(fd, size, format, d, dataStart, dataStartLine, rawStart);
+      start = s.pos;
+      startLine = s.line;
+      end = shard.index === shard.count - 1 ? size : nextRecordStart(fd, size, format, d, start, startLine, rawEnd).pos;
+    }
+    return { size, mtimeMs: st.mtimeMs, dataStart, dataStartLine, header, start, end, startLine };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// ------------------------------------------------------------------------------------ the run
+
+interface State {
+  nextOffset: number;
+  nextLine: number;
+  outputBytes: number;
+  statisticsBytes: number;
+  records: number;
+  blank: number;
+  valid: number;
+  badByCode: Record<string, number>;
+  badSamples: BadRow[];
+  sums: ColumnSums;
+  nrefsMin: number;
+  nrefsMax: number;
+  elapsedMs: number;
+}
+
+function jobFingerprint(parts: unknown): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/**
+ * Score every row of a JSONL or CSV file with rule metrics on all cores; write per-row results in input
+ * order, corpus results from summed statistics, a signature per metric, and (optionally) bootstrap
+ * confidence intervals. Killed at any point, `resume: true` continues without losing or repeating rows.
+ *
+ * @example
+ * const summary = await scoreFile({
+ *   input: "pairs.jsonl", output: "scores.jsonl",
+ *   metrics: ["bleu", { metric: "chrf", options: { wordOrder: 2 } }, "rougeL", "tokenF1"],
+ *   fields: { hypothesis: "hyp", references: "refs", id: "id" },
+ *   resume: true,
+ * });
+ * summary.metrics.bleu.scores.bleu; // corpus BLEU
+ */
+export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary> {
+  const t0 = performance.now();
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("scoreFile(options): options must be an object", { argument: "options" });
+  if (typeof options.input !== "string" || !options.input) throw new InvalidArgumentError("input must be a file path", { argument: "input" });
+  if (typeof options.output !== "string" || !options.output) throw new InvalidArgumentError("output must be a file path", { argument: "output" });
+  const input = resolve(options.input);
+  const output = resolve(options.output);
+  if (input === output) throw new InvalidArgumentError("output must differ from input", { argument: "output" });
+  const lower = input.toLowerCase();
+  const format = options.format ?? (lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv" : "jsonl");
+  if (format !== "jsonl" && format !== "csv") throw new InvalidArgumentError('format must be "jsonl" or "csv"', { argument: "format" });
+  const delimiter = options.delimiter ?? (lower.endsWith(".tsv") ? "\t" : ",");
+  if (typeof delimiter !== "string" || delimiter.length !== 1 || delimiter.charCodeAt(0) > 127 || delimiter === '"' || delimiter === "\n") {
+    throw new InvalidArgumentError("delimiter must be one ASCII character (not a quote or newline)", { argument: "delimiter" });
+  }
+  const specs = normalizeMetrics(options.metrics);
+  const fields = resolveFields(options.fields);
+  const shard = resolveShard(options.shard);
+  const bootstrap = resolveBootstrap(options.bootstrap);
+  const keepStatistics = options.keepStatistics ?? bootstrap !== null;
+  if (bootstrap && !keepStatistics) throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
+  const workers = checkPositiveInt(options.workers, "workers", defaultWorkers());
+  const chunkBytes = checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10);
+  const window = checkPositiveInt(options.window, "window", 4 * workers);
+  const checkpointMs = options.checkpointIntervalMs ?? 2000;
+  if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
+  if (!existsSync(input)) throw new InvalidArgumentError(`input file not found: ${input}`, { argument: "input" });
+
+  const geometry = inputGeometry(input, format, delimiter, shard);
+  const metrics = await mainThreadMetrics(specs);
+  const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
+  const rowWidth = 1 + totalWidth;
+  const job = jobFingerprint({
+    v: HARNESS_VERSION,
+    input,
+    size: geometry.size,
+    mtimeMs: geometry.mtimeMs,
+    format,
+    delimiter,
+    specs,
+    fields,
+    shard,
+    keepStatistics,
+  });
+
+  const ckptPath = checkpointPath(output);
+  const statsPath = statisticsPath(output);
+  const sumPath = options.summary ? resolve(options.summary) : summaryPath(output);
+
+  // ---- start fresh or resume
+  let state: State = {
+    nextOffset: geometry.start,
+    nextLine: geometry.startLine,
+    outputBytes: 0,
+    statisticsBytes: 0,
+    records: 0,
+    blank: 0,
+    valid: 0,
+    badByCode: {},
+    badSamples: [],
+    sums: new ColumnSums(totalWidth),
+    nrefsMin: Infinity,
+    nrefsMax: 0,
+    elapsedMs: 0,
+  };
+  let resumed = false;
+  let complete = false;
+  const previous = options.resume ? readJson<Checkpoint>(ckptPath) : undefined;
+  if (previous) {
+    if (previous.job !== job) {
+      throw new ResumeMismatchError(
+        `${ckptPath} belongs to a different job (input file, its size/mtime, format, metrics, fields, shard or statistics setting changed). Remove it or run without resume to start over.`,
+      );
+    }
+    for (const [path, bytes] of [[output, previous.outputBytes], ...(keepStatistics ? [[statsPath, previous.statisticsBytes]] : [])] as [string, number][]) {
+      const size = existsSync(path) ? statSync(path).size : -1;
+      if (size < bytes) throw new ResumeMismatchError(`${path} is shorter (${size} bytes) than its checkpoint says (${bytes}): it was modified or lost; start over without resume`);
+    }
+    state = {
+      nextOffset: previous.nextOffset,
+      nextLine: previous.nextLine,
+      outputBytes: previous.outputBytes,
+      statisticsBytes: previous.statisticsBytes,
+      records: previous.records,
+      blank: previous.blank,
+      valid: previous.valid,
+      badByCode: { ...previous.badByCode },
+      badSamples: previous.badSamples.slice(),
+      sums: new ColumnSums(totalWidth, previous.partials),
+      nrefsMin: previous.nrefsMin,
+      nrefsMax: previous.nrefsMax,
+      elapsedMs: previous.elapsedMs,
+    };
+    resumed = true;
+    complete = previous.complete;
+  }
+
+  const outFd = openSync(output, resumed ? "r+" : "w");
+  const statsFd = keepStatistics ? openSync(statsPath, resumed ? "r+" : "w") : -1;
+  if (!keepStatistics && !resumed) rmSync(statsPath, { force: true });
+  let pool: WorkerPool | undefined;
+  let maxInFlight = 0;
+  let chunks = 0;
+  try {
+    // drop whatever was written after the checkpoint: those rows are scored again below
+    ftruncateSync(outFd, state.outputBytes);
+    if (statsFd >= 0) ftruncateSync(statsFd, state.statisticsBytes);
+    if (!resumed) rmSync(ckptPath, { force: true });
+
+    const writeCheckpoint = (done: boolean): void => {
+      fsyncSync(outFd);
+      if (statsFd >= 0) fsyncSync(statsFd);
+      const ck: Checkpoint = {
+        version: 1,
+        job,
+        nextOffset: state.nextOffset,
+        nextLine: state.nextLine,
+        outputBytes: state.outputBytes,
+        statisticsBytes: state.statisticsBytes,
+        records: state.records,
+        blank: state.blank,
+        valid: state.valid,
+        badByCode: state.badByCode,
+        badSamples: state.badSamples,
+        partials: state.sums.partials,
+        nrefsMin: state.nrefsMin,
+        nrefsMax: state.nrefsMax,
+        complete: done,
+        elapsedMs: state.elapsedMs + (performance.now() - t0),
+      };
+      writeFileAtomic(ckptPath, JSON.stringify(ck));
+    };
+
+    if (!complete && state.nextOffset < geometry.end) {
+      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line" });
+      const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
+      let lastCheckpoint = performance.now();
+      let failure: unknown;
+      let inFlight = 0;
+      let nextSeq = 0;
+      let submitted = 0;
+      const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number }>();
+      let wake: (() => void) | undefined;
+      const signal = () => {
+        const w = wake;
+        wake = undefined;
+        w?.();
+      };
+
+      const commit = (result: ChunkResult, endOffset: number, endLine: number): void => {
+        if (result.output) {
+          writeAt(outFd, result.output, state.outputBytes);
+          state.outputBytes += result.output.length;
+        }
+        if (result.statistics && statsFd >= 0) {
+          const bytes = new Uint8Array(result.statistics.buffer, result.statistics.byteOffset, result.statistics.byteLength);
+          writeAt(statsFd, bytes, state.statisticsBytes);
+          state.statisticsBytes += bytes.length;
+        }
+        state.nextOffset = endOffset;
+        state.nextLine = endLine;
+        state.records += result.records;
+        state.blank += result.blank;
+        state.valid += result.valid;
+        for (const [code, n] of Object.entries(result.badByCode)) state.badByCode[code] = (state.badByCode[code] ?? 0) + n;
+        for (const b of result.badSamples) if (state.badSamples.length < MAX_BAD_SAMPLES) state.badSamples.push(b);
+        state.sums.merge(result.partials);
+        if (result.valid > 0) {
+          state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
+          state.nrefsMax = Math.max(state.nrefsMax, result.nrefsMax);
+        }
+        chunks++;
+        progress?.update((endOffset - geometry.start) / 1e6);
+        options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.records });
+        if (performance.now() - lastCheckpoint >= checkpointMs) {
+          writeCheckpoint(false);
+          lastCheckpoint = performance.now();
+        }
+      };
+
+      const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number): void => {
+        const seq = submitted++;
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        const input =
+          format === "jsonl"
+            ? ({ kind: "jsonl", bytes, firstLine } as const)
+            : ({ kind: "csv", bytes, firstLine, header: geometry.header!, delimiter } as const);
+        pool!
+          .run<ChunkResult>({ type: "chunk", input }, [bytes.buffer])
+          .then((result) => {
+            pending.set(seq, { result, endOffset, endLine });
+            while (failure === undefined && pending.has(nextSeq)) {
+              const p = pending.get(nextSeq)!;
+              pending.delete(nextSeq);
+              nextSeq++;
+              try {
+                commit(p.result, p.endOffset, p.endLine);
+              } catch (e) {
+                failure = e;
+              }
+              inFlight--;
+            }
+          })
+          .catch((e: unknown) => {
+            failure ??= e;
+          })
+          .finally(signal);
+      };
+
+      // ---- read and cut
+      const fh = await open(input, "r");
+      try {
+        let pos = state.nextOffset;
+        let line = state.nextLine;
+        let carry = new Uint8Array(0);
+        const end = geometry.end;
+        while (failure === undefined && (pos < end || carry.length > 0)) {
+          const want = Math.max(READ_BLOCK, 2 * chunkBytes);
+          const data = new Uint8Array(carry.length + Math.min(want, end - pos));
+          data.set(carry, 0);
+          let filled = carry.length;
+          while (filled < data.length) {
+            const { bytesRead } = await fh.read(data, filled, data.length - filled, pos);
+            if (bytesRead === 0) break;
+            filled += bytesRead;
+            pos += bytesRead;
+          }
+          const eof = pos >= end;
+          const buf = data.subarray(0, filled);
+          const bufStart = pos - filled; // absolute offset of buf[0]
+          const d = delimiter.charCodeAt(0);
+          let off = 0;
+          while (failure === undefined && off < buf.length) {
+            // keep chunks full-size: read more first unless this is the end
+            if (!eof && buf.length - off < chunkBytes) break;
+            let cut: number;
+            let lines: number;
+            const last = lastRecordBoundary(buf, off, Math.min(off + chunkBytes, buf.length), format, d);
+            if (last.end >= 0) ({ end: cut, lines } = last);
+            else {
+              // one record longer than a chunk: cut after it
+              const first = firstRecordBoundary(buf, off, buf.length, format, d);
+              if (first.end >= 0) ({ end: cut, lines } = first);
+              else if (eof) {
+                cut = buf.length; // the last record, without a trailing newline
+                lines = countNewlines(buf, off, cut);
+              } else break; // need more bytes for a whole record
+            }
+            while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
+            if (failure !== undefined) break;
+            submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
+            line += lines;
+            off = cut;
+          }
+          carry = buf.slice(off);
+          if (carry.length > MAX_RECORD_BYTES) throw new InvalidArgumentError(`a record at line ${line} is larger than ${MAX_RECORD_BYTES} bytes (an unclosed CSV quote?)`, { argument: "input" });
+          if (eof && carry.length === 0) break;
+        }
+      } finally {
+        await fh.close();
+      }
+      while (inFlight > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
+      if (failure !== undefined) throw failure;
+      progress?.finish();
+    }
+    if (!complete) writeCheckpoint(true);
+    state.elapsedMs += performance.now() - t0;
+
+    // ---- corpus results
+    await ready();
+    const nrefs = nrefsLabel(state.nrefsMin === Infinity ? 0 : state.nrefsMin, state.nrefsMax);
+    const metricSummaries = summarizeMetrics(metrics, state.sums.partials, state.valid, nrefs);
+    if (bootstrap && state.valid > 0) {
+      pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line" });
+      fsyncSync(statsFd);
+      const ci = await bootstrapFiles(pool, metrics, [statsPath], undefined, rowWidth, state.valid, bootstrap);
+      for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
+    }
+    const summary: ScoreSummary = {
+      version: 1,
+      job,
+      input,
+      output,
+      format,
+      shard,
+      rows: {
+        records: state.records,
+        scored: state.valid,
+        bad: state.records - state.valid,
+        blank: state.blank,
+        badByCode: state.badByCode,
+        badSamples: state.badSamples,
+      },
+      nrefs: { min: state.nrefsMin === Infinity ? 0 : state.nrefsMin, max: state.nrefsMax },
+      metrics: metricSummaries,
+      metricSpecs: specs,
+      partials: state.sums.partials,
+      fields,
+      statistics: keepStatistics ? { files: [statsPath], rowWidth } : null,
+      resumed,
+      elapsedMs: state.elapsedMs,
+      workers,
+      diagnostics: { chunks, window, maxInFlight },
+    };
+    writeFileAtomic(sumPath, `${JSON.stringify(summary, null, 2)}\n`);
+    return summary;
+  } finally {
+    closeSync(outFd);
+    if (statsFd >= 0) closeSync(statsFd);
+    await pool?.destroy();
+  }
+}
+
+/**
+ * Bootstrap CIs (or, with `pairedFiles`, paired resamples) from statistics files, resamples spread over
+ * the pool in batches sized to keep each worker's resample counts under ~32 MB.
+ */
+export async function bootstrapFiles(
+  pool: WorkerPool,
+  metrics: readonly BulkMetric[],
+  files: readonly string[],
+  pairedFiles: readonly string[] | undefined,
+  rowWidth: number,
+  n: number,
+  opts: { resamples: number; seed: number },
+): Promise<Record<string, Record<string, ConfidenceInterval>>> {
+  const sums = await resampleAll(pool, files, pairedFiles, rowWidth, n, opts);
+  const W = rowWidth - 1;
+  const S = pairedFiles ? 2 : 1;
+  const out: Record<string, Record<string, ConfidenceInterval>> = {};
+  const scores = bootstrapScores(metrics, sums, opts.resamples, S, W, n, 0);
+  for (const m of metrics) {
+    out[m.spec.name] = {};
+    m.scoreNames.forEach((name) => (out[m.spec.name]![name] = estimateCi(scores[m.spec.name]![name]!, opts.seed)));
+  }
+  return out;
+}
+
+/** Run resample tasks and gather resamples × S × W sums. */
+export async function resampleAll(
+  pool: WorkerPool,
+  files: readonly string[],
+  pairedFiles: readonly string[] | undefined,
+  rowWidth: number,
+  n: number,
+  opts: { resamples: number; seed: number },
+): Promise<Float64Array> {
+  const W = rowWidth - 1;
+  const S = pairedFiles ? 2 : 1;
+  const perTask = Math.max(1, Math.min(64, Math.floor((32 << 20) / (2 * Math.max(1, n))), Math.ceil(opts.resamples / pool.threads)));
+  const tasks: Promise<void>[] = [];
+  const sums = new Float64Array(opts.resamples * S * W);
+  for (let from = 0; from < opts.resamples; from += perTask) {
+    const to = Math.min(opts.resamples, from + perTask);
+    tasks.push(
+      pool
+        .run<{ sums: Float64Array }>({ type: "bootstrap", files, ...(pairedFiles ? { pairedFiles } : {}), rowWidth, n, seed: opts.seed, from, to })
+        .then((r) => sums.set(r.sums, from * S * W)),
+    );
+  }
+  await Promise.all(tasks);
+  return sums;
+}
+
+/** Scores of every resample: metric → score name → B values, for system `s` of `S`. */
+export function bootstrapScores(
+  metrics: readonly BulkMetric[],
+  sums: Float64Array,
+  B: number,
+  S: number,
+  W: number,
+  n: number,
+  s: number,
+): Record<string, Record<string, Float64Array>> {
+  const out: Record<string, Record<string, Float64Array>> = {};
+  let offset = 0;
+  for (const m of metrics) {
+    const k = new Float64Array(B * m.width);
+    for (let b = 0; b < B; b++) k.set(sums.subarray((b * S + s) * W + offset, (b * S + s) * W + offset + m.width), b * m.width);
+    const values = m.corpusScores(k, B, n);
+    const per: Record<string, Float64Array> = {};
+    m.scoreNames.forEach((name, i) => {
+      const v = new Float64Array(B);
+      for (let b = 0; b < B; b++) v[b] = values[b * m.scoreNames.length + i]!;
+      per[name] = v;
+    });
+    out[m.spec.name] = per;
+    offset += m.width;
+  }
+  return out;
+}
+
+export type { ResolvedFields };
