@@ -78,14 +78,23 @@ export function encodeUtf8(cps: usize, n: i32, out: usize): i32 {
   return <i32>(o - out);
 }
 
+/** Python whitespace below U+0040 as a bit mask: U+0009–U+000D, U+001C–U+001F, U+0020. */
+const WS_LO: u64 = 0x1f0003e00;
+
 /**
  * Python's `str.split()` / `str.strip()` whitespace: U+0009–U+000D, U+001C–U+001F, U+0020, U+0085,
  * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. (Not U+200B, not U+FEFF.)
+ * ASCII is a mask lookup (no compare chain); callers that filter whitespace should store
+ * unconditionally and advance by `!isPyWs(c)`, since a branch per code point mispredicts at every
+ * word boundary.
  */
 // @ts-ignore: decorator
 @inline export function isPyWs(c: u32): bool {
-  if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-  if (c < 0x85) return false;
+  if (c < 0x80) return <bool>((select<u64>(WS_LO, 0, c < 0x40) >> <u64>(c & 63)) & 1);
+  return c >= 0x85 && isPyWsNonAscii(c);
+}
+
+function isPyWsNonAscii(c: u32): bool {
   return (
     c == 0x85 ||
     c == 0xa0 ||

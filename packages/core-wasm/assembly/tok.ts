@@ -9,7 +9,7 @@
 
 import { alloc } from "./mem";
 import { isPyWs } from "./text";
-import { isIntlP, isIntlS, isIntlN } from "./ucd";
+import { isIntlP, isIntlS, isIntlN, intlClass } from "./ucd";
 
 // @ts-ignore: decorator
 @lazy export let tokCps: usize = 0;
@@ -134,7 +134,23 @@ function r2(c: u32): void {
   );
 }
 
+/** Not touched by any of the four substitutions on its own: no class char, digit, '.' or ','. */
+// @ts-ignore: decorator
+@inline function isPlain13a(c: u32): bool {
+  return !is13aSym(c) && !isDigit(c) && c != 0x2e && c != 0x2c;
+}
+
+/**
+ * Feed one code point to the regexp stage. Fast path for the common case (a plain character after a
+ * plain pending one, nothing pending further down): the chain would just pass the pending character to
+ * the splitter and hold the new one, so do that directly.
+ */
 export function r1(c: u32): void {
+  if (p3 == NO && p4 == NO && p2 != NO && isPlain13a(c) && isPlain13a(<u32>p2)) {
+    sink(<u32>p2);
+    p2 = <i32>c;
+    return;
+  }
   if (is13aSym(c)) {
     r2(0x20);
     r2(c);
@@ -190,6 +206,12 @@ function i2(c: u32): void {
 
 /** `(\P{N})(\p{P})` → `\1 \2 ` */
 export function i1(c: u32): void {
+  // fast path, as in r1: a character that is none of P, S, N after a pending one of the same kind
+  if (p3 == NO && p2 != NO && intlClass(c) == 0 && intlClass(<u32>p2) == 0) {
+    sink(<u32>p2);
+    p2 = <i32>c;
+    return;
+  }
   if (p2 != NO) {
     if (isIntlP(c)) {
       i2(<u32>p2);
