@@ -5,38 +5,17 @@
 //   deno run -A bench/kernels.bench.mjs          (same script, as-is)
 //
 // Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count 100000 --no-edge` (generated
-// once into the OS temp folder), or --pairs. Each task scores the whole input once per iteration
+// once into the OS temp folder by scripts/dev/bench-pairs.mjs), or --pairs. Each task scores the whole input once per iteration
 // (tinybench, 2 warm-up iterations so V8 has tiered the WASM up), and the table reports pairs/s and
 // MB/s (UTF-8 bytes of hypothesis + references), plus the relative speed within each metric family.
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Bench } from "tinybench";
 import * as k from "@evalkern/core-wasm";
+import { benchArgs, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
-const count = Number(opt("count", "100000"));
-const quick = args.includes("--quick");
-
-let pairsFile = opt("pairs", undefined);
-if (!pairsFile) {
-  pairsFile = join(tmpdir(), `evalkern-bench-seed9-${count}.jsonl`);
-  if (!existsSync(pairsFile)) {
-    const script = join(here, "..", "..", "..", "..", "shared", "corpus", "make-pairs.mjs");
-    const text = execFileSync(process.execPath, [script, "--seed", "9", "--count", String(count), "--no-edge"], {
-      maxBuffer: 1 << 30,
-      encoding: "utf8",
-    });
-    writeFileSync(pairsFile, text);
-  }
-}
-const rows = readFileSync(pairsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const { count, quick, pairs } = benchArgs();
+const { file: pairsFile, rows } = loadBenchPairs({ count, pairs });
 const hyps = rows.map((r) => r.hyp);
 const refs = rows.map((r) => r.refs);
 const ref0 = rows.map((r) => r.refs[0]);
@@ -48,7 +27,7 @@ await k.ready();
 const { bleu: bleuScoreJs } = require("bleu-score");
 const jsRouge = await import("js-rouge");
 
-const SINGLE = 20000; // per-call API rows: a slice, so an iteration stays short
+const SINGLE = Math.min(rows.length, 20000); // per-call API rows: a slice, so an iteration stays short
 // The pure-JS peers are 20–300× slower: they score the first PEER pairs (pairs/s is per pair either way).
 const PEER = Math.min(rows.length, 5000);
 const peerBytesFirst = rows.slice(0, PEER).reduce((a, r) => a + enc.encode(r.hyp).length + enc.encode(r.refs[0]).length, 0);

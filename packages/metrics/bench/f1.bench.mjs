@@ -9,45 +9,14 @@
 // into the OS temp folder (or --pairs). Each task scores its rows once per iteration (tinybench, 2
 // warm-up iterations so V8 has tiered the WASM up); the table reports pairs/s, ns/pair and MB/s (UTF-8
 // bytes of hypothesis + all references).
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { cpus, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cpus } from "node:os";
 import { kernelSignature } from "@evalkern/core-wasm";
 import { EM, EMBatch, F1, F1Batch, HotPotF1Batch, ready } from "@evalkern/metrics/dspy";
+import { benchArgs, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
+import { Bench } from "tinybench";
 
-// tinybench is a devDependency of core-wasm; until metrics lists it too, borrow core-wasm's copy.
-async function loadTinybench() {
-  try {
-    return await import("tinybench");
-  } catch {
-    const fromCore = createRequire(createRequire(import.meta.url).resolve("@evalkern/core-wasm/package.json"));
-    return import(fromCore.resolve("tinybench"));
-  }
-}
-const { Bench } = await loadTinybench();
-
-const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
-const count = Number(opt("count", "100000"));
-const quick = args.includes("--quick");
-
-let pairsFile = opt("pairs", undefined);
-if (!pairsFile) {
-  pairsFile = join(tmpdir(), `evalkern-bench-seed9-${count}.jsonl`);
-  if (!existsSync(pairsFile)) {
-    const script = join(here, "..", "..", "..", "..", "shared", "corpus", "make-pairs.mjs");
-    const text = execFileSync(process.execPath, [script, "--seed", "9", "--count", String(count), "--no-edge"], {
-      maxBuffer: 1 << 30,
-      encoding: "utf8",
-    });
-    writeFileSync(pairsFile, text);
-  }
-}
-const rows = readFileSync(pairsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const { count, quick, pairs } = benchArgs();
+const { file: pairsFile, rows } = loadBenchPairs({ count, pairs });
 const hyps = rows.map((r) => r.hyp);
 const refs = rows.map((r) => r.refs);
 const enc = new TextEncoder();
@@ -93,7 +62,7 @@ for (let i = 0; i < 2000; i++) {
   if (a !== b) throw new Error(`plain-JS comparison row disagrees with DSPy F1 on pair ${i}: ${a} vs ${b}`);
 }
 
-const SINGLE = 20000; // per-call rows: a slice, so an iteration stays short
+const SINGLE = Math.min(rows.length, 20000); // per-call rows: a slice, so an iteration stays short
 const bytesSingle = bytesAll * (SINGLE / rows.length);
 const tasks = [
   // [name, pairs, bytes, fn]

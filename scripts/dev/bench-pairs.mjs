@@ -1,0 +1,32 @@
+// The benchmark input every package's benchmark uses: `make-pairs.mjs --seed 9 --count N --no-edge`
+// from ../shared/corpus, generated once into the OS temp folder, or the file given with --pairs.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const sharedCorpus = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "make-pairs.mjs");
+
+/** Command-line options of the benchmark scripts: `--count N`, `--pairs file`, `--quick`. */
+export function benchArgs(argv = process.argv.slice(2)) {
+  const opt = (name, dflt) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : dflt);
+  return { count: Number(opt("count", "100000")), pairs: opt("pairs", undefined), quick: argv.includes("--quick") };
+}
+
+/** The rows `{ id, lang, hyp, refs }` of the benchmark input, and the file they came from. */
+export function loadBenchPairs({ count, pairs }) {
+  let file = pairs;
+  if (!file) {
+    file = join(tmpdir(), `evalkern-bench-seed9-${count}.jsonl`);
+    if (!existsSync(file)) {
+      const text = execFileSync(process.execPath, [sharedCorpus, "--seed", "9", "--count", String(count), "--no-edge"], {
+        maxBuffer: 1 << 30,
+        encoding: "utf8",
+      });
+      writeFileSync(file, text);
+    }
+  }
+  const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  return { file, rows };
+}
