@@ -10,7 +10,7 @@ import {
 } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
-import { Packed, packedArena, packedBegin, packedAdd, packedFind, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
+import { Packed, packedArena, packedBegin, packedAdd, packedSlotIndex, packedRoom, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
 
 // @ts-ignore: decorator
 @inline function cpAt(p: usize, i: i32): u32 {
@@ -64,7 +64,8 @@ function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace
     let o = 0;
     for (let i = 0; i < n; i++) {
       const c = cpAt(cps, i);
-      if (!isPyWs(c)) put(chars, o++, c);
+      put(chars, o, c); // store always, advance only past non-whitespace: no branch per code point
+      o += i32(!isPyWs(c));
     }
     side.chars = chars;
     side.charLen = o;
@@ -150,24 +151,75 @@ function matchAll(t: Ngrams, syms: usize, len: i32, maxOrder: i32, stamp: u32, s
 
 /** Hypothesis symbols → packed keys (order index `base + n - 1` in the top bits). */
 function packedInsert(syms: usize, len: i32, maxOrder: i32, bits: u64, base: i32): void {
+  if (PK.count + <u32>len * <u32>maxOrder > packedRoom(PK)) {
+    // a table that may have to grow: the general insert
+    for (let i = 0; i < len; i++) {
+      let key: u64 = 0;
+      for (let n = 1; n <= maxOrder && i + n <= len; n++) {
+        key = (key << bits) | <u64>cpAt(syms, i + n - 1);
+        packedAdd(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
+      }
+    }
+    return;
+  }
+  // the table has room for every n-gram: the same insert with the table's fields in locals
+  const slots = PK.slots;
+  const mask = PK.mask;
+  const epoch = PK.epoch;
+  const list = PK.list;
+  let count = PK.count;
   for (let i = 0; i < len; i++) {
     let key: u64 = 0;
     for (let n = 1; n <= maxOrder && i + n <= len; n++) {
       key = (key << bits) | <u64>cpAt(syms, i + n - 1);
-      packedAdd(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
+      const k = key | (<u64>(base + n - 1) << ORDER_SHIFT);
+      let j = packedSlotIndex(k, mask);
+      while (true) {
+        const s = slots + (<usize>j << 5);
+        if (load<u32>(s, 8) != epoch) {
+          store<u64>(s, k);
+          store<u32>(s, epoch, 8);
+          store<u32>(s, 1, 12);
+          store<u64>(s, 0, 16);
+          store<u32>(s, 0, 24);
+          store<u32>(list + (<usize>count << 2), j);
+          count++;
+          break;
+        }
+        if (load<u64>(s) == k) {
+          store<u32>(s, load<u32>(s, 12) + 1, 12);
+          break;
+        }
+        j = (j + 1) & mask;
+      }
     }
   }
+  PK.count = count;
 }
 
 /** As `matchAll`, over packed keys; NONE ids (absent from the hypothesis) end the n-grams through them. */
 function packedMatch(syms: usize, len: i32, maxOrder: i32, bits: u64, base: i32, stamp: u32, stats: usize): void {
+  const slots = PK.slots;
+  const mask = PK.mask;
+  const epoch = PK.epoch;
   for (let i = 0; i < len; i++) {
     let key: u64 = 0;
     for (let n = 1; n <= maxOrder && i + n <= len; n++) {
       const sym = cpAt(syms, i + n - 1);
       if (sym == NONE) break;
       key = (key << bits) | <u64>sym;
-      const s = packedFind(PK, key | (<u64>(base + n - 1) << ORDER_SHIFT));
+      const k = key | (<u64>(base + n - 1) << ORDER_SHIFT);
+      let j = packedSlotIndex(k, mask);
+      let s: usize = 0;
+      while (true) {
+        const t = slots + (<usize>j << 5);
+        if (load<u32>(t, 8) != epoch) break;
+        if (load<u64>(t) == k) {
+          s = t;
+          break;
+        }
+        j = (j + 1) & mask;
+      }
       // an n-gram absent from the hypothesis has no longer extension in it either
       if (s == 0) break;
       const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;

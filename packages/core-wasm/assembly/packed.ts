@@ -72,6 +72,18 @@ export function packedBegin(t: Packed, items: i32): void {
   return (<u32>((key * 0x9e3779b97f4a7c15) >> 40)) & mask;
 }
 
+/** The slot index of `key` (for callers that keep a table's fields in locals). */
+// @ts-ignore: decorator
+@inline export function packedSlotIndex(key: u64, mask: u32): u32 {
+  return slotIndex(key, mask);
+}
+
+/** How many distinct n-grams the current item's table takes before it must grow. */
+// @ts-ignore: decorator
+@inline export function packedRoom(t: Packed): u32 {
+  return (t.mask + 1) >> 1;
+}
+
 /** Double the current item's table (and its slot list) and re-insert what it holds. */
 function packedGrow(t: Packed): void {
   const cap = (t.mask + 1) << 1;
