@@ -2,7 +2,7 @@
 // `benchmark({...}, scorer)`, and the runner: load the dataset, render prompts (with a few-shot prefix),
 // call an OpenAI-compatible endpoint (chat, completions, or per-choice log-likelihoods), score each
 // sample, and aggregate into BYOB's JSON report (`aggregate_scores`).
-import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
 import { aggregateScores, type AggregateResult, type ScoreDict, type ScorerInput } from "@evalkern/metrics/byob";
 import { errorMessage } from "../errors.js";
 import { createProgress } from "../progress.js";
@@ -171,7 +171,11 @@ export function benchmark(definition: BenchmarkDefinition, scorer: BenchmarkScor
     definition,
     normalizedName,
     scorer,
-    run: (options = {}) => runBenchmark(definition, normalizedName, scorer, { prompt, system, fewshot }, options),
+    // the built-in BYOB scorers run on the WebAssembly kernels: load them first (idempotent)
+    run: async (options = {}) => {
+      await ready();
+      return runBenchmark(definition, normalizedName, scorer, { prompt, system, fewshot }, options);
+    },
   };
 }
 
