@@ -297,7 +297,9 @@ export class OpenAICompatibleJudge implements JudgeModel {
     this.baseURL = baseURL;
     const apiKey = options.apiKey ?? readEnv(ENV.apiKey, env);
     const apiVersion = options.azure?.apiVersion ?? readEnv(ENV.apiVersion, env);
-    if (apiKey === undefined && baseURL === DEFAULT_BASE_URL) {
+    // a read-only (replay) cache never sends a request, so it needs no key
+    const replayOnly = options.cache instanceof JudgeCache && options.cache.mode === "read-only";
+    if (apiKey === undefined && baseURL === DEFAULT_BASE_URL && !replayOnly) {
       throw new JudgeConfigError(`No API key for api.openai.com: pass options.apiKey or set ${ENV.apiKey}`, {
         argument: "options.apiKey",
       });

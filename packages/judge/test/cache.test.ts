@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, canonicalJson, zodSchema } from "../src/index.js";
+import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, OpenAICompatibleJudge, canonicalJson, zodSchema } from "../src/index.js";
 import { testJudge } from "./support/judge.js";
 import { chatJson, chatText, slow, startServer, type ScriptedServer } from "./support/server.js";
 
@@ -107,6 +107,14 @@ describe.each(["jsonl", "dir"] as const)("on-disk cache (%s)", (layout) => {
     expect((miss as CacheMissError).kind).toBe("cache_miss");
     expect(server.requests).toHaveLength(0);
     expect(await new FileCacheStore({ path, layout }).size()).toBe(3);
+
+    // replay needs no endpoint and no key: with api.openai.com as the default base URL and no
+    // EVALKERN_JUDGE_API_KEY, a read-write judge is a config error, a read-only one is not
+    const offline = { model: "test-judge", env: {} };
+    expect(() => new OpenAICompatibleJudge(offline)).toThrow(/No API key/);
+    const keyless = new OpenAICompatibleJudge({ ...offline, cache: new JudgeCache({ store: new FileCacheStore({ path, layout }), mode: "read-only" }) });
+    const again = await Promise.all(["a", "b", "c"].map((x) => keyless.generate({ messages: q(x), schema: Score })));
+    expect(again.map((r) => r.value)).toEqual(recorded.map((r) => r.value));
   });
 
   it("bypass calls the model and stores nothing; refresh calls the model and overwrites", async () => {
