@@ -66,3 +66,6 @@ export * from "./dspy/index.js";
 export * from "./evalwire/index.js";
 export * from "./dsrs/index.js";
 export * from "./deepeval/index.js";
+
+// The test cases the DeepEval metrics measure, so a judge user needs one import.
+export { LLMTestCase, ConversationalTestCase, ArenaTestCase, ToolCall } from "@evalkern/metrics/deepeval";
