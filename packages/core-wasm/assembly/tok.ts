@@ -141,15 +141,26 @@ function r2(c: u32): void {
 }
 
 /**
- * Feed one code point to the regexp stage. Fast path for the common case (a plain character after a
- * plain pending one, nothing pending further down): the chain would just pass the pending character to
- * the splitter and hold the new one, so do that directly.
+ * Feed one code point to the regexp stage. Fast paths for the common cases, when nothing is pending
+ * below the first substitution and the pending character X is not '.' or ',' (so the lower stages pass
+ * X through unchanged — X is never a digit, the first stage only holds non-digits):
+ * - a plain character c: the chain would emit X and hold c;
+ * - a class character c (space included): the chain of ' ', c, ' ' would emit X, ' ', c and hold ' '.
  */
 export function r1(c: u32): void {
-  if (p3 == NO && p4 == NO && p2 != NO && isPlain13a(c) && isPlain13a(<u32>p2)) {
-    sink(<u32>p2);
-    p2 = <i32>c;
-    return;
+  if (p3 == NO && p4 == NO && p2 != NO && p2 != 0x2e && p2 != 0x2c) {
+    if (isPlain13a(c)) {
+      sink(<u32>p2);
+      p2 = <i32>c;
+      return;
+    }
+    if (is13aSym(c)) {
+      sink(<u32>p2);
+      sink(0x20);
+      sink(c);
+      p2 = 0x20;
+      return;
+    }
   }
   if (is13aSym(c)) {
     r2(0x20);
