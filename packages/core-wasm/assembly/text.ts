@@ -2,15 +2,6 @@
 // surrogates have already become U+FFFD) and are decoded into u32 code-point arrays in scratch memory.
 // Everything that follows works on code points, as Python strings do.
 
-import { alloc } from "./mem";
-
-/** A code-point array in scratch memory: `ptr` to u32s, `len` of them. */
-@unmanaged
-export class Cps {
-  ptr: usize = 0;
-  len: i32 = 0;
-}
-
 /** Decode `byteLen` bytes of UTF-8 at `src` into a new scratch u32 array; returns the code-point count. */
 export function decodeUtf8(src: usize, byteLen: i32, out: usize): i32 {
   let i = 0;
@@ -39,19 +30,6 @@ export function decodeUtf8(src: usize, byteLen: i32, out: usize): i32 {
     n++;
   }
   return n;
-}
-
-/** Decode into a fresh scratch array (capacity = byte length, which bounds the code-point count). */
-export function decode(src: usize, byteLen: i32, into: Cps): void {
-  const out = alloc(<usize>(byteLen > 0 ? byteLen : 1) << 2);
-  into.ptr = out;
-  into.len = decodeUtf8(src, byteLen, out);
-}
-
-/** UTF-8 byte length of one code point. */
-// @ts-ignore: decorator
-@inline export function utf8Len(cp: u32): i32 {
-  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
 /** Encode code points as UTF-8 at `out`; returns the byte count. */

@@ -145,7 +145,11 @@ export function sentenceBleuBatch(
   const b = pairBatch(hyps, refs);
   const o = resolveBleuOptions(options, true);
   const stats = statistics(b.hyps, b.refs, o);
-  const n = b.hyps.length;
+  return scoresOf(stats, b.hyps.length, o);
+}
+
+/** The score column of `compute_bleu` over n statistics rows. */
+function scoresOf(stats: Float64Array, n: number, o: ResolvedBleuOptions): Float64Array {
   const rows = scoreRows(stats, n, o);
   const w = 2 + 3 * o.maxNgramOrder;
   const out = new Float64Array(n);
@@ -164,11 +168,7 @@ export function bleuScoresFromStatisticsBatch(stats: Float64Array, options?: Ble
       actual: describe(stats),
     });
   }
-  const n = stats.length / width;
-  const rows = scoreRows(stats, n, o);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = rows[i * (2 + 3 * o.maxNgramOrder)]!;
-  return out;
+  return scoresOf(stats, stats.length / width, o);
 }
 
 /**

@@ -39,8 +39,8 @@ function run(texts: readonly string[], flags: number): string[][] {
   chunks(
     n,
     (i) => texts[i]!.length,
-    (from, to) => {
-      const l = layout(from, to, (i) => texts[i]!, undefined, 0);
+    (from, to, units) => {
+      const l = layout(from, to, (i) => texts[i]!, undefined, 0, 0, units);
       const block = k.dprTokenizeBatch(l.count, l.bytes, l.strOffs, flags) >>> 2;
       // views after the call: the kernel may have grown the memory
       const { u8, u32 } = memoryViews();

@@ -125,7 +125,8 @@ export interface Layout {
 /**
  * Lay out items [from, to) of a batch. Item i has `hyps[i]` and the strings `refs(i)` (may be empty
  * for single-string kernels with `pairs = false`). Reserves `outPerItem` f64 per item for outputs
- * and `extraF64` more f64 for kernel-specific numeric input.
+ * and `extraF64` more f64 for kernel-specific numeric input. `knownUnits`, the UTF-16 length of all
+ * the chunk's strings, saves a pass when the caller has it (`chunks` does).
  */
 export function layout(
   from: number,
@@ -134,16 +135,17 @@ export function layout(
   refs: ((i: number) => readonly string[]) | undefined,
   outPerItem: number,
   extraF64 = 0,
+  knownUnits?: number,
 ): Layout {
   const count = to - from;
-  let units = 0;
+  let units = knownUnits ?? 0;
   let strings = count;
   for (let i = from; i < to; i++) {
-    units += hyp(i).length;
+    if (knownUnits === undefined) units += hyp(i).length;
     if (refs) {
       const r = refs(i);
       strings += r.length;
-      for (let j = 0; j < r.length; j++) units += r[j]!.length;
+      if (knownUnits === undefined) for (let j = 0; j < r.length; j++) units += r[j]!.length;
     }
   }
   const offsBytes = align8(4 * (strings + 1));
@@ -186,7 +188,7 @@ export function layout(
 export function chunks(
   n: number,
   units: (i: number) => number,
-  visit: (from: number, to: number) => void,
+  visit: (from: number, to: number, units: number) => void,
 ): void {
   const MAX_UNITS = 8 << 20;
   const MAX_ITEMS = 32768;
@@ -200,7 +202,7 @@ export function chunks(
       acc += u;
       to++;
     }
-    visit(from, to);
+    visit(from, to, acc);
     from = to;
   }
 }
@@ -214,13 +216,15 @@ export function readF64(ptr: number, count: number): Float64Array {
 /**
  * Run a pair kernel over a whole batch: lays out each chunk, calls `call` (which invokes the WASM
  * export with the layout's pointers and writes `outPerItem` f64 per item at `layout.out`), and
- * gathers the outputs into one array (n × outPerItem).
+ * gathers the outputs into one array (n × outPerItem). `extraF64` reserves room at `layout.extra`
+ * for kernel-specific input that `call` writes first.
  */
 export function runPairKernel(
   hyps: readonly string[],
   refs: readonly (readonly string[])[],
   outPerItem: number,
   call: (l: Layout) => void,
+  extraF64 = 0,
 ): Float64Array {
   const n = hyps.length;
   const result = new Float64Array(n * outPerItem);
@@ -232,8 +236,8 @@ export function runPairKernel(
       for (let j = 0; j < r.length; j++) u += r[j]!.length;
       return u;
     },
-    (from, to) => {
-      const l = layout(from, to, (i) => hyps[i]!, (i) => refs[i]!, outPerItem);
+    (from, to, units) => {
+      const l = layout(from, to, (i) => hyps[i]!, (i) => refs[i]!, outPerItem, extraF64, units);
       call(l);
       const { f64 } = memoryViews();
       result.set(f64.subarray(l.out >>> 3, (l.out >>> 3) + l.count * outPerItem), from * outPerItem);

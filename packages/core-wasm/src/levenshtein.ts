@@ -27,10 +27,10 @@ function run(a: readonly string[], b: readonly string[]): LevenshteinBatchResult
   chunks(
     n,
     (i) => a[i]!.length + b[i]!.length,
-    (from, to) => {
+    (from, to, units) => {
       const count = to - from;
       // 2 strings per pair (a then b), one f64 of output per string = 2 per pair
-      const l = layout(0, 2 * count, (j) => (j & 1 ? b : a)[from + (j >> 1)]!, undefined, 1);
+      const l = layout(0, 2 * count, (j) => (j & 1 ? b : a)[from + (j >> 1)]!, undefined, 1, 0, units);
       k.levenshteinBatch(count, l.bytes, l.strOffs, l.out);
       const { f64 } = memoryViews();
       const o = l.out >>> 3;

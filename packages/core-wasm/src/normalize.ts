@@ -27,8 +27,8 @@ function run(texts: readonly string[], mode: Mode): string[] {
   chunks(
     n,
     (i) => texts[i]!.length,
-    (from, to) => {
-      const l = layout(from, to, (i) => texts[i]!, undefined, 0);
+    (from, to, units) => {
+      const l = layout(from, to, (i) => texts[i]!, undefined, 0, 0, units);
       const block = k.normalizeBatch(l.count, l.bytes, l.strOffs, mode) >>> 2;
       // views after the call: the kernel may have grown the memory
       const { u8, u32 } = memoryViews();

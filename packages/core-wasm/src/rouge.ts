@@ -3,7 +3,7 @@
 // stemmer. One reference gives `score(target, prediction)`; several give `score_multi`, which keeps,
 // per ROUGE type, the reference with the highest F (the first on ties).
 import { InvalidArgumentError, describe } from "./errors.js";
-import { chunks, kernels, layout, memoryViews, readF64 } from "./kernel.js";
+import { kernels, memoryViews, runPairKernel } from "./kernel.js";
 import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
 export type RougeType =
@@ -99,31 +99,22 @@ function resolve(options: RougeOptions | undefined): Resolved {
 
 /** n × types × 3 f64 for already validated input. */
 function run(hyps: readonly string[], refs: readonly (readonly string[])[], o: Resolved): Float64Array {
-  const n = hyps.length;
   const tc = o.codes.length;
-  const per = 3 * tc;
-  const result = new Float64Array(n * per);
-  if (n === 0 || tc === 0) return result;
+  if (hyps.length === 0 || tc === 0) return new Float64Array(hyps.length * 3 * tc);
   const k = kernels() as unknown as Exports;
   const stem = o.useStemmer ? 1 : 0;
-  chunks(
-    n,
-    (i) => {
-      let u = hyps[i]!.length;
-      const r = refs[i]!;
-      for (let j = 0; j < r.length; j++) u += r[j]!.length;
-      return u;
-    },
-    (from, to) => {
+  return runPairKernel(
+    hyps,
+    refs,
+    3 * tc,
+    (l) => {
       // the type codes go in the layout's extra region, as u32
-      const l = layout(from, to, (i) => hyps[i]!, (i) => refs[i]!, per, (tc + 1) >> 1);
       const { u32 } = memoryViews();
       for (let t = 0; t < tc; t++) u32[(l.extra >>> 2) + t] = o.codes[t]!;
       k.rougeBatch(l.count, l.bytes, l.strOffs, l.refStart, l.extra, tc, stem, l.out);
-      result.set(readF64(l.out, l.count * per), from * per);
     },
+    (tc + 1) >> 1,
   );
-  return result;
 }
 
 /**
