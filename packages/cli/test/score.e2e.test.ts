@@ -132,8 +132,9 @@ describe("evalkern score on the bundled example", () => {
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const ckpt = join(dir, "out.jsonl.evalkern", "rows.jsonl.ckpt.json");
     const started = Date.now();
-    while (!existsSync(ckpt) && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 150));
+    // kill once a checkpoint exists and a progress line was printed (no timer races: a busy machine only waits longer)
+    const progressLine = /score: [\d,]+ rows \([\d.]+%\), [\d.,]+ rows\/s, elapsed \d+:\d\d(, ETA \d+:\d\d)?\n/;
+    while (!(existsSync(ckpt) && progressLine.test(stderr)) && child.exitCode === null && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGKILL");
     await new Promise((r) => child.on("close", r));
     expect(existsSync(ckpt)).toBe(true);
@@ -143,7 +144,7 @@ describe("evalkern score on the bundled example", () => {
     expect(checkpoint.records).toBeGreaterThan(0);
     expect(checkpoint.records).toBeLessThan(90_000);
     // the plain progress lines of a non-terminal
-    expect(stderr).toMatch(/score: [\d,]+ rows \([\d.]+%\), [\d.,]+ rows\/s, elapsed \d+:\d\d(, ETA \d+:\d\d)?\n/);
+    expect(stderr).toMatch(progressLine);
 
     const resumed = await runCli([...args, "-o", out, "--resume"], { cwd: dir });
     expect(resumed.stderr).toContain("resumed from a checkpoint");

@@ -48,6 +48,16 @@ function isAlive(pid: number): boolean {
   return true;
 }
 
+/** Polls until the process is gone (a killed process takes a moment to be reaped on a busy machine). */
+async function diesWithin(pid: number, ms = 10_000): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (isAlive(pid)) {
+    if (performance.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
 describe("defaults and options (dsrs shape)", () => {
   it("SandboxMetric: name sandbox, cargo test, Medium (120 s), cost 500, tier truth", () => {
     const metric = new SandboxMetric();
@@ -137,7 +147,7 @@ describe("SandboxMetric against real processes", () => {
     const argv = node("setInterval(() => {}, 1000)");
     const score = await new SandboxMetric({ commands: [argv], timeoutMs: 500 }).evaluate(NO_INPUT, NO_OUTPUT);
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(500 + 1000);
+    expect(elapsed).toBeLessThan(500 + 10_000); // the deadline holds; the margin is for a busy machine
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(score).toMatchObject({ value: 0, confidence: 0.8 });
     expect(score.details).toBe(`Failed commands: ${formatCommand(argv)} (timed out after 500ms)`);
@@ -147,7 +157,7 @@ describe("SandboxMetric against real processes", () => {
     const started = performance.now();
     const slow = node("setTimeout(() => {}, 400)");
     const score = await new SandboxMetric({ commands: [slow, slow, slow], timeoutMs: 600 }).evaluate(NO_INPUT, NO_OUTPUT);
-    expect(performance.now() - started).toBeLessThan(600 + 1000);
+    expect(performance.now() - started).toBeLessThan(600 + 10_000);
     expect(score.details).toContain("(timed out after 600ms)");
   });
 
@@ -266,12 +276,13 @@ describe("TestPassMetric details", () => {
 
   it("a timeout ends in time with its own status", async () => {
     const started = performance.now();
-    const score = await new TestPassMetric({ command: node("console.log('starting'); setInterval(() => {}, 1000)"), timeoutMs: 300 }).evaluate(
+    const score = await new TestPassMetric({ command: node("console.log('starting'); setInterval(() => {}, 1000)"), timeoutMs: 5_000 }).evaluate(
       NO_INPUT,
       NO_OUTPUT,
     );
-    expect(performance.now() - started).toBeLessThan(300 + 1000);
-    expect(score).toMatchObject({ value: 0, confidence: 0.9, details: "Tests failed (timed out after 300ms): starting" });
+    // 5 s: long enough for a Node child to start and print on a busy machine, so its output is in the status
+    expect(performance.now() - started).toBeLessThan(5_000 + 10_000);
+    expect(score).toMatchObject({ value: 0, confidence: 0.9, details: "Tests failed (timed out after 5000ms): starting" });
   });
 });
 
@@ -282,14 +293,13 @@ describe("the Node runner", () => {
       "const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });" +
       "console.log(c.pid); setInterval(() => {}, 1000);";
     const started = performance.now();
-    const run = await runCommand(request(node(script), { timeoutMs: 700 }));
-    expect(performance.now() - started).toBeLessThan(700 + 1000);
+    const run = await runCommand(request(node(script), { timeoutMs: 5_000 }));
+    expect(performance.now() - started).toBeLessThan(5_000 + 10_000);
     expect(run).toMatchObject({ timedOut: true, exitCode: null });
     const grandchild = Number(run.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(run.pid as number)).toBe(false);
-    if (IS_POSIX) expect(isAlive(grandchild)).toBe(false);
+    expect(await diesWithin(run.pid as number)).toBe(true);
+    if (IS_POSIX) expect(await diesWithin(grandchild)).toBe(true);
   });
 
   it("reaps what a finished command left behind in its process group", async () => {
@@ -301,8 +311,7 @@ describe("the Node runner", () => {
     const run = await runCommand(request(node(script), { timeoutMs: 10_000 }));
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(run).toMatchObject({ timedOut: false, exitCode: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    if (IS_POSIX) expect(isAlive(Number(run.stdout.trim()))).toBe(false);
+    if (IS_POSIX) expect(await diesWithin(Number(run.stdout.trim()))).toBe(true);
   });
 
   it("does not wait forever for pipes held open by a leftover process outside the group", async () => {
@@ -310,11 +319,12 @@ describe("the Node runner", () => {
     // setsid-like escape: a detached grandchild leaves the group but inherits stdout.
     const script =
       "const { spawn } = require('child_process');" +
-      "const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)'], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });" +
+      "const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });" +
       "console.log(c.pid); c.unref();";
     const started = performance.now();
-    const run = await runCommand(request(node(script), { timeoutMs: 3_000 }));
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const run = await runCommand(request(node(script), { timeoutMs: 60_000 }));
+    // far below both the leftover's 120 s and the deadline: the runner did not wait for the pipe
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(run).toMatchObject({ timedOut: false, exitCode: 0 });
     process.kill(Number(run.stdout.trim()), "SIGKILL");
   });
@@ -393,7 +403,7 @@ describe("custom runners (runtime-neutral injection)", () => {
     const started = performance.now();
     const hung: CommandRunner = () => new Promise(() => {});
     const score = await new TestPassMetric({ runner: hung, timeoutMs: 100 }).evaluate(NO_INPUT, NO_OUTPUT);
-    expect(performance.now() - started).toBeLessThan(100 + 1500);
+    expect(performance.now() - started).toBeLessThan(100 + 10_000);
     expect(score.details).toBe("Tests failed (timed out after 100ms): No output");
   });
 
