@@ -83,6 +83,24 @@ describe("in-memory cache", () => {
   });
 });
 
+describe("directory cache keys are names, never paths", () => {
+  it("refuses keys with separators, dots or traversal on set and get, and writes nothing outside its folder", async () => {
+    const root = join(dir, "traversal");
+    const store = new FileCacheStore({ path: join(root, "cache"), layout: "dir" });
+    const entry = { value: { ok: true } } as never;
+    for (const key of ["../escape", "..", "a/b", "a\\b", "/etc/passwd", "k.json", "", "x".repeat(129), "é"]) {
+      await expect(store.set(key, entry)).rejects.toMatchObject({ name: "JudgeConfigError", argument: "key" });
+      await expect(store.get(key)).rejects.toMatchObject({ name: "JudgeConfigError", argument: "key" });
+    }
+    await expect(readFile(join(root, "escape.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    // hashes and plain names still work
+    await store.set("a".repeat(64), entry);
+    await store.set("my_key-1", entry);
+    expect(await store.get("my_key-1")).toEqual({ value: { ok: true } });
+    expect(await store.size()).toBe(2);
+  });
+});
+
 describe.each(["jsonl", "dir"] as const)("on-disk cache (%s)", (layout) => {
   it("a re-run in read-only replay mode makes zero calls and gives identical values; a miss is a typed error", async () => {
     const path = join(dir, layout === "jsonl" ? "cache.jsonl" : "cache-dir");

@@ -30,6 +30,9 @@ export interface FileCacheStoreOptions {
  * @example
  * const cache = new JudgeCache({ store: new FileCacheStore({ path: "judge-cache.jsonl" }) });
  */
+/** Keys a directory cache accepts (SHA-256 hex keys and simple names): no separators, dots or traversal. */
+const SAFE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
+
 export class FileCacheStore implements JudgeCacheStore {
   readonly path: string;
   readonly layout: "jsonl" | "dir";
@@ -74,6 +77,13 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   private async entryPath(key: string): Promise<string> {
+    // a key names a file inside the cache folder: only a hash or a plain name, never a path
+    if (typeof key !== "string" || !SAFE_KEY.test(key)) {
+      throw new JudgeConfigError(
+        `cache key ${JSON.stringify(String(key).slice(0, 80))} is not a valid key for a directory cache: keys are hashes or names of letters, digits, "_" and "-" (1–128 characters)`,
+        { argument: "key", expected: "[A-Za-z0-9_-]{1,128}", actual: String(key).slice(0, 80) },
+      );
+    }
     const { path } = await nodeModules();
     return path.join(this.path, key.slice(0, 2), `${key}.json`);
   }
