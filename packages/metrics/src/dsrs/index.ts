@@ -50,6 +50,8 @@ export {
   formatCommand,
   runSucceeded,
   type CommandRequest,
+  type EnforcedLimits,
+  type ResourceLimits,
   type CommandRun,
   type CommandRunner,
 } from "./process/command.js";

@@ -4,7 +4,10 @@ import { CommandRunnerUnavailableError } from "../errors.js";
 
 /** One command to run: an argument vector, never a shell string. */
 export interface CommandRequest {
-  /** `argv[0]` is the program (looked up on the child's `PATH`), the rest are passed literally. */
+  /**
+   * `argv[0]` is the program: a path, or a name looked up on `env.PATH` when the request sets it, else on a
+   * fixed PATH (the system directories and the running Node's), never on the parent's; the rest are passed literally.
+   */
   readonly argv: readonly string[];
   /** Working directory. Default: the current one. */
   readonly cwd?: string | undefined;
@@ -18,6 +21,39 @@ export interface CommandRequest {
   readonly maxOutputBytes: number;
   /** Text written to the child's stdin (then closed). Default: stdin is closed at once. */
   readonly stdin?: string | undefined;
+  /** Resource limits, enforced with what the OS gives; the run reports which were (`enforced`, `notEnforced`). */
+  readonly limits?: ResourceLimits | undefined;
+  /** Run in a fresh temporary directory (a copy of `cwd` when given), removed afterwards. */
+  readonly scratch?: boolean | undefined;
+}
+
+/** Limits a runner applies to a command's whole run. Every field is optional; absent means no limit. */
+export interface ResourceLimits {
+  /** Memory: for the whole process tree (a cgroup) where the OS allows, else per process (RLIMIT_DATA). */
+  readonly memoryBytes?: number | undefined;
+  /** CPU seconds per process (RLIMIT_CPU). */
+  readonly cpuSeconds?: number | undefined;
+  /** Open files per process (RLIMIT_NOFILE). */
+  readonly openFiles?: number | undefined;
+  /** Largest file a process may write (RLIMIT_FSIZE). */
+  readonly fileSizeBytes?: number | undefined;
+  /** `false`: no network at all (a network namespace with nothing in it). */
+  readonly network?: boolean | undefined;
+}
+
+/** What a run really enforced, and how. A limit that is absent here was not enforced. */
+export interface EnforcedLimits {
+  /** How the whole process tree is killed at the deadline and after the command exits. */
+  readonly processTree: "cgroup" | "pid-namespace" | "process-group" | "taskkill";
+  /** The program that ran (argv[0] resolved against a fixed PATH, or the request's `env.PATH`). */
+  readonly program: string;
+  readonly memoryBytes?: "cgroup" | "rlimit-per-process";
+  readonly cpuSeconds?: "rlimit";
+  readonly openFiles?: "rlimit";
+  readonly fileSizeBytes?: "rlimit";
+  readonly network?: "none";
+  /** The scratch directory the command ran in. */
+  readonly scratch?: string;
 }
 
 /** The outcome of one command. A run that failed to start is a value (`error`), not an exception. */
@@ -42,6 +78,12 @@ export interface CommandRun {
   readonly truncated: boolean;
   /** The child's process id (undefined if it never started). */
   readonly pid?: number | undefined;
+  /** The limits this run enforced (the built-in Node runner reports them; a custom runner may not). */
+  readonly enforced?: EnforcedLimits | undefined;
+  /** Requested limits that could not be enforced here (names of {@link ResourceLimits} fields). */
+  readonly notEnforced?: readonly string[] | undefined;
+  /** True when the process tree was killed for going over `limits.memoryBytes`. */
+  readonly memoryExceeded?: boolean | undefined;
 }
 
 /** Runs one command. Must never reject for a failing or unstartable command, and must honour `timeoutMs`. */
@@ -56,6 +98,7 @@ export function runSucceeded(run: CommandRun): boolean {
 export function runStatus(run: CommandRun, timeoutMs: number): string {
   if (run.error !== undefined) return `error: ${run.error}`;
   if (run.timedOut) return `timed out after ${timeoutMs}ms`;
+  if (run.memoryExceeded) return "memory limit exceeded";
   if (run.exitCode !== null) return `exit ${run.exitCode}`;
   return `signal ${run.signal ?? "unknown"}`;
 }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { InvalidArgumentError } from "../../errors.js";
 import type { CommandRequest, CommandRun } from "./command.js";
+import { FIXED_PATH, planLaunch, removeScratch, resolveProgram, type LaunchPlan } from "./limits.js";
 
 /** After SIGKILL, how long to wait for the exit event before giving up on the process. */
 const KILL_GRACE_MS = 250;
@@ -69,6 +70,24 @@ function checkRequest(request: CommandRequest): void {
     });
   }
   if (argv[0] === "") throw new InvalidArgumentError("argv[0] (the program) must not be empty", { argument: "argv" });
+  const limits = request.limits as Record<string, unknown> | undefined;
+  if (limits !== undefined) {
+    if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+      throw new InvalidArgumentError("limits must be an object", { argument: "limits", actual: typeof limits });
+    }
+    for (const [key, value] of Object.entries(limits)) {
+      if (value === undefined) continue;
+      if (key === "network") {
+        if (typeof value !== "boolean") throw new InvalidArgumentError("limits.network must be a boolean", { argument: "limits.network", actual: typeof value });
+      } else if (key === "memoryBytes" || key === "cpuSeconds" || key === "openFiles" || key === "fileSizeBytes") {
+        if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
+          throw new InvalidArgumentError(`limits.${key} must be a positive number`, { argument: `limits.${key}`, actual: String(value) });
+        }
+      } else {
+        throw new InvalidArgumentError(`limits has no option ${JSON.stringify(key)} (memoryBytes, cpuSeconds, openFiles, fileSizeBytes, network)`, { argument: `limits.${key}` });
+      }
+    }
+  }
 }
 
 /** The child's environment: only the allowed parent variables, then the explicit ones. */
@@ -82,8 +101,9 @@ export function buildEnvironment(request: Pick<CommandRequest, "env" | "inheritE
   return env;
 }
 
-/** Kill the child and everything it started (its process group on POSIX, `taskkill /T` on Windows). */
-function killTree(child: ChildProcess): void {
+/** Kill the child and everything it started (its cgroup, or its process group on POSIX, `taskkill /T` on Windows). */
+function killTree(child: ChildProcess, plan: LaunchPlan | undefined): void {
+  plan?.cgroup?.killAll();
   const pid = child.pid;
   if (pid === undefined) return;
   if (IS_WINDOWS) {
@@ -119,6 +139,8 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
   }
   const argv = [...request.argv];
   const start = performance.now();
+  // argv[0] on a fixed PATH unless the request names one: never the parent's PATH
+  const program = resolveProgram(argv[0] as string, request.env?.PATH ?? FIXED_PATH);
   const stdout = new TailBuffer(request.maxOutputBytes);
   const stderr = new TailBuffer(request.maxOutputBytes);
 
@@ -132,6 +154,7 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
     let spawnError: string | undefined;
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let after: ReturnType<typeof setTimeout> | undefined;
+    let plan: LaunchPlan | undefined;
 
     const finish = (): void => {
       if (settled) return;
@@ -141,6 +164,9 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       child?.stdin?.destroy();
+      const memoryExceeded = plan?.cgroup?.oomKilled() ?? false;
+      const cleanup = plan?.cgroup ? plan.cgroup.dispose() : Promise.resolve();
+      void cleanup.finally(() => removeScratch(plan?.scratch));
       resolve({
         argv,
         exitCode,
@@ -154,13 +180,23 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
         stderrBytes: stderr.total,
         truncated: stdout.truncated || stderr.truncated,
         pid: child?.pid,
+        ...(plan ? { enforced: plan.enforced, notEnforced: plan.notEnforced } : {}),
+        ...(memoryExceeded ? { memoryExceeded } : {}),
       });
     };
 
+    if (program === undefined) {
+      // the same shape as Node's own spawn failure
+      spawnError = `spawn ${argv[0]} ENOENT`;
+      finish();
+      return;
+    }
     try {
-      child = spawn(argv[0] as string, argv.slice(1), {
-        cwd: request.cwd,
-        env: buildEnvironment(request),
+      const env = buildEnvironment(request);
+      plan = planLaunch(program, request, env);
+      child = spawn(plan.argv[0] as string, plan.argv.slice(1), {
+        cwd: plan.cwd,
+        env,
         shell: false,
         windowsHide: true,
         // Its own process group on POSIX, so the whole tree can be killed with one signal.
@@ -195,7 +231,8 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
       exited = true;
       exitCode = code;
       signal = sig;
-      // Reap whatever the command left behind in its group; they would otherwise keep the pipes open.
+      // Reap whatever the command left behind in its cgroup or group; they would otherwise keep the pipes open.
+      plan?.cgroup?.killAll();
       if (!IS_WINDOWS && child.pid !== undefined) {
         try {
           process.kill(-child.pid, "SIGKILL");
@@ -215,7 +252,7 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
         return;
       }
       timedOut = true;
-      killTree(child);
+      killTree(child, plan);
       after = setTimeout(finish, KILL_GRACE_MS);
     }, request.timeoutMs);
   });

@@ -19,9 +19,14 @@ import {
   runSucceeded,
   type CommandRun,
   type CommandRunner,
+  type ResourceLimits,
 } from "../process/command.js";
 
-/** dsrs's sandbox profiles (pylon_sandbox.rs:29-63). Only the timeout is enforced here. */
+/**
+ * dsrs's sandbox profiles (pylon_sandbox.rs:29-63). The timeout and the memory limit are enforced (the memory
+ * for the whole process tree where the OS gives a cgroup, else per process); `cpus` and `diskGb` are not, and
+ * each run says so in `CommandRun.notEnforced`.
+ */
 export type SandboxProfile = "Small" | "Medium" | "Large";
 
 export const SANDBOX_PROFILES: Readonly<
@@ -80,6 +85,13 @@ export interface ProcessMetricOptions {
   readonly name?: string;
   /** How commands run. Default: Node's child_process (Node, Deno, Bun). */
   readonly runner?: CommandRunner;
+  /**
+   * Resource limits. Default: the profile's memory (`memoryMb`); give `memoryBytes`, `cpuSeconds`, `openFiles`,
+   * `fileSizeBytes` or `network: false` to set more. What was enforced is reported in each run (see `run()`).
+   */
+  readonly limits?: ResourceLimits;
+  /** Run each evaluation in a fresh temporary copy of `cwd` (or an empty one), removed afterwards. */
+  readonly scratch?: boolean;
 }
 
 export interface SandboxMetricOptions extends ProcessMetricOptions {
@@ -119,6 +131,8 @@ interface ResolvedProcessOptions {
   readonly stdinField: string | undefined;
   readonly costMsats: number;
   readonly runner: CommandRunner | undefined;
+  readonly limits: ResourceLimits;
+  readonly scratch: boolean;
 }
 
 function resolveProcessOptions(o: ProcessMetricOptions): ResolvedProcessOptions {
@@ -152,7 +166,33 @@ function resolveProcessOptions(o: ProcessMetricOptions): ResolvedProcessOptions 
     stdinField: optionalString(o.stdinField, "options.stdinField"),
     costMsats: o.costMsats === undefined ? SANDBOX_COST_MSATS : checkMsats(o.costMsats, "options.costMsats"),
     runner: o.runner,
+    limits: resolveLimits(o.limits, profile),
+    scratch: o.scratch === undefined ? false : checkBoolean(o.scratch, "options.scratch"),
   };
+}
+
+function checkBoolean(value: unknown, argument: string): boolean {
+  if (typeof value !== "boolean") throw new InvalidArgumentError(`${argument} must be a boolean`, { argument, actual: typeof value });
+  return value;
+}
+
+const LIMIT_KEYS = ["memoryBytes", "cpuSeconds", "openFiles", "fileSizeBytes", "network"];
+
+function resolveLimits(value: ResourceLimits | undefined, profile: SandboxProfile): ResourceLimits {
+  const memoryBytes = SANDBOX_PROFILES[profile].memoryMb * 1024 * 1024;
+  if (value === undefined) return Object.freeze({ memoryBytes });
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError("options.limits must be an object", { argument: "options.limits", actual: typeof value });
+  }
+  const out: Record<string, number | boolean> = { memoryBytes };
+  for (const [key, v] of Object.entries(value)) {
+    if (!LIMIT_KEYS.includes(key)) {
+      throw new InvalidArgumentError(`options.limits has no option ${JSON.stringify(key)}; its options are ${LIMIT_KEYS.join(", ")}`, { argument: `options.limits.${key}` });
+    }
+    if (v === undefined) continue;
+    out[key] = key === "network" ? checkBoolean(v, "options.limits.network") : (optionalPositive(v, `options.limits.${key}`) as number);
+  }
+  return Object.freeze(out);
 }
 
 /** Extra time a custom runner gets past the deadline before the metric stops waiting for it. */
@@ -186,6 +226,8 @@ async function runAll(
       timeoutMs: remaining,
       maxOutputBytes: options.maxOutputBytes,
       stdin,
+      limits: options.limits,
+      scratch: options.scratch,
     };
     let guard: ReturnType<typeof setTimeout> | undefined;
     // The built-in runner always settles in time; this bounds a custom runner that does not.
@@ -224,7 +266,10 @@ abstract class ProcessMetricBase {
   readonly stdinField: string | undefined;
   readonly costMsats: number;
   readonly runner: CommandRunner | undefined;
+  readonly limits: ResourceLimits;
+  readonly scratch: boolean;
   private readonly explicitTimeout: number | undefined;
+  private readonly explicitLimits: ResourceLimits | undefined;
 
   constructor(o: ProcessMetricOptions) {
     const r = resolveProcessOptions(o);
@@ -237,7 +282,10 @@ abstract class ProcessMetricBase {
     this.stdinField = r.stdinField;
     this.costMsats = r.costMsats;
     this.runner = r.runner;
+    this.limits = r.limits;
+    this.scratch = r.scratch;
     this.explicitTimeout = o.timeoutMs;
+    this.explicitLimits = o.limits;
   }
 
   /** dsrs `cost_estimate()` = `cost_msats`. */
@@ -256,6 +304,8 @@ abstract class ProcessMetricBase {
       stdinField: this.stdinField,
       costMsats: this.costMsats,
       runner: this.runner,
+      limits: this.explicitLimits,
+      scratch: this.scratch,
     };
   }
 
@@ -278,8 +328,8 @@ abstract class ProcessMetricBase {
  * - Cost = `costMsats` (500) either way; tier truth. Input and output are ignored unless `stdinField`.
  *
  * Gotchas: needs a command runner — Node's child_process by default (loaded on first use, so importing
- * this module stays runtime-neutral); elsewhere pass `runner`. Memory/CPU/disk limits of the profile are
- * not enforced.
+ * this module stays runtime-neutral); elsewhere pass `runner`. The profile's memory limit is enforced (see
+ * {@link SANDBOX_PROFILES}); `run()` returns what each run enforced.
  *
  * @example
  * const metric = new SandboxMetric({ commands: [["node", "-e", "process.exit(0)"]], timeoutMs: 10_000 });
@@ -334,17 +384,22 @@ export class SandboxMetric extends ProcessMetricBase implements Metric {
     return new SandboxMetric({ ...this.options(), timeoutMs });
   }
 
-  async evaluate(_input: MetricInput, output: MetricInput): Promise<MetricScore> {
+  async evaluate(input: MetricInput, output: MetricInput): Promise<MetricScore> {
+    return (await this.run(input, output)).score;
+  }
+
+  /** `evaluate` with the runs behind the score: exit status, output, and which limits each run enforced. */
+  async run(_input: MetricInput, output: MetricInput): Promise<{ score: MetricScore; runs: CommandRun[] }> {
     const runs = await runAll(this.commands, this.resolved(), output);
     if (runs.every(runSucceeded)) {
       const total = runs.reduce((sum, run) => sum + run.durationMs, 0);
-      return MetricScore.perfect().withDetails(`All ${runs.length} commands passed in ${total}ms`).withCost(this.costMsats);
+      return { score: MetricScore.perfect().withDetails(`All ${runs.length} commands passed in ${total}ms`).withCost(this.costMsats), runs };
     }
     const failed = runs.filter((run) => !runSucceeded(run));
     const list = failed.map((run) => `${formatCommand(run.argv)} (${runStatus(run, this.timeoutMs)})`).join(", ");
     const preview = outputPreview(failed[0] as CommandRun);
     const details = `Failed commands: ${list}${preview === "" ? "" : `\n${preview}`}`;
-    return MetricScore.new(0).withConfidence(0.8).withDetails(details).withCost(this.costMsats);
+    return { score: MetricScore.new(0).withConfidence(0.8).withDetails(details).withCost(this.costMsats), runs };
   }
 
   evaluateBatch(pairs: ReadonlyArray<readonly [MetricInput, MetricInput]>): Promise<MetricScore[]> {
@@ -411,20 +466,27 @@ export class TestPassMetric extends ProcessMetricBase implements Metric {
     return new TestPassMetric({ ...this.options(), timeoutMs });
   }
 
-  async evaluate(_input: MetricInput, output: MetricInput): Promise<MetricScore> {
-    const [run] = await runAll([this.command], this.resolved(), output);
+  async evaluate(input: MetricInput, output: MetricInput): Promise<MetricScore> {
+    return (await this.run(input, output)).score;
+  }
+
+  /** `evaluate` with the run behind the score: exit status, output, and which limits it enforced. */
+  async run(_input: MetricInput, output: MetricInput): Promise<{ score: MetricScore; runs: CommandRun[] }> {
+    const runs = await runAll([this.command], this.resolved(), output);
+    const [run] = runs;
     if (run === undefined) {
       // Unreachable with one command; kept for dsrs's "No test run results" shape.
-      return MetricScore.new(0).withConfidence(0.9).withDetails("No test run results").withCost(this.costMsats);
+      return { score: MetricScore.new(0).withConfidence(0.9).withDetails("No test run results").withCost(this.costMsats), runs };
     }
     if (runSucceeded(run)) {
-      return MetricScore.perfect().withDetails(`Tests passed in ${run.durationMs}ms`).withCost(this.costMsats);
+      return { score: MetricScore.perfect().withDetails(`Tests passed in ${run.durationMs}ms`).withCost(this.costMsats), runs };
     }
     const preview = outputPreview(run);
-    return MetricScore.new(0)
+    const score = MetricScore.new(0)
       .withConfidence(0.9)
       .withDetails(`Tests failed (${runStatus(run, this.timeoutMs)}): ${preview === "" ? "No output" : preview}`)
       .withCost(this.costMsats);
+    return { score, runs };
   }
 
   evaluateBatch(pairs: ReadonlyArray<readonly [MetricInput, MetricInput]>): Promise<MetricScore[]> {
