@@ -15,3 +15,4 @@ export { UNICODE_VERSION, KERNEL_VERSION, kernelSignature } from "./version.js";
 export * from "./dpr.js";
 export * from "./levenshtein.js";
 export * from "./byob.js";
+export * from "./ter.js";
