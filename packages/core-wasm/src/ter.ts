@@ -149,105 +149,135 @@ const OP_INS = 2;
 const OP_DEL = 3;
 const OP_UNDEF = 4;
 
-interface CacheNode {
-  readonly next: Map<number, CacheNode>;
-  readonly cost: Int32Array;
-  readonly op: Uint8Array;
-}
-
-/** sacreBLEU's `BeamEditDistance` for one reference: beam search, trace, and the prefix-row cache. */
+/**
+ * sacreBLEU's `BeamEditDistance` for one reference: beam search, trace, and the prefix-row cache. Rows live
+ * in one growing arena; the cache is a trie whose node ids are row indices (`trie[(parent, word)] = row`).
+ */
 class BeamEditDistance {
-  private readonly n: number;
-  private readonly root = new Map<number, CacheNode>();
+  private n = 0;
+  private w = 1;
+  private ref: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private vocab = 1;
+  private readonly trie = new Map<number, number>();
   private cacheSize = 0;
-  private readonly initialCost: Int32Array;
-  private readonly initialOp: Uint8Array;
+  /** Rows [0, top) are cached (row 0 is the initial row); rows past `top` are this call's scratch. */
+  private top = 1;
+  private cost = new Int32Array(4096);
+  private op = new Uint8Array(4096);
+  private path = new Int32Array(16);
 
-  constructor(private readonly ref: Int32Array) {
+  /** Start over for a new reference (the arena and trie are reused: no allocation per pair). */
+  reset(ref: Int32Array, vocab: number): this {
+    this.ref = ref;
+    this.vocab = vocab;
     this.n = ref.length;
-    this.initialCost = new Int32Array(this.n + 1);
-    this.initialOp = new Uint8Array(this.n + 1).fill(OP_INS);
-    for (let j = 0; j <= this.n; j++) this.initialCost[j] = j;
+    this.w = this.n + 1;
+    this.trie.clear();
+    this.cacheSize = 0;
+    this.top = 1;
+    this.ensureRows(2);
+    for (let j = 0; j <= this.n; j++) {
+      this.cost[j] = j;
+      this.op[j] = OP_INS;
+    }
+    return this;
   }
 
-  /** Edit distance of `hyp` to the reference; with `trace`, the operations (rewriting hyp → ref). */
-  distance(hyp: Int32Array, wantTrace: boolean): { cost: number; trace?: Uint8Array } {
+  private ensureRows(rows: number): void {
+    if (rows * this.w <= this.cost.length) return;
+    let size = this.cost.length;
+    while (size < rows * this.w) size *= 2;
+    const c = new Int32Array(size);
+    c.set(this.cost);
+    const o = new Uint8Array(size);
+    o.set(this.op);
+    this.cost = c;
+    this.op = o;
+  }
+
+  /** Edit distance of `hyp` to the reference; with `wantTrace`, `trace` holds the operations (rewriting hyp → ref). */
+  distance(hyp: Int32Array, wantTrace: boolean): number {
     const nh = hyp.length;
     const nr = this.n;
+    const W = this.w;
+    if (this.path.length < nh + 1) this.path = new Int32Array(2 * (nh + 1));
+    const path = this.path;
     // rows from the cache
-    const costs: Int32Array[] = [this.initialCost];
-    const ops: Uint8Array[] = [this.initialOp];
-    let node = this.root;
+    let node = 0;
     let start = 0;
-    for (let i = 0; i < nh; i++) {
-      const hit = node.get(hyp[i]!);
-      if (!hit) break;
-      costs.push(hit.cost);
-      ops.push(hit.op);
-      node = hit.next;
-      start++;
+    path[0] = 0;
+    while (start < nh) {
+      const hit = this.trie.get(node * this.vocab + hyp[start]!);
+      if (hit === undefined) break;
+      node = hit;
+      path[++start] = node;
     }
+    // new rows: cached when the cache had room at the start of the call (as sacreBLEU), else scratch
+    const keep = this.cacheSize < MAX_CACHE_SIZE;
+    const first = this.top;
+    this.ensureRows(first + (nh - start));
+    const cost = this.cost;
+    const op = this.op;
+    const ref = this.ref;
     const lengthRatio = nh > 0 ? nr / nh : 1;
     const beam = BEAM_WIDTH < lengthRatio / 2 ? Math.ceil(lengthRatio / 2 + BEAM_WIDTH) : BEAM_WIDTH;
+    let parent = node;
     for (let i = start + 1; i <= nh; i++) {
-      const cost = new Int32Array(nr + 1).fill(INF);
-      const op = new Uint8Array(nr + 1).fill(OP_UNDEF);
-      const pc = costs[i - 1]!;
+      const row = first + (i - start - 1);
+      const at = row * W;
+      const pat = path[i - 1]! * W;
+      cost.fill(INF, at, at + W);
+      op.fill(OP_UNDEF, at, at + W);
       const pseudoDiag = Math.floor(i * lengthRatio);
       const minJ = Math.max(0, pseudoDiag - beam);
       const maxJ = i === nh ? nr + 1 : Math.min(nr + 1, pseudoDiag + beam);
-      const w = hyp[i - 1]!;
-      for (let j = minJ; j < maxJ; j++) {
-        if (j === 0) {
-          cost[0] = pc[0]! + 1;
-          op[0] = OP_DEL;
-          continue;
+      const word = hyp[i - 1]!;
+      let j = minJ;
+      if (j === 0) {
+        cost[at] = cost[pat]! + 1;
+        op[at] = OP_DEL;
+        j = 1;
+      }
+      for (; j < maxJ; j++) {
+        const same = word === ref[j - 1];
+        let best = cost[pat + j - 1]! + (same ? 0 : 1);
+        let bestOp = same ? OP_NOP : OP_SUB;
+        if (best >= INF) {
+          // an unset cell keeps INF unless an operation is strictly cheaper (as sacreBLEU's comparisons)
+          best = INF;
+          bestOp = OP_UNDEF;
         }
-        let best = cost[j]!;
-        let bestOp = op[j]!;
-        const sub = pc[j - 1]! + (w === this.ref[j - 1] ? 0 : 1);
-        if (best > sub) {
-          best = sub;
-          bestOp = w === this.ref[j - 1] ? OP_NOP : OP_SUB;
-        }
-        const del = pc[j]! + 1;
+        const del = cost[pat + j]! + 1;
         if (best > del) {
           best = del;
           bestOp = OP_DEL;
         }
-        const ins = cost[j - 1]! + 1;
+        const ins = cost[at + j - 1]! + 1;
         if (best > ins) {
           best = ins;
           bestOp = OP_INS;
         }
-        cost[j] = best;
-        op[j] = bestOp;
+        cost[at + j] = best;
+        op[at + j] = bestOp;
       }
-      costs.push(cost);
-      ops.push(op);
-    }
-    // cache the new rows
-    if (this.cacheSize < MAX_CACHE_SIZE) {
-      let at = this.root;
-      for (let i = 0; i < nh; i++) {
-        let hit = at.get(hyp[i]!);
-        if (!hit) {
-          if (i < start) break; // unreachable: the first `start` rows came from the cache
-          hit = { next: new Map(), cost: costs[i + 1]!, op: ops[i + 1]! };
-          at.set(hyp[i]!, hit);
-          this.cacheSize++;
-        }
-        at = hit.next;
+      path[i] = row;
+      if (keep) {
+        this.trie.set(parent * this.vocab + word, row);
+        this.cacheSize++;
+        parent = row;
       }
     }
-    const total = costs[nh]![nr]!;
-    if (!wantTrace) return { cost: total };
-    const rev: number[] = [];
+    if (keep) this.top = first + (nh - start);
+    const total = cost[path[nh]! * W + nr]!;
+    if (!wantTrace) return total;
+    if (this.trace.length < nh + nr) this.trace = new Uint8Array(2 * (nh + nr));
+    const rev = this.trace;
+    let len = 0;
     let i = nh;
     let j = nr;
     while (i > 0 || j > 0) {
-      const o = ops[i]![j]!;
-      rev.push(o);
+      const o = op[path[i]! * W + j]!;
+      rev[len++] = o;
       if (o === OP_SUB || o === OP_NOP) {
         i--;
         j--;
@@ -255,9 +285,18 @@ class BeamEditDistance {
       else if (o === OP_DEL) i--;
       else throw new InvalidArgumentError("internal: TER edit trace reached an unset cell", { argument: "hyp" });
     }
-    return { cost: total, trace: Uint8Array.from(rev.reverse()) };
+    rev.subarray(0, len).reverse();
+    this.traceLength = len;
+    return total;
   }
+
+  /** The last traced operations, first to last (valid until the next traced call). */
+  trace = new Uint8Array(64);
+  traceLength = 0;
 }
+
+const ED = new BeamEditDistance();
+let shiftScratch = new Int32Array(64);
 
 function slice(words: Int32Array, from: number, to: number): Int32Array {
   const n = words.length;
@@ -267,7 +306,7 @@ function slice(words: Int32Array, from: number, to: number): Int32Array {
 }
 
 function concat(parts: Int32Array[], n: number): Int32Array {
-  const out = new Int32Array(n);
+  const out = shiftScratch.subarray(0, n);
   let at = 0;
   for (const p of parts) {
     out.set(p, at);
@@ -276,9 +315,10 @@ function concat(parts: Int32Array[], n: number): Int32Array {
   return out;
 }
 
-/** sacreBLEU `_perform_shift`, Python slice semantics included. */
+/** sacreBLEU `_perform_shift`, Python slice semantics included, written into a scratch buffer. */
 function performShift(words: Int32Array, start: number, length: number, target: number): Int32Array {
   const n = words.length;
+  if (shiftScratch.length < n) shiftScratch = new Int32Array(2 * n);
   if (target < start) {
     return concat([slice(words, 0, target), slice(words, start, start + length), slice(words, target, start), slice(words, start + length, n)], n);
   }
@@ -290,7 +330,8 @@ function performShift(words: Int32Array, start: number, length: number, target: 
 
 /** One greedy shift step (sacreBLEU `_shift`): the best shift's gain and words, and the candidates checked so far. */
 function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, checked: number): { delta: number; words: Int32Array; checked: number } {
-  const { cost: preScore, trace } = ed.distance(hyp, true);
+  const preScore = ed.distance(hyp, true);
+  const trace = ed.trace.subarray(0, ed.traceLength);
   // alignment of the flipped trace (rewriting ref → hyp): ref position → hyp position
   const nh = hyp.length;
   const nr = ref.length;
@@ -299,7 +340,7 @@ function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, check
   const refErr = new Uint8Array(nr);
   let ph = -1;
   let pr = -1;
-  for (const op of trace!) {
+  for (const op of trace) {
     if (op === OP_NOP || op === OP_SUB) {
       ph++;
       pr++;
@@ -343,7 +384,7 @@ function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, check
             if (idx === prevIdx) continue;
             prevIdx = idx;
             const shifted = performShift(hyp, startH, length, idx);
-            const delta = preScore - ed.distance(shifted, false).cost;
+            const delta = preScore - ed.distance(shifted, false);
             checked++;
             // tercom's ranking: gain, then longer, then earlier start, then earlier target
             if (
@@ -352,7 +393,7 @@ function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, check
               (delta === best.delta &&
                 (length > best.length || (length === best.length && (-startH > -best.startH || (startH === best.startH && -idx > -best.idx)))))
             ) {
-              best = { delta, length, startH, idx, words: shifted };
+              best = { delta, length, startH, idx, words: shifted.slice() };
             }
           }
           if (checked >= MAX_SHIFT_CANDIDATES) break outer;
@@ -367,7 +408,10 @@ function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, check
 /** sacreBLEU `translation_edit_rate(words_hyp, words_ref)`: (edits, reference length). */
 function translationEditRate(hyp: Int32Array, ref: Int32Array): number {
   if (ref.length === 0) return hyp.length;
-  const ed = new BeamEditDistance(ref);
+  let vocab = 0;
+  for (const w of hyp) if (w >= vocab) vocab = w + 1;
+  for (const w of ref) if (w >= vocab) vocab = w + 1;
+  const ed = ED.reset(ref, vocab);
   let shifts = 0;
   let input = hyp;
   let checked = 0;
@@ -379,7 +423,7 @@ function translationEditRate(hyp: Int32Array, ref: Int32Array): number {
     shifts++;
     input = r.words;
   }
-  return shifts + ed.distance(input, false).cost;
+  return shifts + ed.distance(input, false);
 }
 
 /** Segment statistics: [best edits over the references, average reference length]. */
