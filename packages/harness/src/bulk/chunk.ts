@@ -1,6 +1,7 @@
 // Scoring one chunk of rows (runs inside a worker): parse the records, pick out the pairs, call each
 // metric's batch kernel once for all valid pairs of the chunk, and produce the chunk's per-row output
 // (JSONL bytes or values), its statistics rows, and exact partial column sums.
+import { sharedPairBatch } from "@evalkern/core-wasm";
 import { fsumAdd } from "./fsum.js";
 import { extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
@@ -160,40 +161,43 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     validIndex.push(i);
   }
 
-  // one batch call per metric; a failing batch is retried row by row to find the rows at fault
+  // one batch call per metric, all on the chunk's strings laid out once in kernel memory; a failing
+  // batch is retried row by row to find the rows at fault
   const V = hyps.length;
   const stats: Float64Array[] = [];
   const rowBad = new Uint8Array(V);
-  for (const m of ctx.metrics) {
-    let s: Float64Array;
-    try {
-      s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
-    } catch {
-      s = new Float64Array(V * m.width);
-      for (let v = 0; v < V; v++) {
-        try {
-          s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
-        } catch (e) {
-          if (!rowBad[v]) {
-            rowBad[v] = 1;
-            const i = validIndex[v]!;
-            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
+  sharedPairBatch(hyps, refs, () => {
+    for (const m of ctx.metrics) {
+      let s: Float64Array;
+      try {
+        s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
+      } catch {
+        s = new Float64Array(V * m.width);
+        for (let v = 0; v < V; v++) {
+          try {
+            s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
+          } catch (e) {
+            if (!rowBad[v]) {
+              rowBad[v] = 1;
+              const i = validIndex[v]!;
+              errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
+            }
           }
         }
       }
-    }
-    for (let j = 0; j < s.length; j++) {
-      if (!Number.isFinite(s[j]!)) {
-        const v = Math.floor(j / m.width);
-        if (!rowBad[v]) {
-          rowBad[v] = 1;
-          const i = validIndex[v]!;
-          errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
+      for (let j = 0; j < s.length; j++) {
+        if (!Number.isFinite(s[j]!)) {
+          const v = Math.floor(j / m.width);
+          if (!rowBad[v]) {
+            rowBad[v] = 1;
+            const i = validIndex[v]!;
+            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
+          }
         }
       }
+      stats.push(s);
     }
-    stats.push(s);
-  }
+  });
   const rowValues = ctx.metrics.map((m, k) => m.rowValues(stats[k]!, V));
 
   const totalWidth = ctx.metrics.reduce((a, m) => a + m.width, 0);
