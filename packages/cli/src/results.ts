@@ -2,7 +2,7 @@
 // `report`, `compare` and `merge`) and, for `score`, the bulk scorer's files (raw rows, statistics,
 // checkpoint, summary).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ScoreSummary } from "@evalkern/harness";
 import { inputError } from "./errors.js";
 import type { Format } from "./io/records.js";
@@ -71,7 +71,22 @@ export interface LoadedRun {
   readonly summary?: ScoreSummary;
 }
 
-/** Load the manifest (and bulk summary) of a results file written by `evalkern score` or `evalkern judge`. */
+/**
+ * A path recorded by the run that wrote `recordedOutput`, for the results file now at `output`: when the
+ * results were copied or moved (with their sidecar, and for merged runs the shards' sidecars beside
+ * them), the same place relative to the results file; the recorded path when nothing is there.
+ */
+function relocate(file: string, recordedOutput: string, output: string): string {
+  if (!isAbsolute(recordedOutput) || recordedOutput === output) return file;
+  const moved = resolve(dirname(output), relative(dirname(recordedOutput), file));
+  return existsSync(moved) || !existsSync(file) ? moved : file;
+}
+
+/**
+ * Load the manifest (and bulk summary) of a results file written by `evalkern score` or `evalkern judge`.
+ * A results file plus its sidecar is self-describing: the manifest's `output` is the file given here,
+ * and the statistics files are found relative to it wherever the files were copied.
+ */
 export function loadRun(output: string): LoadedRun {
   const path = resolve(output);
   if (!existsSync(path)) throw inputError(`results file not found: ${output}`);
@@ -92,5 +107,10 @@ export function loadRun(output: string): LoadedRun {
     const p = join(dir, manifest.summary);
     if (existsSync(p)) summary = JSON.parse(readFileSync(p, "utf8")) as ScoreSummary;
   }
+  const recorded = typeof manifest.output === "string" ? manifest.output : path;
+  if (summary?.statistics) {
+    summary = { ...summary, statistics: { ...summary.statistics, files: summary.statistics.files.map((f) => relocate(f, recorded, path)) } };
+  }
+  manifest = { ...manifest, output: path };
   return { manifest, dir, ...(summary ? { summary } : {}) };
 }

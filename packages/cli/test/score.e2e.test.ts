@@ -1,5 +1,5 @@
 // `evalkern score` end to end: the compiled command as a child process on real files in temp dirs.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { examplePairs, readJsonl, runCli, spawnCli, tempDir } from "./support/cli.js";
@@ -115,6 +115,25 @@ describe("evalkern score on the bundled example", () => {
     const corpus = (t: string) => (JSON.parse(t) as { metrics: { name: string; corpus: Record<string, number> }[] }).metrics.map((m) => [m.name, m.corpus]);
     expect(corpus(merged.stdout)).toEqual(corpus(whole.stdout));
     expect(readFileSync(join(dir, "merged.jsonl"), "utf8")).toBe(readFileSync(join(dir, "all.jsonl"), "utf8"));
+  });
+
+  it("a scored file and its sidecar are self-describing: report and compare work on a moved copy", async () => {
+    const dir = tempDir();
+    const out = join(dir, "first", "out.jsonl");
+    mkdirSync(join(dir, "first"));
+    const r = await runCli(["score", examplePairs, "--metric", "bleu", "--metric", "rouge", "-o", out, "--no-progress", "--resamples", "50"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir, "first", "out.jsonl.evalkern", "rows.jsonl"))).toBe(false); // the rows are written once, into out.jsonl
+    renameSync(join(dir, "first"), join(dir, "moved"));
+    const moved = join(dir, "moved", "out.jsonl");
+    const report = await runCli(["report", moved, "-o", join(dir, "r.html")], { cwd: dir });
+    expect(report.stderr).toBe("");
+    expect(report.code).toBe(0);
+    expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("rougeL");
+    const compare = await runCli(["compare", moved, moved, "--json", "--resamples", "50"], { cwd: dir });
+    expect(compare.stderr).toBe("");
+    expect(compare.code).toBe(0);
+    expect((JSON.parse(compare.stdout) as { baseline: string }).baseline).toBe(moved);
   });
 
   it("--resume after SIGKILL continues from the checkpoint: the output equals an uninterrupted run's", async () => {

@@ -3,7 +3,7 @@
  * and multiple-choice argmax, in one small WebAssembly module with the reference implementations' exact
  * numbers. `await ready()` once; everything else is synchronous.
  */
-export { ready, isReady, type ReadyOptions } from "./kernel.js";
+export { ready, isReady, sharedPairBatch, type ReadyOptions } from "./kernel.js";
 export { EvalkernError, InvalidArgumentError, NotReadyError, KernelAbortError } from "./errors.js";
 export * from "./bleu.js";
 export * from "./chrf.js";

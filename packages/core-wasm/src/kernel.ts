@@ -154,6 +154,7 @@ export function layout(
   const extraBytes = 8 * extraF64;
   const total = offsBytes + refBytes + outBytes + extraBytes + 3 * units + 8;
   const base = kernels().reserve(total);
+  ioEpoch++;
   const { u8, u32 } = memoryViews();
   const strOffs = base;
   const refStart = base + offsBytes;
@@ -226,6 +227,10 @@ export function runPairKernel(
   call: (l: Layout) => void,
   extraF64 = 0,
 ): Float64Array {
+  if (shared && sameBatch(shared, hyps, refs)) {
+    const r = runShared(shared, outPerItem, call, extraF64);
+    if (r) return r;
+  }
   const n = hyps.length;
   const result = new Float64Array(n * outPerItem);
   chunks(
@@ -256,9 +261,86 @@ export function runNumericKernel(
   call: (inPtr: number, outPtr: number) => void,
 ): Float64Array {
   const base = kernels().reserve(8 * (input.length + outCount) + 16);
+  ioEpoch++;
   const inPtr = (base + 7) & ~7;
   const outPtr = inPtr + 8 * input.length;
   memoryViews().f64.set(input, inPtr >>> 3);
   call(inPtr, outPtr);
   return readF64(outPtr, outCount);
+}
+
+// ------------------------------------------------------------------------------ shared layouts
+
+/** Bumped by every `reserve` of the I/O region: a layout is only valid in the epoch that wrote it. */
+let ioEpoch = 0;
+
+/** Output and extra room of a shared layout, enough for every kernel's statistics row (chrF++ 25, ROUGE × 11 types 33). */
+const SHARED_OUT_PER_ITEM = 40;
+const SHARED_EXTRA_F64 = 8;
+
+interface SharedBatch {
+  readonly hyps: readonly string[];
+  readonly refs: readonly (readonly string[])[];
+  written?: { readonly layout: Layout; readonly epoch: number; readonly exports: KernelExports; readonly outCap: number; readonly extraCap: number };
+}
+let shared: SharedBatch | undefined;
+
+function sameBatch(s: SharedBatch, hyps: readonly string[], refs: readonly (readonly string[])[]): boolean {
+  if (s.hyps === hyps && s.refs === refs) return true;
+  const n = hyps.length;
+  if (s.hyps.length !== n || s.refs.length !== n) return false;
+  // the validated copies the batch functions make keep each item's strings and reference arrays
+  for (let i = 0; i < n; i++) if (hyps[i] !== s.hyps[i] || refs[i] !== s.refs[i]) return false;
+  return true;
+}
+
+/** A pair kernel on the shared layout (written by the first kernel of the batch); undefined when the batch needs several chunks. */
+function runShared(s: SharedBatch, outPerItem: number, call: (l: Layout) => void, extraF64: number): Float64Array | undefined {
+  const n = s.hyps.length;
+  let w = s.written;
+  if (!w || w.epoch !== ioEpoch || w.exports !== exportsRef || w.outCap < outPerItem || w.extraCap < extraF64) {
+    let visits = 0;
+    let whole = false;
+    let units = 0;
+    chunks(
+      n,
+      (i) => {
+        let u = s.hyps[i]!.length;
+        const r = s.refs[i]!;
+        for (let j = 0; j < r.length; j++) u += r[j]!.length;
+        return u;
+      },
+      (from, to, u) => {
+        visits++;
+        whole = from === 0 && to === n;
+        units = u;
+      },
+    );
+    if (visits !== 1 || !whole) return undefined;
+    const outCap = Math.max(outPerItem, SHARED_OUT_PER_ITEM);
+    const extraCap = Math.max(extraF64, SHARED_EXTRA_F64);
+    const layoutOnce = layout(0, n, (i) => s.hyps[i]!, (i) => s.refs[i]!, outCap, extraCap, units);
+    w = s.written = { layout: layoutOnce, epoch: ioEpoch, exports: kernels(), outCap, extraCap };
+  }
+  const l = w.layout;
+  call(l);
+  const { f64 } = memoryViews();
+  return f64.slice(l.out >>> 3, (l.out >>> 3) + n * outPerItem);
+}
+
+/**
+ * Run `fn` with one pair batch laid out once in module memory: every pair kernel that `fn` runs on the
+ * same (hypotheses, references), e.g. the BLEU, chrF, ROUGE and token F1 statistics of one chunk of
+ * rows, reads the UTF-8 written by the first one instead of encoding the strings again. The kernels and
+ * their results are unchanged; a batch too large for one layout, or one whose layout another kernel
+ * call has since overwritten, is simply laid out again.
+ */
+export function sharedPairBatch<T>(hyps: readonly string[], refs: readonly (readonly string[])[], fn: () => T): T {
+  const previous = shared;
+  shared = { hyps, refs };
+  try {
+    return fn();
+  } finally {
+    shared = previous;
+  }
 }

@@ -48,6 +48,8 @@ export {
 export { scoreStream, scoreRows, type ScoreStream, type ScoreStreamOptions, type RowScore, type StreamSummary } from "./node/score-stream.js";
 export { mergeShards, pairedTest, type MergeShardsOptions, type PairedTestOptions, type PairedTestResult, type PairedScore } from "./node/shards.js";
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
+export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, type RowLayout, type RowColumn } from "./bulk/rows.js";
+export type { RowsOutputOptions } from "./node/output-rows.js";
 export type { FieldMap } from "./bulk/records.js";
 export type { MetricSummary } from "./bulk/summary.js";
 export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkpointPath, scoreFile, statisticsPath } from "../src/index.js";
+import { parseCsv } from "../src/bulk/records.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
 
 const child = fileURLToPath(new URL("./fixtures/score-child.mjs", import.meta.url));
@@ -57,10 +58,13 @@ function runAndKill(options: object, afterLine: number): Promise<{ killed: boole
 }
 
 describe("kill -9 and resume", () => {
-  it("loses no row and writes none twice", async () => {
+  it.each([
+    ["score lines", {}],
+    ["output rows (CSV, with its header)", { outputRows: "rows", outputFormat: "csv" }],
+  ] as const)("loses no row and writes none twice: %s", async (_what, mode) => {
     const dir = tempDir();
     const input = makePairs(dir, 5, 12_000, true);
-    const base = { input, metrics: ["bleu", "tokenF1"], fields: { id: "id" }, workers: 1, chunkBytes: 16 << 10, checkpointIntervalMs: 150, keepStatistics: true };
+    const base = { input, metrics: ["bleu", "tokenF1"], fields: { id: "id" }, workers: 1, chunkBytes: 16 << 10, checkpointIntervalMs: 150, keepStatistics: true, ...mode };
     const output = join(dir, "killed.jsonl");
 
     // first run: killed after some rows are durable
@@ -80,9 +84,11 @@ describe("kill -9 and resume", () => {
     const clean = await scoreFile({ ...base, metrics: ["bleu", "tokenF1"], output: join(dir, "clean.jsonl") });
     const got = readFileSync(output, "utf8");
     const want = readFileSync(join(dir, "clean.jsonl"), "utf8");
-    const rows = readJsonl(got);
-    expect(rows).toHaveLength(12_000);
-    expect(new Set(rows.map((r) => r.line)).size).toBe(12_000);
+    if (!("outputRows" in mode)) {
+      const rows = readJsonl(got);
+      expect(rows).toHaveLength(12_000);
+      expect(new Set(rows.map((r) => r.line)).size).toBe(12_000);
+    } else expect(parseCsv(got, ",", 1)).toHaveLength(12_000 + 1); // the header and every row
     expect(got).toBe(want); // byte-identical, in order
     expect(readFileSync(statisticsPath(output))).toEqual(readFileSync(statisticsPath(join(dir, "clean.jsonl"))));
     expect(resumed.metrics).toEqual(clean.metrics);

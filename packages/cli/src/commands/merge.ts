@@ -35,7 +35,8 @@ export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<
   try {
     merged = await mergeShards(
       runs.map((r) => r.run.summary!),
-      { output: join(dir, "rows.jsonl"), bootstrap: options.ci, ...(options.workers ? { workers: options.workers } : {}) },
+      // the shards' rows are concatenated below (their own output files); the harness merges statistics only
+      { summary: join(dir, "rows.jsonl.summary.json"), bootstrap: options.ci, ...(options.workers ? { workers: options.workers } : {}) },
     );
   } catch (e) {
     throw mapHarnessError(e);

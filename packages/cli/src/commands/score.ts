@@ -1,14 +1,13 @@
 // `evalkern score`: bulk-score a JSONL/CSV file with rule metrics through @evalkern/harness `scoreFile`
-// (worker threads, checkpoints, shards, bootstrap CIs), then join every scored row back to its input row
-// so that the output keeps the input's fields and adds one object per metric.
-import { statSync, writeFileSync } from "node:fs";
+// (worker threads, checkpoints, shards, bootstrap CIs). The harness writes the output rows themselves
+// (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
+// finished file is renamed into place, so a killed run never leaves half an output under its name.
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { inputGeometry, scoreFile, type ScoreSummary } from "@evalkern/harness";
+import { checkpointPath, inputGeometry, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { csvCell, csvLine } from "../io/csv.js";
-import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format, type InputRecord } from "../io/records.js";
-import { AtomicWriter } from "../io/writer.js";
+import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
@@ -66,20 +65,18 @@ export function defaultOutput(input: string, shard: ShardArgument | undefined): 
   return resolve(`${stem}.scored${part}${ext === ".tsv" ? ".tsv" : ext === ".csv" ? ".csv" : ".jsonl"}`);
 }
 
-/** Group the scorer's columns of one metric: its own name → `score`; `rouge1` → `rouge1`; `m.f1` → `f1`. */
-export function metricColumns(name: string, scoreNames: readonly string[]): MetricColumn[] {
-  return scoreNames.map((column) => ({
-    column,
-    key: column === name ? "score" : column.startsWith(`${name}.`) ? column.slice(name.length + 1) : column,
-  }));
+/** The harness spec of a `--metric`, with the registry's headline column (ROUGE → rougeL). */
+function harnessSpec(m: ResolvedMetric): MetricSpec {
+  return m.definition.headline && typeof m.spec === "object" ? { ...m.spec, headline: m.definition.headline } : m.spec;
 }
 
 function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary): RunMetric[] {
-  return resolved.map((m) => {
+  return resolved.map((m, i) => {
     const s = summary.metrics[m.name];
-    if (!s) throw new Error(`internal: the scorer's summary has no metric ${m.name}`);
-    const columns = metricColumns(m.name, Object.keys(s.scores));
-    const headline = columns.find((c) => c.key === "score")?.column ?? columns.find((c) => c.key === m.definition.headline)?.column ?? columns[0]!.column;
+    const spec = summary.metricSpecs[i];
+    if (!s || spec?.name !== m.name) throw new Error(`internal: the scorer's summary has no metric ${m.name}`);
+    // the harness's grouping of the metric's columns, as written in the output rows
+    const { headline, columns } = rowLayout(spec);
     const ci: Record<string, { lower: number; upper: number; ci: number }> = {};
     for (const [k, v] of Object.entries(s.ci ?? {})) ci[k] = { lower: v.lower, upper: v.upper, ci: v.ci };
     return {
@@ -87,7 +84,7 @@ function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary):
       metric: m.definition.name,
       options: m.options,
       scale: m.definition.scale,
-      columns: columns.length === 1 && columns[0]!.key === "score" ? [] : columns,
+      columns: columns.map((c) => ({ column: c.column, key: c.key })),
       headline,
       higherIsBetter: true,
       signature: s.signature,
@@ -95,137 +92,6 @@ function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary):
       ...(s.ci ? { ci } : {}),
     };
   });
-}
-
-// ------------------------------------------------------------------------------------ joining
-
-interface RawRow {
-  readonly line: number;
-  readonly error?: { readonly code: string; readonly message: string };
-  readonly [column: string]: unknown;
-}
-
-function metricObjectJson(m: RunMetric, raw: RawRow): string {
-  const num = (c: string) => JSON.stringify(raw[c] ?? null);
-  let body = `"score":${num(m.headline)}`;
-  for (const c of m.columns) body += `,${JSON.stringify(c.key)}:${num(c.column)}`;
-  return `${JSON.stringify(m.name)}:{${body}}`;
-}
-
-function spliceObject(text: string, additions: string): string {
-  const t = text.trim();
-  const body = t.slice(0, -1).trimEnd();
-  return `${body}${body.endsWith("{") ? "" : ","}${additions}}`;
-}
-
-/** Output columns of a CSV file: the metric's own name for one-number metrics, `name.key` otherwise. */
-export function csvMetricColumns(metrics: readonly RunMetric[]): { header: string; metric: RunMetric; column: string }[] {
-  const out: { header: string; metric: RunMetric; column: string }[] = [];
-  for (const m of metrics) {
-    if (m.columns.length === 0) out.push({ header: m.name, metric: m, column: m.headline });
-    else {
-      out.push({ header: `${m.name}.score`, metric: m, column: m.headline });
-      for (const c of m.columns) out.push({ header: `${m.name}.${c.key}`, metric: m, column: c.column });
-    }
-  }
-  return out;
-}
-
-interface JoinArgs {
-  readonly input: string;
-  readonly format: Format;
-  readonly delimiter: string;
-  readonly range: ByteRange;
-  readonly header: readonly string[] | null;
-  readonly raw: string;
-  readonly output: string;
-  readonly outputFormat: Format;
-  readonly outputDelimiter: string;
-  readonly metrics: readonly RunMetric[];
-}
-
-function recordObject(r: InputRecord, header: readonly string[] | null): { ok: true; value: Record<string, unknown> } | { ok: false; value: unknown } {
-  if (r.kind === "jsonl") {
-    try {
-      const v = JSON.parse(r.text) as unknown;
-      if (typeof v === "object" && v !== null && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
-      return { ok: false, value: v };
-    } catch {
-      return { ok: false, value: r.text };
-    }
-  }
-  if (r.kind === "csv" && header && r.fields.length === header.length) {
-    const o: Record<string, unknown> = {};
-    header.forEach((h, i) => (o[h] = r.fields[i]));
-    return { ok: true, value: o };
-  }
-  return { ok: false, value: r.kind === "csv" ? r.fields : r.kind === "csv-error" ? r.error : null };
-}
-
-async function inputColumns(args: JoinArgs): Promise<string[]> {
-  if (args.header) return [...args.header];
-  const keys = new Set<string>();
-  let n = 0;
-  for await (const r of readRecords(args.input, args.format, args.range, args.delimiter)) {
-    const o = recordObject(r, null);
-    if (o.ok) for (const k of Object.keys(o.value)) keys.add(k);
-    if (++n >= 1000) break;
-  }
-  return [...keys];
-}
-
-/**
- * Write the per-row output: every input row (of the shard) in order, with its fields and one object per
- * metric (JSONL) or one column per metric score (CSV); rows the scorer rejected carry `_error`.
- */
-export async function joinScoredRows(args: JoinArgs): Promise<number> {
-  const rawRows = readRecords(args.raw, "jsonl", { start: 0, end: statSync(args.raw).size, startLine: 1 })[Symbol.asyncIterator]();
-  const writer = new AtomicWriter(args.output);
-  const csv = args.outputFormat === "csv";
-  const d = args.outputDelimiter;
-  let columns: string[] = [];
-  let metricCols: ReturnType<typeof csvMetricColumns> = [];
-  if (csv) {
-    columns = await inputColumns(args);
-    metricCols = csvMetricColumns(args.metrics).filter((c) => !columns.includes(c.header));
-    writer.write(csvLine([...columns, ...metricCols.map((c) => c.header), "_error"], d));
-  }
-  let rows = 0;
-  try {
-    for await (const record of readRecords(args.input, args.format, args.range, args.delimiter)) {
-      const next = await rawRows.next();
-      if (next.done) throw new Error(`internal: the scorer wrote fewer rows than the input has (input line ${record.line})`);
-      const rawText = (next.value as { text: string }).text;
-      const raw = JSON.parse(rawText) as RawRow;
-      if (raw.line !== record.line) throw new Error(`internal: scored row for line ${raw.line} does not line up with input line ${record.line}`);
-      rows++;
-      const error = raw.error ? { line: record.line, code: raw.error.code, message: raw.error.message } : undefined;
-      if (csv) {
-        const o = recordObject(record, args.header);
-        const cells = columns.map((c) => (o.ok ? csvCell(o.value[c]) : ""));
-        for (const mc of metricCols) cells.push(error ? "" : csvCell(raw[mc.column] ?? null));
-        cells.push(error ? JSON.stringify(error) : "");
-        writer.write(csvLine(cells, d));
-        continue;
-      }
-      if (!error) {
-        const additions = args.metrics.map((m) => metricObjectJson(m, raw)).join(",");
-        if (record.kind === "jsonl") writer.write(`${spliceObject(record.text, additions)}\n`);
-        else writer.write(`${spliceObject(JSON.stringify(recordObject(record, args.header).value), additions)}\n`);
-        continue;
-      }
-      const o = recordObject(record, args.header);
-      if (o.ok) writer.write(`${spliceObject(JSON.stringify(o.value), `"_error":${JSON.stringify(error)}`)}\n`);
-      else writer.write(`${JSON.stringify({ _line: record.line, _input: o.value, _error: error })}\n`);
-    }
-    const extra = await rawRows.next();
-    if (!extra.done) throw new Error("internal: the scorer wrote more rows than the input has");
-    writer.commit();
-  } catch (e) {
-    writer.abort();
-    throw e;
-  }
-  return rows;
 }
 
 // ------------------------------------------------------------------------------------ summary
@@ -264,10 +130,19 @@ function badRowsNote(summary: ScoreSummary, input: string): string {
   return lines.join("\n");
 }
 
+/** The first input row's fields (read only when no row could be scored). */
 async function firstRowHint(input: string, format: Format, range: ByteRange, header: readonly string[] | null, delimiter: string): Promise<string> {
   for await (const r of readRecords(input, format, range, delimiter)) {
-    const o = recordObject(r, header);
-    if (o.ok) return ` The first row's fields are: ${Object.keys(o.value).join(", ") || "(none)"}; choose them with --hyp-field and --refs-field.`;
+    let keys: string[] | undefined;
+    if (r.kind === "jsonl") {
+      try {
+        const v = JSON.parse(r.text) as unknown;
+        if (typeof v === "object" && v !== null && !Array.isArray(v)) keys = Object.keys(v);
+      } catch {
+        keys = undefined;
+      }
+    } else if (r.kind === "csv" && header && r.fields.length === header.length) keys = Object.keys(Object.fromEntries(header.map((h) => [h, true])));
+    if (keys) return ` The first row's fields are: ${keys.join(", ") || "(none)"}; choose them with --hyp-field and --refs-field.`;
     break;
   }
   return "";
@@ -291,6 +166,7 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   const delimiter = delimiterOf(input);
   const outputFormat = formatOf(output);
   const dir = ensureSidecar(output);
+  // the rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it
   const raw = join(dir, "rows.jsonl");
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
@@ -301,7 +177,10 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
     summary = await scoreFile({
       input,
       output: raw,
-      metrics: resolved.map((m) => m.spec),
+      outputRows: "rows",
+      outputFormat,
+      outputDelimiter: delimiterOf(output),
+      metrics: resolved.map(harnessSpec),
       fields,
       format,
       delimiter,
@@ -318,22 +197,11 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   }
   progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
 
-  const geometry = inputGeometry(input, format, delimiter, options.shard ?? null);
-  const range: ByteRange = { start: geometry.start, end: geometry.end, startLine: geometry.startLine };
   const metrics = runMetrics(resolved, summary);
   const joinStarted = performance.now();
-  await joinScoredRows({
-    input,
-    format,
-    delimiter,
-    range,
-    header: geometry.header,
-    raw,
-    output,
-    outputFormat,
-    outputDelimiter: delimiterOf(output),
-    metrics,
-  });
+  // the rows are complete: move them into place; the finished run needs no checkpoint any more
+  renameSync(raw, output);
+  rmSync(checkpointPath(raw), { force: true });
   const joinMs = performance.now() - joinStarted;
 
   const manifest: RunManifest = {
@@ -375,6 +243,8 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   }
 
   if (summary.rows.scored === 0 && summary.rows.records > 0) {
+    const geometry = inputGeometry(input, format, delimiter, options.shard ?? null);
+    const range: ByteRange = { start: geometry.start, end: geometry.end, startLine: geometry.startLine };
     const hint = await firstRowHint(input, format, range, geometry.header, delimiter);
     throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
   }

@@ -147,20 +147,5 @@ export function parseCsvText(text: string, delimiter = ","): CsvRecord[] {
   return [...s.push(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), ...s.end()];
 }
 
-/** One CSV field, quoted when it has to be. */
-export function csvField(value: string, delimiter = ","): string {
-  if (value.includes(delimiter) || value.includes('"') || value.includes("\n") || value.includes("\r")) return `"${value.replace(/"/g, '""')}"`;
-  return value;
-}
-
-/** One CSV line (LF-terminated). */
-export function csvLine(values: readonly string[], delimiter = ","): string {
-  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
-}
-
-/** A cell value as CSV text: strings as they are, everything else as JSON. */
-export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  return JSON.stringify(value) ?? "";
-}
+// The CSV writer lives in @evalkern/harness (which writes scored rows); re-exported for the CLI's own files.
+export { csvCell, csvField, csvLine } from "@evalkern/harness";

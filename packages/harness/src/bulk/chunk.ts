@@ -1,15 +1,19 @@
 // Scoring one chunk of rows (runs inside a worker): parse the records, pick out the pairs, call each
 // metric's batch kernel once for all valid pairs of the chunk, and produce the chunk's per-row output
 // (JSONL bytes or values), its statistics rows, and exact partial column sums.
+import { sharedPairBatch } from "@evalkern/core-wasm";
 import { fsumAdd } from "./fsum.js";
 import { extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
+import { csvCell, csvLine, isPlainObject, spliceObject, type RowsOutput } from "./rows.js";
 
 export interface ChunkContext {
   readonly metrics: readonly BulkMetric[];
   readonly fields: ResolvedFields;
   /** Build JSONL output bytes (file mode). */
   readonly jsonOutput: boolean;
+  /** With jsonOutput: write the input rows with their scores added instead of `{"line":…,…}` score lines. */
+  readonly rows?: RowsOutput | undefined;
   /** Return statistics rows ([valid, ...stats] as f32 per record) for bootstrap / paired tests. */
   readonly keepStatistics: boolean;
   /** Key of the position in output rows: "line" (files) or "index" (streams). */
@@ -34,7 +38,7 @@ export interface ChunkResult {
   readonly partials: number[][];
   readonly nrefsMin: number;
   readonly nrefsMax: number;
-  /** JSONL output, one line per record, in order (jsonOutput). */
+  /** Output bytes, one line per record, in order (jsonOutput; CSV lines with `rows` in CSV). */
   readonly output?: Uint8Array;
   /** records × (1 + totalWidth) f32: a validity flag then the statistics (keepStatistics). */
   readonly statistics?: Float32Array;
@@ -48,6 +52,10 @@ export interface ChunkResult {
 interface RecordIn {
   readonly position: number;
   readonly value?: unknown;
+  /** JSONL: the line's text (output rows keep it). */
+  readonly text?: string;
+  /** What an output row shows as `_input` when the record is no object: the CSV error or fields. */
+  readonly input?: unknown;
   readonly error?: { readonly code: BadRowCode; readonly message: string };
 }
 
@@ -71,9 +79,9 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
     if (raw.trim() === "") blank++;
     else {
       try {
-        records.push({ position: line, value: JSON.parse(raw) });
+        records.push({ position: line, value: JSON.parse(raw), text: raw });
       } catch (e) {
-        records.push({ position: line, error: { code: "invalid_json", message: `invalid JSON: ${(e as Error).message}` } });
+        records.push({ position: line, text: raw, input: raw, error: { code: "invalid_json", message: `invalid JSON: ${(e as Error).message}` } });
       }
     }
     line++;
@@ -84,9 +92,9 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
 
 function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string): RecordIn[] {
   return parseCsv(text, delimiter, firstLine).map((r) => {
-    if ("error" in r) return { position: r.line, error: { code: "csv_error", message: r.error } };
+    if ("error" in r) return { position: r.line, input: r.error, error: { code: "csv_error", message: r.error } };
     if (r.fields.length !== header.length) {
-      return { position: r.line, error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` } };
+      return { position: r.line, input: r.fields, error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` } };
     }
     const obj: Record<string, string> = {};
     header.forEach((h, i) => (obj[h] = r.fields[i]!));
@@ -153,40 +161,43 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     validIndex.push(i);
   }
 
-  // one batch call per metric; a failing batch is retried row by row to find the rows at fault
+  // one batch call per metric, all on the chunk's strings laid out once in kernel memory; a failing
+  // batch is retried row by row to find the rows at fault
   const V = hyps.length;
   const stats: Float64Array[] = [];
   const rowBad = new Uint8Array(V);
-  for (const m of ctx.metrics) {
-    let s: Float64Array;
-    try {
-      s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
-    } catch {
-      s = new Float64Array(V * m.width);
-      for (let v = 0; v < V; v++) {
-        try {
-          s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
-        } catch (e) {
-          if (!rowBad[v]) {
-            rowBad[v] = 1;
-            const i = validIndex[v]!;
-            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
+  sharedPairBatch(hyps, refs, () => {
+    for (const m of ctx.metrics) {
+      let s: Float64Array;
+      try {
+        s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
+      } catch {
+        s = new Float64Array(V * m.width);
+        for (let v = 0; v < V; v++) {
+          try {
+            s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
+          } catch (e) {
+            if (!rowBad[v]) {
+              rowBad[v] = 1;
+              const i = validIndex[v]!;
+              errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
+            }
           }
         }
       }
-    }
-    for (let j = 0; j < s.length; j++) {
-      if (!Number.isFinite(s[j]!)) {
-        const v = Math.floor(j / m.width);
-        if (!rowBad[v]) {
-          rowBad[v] = 1;
-          const i = validIndex[v]!;
-          errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
+      for (let j = 0; j < s.length; j++) {
+        if (!Number.isFinite(s[j]!)) {
+          const v = Math.floor(j / m.width);
+          if (!rowBad[v]) {
+            rowBad[v] = 1;
+            const i = validIndex[v]!;
+            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
+          }
         }
       }
+      stats.push(s);
     }
-    stats.push(s);
-  }
+  });
   const rowValues = ctx.metrics.map((m, k) => m.rowValues(stats[k]!, V));
 
   const totalWidth = ctx.metrics.reduce((a, m) => a + m.width, 0);
@@ -244,7 +255,9 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
   }
 
   const columnCounts = ctx.metrics.map((m) => m.columns.length);
-  if (ctx.jsonOutput) {
+  if (ctx.jsonOutput && ctx.rows) {
+    result.output = encoder.encode(outputRows(ctx.rows, ctx.metrics, records, errors, vOf, rowValues, columnCounts));
+  } else if (ctx.jsonOutput) {
     const keys = ctx.metrics.map((m) => m.columns.map((c) => `,${JSON.stringify(c)}:`));
     const posKey = `{${JSON.stringify(ctx.positionKey)}:`;
     const withId = ctx.fields.id !== undefined;
@@ -292,4 +305,76 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     result.errors = errors;
   }
   return result;
+}
+
+/** The chunk's output rows (see rows.ts): the input rows with their scores, as JSONL or CSV text. */
+function outputRows(
+  rows: RowsOutput,
+  metrics: readonly BulkMetric[],
+  records: readonly RecordIn[],
+  errors: readonly (BadRow | null)[],
+  vOf: Int32Array,
+  rowValues: readonly Float64Array[],
+  columnCounts: readonly number[],
+): string {
+  // where each output value lives: metric k, column c
+  const at = new Map<string, [number, number]>();
+  metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));
+  const where = (column: string): [number, number] => {
+    const p = at.get(column);
+    if (!p) throw new Error(`internal: no scorer column ${column}`);
+    return p;
+  };
+  const value = (p: [number, number], v: number): number => rowValues[p[0]]![v * columnCounts[p[0]]! + p[1]]!;
+  const R = records.length;
+  let text = "";
+  if (rows.format === "csv") {
+    const d = rows.delimiter;
+    const cols = rows.inputColumns;
+    const metricAt = rows.metricColumns.map((c) => where(c.column));
+    const empty = cols.map(() => "");
+    for (let i = 0; i < R; i++) {
+      const rec = records[i]!;
+      const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
+      const cells = obj ? cols.map((c) => csvCell(obj[c])) : empty.slice();
+      const v = vOf[i]!;
+      for (const p of metricAt) {
+        const x = v < 0 ? NaN : value(p, v);
+        cells.push(Number.isFinite(x) ? String(x) : "");
+      }
+      const e = v < 0 ? errors[i]! : null;
+      cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
+      text += csvLine(cells, d);
+    }
+    return text;
+  }
+  const parts = rows.layouts.map((m) => ({
+    open: `${JSON.stringify(m.name)}:{"score":`,
+    headline: where(m.headline),
+    keys: m.columns.map((c) => ({ prefix: `,${JSON.stringify(c.key)}:`, at: where(c.column) })),
+  }));
+  const num = (p: [number, number], v: number): string => {
+    const x = value(p, v);
+    return Number.isFinite(x) ? String(x) : "null";
+  };
+  for (let i = 0; i < R; i++) {
+    const rec = records[i]!;
+    const v = vOf[i]!;
+    if (v >= 0) {
+      let additions = "";
+      for (let k = 0; k < parts.length; k++) {
+        const m = parts[k]!;
+        additions += (k > 0 ? "," : "") + m.open + num(m.headline, v);
+        for (const c of m.keys) additions += c.prefix + num(c.at, v);
+        additions += "}";
+      }
+      text += `${spliceObject(rec.text ?? JSON.stringify(rec.value), additions)}\n`;
+      continue;
+    }
+    const e = errors[i]!;
+    const error = { line: rec.position, code: e.code, message: e.message };
+    if (rec.input === undefined && isPlainObject(rec.value)) text += `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
+    else text += `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
+  }
+  return text;
 }

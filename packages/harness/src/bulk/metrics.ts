@@ -72,15 +72,22 @@ export interface ModuleMetricConfig {
   readonly options?: unknown;
   /** Recorded in the signature (e.g. the package version). */
   readonly version?: string;
+  /** The column key reported as `score` in output rows when the metric has several (see `MetricConfig`). */
+  readonly headline?: string;
 }
 
+/**
+ * A metric with options. `headline` is the column key written as `score` in output rows
+ * (`outputRows: "rows"`) when the metric has several columns and none is named after it, e.g. `"rougeL"`
+ * for ROUGE (default: the first column).
+ */
 export type MetricConfig =
-  | { readonly metric: "bleu"; readonly name?: string; readonly options?: BleuOptions }
-  | { readonly metric: "chrf"; readonly name?: string; readonly options?: ChrfOptions }
-  | { readonly metric: "rouge"; readonly name?: string; readonly options?: RougeOptions }
-  | { readonly metric: "tokenF1"; readonly name?: string; readonly options?: TokenF1Options }
-  | { readonly metric: "exactMatch"; readonly name?: string }
-  | { readonly metric: "levenshtein"; readonly name?: string }
+  | { readonly metric: "bleu"; readonly name?: string; readonly options?: BleuOptions; readonly headline?: string }
+  | { readonly metric: "chrf"; readonly name?: string; readonly options?: ChrfOptions; readonly headline?: string }
+  | { readonly metric: "rouge"; readonly name?: string; readonly options?: RougeOptions; readonly headline?: string }
+  | { readonly metric: "tokenF1"; readonly name?: string; readonly options?: TokenF1Options; readonly headline?: string }
+  | { readonly metric: "exactMatch"; readonly name?: string; readonly headline?: string }
+  | { readonly metric: "levenshtein"; readonly name?: string; readonly headline?: string }
   | ModuleMetricConfig;
 
 export type MetricSpec = MetricName | MetricConfig;
@@ -95,6 +102,8 @@ export interface NormalizedMetric {
   readonly call?: "pair" | "batch" | "byob";
   readonly columns?: readonly string[];
   readonly version?: string;
+  /** Column key shown as `score` in output rows (when given). */
+  readonly headline?: string;
 }
 
 export interface BulkMetric {
@@ -165,7 +174,12 @@ export function normalizeMetrics(specs: readonly MetricSpec[] | undefined): Norm
       }
     }
     if (typeof spec !== "object" || spec === null) bad(`${where} must be a metric name or a { metric, options } object`, where);
-    out.push(normalizeOne(spec, where));
+    const m = normalizeOne(spec, where);
+    if (spec.headline === undefined) out.push(m);
+    else {
+      if (typeof spec.headline !== "string" || spec.headline.length === 0) bad(`${where}.headline must be a non-empty column key`, `${where}.headline`);
+      out.push({ ...m, headline: spec.headline });
+    }
   });
   const seen = new Map<string, string>();
   for (const m of out) {

@@ -27,6 +27,7 @@ import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } f
 import { HARNESS_VERSION } from "../version.js";
 import { readJson, writeAt, writeFileAtomic } from "./files.js";
 import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
+import { resolveRowsOutput, type RowsOutputOptions } from "./output-rows.js";
 
 export interface ShardSpec {
   /** 0-based shard index. */
@@ -42,10 +43,14 @@ export interface BootstrapOptions {
   readonly seed?: number;
 }
 
-export interface ScoreFileOptions {
+export interface ScoreFileOptions extends RowsOutputOptions {
   /** Input JSONL (one object per line) or CSV (header row) file. */
   readonly input: string;
-  /** Output JSONL: one line per input row, in input order. */
+  /**
+   * Output: one line per input row, in input order; `{"line":…,"<metric>":…}` JSONL by default, or with
+   * `outputRows: "rows"` the input rows with one object per metric added (JSONL) or CSV with the input's
+   * columns, the metric columns and `_error`.
+   */
   readonly output: string;
   readonly metrics: readonly MetricSpec[];
   /** Field paths of hypothesis, references and id (default { hypothesis: "hyp", references: "refs" }). */
@@ -338,6 +343,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
 
   const geometry = inputGeometry(input, format, delimiter, shard);
   const metrics = await mainThreadMetrics(specs);
+  const rowsOut = resolveRowsOutput(options, output, specs, { path: input, format, header: geometry.header, start: geometry.start, end: geometry.end });
   const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
   const rowWidth = 1 + totalWidth;
   const job = jobFingerprint({
@@ -351,6 +357,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     fields,
     shard,
     keepStatistics,
+    ...(rowsOut ? { rows: rowsOut.rows } : {}),
   });
 
   const ckptPath = checkpointPath(output);
@@ -416,6 +423,11 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     ftruncateSync(outFd, state.outputBytes);
     if (statsFd >= 0) ftruncateSync(statsFd, state.statisticsBytes);
     if (!resumed) rmSync(ckptPath, { force: true });
+    if (!resumed && rowsOut?.header) {
+      const header = new TextEncoder().encode(rowsOut.header);
+      writeAt(outFd, header, 0);
+      state.outputBytes = header.length;
+    }
 
     const writeCheckpoint = (done: boolean): void => {
       fsyncSync(outFd);
@@ -442,7 +454,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     };
 
     if (!complete && state.nextOffset < geometry.end) {
-      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line" });
+      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
       const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
       let lastCheckpoint = performance.now();
       let failure: unknown;
@@ -582,7 +594,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     const nrefs = nrefsLabel(state.nrefsMin === Infinity ? 0 : state.nrefsMin, state.nrefsMax);
     const metricSummaries = summarizeMetrics(metrics, state.sums.partials, state.valid, nrefs);
     if (bootstrap && state.valid > 0) {
-      pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line" });
+      pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
       fsyncSync(statsFd);
       const ci = await bootstrapFiles(pool, metrics, [statsPath], undefined, rowWidth, state.valid, bootstrap);
       for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;

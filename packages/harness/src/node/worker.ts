@@ -6,6 +6,7 @@ import { move, transferableSymbol, valueSymbol, workerData } from "piscina";
 import { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult } from "../bulk/chunk.js";
 import { createBulkMetric, type NormalizedMetric } from "../bulk/metrics.js";
 import type { ResolvedFields } from "../bulk/records.js";
+import type { RowsOutput } from "../bulk/rows.js";
 import { bootstrapSums, type BootstrapTask } from "./bootstrap-files.js";
 
 export interface WorkerConfig {
@@ -14,6 +15,8 @@ export interface WorkerConfig {
   readonly jsonOutput: boolean;
   readonly keepStatistics: boolean;
   readonly positionKey: "line" | "index";
+  /** Write the input rows with their scores (scoreFile `outputRows: "rows"`). */
+  readonly rows?: RowsOutput | undefined;
 }
 
 export type WorkerTask = { readonly type: "chunk"; readonly input: ChunkInput } | ({ readonly type: "bootstrap" } & BootstrapTask);
@@ -25,7 +28,7 @@ function chunkContext(): Promise<ChunkContext> {
     await ready();
     const config = workerData as WorkerConfig;
     const metrics = await Promise.all(config.metrics.map((m) => createBulkMetric(m, { load: true })));
-    return { metrics, fields: config.fields, jsonOutput: config.jsonOutput, keepStatistics: config.keepStatistics, positionKey: config.positionKey };
+    return { metrics, fields: config.fields, jsonOutput: config.jsonOutput, keepStatistics: config.keepStatistics, positionKey: config.positionKey, rows: config.rows };
   })());
 }
 

@@ -1,0 +1,106 @@
+// Output rows of `scoreFile({ outputRows: "rows" })`: each input row with its scores added, built in the
+// worker that scored it. JSONL: the row's own text with one object per metric spliced in
+// (`"bleu":{"score":…}`, `"rouge":{"score":<rougeL>,"rouge1":…,…}`); rows that could not be scored carry
+// `"_error":{"line","code","message"}`, and rows that are not JSON objects become
+// `{"_line":…,"_input":…,"_error":…}`. CSV: the input's columns, one column per metric value and `_error`.
+// This is the one home of the per-metric grouping (headline column → `score`) and of the CSV writer.
+import { columnsOf, type NormalizedMetric } from "./metrics.js";
+
+/** One value of a metric's row object: the scorer column and its key in the object. */
+export interface RowColumn {
+  readonly column: string;
+  readonly key: string;
+}
+
+/** How a metric's values appear in output rows. */
+export interface RowLayout {
+  /** The metric's output key. */
+  readonly name: string;
+  /** The scorer column written as `score`. */
+  readonly headline: string;
+  /** The keys of the metric's object besides `score` (empty for one-number metrics). */
+  readonly columns: readonly RowColumn[];
+}
+
+/**
+ * The row layout of a metric: its own column is `score`; `rouge1` stays `rouge1`; `m.f1` becomes `f1`.
+ * A metric with several columns and none named after it reports `spec.headline`'s column (a key, e.g.
+ * `rougeL`) as `score`, or its first column when it has no such key.
+ */
+export function rowLayout(spec: NormalizedMetric, scoreColumns: readonly string[] = columnsOf(spec)): RowLayout {
+  const name = spec.name;
+  const all = scoreColumns.map((column) => ({
+    column,
+    key: column === name ? "score" : column.startsWith(`${name}.`) ? column.slice(name.length + 1) : column,
+  }));
+  const headline = all.find((c) => c.key === "score")?.column ?? all.find((c) => c.key === spec.headline)?.column ?? all[0]!.column;
+  return { name, headline, columns: all.length === 1 && all[0]!.key === "score" ? [] : all };
+}
+
+/** CSV output columns of the metrics: the metric's name for one-number metrics, `name.score` and `name.key` otherwise. */
+export function csvMetricColumns(layouts: readonly RowLayout[]): { header: string; metric: string; column: string }[] {
+  const out: { header: string; metric: string; column: string }[] = [];
+  for (const m of layouts) {
+    if (m.columns.length === 0) out.push({ header: m.name, metric: m.name, column: m.headline });
+    else {
+      out.push({ header: `${m.name}.score`, metric: m.name, column: m.headline });
+      for (const c of m.columns) out.push({ header: `${m.name}.${c.key}`, metric: m.name, column: c.column });
+    }
+  }
+  return out;
+}
+
+/** What the workers need to write output rows (plain JSON: it travels to worker threads). */
+export interface RowsOutput {
+  readonly format: "jsonl" | "csv";
+  /** CSV output delimiter. */
+  readonly delimiter: string;
+  readonly layouts: readonly RowLayout[];
+  /** CSV output: the input columns kept (the CSV header, or the keys of the first JSONL rows). */
+  readonly inputColumns: readonly string[];
+  /** CSV output: the metric columns (those not clashing with an input column). */
+  readonly metricColumns: readonly { readonly header: string; readonly column: string }[];
+}
+
+/** Build the workers' output settings; `inputColumns` only matters for CSV output. */
+export function rowsOutput(specs: readonly NormalizedMetric[], format: "jsonl" | "csv", delimiter: string, inputColumns: readonly string[]): RowsOutput {
+  const layouts = specs.map((s) => rowLayout(s));
+  const metricColumns = format === "csv" ? csvMetricColumns(layouts).filter((c) => !inputColumns.includes(c.header)).map(({ header, column }) => ({ header, column })) : [];
+  return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns };
+}
+
+/** The CSV header line of the output. */
+export function csvHeader(rows: RowsOutput): string {
+  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"], rows.delimiter);
+}
+
+/** Add `additions` (`"k":v,...`) as the last members of a JSON object's text. */
+export function spliceObject(text: string, additions: string): string {
+  const t = text.trim();
+  const body = t.slice(0, -1).trimEnd();
+  return `${body}${body.endsWith("{") ? "" : ","}${additions}}`;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// ------------------------------------------------------------------------------------ CSV writing
+
+/** One CSV field, quoted when it has to be. */
+export function csvField(value: string, delimiter = ","): string {
+  if (value.includes(delimiter) || value.includes('"') || value.includes("\n") || value.includes("\r")) return `"${value.replace(/"/g, '""')}"`;
+  return value;
+}
+
+/** One CSV line (LF-terminated). */
+export function csvLine(values: readonly string[], delimiter = ","): string {
+  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
+}
+
+/** A cell value as CSV text: strings as they are, everything else as JSON. */
+export function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? "";
+}
