@@ -176,8 +176,11 @@ export class OpenAICompatibleClient {
     const url = `${this.baseUrl}/completions`;
     const request = (maxTokens: number) =>
       this.post("/completions", { model: this.o.model, prompt, max_tokens: maxTokens, temperature: 0, logprobs: 1, echo: true });
-    let r = await request(this.zeroTokensRefused ? 1 : 0);
-    if (!this.zeroTokensRefused && r.status >= 400 && r.status < 500 && /max[_ ]?tokens|maximum.*tokens|at least 1/i.test(r.text)) {
+    // Decide per request: every request that went out with 0 and is refused retries with 1, including
+    // those already in flight when the first refusal arrived (they read the flag before it was set).
+    const sentZero = !this.zeroTokensRefused;
+    let r = await request(sentZero ? 0 : 1);
+    if (sentZero && r.status >= 400 && r.status < 500 && /max[_ ]?tokens|maximum.*tokens|at least 1/i.test(r.text)) {
       this.zeroTokensRefused = true;
       r = await request(1);
     }

@@ -1,0 +1,113 @@
+// BYOB against a scripted OpenAI-compatible server on loopback: the endpoint failures of issue 11
+// (in-flight refusals of max_tokens 0, a dead server, scorer output validation, 25 % 429s with Retry-After).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { multipleChoiceAcc, ready } from "@evalkern/metrics/byob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { benchmark, type ScorerInput } from "../src/index.js";
+
+interface Seen {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+}
+
+type Handler = (req: Seen, res: ServerResponse) => void;
+
+class ScriptedServer {
+  server!: Server;
+  url = "";
+  seen: Seen[] = [];
+  handler: Handler = (_r, res) => res.writeHead(500).end();
+
+  async start(): Promise<void> {
+    this.server = createServer((req: IncomingMessage, res) => {
+      let data = "";
+      req.on("data", (d) => (data += d));
+      req.on("end", () => {
+        const seen: Seen = { path: req.url ?? "", body: data ? (JSON.parse(data) as Record<string, unknown>) : {} };
+        this.seen.push(seen);
+        this.handler(seen, res);
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  script(handler: Handler): void {
+    this.seen = [];
+    this.handler = handler;
+  }
+}
+
+const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+
+/** Echo of `prompt` as whitespace-led word tokens with code-point offsets, plus one generated token when asked. */
+function echo(prompt: string, maxTokens: number, lp: (token: string) => number) {
+  const tokens = prompt.match(/\s*\S+/g)!;
+  const offsets: number[] = [];
+  let o = 0;
+  for (const t of tokens) (offsets.push(o), (o += [...t].length));
+  if (maxTokens > 0) (tokens.push(" <gen>"), offsets.push(o));
+  return {
+    choices: [
+      {
+        text: tokens.join(""),
+        logprobs: {
+          tokens,
+          token_logprobs: tokens.map((t, i) => (i === 0 ? null : lp(t))),
+          text_offset: offsets,
+          top_logprobs: tokens.map((t, i) => (i === 0 ? null : { [t]: lp(t) })),
+        },
+      },
+    ],
+  };
+}
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  await ready();
+  server = new ScriptedServer();
+  await server.start();
+});
+
+afterAll(() => new Promise<void>((r) => server.server.close(() => r())));
+
+describe("BYOB completions_logprob against a server that refuses max_tokens 0 (vLLM)", () => {
+  it("every request in flight when the first refusal arrives retries with 1: nothing skipped, accuracy exact", async () => {
+    // Question i: the model prefers " yes" (the gold answer) for i < 43 and " no" otherwise, so
+    // accuracy is exactly 43/200 = 0.215 when every sample is scored.
+    const rows = Array.from({ length: 200 }, (_, i) => ({ q: `Question ${i}?`, target: 0 }));
+    const held: ServerResponse[] = [];
+    let release: NodeJS.Timeout | undefined;
+    const refuse = (res: ServerResponse) => json(res, { object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", code: 400 }, 400);
+    server.script((req, res) => {
+      const prompt = req.body.prompt as string;
+      if (req.body.max_tokens === 0) {
+        // hold the refusals until all 8 workers have a request in flight, then refuse them together
+        held.push(res);
+        if (held.length === 8) {
+          clearTimeout(release);
+          for (const r of held.splice(0)) refuse(r);
+        } else if (held.length === 1) {
+          release = setTimeout(() => held.splice(0).forEach(refuse), 10_000);
+        }
+        return;
+      }
+      const i = Number(/Question (\d+)\?/.exec(prompt)![1]);
+      const preferYes = i < 43;
+      json(res, echo(prompt, req.body.max_tokens as number, (t) => (t === " yes" ? (preferYes ? -0.1 : -3) : t === " no" ? (preferYes ? -3 : -0.1) : -1)));
+    });
+    const bench = benchmark({ name: "vllm-mc", dataset: rows, prompt: "{q}\nAnswer:", endpointType: "completions_logprob", choices: [" yes", " no"] }, multipleChoiceAcc);
+    const r = await bench.run({ baseUrl: server.url, model: "base", parallelism: 8 });
+    const zero = server.seen.filter((s) => s.body.max_tokens === 0);
+    expect(zero).toHaveLength(8); // the 8 first requests, in flight together; none after the refusal
+    expect(r.samples.filter((s) => s.status !== "scored")).toEqual([]);
+    expect(r.scored).toBe(200);
+    expect(r.skipped).toBe(0);
+    expect(server.seen).toHaveLength(8 + 400); // 8 refused + 2 choices × 200 samples with max_tokens 1
+    expect(r.report).toMatchObject({ tasks: { vllm_mc: { metrics: { "pass@1": { scores: { acc: { value: 0.215, stats: { count: 200 } } } } } } } });
+  });
+});
+
