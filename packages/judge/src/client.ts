@@ -570,13 +570,17 @@ export class OpenAICompatibleJudge implements JudgeModel {
         ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit before any JSON", issues: [] }
         : { ok: false, failure: "empty", message: "the reply was empty", issues: [] };
     }
-    const parsed = extractJson(text);
+    // Under a structured-output request a reply is a measurement only as sent: fences or prose around
+    // the object may be dropped, but a reply whose JSON would need closing was cut off, and closing it
+    // can invent a value (`"precision":0` of a cut `0.85`). It is re-asked, then a typed failure.
+    const parsed = extractJson(text, { complete: false });
     if (parsed.ok && parsed.repaired && finishReason === "length") {
       return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
     }
     if (!parsed.ok) {
-      return finishReason === "length"
-        ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] }
+      if (finishReason === "length") return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+      return parsed.incomplete
+        ? { ok: false, failure: "truncated", message: `the reply was cut off: ${parsed.reason}; a repaired reply is not a measurement`, issues: [] }
         : { ok: false, failure: "invalid_json", message: parsed.reason, issues: [] };
     }
     const validated = await validateWith(schema, parsed.value);

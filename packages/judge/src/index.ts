@@ -31,7 +31,7 @@ export {
 } from "./errors.js";
 export { OpenAICompatibleJudge, type AzureOptions, type OpenAICompatibleJudgeOptions } from "./client.js";
 export { zodSchema, standardSchema, prepareJsonSchema, validateWith, type SchemaOptions, type Validation } from "./schema.js";
-export { extractJson, stripTrailingCommas, type JsonExtraction } from "./json.js";
+export { extractJson, stripTrailingCommas, type ExtractJsonOptions, type JsonExtraction } from "./json.js";
 export { ConcurrencyLimiter } from "./limiter.js";
 export { retryPolicy, parseRetryAfter, backoffDelay, type RetryOptions, type RetryPolicy } from "./retry.js";
 export {
