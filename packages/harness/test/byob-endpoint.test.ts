@@ -4,7 +4,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { multipleChoiceAcc, ready } from "@evalkern/metrics/byob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchmark, type ScorerInput } from "../src/index.js";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { exactMatch } from "@evalkern/metrics/byob";
+import { EndpointUnreachableError, benchmark, type ScorerInput } from "../src/index.js";
+import { tempDir } from "./helpers.js";
 
 interface Seen {
   readonly path: string;
@@ -111,3 +115,34 @@ describe("BYOB completions_logprob against a server that refuses max_tokens 0 (v
   });
 });
 
+
+/** A loopback port where nothing listens (a server is started, its port noted, and closed). */
+async function deadPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((res) => closed.listen(0, "127.0.0.1", res));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((res) => closed.close(() => res()));
+  return port;
+}
+
+describe("BYOB against a dead server", () => {
+  it("connection refused: one probe, then EndpointUnreachableError ends the run; no report written", async () => {
+    const port = await deadPort();
+    let fetches = 0;
+    const counting: typeof fetch = (input, init) => (fetches++, fetch(input, init));
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ q: `q${i}`, target: "a" }));
+    const outputPath = join(tempDir(), "byob_results.json");
+    const t0 = Date.now();
+    const e = await benchmark({ name: "dead", dataset: rows, prompt: "{q}" }, exactMatch)
+      .run({ baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", parallelism: 8, fetch: counting, outputPath })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(EndpointUnreachableError);
+    expect((e as EndpointUnreachableError).code).toBe("endpoint_unreachable");
+    expect((e as Error).message).toMatch(new RegExp(`cannot reach http://127.0.0.1:${port}/v1/chat/completions: connection refused`));
+    // each of the 8 first requests and at most one probe each; the other 992 samples are never sent
+    expect(fetches).toBeLessThanOrEqual(16);
+    expect(existsSync(outputPath)).toBe(false);
+    // retrying every sample 4 times would take minutes; a generous bound for a busy machine
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+});

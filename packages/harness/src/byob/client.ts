@@ -4,6 +4,7 @@
 // BYOB's requests session (`Retry(total=3, backoff_factor=0.5, status_forcelist=[429, 500, ...])`).
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { EndpointError } from "../errors.js";
+import { EndpointUnreachableError } from "./errors.js";
 
 export interface EndpointOptions {
   /** OpenAI-compatible base URL, e.g. http://localhost:8000/v1 (a URL without /vN gets /v1). */
@@ -50,6 +51,19 @@ function retryAfterMs(header: string | null, cap: number): number | undefined {
   return Number.isFinite(date) ? Math.min(cap, Math.max(0, date - Date.now())) : undefined;
 }
 
+/** `fetch failed` because nothing listens there (ECONNREFUSED, possibly inside an AggregateError). */
+export function isConnectionRefused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): boolean => {
+    if (typeof e !== "object" || e === null || seen.has(e)) return false;
+    seen.add(e);
+    if ((e as { code?: unknown }).code === "ECONNREFUSED") return true;
+    const errors = (e as { errors?: unknown }).errors;
+    return walk((e as { cause?: unknown }).cause) || (Array.isArray(errors) && errors.some(walk));
+  };
+  return walk(error);
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
@@ -77,6 +91,8 @@ export class OpenAICompatibleClient {
   private readonly doFetch: typeof fetch;
   /** Set once a server refused `max_tokens: 0` for logprob requests: later requests send 1. */
   private zeroTokensRefused = false;
+  /** Set once a refused connection was confirmed by a probe: every later request fails at once. */
+  private unreachable: EndpointUnreachableError | undefined;
   /** Requests sent (including retries), for reports and tests. */
   requests = 0;
 
@@ -105,7 +121,9 @@ export class OpenAICompatibleClient {
     const url = `${this.baseUrl}${path}`;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`;
+    let probed = false;
     for (let attempt = 0; ; attempt++) {
+      if (this.unreachable) throw this.unreachable;
       this.requests++;
       const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
       const signal = this.o.signal ? AbortSignal.any([timeout, this.o.signal]) : timeout;
@@ -114,6 +132,18 @@ export class OpenAICompatibleClient {
         res = await this.doFetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
       } catch (e) {
         if (this.o.signal?.aborted) throw e;
+        if (isConnectionRefused(e)) {
+          // connection refused: one probe after a short pause, then the run learns nothing listens there
+          if (this.unreachable) throw this.unreachable;
+          if (!probed) {
+            probed = true;
+            attempt--;
+            await sleep(Math.min(this.o.retryBackoffMs, 1_000), this.o.signal);
+            continue;
+          }
+          this.unreachable ??= new EndpointUnreachableError(url, "connection refused");
+          throw this.unreachable;
+        }
         if (attempt < this.o.maxRetries) {
           await sleep(this.o.retryBackoffMs * 2 ** attempt, this.o.signal);
           continue;
