@@ -3,7 +3,7 @@
 // call an OpenAI-compatible endpoint (chat, completions, or per-choice log-likelihoods), score each
 // sample, and aggregate into BYOB's JSON report (`aggregate_scores`).
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { aggregateScores, type AggregateResult, type ScoreDict, type ScorerInput } from "@evalkern/metrics/byob";
+import { aggregateScores, checkScoreDict, type AggregateResult, type ScoreDict, type ScorerInput } from "@evalkern/metrics/byob";
 import { errorMessage } from "../errors.js";
 import { createProgress } from "../progress.js";
 import { PyRandom } from "../python/random.js";
@@ -327,8 +327,9 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
     }
     let scores: Readonly<Record<string, unknown>>;
     try {
-      scores = await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} });
-      if (typeof scores !== "object" || scores === null || Array.isArray(scores)) throw new TypeError(`scorer returned ${Array.isArray(scores) ? "a list" : typeof scores}, not a dict`);
+      // the same check as `scorer()` applies whether or not the function was wrapped: a plain object of
+      // booleans and finite numbers, else a ScorerResultError on this sample (never a NaN/null score)
+      scores = checkScoreDict(scorer.name || "scorer", await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} }));
     } catch (e) {
       return skip("skipped_scorer_error", e, prompt, response, metadata);
     }
