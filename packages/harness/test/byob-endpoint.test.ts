@@ -172,3 +172,30 @@ describe("BYOB scorer output", () => {
     expect(ScorerResultError.name).toBe("ScorerResultError");
   });
 });
+
+describe("BYOB under rate limits", () => {
+  it("25 % 429s with Retry-After and 8 in flight: every sample scored, accuracy exact", async () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const limitedFor = new Map<string, number>();
+    server.script((req, res) => {
+      const q = (req.body.messages as { content: string }[]).at(-1)!.content;
+      const n = limitedFor.get(q) ?? 0;
+      // q5 is limited 6 times in a row (more than 1 + maxRetries 3 attempts); the rest 25 % of the time
+      if ((q === "q5" && n < 6) || (q !== "q5" && random() < 0.25)) {
+        limitedFor.set(q, n + 1);
+        return json(res, { error: { message: "slow down" } }, 429, { "retry-after": "0.05" });
+      }
+      // answer right for q0..q42: accuracy 43/200
+      json(res, { choices: [{ index: 0, message: { role: "assistant", content: Number(q.slice(1)) < 43 ? "yes" : "no" }, finish_reason: "stop" }] });
+    });
+    const rows = Array.from({ length: 200 }, (_, i) => ({ q: `q${i}`, target: "yes" }));
+    const r = await benchmark({ name: "rl", dataset: rows, prompt: "{q}" }, exactMatch).run({ baseUrl: server.url, model: "m", parallelism: 8, retryBackoffMs: 10 });
+    expect(r.samples.filter((s) => s.status !== "scored")).toEqual([]);
+    const limited = [...limitedFor.values()].reduce((a, b) => a + b, 0);
+    expect(limited).toBeGreaterThan(40);
+    expect(limitedFor.get("q5")).toBe(6);
+    expect(r.requests).toBe(200 + limited);
+    expect(r.report).toMatchObject({ tasks: { rl: { metrics: { "pass@1": { scores: { correct: { value: 0.215, stats: { count: 200 } } } } } } } });
+  });
+});

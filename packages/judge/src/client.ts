@@ -35,7 +35,7 @@ import type {
   OutputMode,
   TokenLogprob,
 } from "./model.js";
-import { backoffDelay, isRetryableStatus, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
+import { isRetryableStatus, nextRetry, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
 import { validateWith } from "./schema.js";
 import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
 
@@ -724,6 +724,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
   ): Promise<{ response: R; latency: number }> {
     const policy = this.retry;
     let lastRetryAfter: number | null = null;
+    const firstStarted = Date.now();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       try {
@@ -818,8 +819,9 @@ export class OpenAICompatibleJudge implements JudgeModel {
           final = () =>
             new JudgeTransportError("network", `Judge request failed: ${error instanceof Error ? error.message : String(error)}`, { attempts: attempt }, { cause: error, usage: usage() });
         }
-        if (!retryable || attempt >= policy.maxAttempts) throw final();
-        await sleep(backoffDelay(policy, attempt, retryAfter), signal).catch((abort: unknown) => {
+        const wait = retryable ? nextRetry(policy, attempt, retryAfter, Date.now() - firstStarted) : null;
+        if (wait === null) throw final();
+        await sleep(wait, signal).catch((abort: unknown) => {
           throw JudgeError.isInstance(abort) ? new JudgeAbortedError(undefined, { cause: signal?.reason, usage: usage() }) : abort;
         });
       }

@@ -24,6 +24,12 @@ export interface EndpointOptions {
   readonly retryBackoffMs?: number;
   /** Longest Retry-After honoured (default 60 s). */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Time budget of retries the server schedules: once `maxRetries` are spent, a 429/5xx carrying
+   * Retry-After is still retried after the requested wait while the time since the first attempt plus
+   * the wait stays within this budget (default 120 s; 0 = a fixed count).
+   */
+  readonly retryBudgetMs?: number;
   readonly fetch?: typeof fetch;
   readonly signal?: AbortSignal;
 }
@@ -111,6 +117,7 @@ export class OpenAICompatibleClient {
       maxRetries: options.maxRetries ?? 3,
       retryBackoffMs: options.retryBackoffMs ?? 500,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+      retryBudgetMs: options.retryBudgetMs ?? 120_000,
       signal: options.signal,
     };
     this.doFetch = options.fetch ?? fetch;
@@ -122,6 +129,7 @@ export class OpenAICompatibleClient {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`;
     let probed = false;
+    const firstStarted = Date.now();
     for (let attempt = 0; ; attempt++) {
       if (this.unreachable) throw this.unreachable;
       this.requests++;
@@ -152,9 +160,19 @@ export class OpenAICompatibleClient {
         throw new EndpointError(`POST ${url} failed after ${attempt + 1} attempt(s): ${why}`, url);
       }
       const text = await res.text();
-      if (RETRY_STATUS.has(res.status) && attempt < this.o.maxRetries) {
-        await sleep(retryAfterMs(res.headers.get("retry-after"), this.o.maxRetryAfterMs) ?? this.o.retryBackoffMs * 2 ** attempt, this.o.signal);
-        continue;
+      if (RETRY_STATUS.has(res.status)) {
+        const after = retryAfterMs(res.headers.get("retry-after"), this.o.maxRetryAfterMs);
+        let wait: number | undefined;
+        if (attempt < this.o.maxRetries) wait = after ?? this.o.retryBackoffMs * 2 ** attempt;
+        else if (after !== undefined) {
+          // the server said when to come back: retry within the time budget, not a fixed count
+          const w = Math.max(after, Math.min(this.o.retryBackoffMs, 1_000));
+          if (Date.now() - firstStarted + w <= this.o.retryBudgetMs) wait = w;
+        }
+        if (wait !== undefined) {
+          await sleep(wait, this.o.signal);
+          continue;
+        }
       }
       let parsed: unknown;
       try {
