@@ -17,6 +17,7 @@ import {
   JudgeRateLimitError,
   JudgeTimeoutError,
   JudgeTransportError,
+  JudgeUnreachableError,
   UnsupportedCapabilityError,
   errorString,
   type OutputFailure,
@@ -35,7 +36,14 @@ import type {
   OutputMode,
   TokenLogprob,
 } from "./model.js";
-import { isRetryableStatus, nextRetry, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
+import { isConnectionRefused, isRetryableStatus, nextRetry, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
+import {
+  continuationTokens,
+  type EndpointCompletion,
+  type EndpointMessage,
+  type EndpointRequestOptions,
+  type ModelEndpoint,
+} from "@evalkern/metrics";
 import { validateWith } from "./schema.js";
 import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
 
@@ -57,6 +65,8 @@ export interface OpenAICompatibleJudgeOptions {
    * For Azure: `https://<resource>.openai.azure.com/openai` plus `azure`.
    */
   readonly baseURL?: string;
+  /** Same as `baseURL` (the spelling BYOB and the endpoint contract use); `baseURL` wins when both are set. */
+  readonly baseUrl?: string;
   /** Default `EVALKERN_JUDGE_API_KEY`. Local servers without auth need none. */
   readonly apiKey?: string;
   /** Send the key as `api-key: <key>` (Azure, some gateways) instead of `Authorization: Bearer <key>`. */
@@ -76,6 +86,8 @@ export interface OpenAICompatibleJudgeOptions {
   readonly seed?: number;
   /** Default reply-token limit (unset = the server's default). */
   readonly maxTokens?: number;
+  /** `top_p` sent with every generation (unset = not sent). */
+  readonly topP?: number;
   /** `max_tokens` (default; vLLM, Ollama, llama.cpp) or `max_completion_tokens` (OpenAI reasoning models). */
   readonly maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** Per-attempt timeout. Default 120 000 ms. */
@@ -247,7 +259,7 @@ interface RawUsage {
  * });
  * const { value } = await judge.generate({ messages: [{ role: "user", content: "..." }], schema: Verdict });
  */
-export class OpenAICompatibleJudge implements JudgeModel {
+export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly specificationVersion = 1 as const;
   readonly name: string;
   readonly model: string;
@@ -288,7 +300,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
     }
     this.model = model;
     this.name = options.name ?? model;
-    const baseURL = (options.baseURL ?? readEnv(ENV.baseURL, env) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const baseURL = (options.baseURL ?? options.baseUrl ?? readEnv(ENV.baseURL, env) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     try {
       new URL(baseURL);
     } catch {
@@ -353,6 +365,11 @@ export class OpenAICompatibleJudge implements JudgeModel {
       if (apiKey === undefined) headers.authorization = null;
       this.client = new OpenAI({ ...common, baseURL, apiKey: apiKey ?? "no-key", defaultHeaders: headers });
     }
+  }
+
+  /** `baseURL` by the endpoint contract's name. */
+  get baseUrl(): string {
+    return this.baseURL;
   }
 
   /** True until the server rejects `logprobs` (or the capabilities say it cannot). */
@@ -466,6 +483,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
       topLogprobs: request.logprobs ? (request.topLogprobs ?? null) : null,
       sample: request.sample ?? 0,
       promptVersion: request.promptVersion ?? null,
+      ...((request.topP ?? this.options.topP) !== undefined ? { topP: request.topP ?? this.options.topP } : {}),
     };
   }
 
@@ -529,6 +547,8 @@ export class OpenAICompatibleJudge implements JudgeModel {
     if (maxTokens !== undefined) body[this.options.maxTokensParam ?? "max_tokens"] = maxTokens;
     const seed = request.seed ?? this.options.seed;
     if (seed !== undefined) body.seed = seed;
+    const topP = request.topP ?? this.options.topP;
+    if (topP !== undefined) body.top_p = topP;
     if (schema && mode === "json_schema") {
       const strict = schema.strict ?? false;
       body.response_format = {
@@ -724,6 +744,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
   ): Promise<{ response: R; latency: number }> {
     const policy = this.retry;
     let lastRetryAfter: number | null = null;
+    let probed = false;
     const firstStarted = Date.now();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
@@ -762,6 +783,17 @@ export class OpenAICompatibleJudge implements JudgeModel {
               timeoutMs: this.timeoutMs,
               attempts: attempt,
             }, { cause: error, usage: usage() });
+        } else if (error instanceof OpenAI.APIConnectionError && isConnectionRefused(error)) {
+          // nothing listens there: one probe after a short pause, then fail fast (no further retries)
+          if (!probed) {
+            probed = true;
+            attempt--;
+            await sleep(Math.min(policy.initialDelayMs, 1_000), signal).catch((abort: unknown) => {
+              throw JudgeError.isInstance(abort) ? new JudgeAbortedError(undefined, { cause: signal?.reason, usage: usage() }) : abort;
+            });
+            continue;
+          }
+          throw new JudgeUnreachableError(this.baseURL, { cause: error, usage: usage() });
         } else if (error instanceof OpenAI.APIConnectionError) {
           retryable = true;
           final = () =>
@@ -779,8 +811,8 @@ export class OpenAICompatibleJudge implements JudgeModel {
               throw new CapabilityRejection("response_format", /invalid schema|schema for response_format/i.test(text), error);
             }
           }
-          if ((status === 400 || status === 404 || status === 422) && endpoint === "completions") {
-            if (body.max_tokens === 0 && /max_tokens/i.test(text)) throw new CapabilityRejection("echo", true, error);
+          if ((status === 400 || status === 404 || status === 422) && endpoint === "completions" && body.echo === true) {
+            if (body.max_tokens === 0 && /max[_ ]?tokens|maximum.*tokens|at least 1/i.test(text)) throw new CapabilityRejection("echo", true, error);
             if (status === 404 || /echo|logprob|completions/i.test(text)) throw new CapabilityRejection("echo", false, error);
           }
           const shouldRetry = error.headers?.get?.("x-should-retry");
@@ -826,6 +858,57 @@ export class OpenAICompatibleJudge implements JudgeModel {
         });
       }
     }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // the endpoint contract of @evalkern/metrics: chat and text completions for BYOB-style runs
+  // ------------------------------------------------------------------------------------------------
+
+  /**
+   * `ModelEndpoint.chatCompletion`: the reply text of `messages` (a `generate` without schema, so it is
+   * cached, booked and retried like every judge call).
+   */
+  async chatCompletion(messages: readonly EndpointMessage[], options: EndpointRequestOptions = {}): Promise<EndpointCompletion> {
+    const result = await this.generate({
+      messages,
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.topP !== undefined ? { topP: options.topP } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { text: result.value, finishReason: result.finishReason ?? null, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+  }
+
+  /** `ModelEndpoint.textCompletion`: `/v1/completions` of `prompt` (base models, BYOB's "completions"). */
+  async textCompletion(prompt: string, options: EndpointRequestOptions = {}): Promise<EndpointCompletion> {
+    if (typeof prompt !== "string") throw new JudgeInputError("prompt must be a string", { argument: "prompt" });
+    if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
+    const run = async (): Promise<{ text: string; finishReason: string | null; usage: JudgeUsage; cached: boolean }> => {
+      const started = Date.now();
+      const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
+      const body: Record<string, unknown> = { model: this.model, prompt };
+      if (this.caps.supportsTemperature) body.temperature = options.temperature ?? this.options.temperature ?? 0;
+      const maxTokens = options.maxTokens ?? this.options.maxTokens;
+      if (maxTokens !== undefined) body.max_tokens = maxTokens;
+      const topP = options.topP ?? this.options.topP;
+      if (topP !== undefined) body.top_p = topP;
+      let response: OpenAI.Completions.Completion;
+      let latency: number;
+      try {
+        ({ response, latency } = await this.send<OpenAI.Completions.Completion>("completions", body, options.signal, state));
+      } catch (error) {
+        throw this.finalError(error instanceof CapabilityRejection ? error.original : error, state);
+      }
+      state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
+      const usage = this.finish(state, started);
+      const choice = response.choices?.[0];
+      if (!choice || typeof choice.text !== "string") {
+        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text: JSON.stringify(response.choices ?? null).slice(0, 500) }, { usage });
+      }
+      return { text: choice.text, finishReason: choice.finish_reason ?? null, usage, cached: false };
+    };
+    const result = await this.book(undefined, "completions", run);
+    return { text: result.text, finishReason: result.finishReason, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -911,12 +994,12 @@ export class OpenAICompatibleJudge implements JudgeModel {
           }, { usage });
         }
         this.caps.supportsEcho = true;
-        const end = oneToken ? tokens.length - 1 : tokens.length;
-        let start = offsets.findIndex((o) => o >= context.length);
-        if (start < 0 || start >= end) {
+        // offsets are code points (Python str offsets), located in one place for every client
+        const span = continuationTokens(context, continuation, offsets, oneToken ? 1 : 0);
+        if (!span) {
           throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
         }
-        if (start === 0) start = 1;
+        const { start, end } = span;
         let logprob = 0;
         let isGreedy = true;
         for (let i = start; i < end; i++) {

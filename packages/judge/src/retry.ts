@@ -132,3 +132,16 @@ export function nextRetry(policy: RetryPolicy, attempt: number, retryAfterMs: nu
   const wait = Math.max(backoffDelay(policy, attempt, retryAfterMs), policy.initialDelayMs);
   return elapsedMs + wait <= policy.budgetMs ? wait : null;
 }
+
+/** A failed fetch because nothing listens there (`ECONNREFUSED` anywhere in the cause chain). */
+export function isConnectionRefused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): boolean => {
+    if (typeof e !== "object" || e === null || seen.has(e)) return false;
+    seen.add(e);
+    if ((e as { code?: unknown }).code === "ECONNREFUSED") return true;
+    const errors = (e as { errors?: unknown }).errors;
+    return walk((e as { cause?: unknown }).cause) || (Array.isArray(errors) && errors.some(walk));
+  };
+  return walk(error);
+}
