@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { ScorerResultError, exactMatch, scorer } from "@evalkern/metrics/byob";
+import type { ModelEndpoint } from "@evalkern/metrics";
 import { EndpointUnreachableError, benchmark, type ScorerInput } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
@@ -197,5 +198,41 @@ describe("BYOB under rate limits", () => {
     expect(limitedFor.get("q5")).toBe(6);
     expect(r.requests).toBe(200 + limited);
     expect(r.report).toMatchObject({ tasks: { rl: { metrics: { "pass@1": { scores: { correct: { value: 0.215, stats: { count: 200 } } } } } } } });
+  });
+});
+
+describe("BYOB over the endpoint contract", () => {
+  it("astral-plane contexts and continuations: code-point offsets, the same split as the judge's", async () => {
+    const table: Record<string, number> = { " 🎉🎉": -0.5, " 😢": -2, " party": -1 };
+    server.script((req, res) => {
+      if (req.body.max_tokens === 0) return json(res, { error: { message: "max_tokens must be at least 1, got 0." } }, 400);
+      json(res, echo(req.body.prompt as string, req.body.max_tokens as number, (t) => table[t] ?? -7));
+    });
+    const rows = [{ q: "Mood 😀😀 after the win:", target: 0 }];
+    const r = await benchmark({ name: "emoji", dataset: rows, prompt: "{q}", endpointType: "completions_logprob", choices: [" 🎉🎉 party", " 😢"] }, multipleChoiceAcc).run({ baseUrl: server.url, model: "m" });
+    const m = r.samples[0]!.metadata as Record<string, number[]>;
+    // " 🎉🎉" + " party" after the context, not the context's last word " win:" (-7): UTF-16 lengths would shift the split
+    expect(m._choices_logprobs).toEqual([-1.5, -2]);
+    expect(r.samples[0]!.scores).toEqual({ acc: 1, acc_norm: 1, acc_greedy: 1 });
+  });
+
+  it("any ModelEndpoint can be injected (no HTTP of BYOB's own); usage is reported for the built-in one", async () => {
+    const calls: string[] = [];
+    const endpoint: ModelEndpoint = {
+      baseUrl: "memory://model",
+      model: "echo",
+      chatCompletion: async (messages) => (calls.push(messages.at(-1)!.content), { text: "4", finishReason: "stop", usage: { inputTokens: 3, outputTokens: 1, requests: 1 } }),
+      textCompletion: async () => ({ text: "", finishReason: "stop", usage: { inputTokens: 0, outputTokens: 0, requests: 1 } }),
+      scoreContinuations: async (_c, cs) => cs.map(() => ({ logprob: -1, isGreedy: true, tokenCount: 1 })),
+    };
+    const r = await benchmark({ name: "inj", dataset: [{ q: "2+2?", target: "4" }], prompt: "{q}" }, exactMatch).run({ endpoint });
+    expect(calls).toEqual(["2+2?"]);
+    expect(r.samples[0]!.scores).toEqual({ correct: true });
+    expect(r.requests).toBe(1);
+
+    server.script((_req, res) => json(res, { choices: [{ index: 0, message: { role: "assistant", content: "4" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }));
+    const h = await benchmark({ name: "usage", dataset: [{ q: "a", target: "4" }, { q: "b", target: "4" }], prompt: "{q}" }, exactMatch).run({ baseUrl: server.url, model: "m" });
+    expect(h.usage).toEqual({ inputTokens: 10, outputTokens: 2 });
+    expect(h.requests).toBe(2);
   });
 });

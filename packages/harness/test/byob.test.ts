@@ -246,7 +246,7 @@ describe("BYOB endpoint failures", () => {
   it("a scorer that throws is a skipped sample, not a crash; when every sample failed the run is a failure", async () => {
     server.script((_req, res) => json(res, chatReply("x")));
     const bug = (sample: ScorerInput) => {
-      if (sample.metadata.q === "a") throw new Error("scorer bug");
+      if (sample.metadata?.q === "a") throw new Error("scorer bug");
       return { ok: true };
     };
     const r = await benchmark({ name: "s", dataset: [{ q: "a" }, { q: "b" }], prompt: "{q}" }, bug).run({ baseUrl: server.url, model: "m" });

@@ -365,6 +365,14 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       if (apiKey === undefined) headers.authorization = null;
       this.client = new OpenAI({ ...common, baseURL, apiKey: apiKey ?? "no-key", defaultHeaders: headers });
     }
+    // Servers that send the error object at the top level (`{"object": "error", "message": ...}`, as
+    // vLLM does) rather than under `error`: keep their message, so a refusal can be recognised.
+    const client = this.client as unknown as { makeStatusError: (status: number, error: unknown, message: string | undefined, headers: Headers) => Error };
+    client.makeStatusError = (status, error, message, headers) => {
+      const body = error as Record<string, unknown> | undefined;
+      const wrapped = body && typeof body === "object" && body.error === undefined && typeof body.message === "string" ? { error: body } : body;
+      return OpenAI.APIError.generate(status, wrapped as object | undefined, message, headers);
+    };
   }
 
   /** `baseURL` by the endpoint contract's name. */

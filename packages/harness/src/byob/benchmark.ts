@@ -98,6 +98,8 @@ export interface BenchmarkRunResult {
   readonly skipped: number;
   /** HTTP requests sent (retries included). */
   readonly requests: number;
+  /** Tokens the endpoint reported (as judge runs report them); null in eval-only mode or for an injected endpoint. */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number } | null;
 }
 
 export interface Benchmark {
@@ -380,7 +382,7 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
     );
     await runtime().writeFile(options.predictionsPath, lines.join("\n") + (lines.length ? "\n" : ""));
   }
-  const result: BenchmarkRunResult = { report, scores, samples, scored: scores.length, skipped: samples.length - scores.length, requests: client?.requests ?? 0 };
+  const result: BenchmarkRunResult = { report, scores, samples, scored: scores.length, skipped: samples.length - scores.length, requests: client?.requests ?? 0, usage: client?.usage ?? null };
   if (failed) throw new BenchmarkRunError(result);
   return result;
 }
