@@ -55,6 +55,17 @@ describe("OpenAICompatibleJudge as a ModelEndpoint", () => {
     expect(server.requestsTo("completions")[0]!.body.prompt).toBe("Mood 😀😀 today: great 🎉");
   });
 
+  it("a vLLM-style top-level error body (no `error` wrapper) still reads as a max_tokens 0 refusal", async () => {
+    server.enqueue(
+      "completions",
+      jsonReply({ object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", param: null, code: 400 }, 400),
+      completion({ tokens: [{ token: "Hi", logprob: null }, { token: " there", logprob: -0.5 }, { token: "!", logprob: -9 }] }),
+    );
+    const [score] = await testJudge(server).scoreContinuations("Hi", [" there"]);
+    expect(score).toEqual({ logprob: -0.5, isGreedy: true, tokenCount: 1 });
+    expect(server.requestsTo("completions").map((r) => r.body.max_tokens)).toEqual([0, 1]);
+  });
+
   it("chatCompletion and textCompletion: the contract's option names, usage and requests", async () => {
     server.enqueue("chat", chatText("Paris", { usage: { prompt_tokens: 7, completion_tokens: 1 } }));
     server.enqueue("completions", jsonReply({ id: "c", object: "text_completion", model: "m", choices: [{ index: 0, text: " 4", finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
