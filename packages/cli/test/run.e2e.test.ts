@@ -42,6 +42,7 @@ describe("evalkern run", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("evalkern run · Tiny QA (tiny_qa) · model test-model");
+    expect(r.stdout).toContain("3 scored, 0 skipped · 3 requests · 60 input + 15 output tokens"); // usage, as judge runs report it
     expect(r.stdout).toMatch(/^correct\s+0\.6667\s+±0\.\d+\s+3$/m);
     expect(server.requests.length - before).toBe(3);
     expect(server.requests.at(-1)!.body.model).toBe("test-model");

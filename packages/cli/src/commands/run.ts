@@ -43,6 +43,7 @@ interface Benchmark {
     readonly scored: number;
     readonly skipped: number;
     readonly requests: number;
+    readonly usage?: { readonly inputTokens: number; readonly outputTokens: number } | null;
   }>;
 }
 type BenchmarkFactory = (definition: Row, scorer: Scorer) => Benchmark;
@@ -220,13 +221,13 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
     progress?.finish(result.samples.length, `${((performance.now() - started) / 1000).toFixed(1)} s, ${result.requests} requests`);
     if (result.skipped > 0) anySkipped = true;
     if (allFailed) anyFailed = true;
-    reports.push({ name: b.definition.name, key: b.normalizedName, scored: result.scored, skipped: result.skipped, requests: result.requests, ...(allFailed ? { failed: true } : {}), report: result.report });
+    reports.push({ name: b.definition.name, key: b.normalizedName, scored: result.scored, skipped: result.skipped, requests: result.requests, ...(result.usage ? { usage: result.usage } : {}), ...(allFailed ? { failed: true } : {}), report: result.report });
     if (!options.json) {
       const task = result.report.tasks?.[b.normalizedName];
       const scores = task ? task.metrics["pass@1"].scores : {};
       const rows = Object.entries(scores).map(([k, v]) => [k, v.value.toFixed(4), `±${v.stats.stderr.toFixed(4)}`, String(v.stats.count)]);
       io.stdout.write(
-        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ${result.skipped} skipped · ${result.requests} requests\n\n` +
+        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ${result.skipped} skipped · ${result.requests} requests${result.usage ? ` · ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens` : ""}\n\n` +
           (rows.length ? formatTable(["metric", "value", "stderr", "n"], rows, { align: ["l", "r", "r", "r"] }) : "(no scores)") +
           "\n",
       );
