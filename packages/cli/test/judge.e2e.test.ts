@@ -74,7 +74,17 @@ describe("evalkern judge", () => {
     expect(first.stdout).toContain(`0 hits, ${calls} misses, ${calls} written`);
     expect(first.stdout).toMatch(/faithfulness\|options:\{\}\|model:test-model\|prompts:deepeval/);
     expect(existsSync(cache)).toBe(true);
-    expect(readFileSync(join(dir, "judge.html"), "utf8")).toContain("<svg");
+    const html = readFileSync(join(dir, "judge.html"), "utf8");
+    expect(html).toContain("<svg");
+    // issue 11: faithfulness rows are shown against the retrieval context, not expected_output
+    expect(html).toContain("<th>retrieval context <span");
+    expect(html).toContain(`<mark class="add">landmark</mark>`); // a word of "The Eiffel Tower is a landmark in Paris."
+    // the y axis of each histogram has one label per tick (3 rows: no 0, 1, 1, 2, 2)
+    for (const svg of html.match(/<svg class="hist"[\s\S]*?<\/svg>/g)!) {
+      const ticks = [...svg.matchAll(/class="tick" text-anchor="end">(\d+)</g)].map((t) => t[1]);
+      expect(ticks.length).toBeGreaterThan(1);
+      expect(new Set(ticks).size).toBe(ticks.length);
+    }
 
     // replay: the server is closed; every call comes from the cache, nothing is sent
     const replayOut = join(dir, "replayed.jsonl");

@@ -1,6 +1,6 @@
 // `evalkern run` end to end: BYOB benchmarks from JSON, YAML, .mjs and .ts files against a scripted
 // OpenAI-compatible server on loopback.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJsonl, runCli, tempDir } from "./support/cli.js";
@@ -42,6 +42,7 @@ describe("evalkern run", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("evalkern run · Tiny QA (tiny_qa) · model test-model");
+    expect(r.stdout).toContain("3 scored, 0 skipped · 3 requests · 60 input + 15 output tokens"); // usage, as judge runs report it
     expect(r.stdout).toMatch(/^correct\s+0\.6667\s+±0\.\d+\s+3$/m);
     expect(server.requests.length - before).toBe(3);
     expect(server.requests.at(-1)!.body.model).toBe("test-model");
@@ -107,8 +108,29 @@ describe("evalkern run", () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("0 scored, 3 skipped");
       expect(r.stderr).toMatch(/sample 0: skipped_model_error/);
+      // every sample failed: a failed run even without --fail-on-skip, and no `{}` report written
+      const out = join(dir, "all-failed.json");
+      const all = await runCli(["run", join(dir, "qa.json"), "--base-url", down.baseURL, "--model", "m", "--no-progress", "--max-retries", "0", "-o", out], { cwd: dir });
+      expect(all.code).toBe(1);
+      expect(all.stdout).toContain("0 scored, 3 skipped");
+      expect(all.stderr).toContain("every sample failed; no report written");
+      expect(existsSync(out)).toBe(false);
     } finally {
       await down.close();
     }
+  });
+
+  it("a dead server (connection refused) fails fast with a clear error and a non-zero exit", async () => {
+    const probe = await startServer(() => chat("x"));
+    const deadUrl = probe.baseURL;
+    await probe.close();
+    const rows = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ question: `q${i}`, answer: "a" }));
+    writeFileSync(join(dir, "big.jsonl"), rows.join("\n"));
+    writeFileSync(join(dir, "big.json"), JSON.stringify({ name: "big", dataset: "big.jsonl", prompt: "{question}", targetField: "answer", scorer: "exactMatch" }));
+    const out = join(dir, "dead.json");
+    const r = await runCli(["run", join(dir, "big.json"), "--base-url", deadUrl, "--model", "m", "--no-progress", "-o", out], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/big: cannot reach http:\/\/127\.0\.0\.1:\d+.*connection refused/);
+    expect(existsSync(out)).toBe(false);
   });
 });

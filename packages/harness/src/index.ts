@@ -29,6 +29,7 @@ export {
   type SampleStatus,
 } from "./byob/benchmark.js";
 export { OpenAICompatibleClient, normalizeBaseUrl, type EndpointOptions, type Loglikelihood } from "./byob/client.js";
+export { BenchmarkRunError, EndpointUnreachableError } from "./byob/errors.js";
 export { loadDataset, parseHfUri, DEFAULT_HUB_URL, type LoadDatasetOptions, type Row } from "./byob/dataset.js";
 export { compileTemplate, MissingFieldError, type Template } from "./byob/template.js";
 export { aggregateScores, type ScorerInput, type ScoreDict } from "@evalkern/metrics/byob";

@@ -1,11 +1,11 @@
 // BYOB benchmarks against a real OpenAI-compatible HTTP server on loopback, with scripted replies.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exactMatch, multipleChoiceAcc, ready } from "@evalkern/metrics/byob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NoNetworkError, aggregateScores, benchmark, loadDataset, normalizeBenchmarkName, type ScorerInput } from "../src/index.js";
+import { BenchmarkRunError, NoNetworkError, aggregateScores, benchmark, loadDataset, normalizeBenchmarkName, type ScorerInput } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
 interface Seen {
@@ -243,13 +243,26 @@ describe("BYOB endpoint failures", () => {
     await expect(benchmark({ name: "f", dataset: data, prompt: "{q}" }, exactMatch).run({ baseUrl: server.url, model: "m", maxRetries: 0, failOnSkip: true })).rejects.toThrow(/Sample 0 failed/);
   });
 
-  it("a scorer that throws is a skipped sample, not a crash", async () => {
+  it("a scorer that throws is a skipped sample, not a crash; when every sample failed the run is a failure", async () => {
     server.script((_req, res) => json(res, chatReply("x")));
-    const r = await benchmark({ name: "s", dataset: [{ q: "a" }], prompt: "{q}" }, (_sample: ScorerInput) => {
-      throw new Error("scorer bug");
-    }).run({ baseUrl: server.url, model: "m" });
+    const bug = (sample: ScorerInput) => {
+      if (sample.metadata?.q === "a") throw new Error("scorer bug");
+      return { ok: true };
+    };
+    const r = await benchmark({ name: "s", dataset: [{ q: "a" }, { q: "b" }], prompt: "{q}" }, bug).run({ baseUrl: server.url, model: "m" });
     expect(r.samples[0]).toMatchObject({ status: "skipped_scorer_error", response: "x", error: "Error: scorer bug" });
-    expect(r.report).toEqual({});
+    expect(r.scored).toBe(1);
+    // issue 11: all samples failed → a typed BenchmarkRunError carrying the samples, no `{}` report written
+    const outputPath = join(dir, "failed/byob_results.json");
+    const e = await benchmark({ name: "s", dataset: [{ q: "a" }], prompt: "{q}" }, bug)
+      .run({ baseUrl: server.url, model: "m", outputPath })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(BenchmarkRunError);
+    expect((e as BenchmarkRunError).code).toBe("all_samples_failed");
+    expect((e as BenchmarkRunError).message).toMatch(/all 1 sample\(s\) failed; sample 0: skipped_scorer_error: Error: scorer bug/);
+    expect((e as BenchmarkRunError).result.samples[0]).toMatchObject({ status: "skipped_scorer_error" });
+    expect((e as BenchmarkRunError).result.report).toEqual({});
+    expect(existsSync(outputPath)).toBe(false);
   });
 });
 

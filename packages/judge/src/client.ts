@@ -1,27 +1,22 @@
 // `OpenAICompatibleJudge`: the default `JudgeModel` for OpenAI-compatible servers (OpenAI, Azure OpenAI,
 // vLLM, Ollama, llama.cpp server, gateways), on the official `openai` package with its own retries turned
-// off so that this file owns the policy: structured-output ladder, re-asks on invalid output, transport
-// retries with Retry-After, per-attempt timeouts, one shared concurrency limiter, usage/cost ledger and a
-// content-addressed cache. Runtime-neutral: fetch-based, no `node:*` imports, no global state.
-import OpenAI, { AzureOpenAI } from "openai";
+// off so that the judge owns the policy. It implements the endpoint contract of @evalkern/metrics
+// (`ModelEndpoint`), the one transport judges and BYOB benchmarks share. Its parts live in ./openai/:
+// transport (client, retries with Retry-After, limiter, timeouts, capability rejections), structured
+// output (schema instruction, reply interpretation), log-likelihood (echo scoring) and cache (keys,
+// entries, replay). This file holds the options, the structured-output ladder with re-asks, usage and
+// cost booking. Runtime-neutral: fetch-based, no `node:*` imports, no global state.
+import type OpenAI from "openai";
+import {
+  type EndpointCompletion,
+  type EndpointMessage,
+  type EndpointRequestOptions,
+  type ModelEndpoint,
+} from "@evalkern/metrics";
 import { JudgeCache } from "./cache/cache.js";
 import { cacheKey } from "./cache/key.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";
-import {
-  JudgeAbortedError,
-  JudgeConfigError,
-  JudgeError,
-  JudgeHttpError,
-  JudgeInputError,
-  JudgeOutputError,
-  JudgeRateLimitError,
-  JudgeTimeoutError,
-  JudgeTransportError,
-  UnsupportedCapabilityError,
-  errorString,
-  type OutputFailure,
-} from "./errors.js";
-import { extractJson } from "./json.js";
+import { JudgeConfigError, JudgeError, JudgeInputError, JudgeOutputError, UnsupportedCapabilityError, errorString } from "./errors.js";
 import { ConcurrencyLimiter } from "./limiter.js";
 import type {
   ContinuationScore,
@@ -33,10 +28,13 @@ import type {
   JudgeSchema,
   JudgeUsage,
   OutputMode,
-  TokenLogprob,
 } from "./model.js";
-import { backoffDelay, isRetryableStatus, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
-import { validateWith } from "./schema.js";
+import { cachedContinuation, chatEntry, chatKeyParts, replayChat } from "./openai/cache.js";
+import { scoreContinuation } from "./openai/loglikelihood.js";
+import { interpret, schemaInstruction, toLogprobs, withInstruction, type ChatData } from "./openai/structured.js";
+import { checkMessages, checkNumber, finishUsage, type CallState, type RawUsage } from "./openai/shared.js";
+import { CapabilityRejection, Transport, createOpenAIClient } from "./openai/transport.js";
+import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
 import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -57,6 +55,8 @@ export interface OpenAICompatibleJudgeOptions {
    * For Azure: `https://<resource>.openai.azure.com/openai` plus `azure`.
    */
   readonly baseURL?: string;
+  /** Same as `baseURL` (the spelling BYOB and the endpoint contract use); `baseURL` wins when both are set. */
+  readonly baseUrl?: string;
   /** Default `EVALKERN_JUDGE_API_KEY`. Local servers without auth need none. */
   readonly apiKey?: string;
   /** Send the key as `api-key: <key>` (Azure, some gateways) instead of `Authorization: Bearer <key>`. */
@@ -76,6 +76,8 @@ export interface OpenAICompatibleJudgeOptions {
   readonly seed?: number;
   /** Default reply-token limit (unset = the server's default). */
   readonly maxTokens?: number;
+  /** `top_p` sent with every generation (unset = not sent). */
+  readonly topP?: number;
   /** `max_tokens` (default; vLLM, Ollama, llama.cpp) or `max_completion_tokens` (OpenAI reasoning models). */
   readonly maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** Per-attempt timeout. Default 120 000 ms. */
@@ -111,115 +113,6 @@ export interface OpenAICompatibleJudgeOptions {
   readonly env?: EnvSource;
 }
 
-interface CallState {
-  usage: JudgeUsage;
-  requests: number;
-}
-
-/** A 400/422 naming a parameter the model does not support (handled by falling back, not retried). */
-class CapabilityRejection extends Error {
-  constructor(
-    readonly capability: "response_format" | "logprobs" | "echo",
-    readonly perSchema: boolean,
-    readonly original: unknown,
-  ) {
-    super(`rejected ${capability}`);
-  }
-}
-
-interface ChatData {
-  readonly text: string;
-  readonly finishReason: string | null;
-  readonly logprobs?: readonly TokenLogprob[];
-  readonly outputMode?: OutputMode;
-  readonly systemFingerprint?: string | null;
-  readonly attempts: number;
-  readonly fallbacks: readonly string[];
-}
-
-type Interpretation<T> =
-  | { ok: true; value: T }
-  | { ok: false; failure: OutputFailure; message: string; issues: readonly string[] };
-
-function checkNumber(value: unknown, argument: string, min: number, integer: boolean): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new JudgeConfigError(`${argument} must be ${integer ? "an integer" : "a number"} >= ${min}`, {
-      argument,
-      actual: String(value),
-    });
-  }
-  return value;
-}
-
-function roleOk(role: unknown): role is JudgeMessage["role"] {
-  return role === "system" || role === "user" || role === "assistant";
-}
-
-function checkMessages(messages: unknown): readonly JudgeMessage[] {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw new JudgeInputError("request.messages must be a non-empty array", { argument: "request.messages" });
-  }
-  messages.forEach((m, index) => {
-    if (typeof m !== "object" || m === null || !roleOk((m as JudgeMessage).role) || typeof (m as JudgeMessage).content !== "string") {
-      throw new JudgeInputError("each message needs a role (system|user|assistant) and string content", {
-        argument: "request.messages",
-        index,
-      });
-    }
-  });
-  return messages as JudgeMessage[];
-}
-
-const RESPONSE_FORMAT_HINT = /response_format|json_schema|json_object|structured output|guided_json|grammar/i;
-const LOGPROBS_HINT = /logprob/i;
-
-function apiErrorText(error: InstanceType<typeof OpenAI.APIError>): string {
-  return `${error.message ?? ""} ${error.param ?? ""} ${error.code ?? ""}`;
-}
-
-function schemaInstruction(schema: JudgeSchema<unknown>): string {
-  return (
-    "Reply with a single JSON object and nothing else (no prose, no code fences). " +
-    `It must conform to this JSON Schema:\n${JSON.stringify(schema.jsonSchema)}`
-  );
-}
-
-function withInstruction(messages: readonly JudgeMessage[], instruction: string): JudgeMessage[] {
-  // Appended to the last user message rather than sent as a system message: several local chat
-  // templates reject a system role, and DeepEval-style prompts are a single user message anyway.
-  const out = [...messages];
-  for (let i = out.length - 1; i >= 0; i--) {
-    const m = out[i] as JudgeMessage;
-    if (m.role === "user") {
-      out[i] = { role: "user", content: `${m.content}\n\n${instruction}` };
-      return out;
-    }
-  }
-  out.push({ role: "user", content: instruction });
-  return out;
-}
-
-function toLogprobs(content: unknown): TokenLogprob[] | undefined {
-  if (!Array.isArray(content)) return undefined;
-  return content.map((t: { token?: unknown; logprob?: unknown; top_logprobs?: unknown }) => ({
-    token: String(t.token ?? ""),
-    logprob: typeof t.logprob === "number" ? t.logprob : -9999,
-    topLogprobs: Array.isArray(t.top_logprobs)
-      ? t.top_logprobs.map((x: { token?: unknown; logprob?: unknown }) => ({
-          token: String(x.token ?? ""),
-          logprob: typeof x.logprob === "number" ? x.logprob : -9999,
-        }))
-      : [],
-  }));
-}
-
-interface RawUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
-  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
-}
-
 /**
  * The default judge for OpenAI-compatible chat-completions servers.
  *
@@ -247,7 +140,7 @@ interface RawUsage {
  * });
  * const { value } = await judge.generate({ messages: [{ role: "user", content: "..." }], schema: Verdict });
  */
-export class OpenAICompatibleJudge implements JudgeModel {
+export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly specificationVersion = 1 as const;
   readonly name: string;
   readonly model: string;
@@ -260,7 +153,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
   readonly maxReasks: number;
   readonly price: ModelPrice | undefined;
   private readonly prices: PriceTable | undefined;
-  private readonly client: OpenAI;
+  private readonly transport: Transport;
   private readonly options: OpenAICompatibleJudgeOptions;
   private readonly caps: {
     supportsJsonSchema: boolean | undefined;
@@ -288,7 +181,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
     }
     this.model = model;
     this.name = options.name ?? model;
-    const baseURL = (options.baseURL ?? readEnv(ENV.baseURL, env) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const baseURL = (options.baseURL ?? options.baseUrl ?? readEnv(ENV.baseURL, env) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     try {
       new URL(baseURL);
     } catch {
@@ -328,31 +221,29 @@ export class OpenAICompatibleJudge implements JudgeModel {
       supportsEcho: caps.supportsEcho,
     };
 
-    const common = {
-      maxRetries: 0,
-      timeout: this.timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
-      ...(options.query ? { defaultQuery: { ...options.query } } : {}),
-    };
-    if (apiVersion !== undefined) {
-      this.client = new AzureOpenAI({
-        ...common,
+    this.transport = new Transport(
+      createOpenAIClient({
         baseURL,
-        apiKey: apiKey ?? "no-key",
+        apiKey,
         apiVersion,
+        timeoutMs: this.timeoutMs,
+        ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}),
         ...(options.azure?.deployment ? { deployment: options.azure.deployment } : {}),
-        ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
-      });
-    } else {
-      const headers: Record<string, string | null> = { ...(options.headers ?? {}) };
-      if (options.apiKeyHeader === "api-key" && apiKey !== undefined) {
-        headers["api-key"] = apiKey;
-        headers.authorization = null;
-      }
-      if (apiKey === undefined) headers.authorization = null;
-      this.client = new OpenAI({ ...common, baseURL, apiKey: apiKey ?? "no-key", defaultHeaders: headers });
-    }
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.query ? { query: options.query } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
+      }),
+      this.limiter,
+      this.retry,
+      this.timeoutMs,
+      baseURL,
+    );
+  }
+
+  /** `baseURL` by the endpoint contract's name. */
+  get baseUrl(): string {
+    return this.baseURL;
   }
 
   /** True until the server rejects `logprobs` (or the capabilities say it cannot). */
@@ -391,36 +282,28 @@ export class OpenAICompatibleJudge implements JudgeModel {
     request.signal?.throwIfAborted?.();
     const cache = this.cache;
     if (!cache) return this.book(request.metric, "chat", () => this.liveChat(request, messages));
-    const key = await cacheKey(this.chatKeyParts(request, messages));
+    const key = await cacheKey(
+      chatKeyParts(request as GenerateRequest<unknown>, messages, {
+        namespace: this.options.cacheNamespace ?? null,
+        model: this.model,
+        supportsTemperature: this.caps.supportsTemperature,
+        temperature: this.options.temperature,
+        maxTokens: this.options.maxTokens,
+        seed: this.options.seed,
+        topP: this.options.topP,
+      }),
+    );
     const { value, shared } = await cache.singleFlight(key, () =>
       this.book(request.metric, "chat", async () => {
         const hit = await cache.lookup(key);
         if (hit) {
-          const replayed = await this.fromCache<T>(hit.data as ChatData, hit.model, request.schema);
+          const replayed = await replayChat<T>(hit.data as ChatData, hit.model, request.schema, this.zeroUsage(0));
           if (replayed) return replayed;
           cache.discard(key);
         }
         const result = await this.liveChat(request, messages);
-        if (result.finishReason !== "length") {
-          const data: ChatData = {
-            text: result.text,
-            finishReason: result.finishReason ?? null,
-            ...(result.logprobs ? { logprobs: result.logprobs } : {}),
-            ...(result.outputMode ? { outputMode: result.outputMode } : {}),
-            systemFingerprint: result.systemFingerprint ?? null,
-            attempts: result.attempts ?? 1,
-            fallbacks: result.fallbacks ?? [],
-          };
-          await cache.save(key, {
-            version: 1,
-            endpoint: "chat",
-            model: result.model,
-            data,
-            inputTokens: result.usage.inputTokens,
-            outputTokens: result.usage.outputTokens,
-            createdAt: new Date().toISOString(),
-          });
-        }
+        // a reply cut at the token limit is never replayed
+        if (result.finishReason !== "length") await cache.save(key, chatEntry(result));
         return result;
       }),
     );
@@ -449,49 +332,6 @@ export class OpenAICompatibleJudge implements JudgeModel {
       this.ledger.record({ metric, model: this.model, endpoint, usage, cached: false, ok: false, error: errorString(error) });
       throw error;
     }
-  }
-
-  private chatKeyParts(request: GenerateRequest<unknown>, messages: readonly JudgeMessage[]): Record<string, unknown> {
-    return {
-      v: 1,
-      endpoint: "chat",
-      namespace: this.options.cacheNamespace ?? null,
-      model: this.model,
-      messages: messages.map((m) => ({ role: m.role, content: m.content })),
-      temperature: this.caps.supportsTemperature ? (request.temperature ?? this.options.temperature ?? 0) : null,
-      maxTokens: request.maxTokens ?? this.options.maxTokens ?? null,
-      seed: request.seed ?? this.options.seed ?? null,
-      schema: request.schema ? { name: request.schema.name, jsonSchema: request.schema.jsonSchema } : null,
-      logprobs: request.logprobs === true,
-      topLogprobs: request.logprobs ? (request.topLogprobs ?? null) : null,
-      sample: request.sample ?? 0,
-      promptVersion: request.promptVersion ?? null,
-    };
-  }
-
-  private async fromCache<T>(data: ChatData, model: string, schema: JudgeSchema<T> | undefined): Promise<GenerateResult<T> | undefined> {
-    if (!data || typeof data.text !== "string") return undefined;
-    let value: T;
-    if (schema) {
-      const interpreted = await this.interpret(data.text, data.finishReason, null, schema);
-      if (!interpreted.ok) return undefined;
-      value = interpreted.value;
-    } else {
-      value = data.text as T;
-    }
-    return {
-      value,
-      text: data.text,
-      ...(data.logprobs ? { logprobs: data.logprobs } : {}),
-      usage: { ...this.zeroUsage(0), costUsd: 0 },
-      cached: true,
-      model,
-      finishReason: data.finishReason,
-      ...(data.outputMode ? { outputMode: data.outputMode } : {}),
-      attempts: data.attempts,
-      fallbacks: data.fallbacks,
-      systemFingerprint: data.systemFingerprint ?? null,
-    };
   }
 
   private zeroUsage(requests: number): JudgeUsage {
@@ -529,6 +369,8 @@ export class OpenAICompatibleJudge implements JudgeModel {
     if (maxTokens !== undefined) body[this.options.maxTokensParam ?? "max_tokens"] = maxTokens;
     const seed = request.seed ?? this.options.seed;
     if (seed !== undefined) body.seed = seed;
+    const topP = request.topP ?? this.options.topP;
+    if (topP !== undefined) body.top_p = topP;
     if (schema && mode === "json_schema") {
       const strict = schema.strict ?? false;
       body.response_format = {
@@ -558,39 +400,6 @@ export class OpenAICompatibleJudge implements JudgeModel {
     return { ...tokens, costUsd, requests: 0, latencyMs };
   }
 
-  private async interpret<T>(
-    text: string,
-    finishReason: string | null,
-    refusal: string | null,
-    schema: JudgeSchema<T>,
-  ): Promise<Interpretation<T>> {
-    if (refusal) return { ok: false, failure: "refusal", message: `the model refused: ${refusal}`, issues: [] };
-    if (text.trim() === "") {
-      return finishReason === "length"
-        ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit before any JSON", issues: [] }
-        : { ok: false, failure: "empty", message: "the reply was empty", issues: [] };
-    }
-    const parsed = extractJson(text);
-    if (parsed.ok && parsed.repaired && finishReason === "length") {
-      return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
-    }
-    if (!parsed.ok) {
-      return finishReason === "length"
-        ? { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] }
-        : { ok: false, failure: "invalid_json", message: parsed.reason, issues: [] };
-    }
-    const validated = await validateWith(schema, parsed.value);
-    if (!validated.ok) {
-      return {
-        ok: false,
-        failure: finishReason === "length" ? "truncated" : "schema_violation",
-        message: `the reply does not match schema "${schema.name}": ${validated.issues.join("; ")}`,
-        issues: validated.issues,
-      };
-    }
-    return { ok: true, value: validated.value };
-  }
-
   private async liveChat<T>(request: GenerateRequest<T>, messages: readonly JudgeMessage[]): Promise<GenerateResult<T>> {
     const started = Date.now();
     const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
@@ -606,7 +415,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
       let response: OpenAI.Chat.Completions.ChatCompletion;
       let latency: number;
       try {
-        ({ response, latency } = await this.send<OpenAI.Chat.Completions.ChatCompletion>("chat", body, request.signal, state));
+        ({ response, latency } = await this.transport.send<OpenAI.Chat.Completions.ChatCompletion>("chat", body, request.signal, state));
       } catch (error) {
         if (error instanceof CapabilityRejection && capabilitySteps < 4) {
           capabilitySteps++;
@@ -630,7 +439,7 @@ export class OpenAICompatibleJudge implements JudgeModel {
             continue;
           }
         }
-        throw this.finalError(error instanceof CapabilityRejection ? error.original : error, state);
+        throw this.transport.finalError(error instanceof CapabilityRejection ? error.original : error, state);
       }
       replies++;
       state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
@@ -652,23 +461,23 @@ export class OpenAICompatibleJudge implements JudgeModel {
       };
       if (!choice) {
         if (replies > this.maxReasks) {
-          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage: this.finish(state, started) });
+          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage: finishUsage(state, started) });
         }
         continue;
       }
       if (!schema) {
-        return { ...base, value: text as T, usage: this.finish(state, started) };
+        return { ...base, value: text as T, usage: finishUsage(state, started) };
       }
-      const interpreted = await this.interpret(text, finishReason, refusal, schema);
+      const interpreted = await interpret(text, finishReason, refusal, schema);
       if (interpreted.ok) {
-        return { ...base, value: interpreted.value, usage: this.finish(state, started), ...(mode ? { outputMode: mode } : {}) };
+        return { ...base, value: interpreted.value, usage: finishUsage(state, started), ...(mode ? { outputMode: mode } : {}) };
       }
       if (replies > this.maxReasks || interpreted.failure === "refusal") {
         throw new JudgeOutputError(
           interpreted.failure,
           `Judge output unusable after ${replies} repl${replies === 1 ? "y" : "ies"}: ${interpreted.message}`,
           { attempts: replies, text, issues: interpreted.issues, schemaName: schema.name },
-          { usage: this.finish(state, started) },
+          { usage: finishUsage(state, started) },
         );
       }
       conversation =
@@ -687,139 +496,55 @@ export class OpenAICompatibleJudge implements JudgeModel {
     }
   }
 
-  private finish(state: CallState, started: number): JudgeUsage {
-    return { ...state.usage, requests: state.requests, latencyMs: Date.now() - started };
-  }
-
-  /** Turn a transport failure into the typed error, carrying the usage spent so far. */
-  private finalError(error: unknown, state: CallState): unknown {
-    if (JudgeError.isInstance(error)) {
-      if (error.usage) return error;
-      // Re-create with usage attached (errors are immutable values).
-      Object.defineProperty(error, "usage", { value: { ...state.usage, requests: state.requests } });
-      return error;
-    }
-    if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-      return new JudgeHttpError(
-        `HTTP ${error.status} from the judge server: ${error.message}`,
-        { status: error.status, code: error.code ?? null, type: error.type ?? null, param: error.param ?? null, attempts: state.requests },
-        { cause: error, usage: { ...state.usage, requests: state.requests } },
-      );
-    }
-    return error;
-  }
+  // ------------------------------------------------------------------------------------------------
+  // the endpoint contract of @evalkern/metrics: chat and text completions for BYOB-style runs
+  // ------------------------------------------------------------------------------------------------
 
   /**
-   * One request with transport retries. Holds a limiter slot only while the request is in flight.
+   * `ModelEndpoint.chatCompletion`: the reply text of `messages` (a `generate` without schema, so it is
+   * cached, booked and retried like every judge call).
    */
-  private async send<R>(
-    endpoint: "chat" | "completions",
-    body: Record<string, unknown>,
-    signal: AbortSignal | undefined,
-    state: CallState,
-  ): Promise<{ response: R; latency: number }> {
-    const policy = this.retry;
-    let lastRetryAfter: number | null = null;
-    for (let attempt = 1; ; attempt++) {
+  async chatCompletion(messages: readonly EndpointMessage[], options: EndpointRequestOptions = {}): Promise<EndpointCompletion> {
+    const result = await this.generate({
+      messages,
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.topP !== undefined ? { topP: options.topP } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { text: result.value, finishReason: result.finishReason ?? null, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+  }
+
+  /** `ModelEndpoint.textCompletion`: `/v1/completions` of `prompt` (base models, BYOB's "completions"). */
+  async textCompletion(prompt: string, options: EndpointRequestOptions = {}): Promise<EndpointCompletion> {
+    if (typeof prompt !== "string") throw new JudgeInputError("prompt must be a string", { argument: "prompt" });
+    if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
+    const run = async (): Promise<{ text: string; finishReason: string | null; usage: JudgeUsage; cached: boolean }> => {
       const started = Date.now();
+      const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
+      const body: Record<string, unknown> = { model: this.model, prompt };
+      if (this.caps.supportsTemperature) body.temperature = options.temperature ?? this.options.temperature ?? 0;
+      const maxTokens = options.maxTokens ?? this.options.maxTokens;
+      if (maxTokens !== undefined) body.max_tokens = maxTokens;
+      const topP = options.topP ?? this.options.topP;
+      if (topP !== undefined) body.top_p = topP;
+      let response: OpenAI.Completions.Completion;
+      let latency: number;
       try {
-        const response = await this.limiter.run(async () => {
-          state.requests++;
-          const opts = { ...(signal ? { signal } : {}), timeout: this.timeoutMs, maxRetries: 0 };
-          if (endpoint === "chat") {
-            return (await this.client.chat.completions.create(
-              body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
-              opts,
-            )) as unknown as R;
-          }
-          return (await this.client.completions.create(
-            body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming,
-            opts,
-          )) as unknown as R;
-        }, signal);
-        if (response === undefined || response === null || typeof response !== "object") {
-          throw new SyntaxError("empty or non-JSON response body");
-        }
-        return { response, latency: Date.now() - started };
+        ({ response, latency } = await this.transport.send<OpenAI.Completions.Completion>("completions", body, options.signal, state));
       } catch (error) {
-        const usage = (): JudgeUsage => ({ ...state.usage, requests: state.requests });
-        if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) {
-          throw new JudgeAbortedError(undefined, { cause: signal?.reason ?? error, usage: usage() });
-        }
-        if (JudgeAbortedError.isInstance(error)) throw error;
-        let retryable: boolean;
-        let final: () => JudgeError;
-        let retryAfter: number | null = null;
-        if (error instanceof OpenAI.APIConnectionTimeoutError) {
-          retryable = true;
-          final = () =>
-            new JudgeTimeoutError(`The judge call timed out after ${this.timeoutMs} ms (${attempt} attempt${attempt === 1 ? "" : "s"})`, {
-              timeoutMs: this.timeoutMs,
-              attempts: attempt,
-            }, { cause: error, usage: usage() });
-        } else if (error instanceof OpenAI.APIConnectionError) {
-          retryable = true;
-          final = () =>
-            new JudgeTransportError("network", `Could not reach the judge server at ${this.baseURL}: ${error.message}`, { attempts: attempt }, { cause: error, usage: usage() });
-        } else if (error instanceof SyntaxError) {
-          retryable = true;
-          final = () =>
-            new JudgeTransportError("malformed_response", `The judge server sent a response body that is not valid JSON: ${error.message}`, { attempts: attempt }, { cause: error, usage: usage() });
-        } else if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-          const status = error.status;
-          const text = apiErrorText(error);
-          if ((status === 400 || status === 422) && endpoint === "chat") {
-            if (body.logprobs !== undefined && LOGPROBS_HINT.test(text)) throw new CapabilityRejection("logprobs", false, error);
-            if (body.response_format !== undefined && RESPONSE_FORMAT_HINT.test(text)) {
-              throw new CapabilityRejection("response_format", /invalid schema|schema for response_format/i.test(text), error);
-            }
-          }
-          if ((status === 400 || status === 404 || status === 422) && endpoint === "completions") {
-            if (body.max_tokens === 0 && /max_tokens/i.test(text)) throw new CapabilityRejection("echo", true, error);
-            if (status === 404 || /echo|logprob|completions/i.test(text)) throw new CapabilityRejection("echo", false, error);
-          }
-          const shouldRetry = error.headers?.get?.("x-should-retry");
-          retryAfter = parseRetryAfter(error.headers as Headers | undefined);
-          if (status === 429) {
-            lastRetryAfter = retryAfter;
-            const quota = error.code === "insufficient_quota" || error.type === "insufficient_quota";
-            retryable = !quota && shouldRetry !== "false";
-            final = () =>
-              new JudgeRateLimitError(
-                quota
-                  ? `The judge provider reports an exhausted quota (insufficient_quota): ${error.message}`
-                  : `Rate limited by the judge server after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`,
-                { code: error.code ?? null, type: error.type ?? null, attempts: attempt, retryAfterMs: lastRetryAfter },
-                { cause: error, usage: usage() },
-              );
-            if (retryable && retryAfter !== null && retryAfter > policy.maxRetryAfterMs) {
-              throw new JudgeRateLimitError(
-                `The judge server asked to wait ${Math.round(retryAfter)} ms (Retry-After), longer than retry.maxRetryAfterMs = ${policy.maxRetryAfterMs}`,
-                { code: error.code ?? null, type: error.type ?? null, attempts: attempt, retryAfterMs: retryAfter },
-                { cause: error, usage: usage() },
-              );
-            }
-          } else {
-            retryable = shouldRetry === "true" || (shouldRetry !== "false" && isRetryableStatus(status));
-            final = () =>
-              new JudgeHttpError(
-                `HTTP ${status} from the judge server${retryable ? ` after ${attempt} attempts` : ""}: ${error.message}`,
-                { status, code: error.code ?? null, type: error.type ?? null, param: error.param ?? null, attempts: attempt },
-                { cause: error, usage: usage() },
-              );
-          }
-        } else {
-          // fetch itself failing (TypeError: fetch failed, ECONNRESET...) is a network error.
-          retryable = true;
-          final = () =>
-            new JudgeTransportError("network", `Judge request failed: ${error instanceof Error ? error.message : String(error)}`, { attempts: attempt }, { cause: error, usage: usage() });
-        }
-        if (!retryable || attempt >= policy.maxAttempts) throw final();
-        await sleep(backoffDelay(policy, attempt, retryAfter), signal).catch((abort: unknown) => {
-          throw JudgeError.isInstance(abort) ? new JudgeAbortedError(undefined, { cause: signal?.reason, usage: usage() }) : abort;
-        });
+        throw this.transport.finalError(error instanceof CapabilityRejection ? error.original : error, state);
       }
-    }
+      state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
+      const usage = finishUsage(state, started);
+      const choice = response.choices?.[0];
+      if (!choice || typeof choice.text !== "string") {
+        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text: JSON.stringify(response.choices ?? null).slice(0, 500) }, { usage });
+      }
+      return { text: choice.text, finishReason: choice.finish_reason ?? null, usage, cached: false };
+    };
+    const result = await this.book(undefined, "completions", run);
+    return { text: result.text, finishReason: result.finishReason, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -861,109 +586,29 @@ export class OpenAICompatibleJudge implements JudgeModel {
   }
 
   private async scoreOne(context: string, continuation: string, signal: AbortSignal | undefined): Promise<ContinuationScore> {
-    const run = async (): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> => {
-      const started = Date.now();
-      const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
-      for (let step = 0; step < 2; step++) {
-        const oneToken = this.echoNeedsOneToken;
-        const body: Record<string, unknown> = {
+    const run = () =>
+      scoreContinuation(
+        {
           model: this.model,
-          prompt: context + continuation,
-          echo: true,
-          max_tokens: oneToken ? 1 : 0,
-          logprobs: 1,
-          temperature: 0,
-        };
-        let response: OpenAI.Completions.Completion;
-        let latency: number;
-        try {
-          ({ response, latency } = await this.send<OpenAI.Completions.Completion>("completions", body, signal, state));
-        } catch (error) {
-          if (error instanceof CapabilityRejection) {
-            if (error.perSchema && !oneToken) {
-              this.echoNeedsOneToken = true;
-              continue;
-            }
-            this.caps.supportsEcho = false;
-            throw new UnsupportedCapabilityError("echo", `${this.name} rejected an echo/logprobs completions request`, { cause: error.original });
-          }
-          throw this.finalError(error, state);
-        }
-        state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
-        const usage = this.finish(state, started);
-        const lp = response.choices?.[0]?.logprobs as
-          | { tokens?: string[]; token_logprobs?: (number | null)[]; top_logprobs?: (Record<string, number> | null)[] | null; text_offset?: number[] }
-          | null
-          | undefined;
-        const tokens = lp?.tokens;
-        const tokenLogprobs = lp?.token_logprobs;
-        const offsets = lp?.text_offset;
-        if (!tokens || !tokenLogprobs || !offsets || tokens.length !== tokenLogprobs.length || offsets.length !== tokens.length) {
-          throw new JudgeOutputError("missing_logprobs", "the completions reply has no echoed token logprobs (tokens, token_logprobs, text_offset)", {
-            attempts: 1,
-            text: JSON.stringify(response.choices?.[0] ?? null).slice(0, 500),
-          }, { usage });
-        }
-        this.caps.supportsEcho = true;
-        const end = oneToken ? tokens.length - 1 : tokens.length;
-        let start = offsets.findIndex((o) => o >= context.length);
-        if (start < 0 || start >= end) {
-          throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
-        }
-        if (start === 0) start = 1;
-        let logprob = 0;
-        let isGreedy = true;
-        for (let i = start; i < end; i++) {
-          const value = tokenLogprobs[i];
-          if (typeof value !== "number") {
-            throw new JudgeOutputError("missing_logprobs", `token ${i} of the echo has no logprob`, { attempts: 1, text: tokens.join("") }, { usage });
-          }
-          logprob += value;
-          const top = lp?.top_logprobs?.[i];
-          if (!top) {
-            isGreedy = false;
-            continue;
-          }
-          let best: string | undefined;
-          let bestLp = -Infinity;
-          for (const [token, tokenLp] of Object.entries(top)) {
-            if (tokenLp > bestLp) {
-              bestLp = tokenLp;
-              best = token;
-            }
-          }
-          if (best !== tokens[i]) isGreedy = false;
-        }
-        return { logprob, isGreedy, tokenCount: end - start, usage, cached: false };
-      }
-      throw new UnsupportedCapabilityError("echo", `${this.name} rejected both max_tokens 0 and 1 for echo scoring`);
-    };
-
-    const booked = async (): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> => {
-      const cache = this.cache;
-      if (!cache) return run();
-      const key = await cacheKey({ v: 1, endpoint: "completions", namespace: this.options.cacheNamespace ?? null, model: this.model, context, continuation });
-      const flight = await cache.singleFlight(key, async () => {
-        const hit = await cache.lookup(key);
-        const data = hit?.data as ContinuationScore | undefined;
-        if (hit && data && typeof data.logprob === "number") {
-          return { logprob: data.logprob, isGreedy: data.isGreedy, tokenCount: data.tokenCount, usage: { ...this.zeroUsage(0) }, cached: true };
-        }
-        const result = await run();
-        await cache.save(key, {
-          version: 1,
-          endpoint: "completions",
-          model: this.model,
-          data: { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount },
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          createdAt: new Date().toISOString(),
-        });
-        return result;
-      });
-      if (flight.shared) return { ...flight.value, usage: this.zeroUsage(0), cached: true };
-      return flight.value;
-    };
+          name: this.name,
+          transport: this.transport,
+          oneToken: () => this.echoNeedsOneToken,
+          needOneToken: () => {
+            this.echoNeedsOneToken = true;
+          },
+          echoSupported: (supported) => {
+            this.caps.supportsEcho = supported;
+          },
+          zeroUsage: () => this.zeroUsage(0),
+          usageOf: (raw, responseModel, latencyMs) => this.usageOf(raw, responseModel, latencyMs),
+        },
+        context,
+        continuation,
+        signal,
+      );
+    const cache = this.cache;
+    const booked = () =>
+      cache ? cachedContinuation(cache, { namespace: this.options.cacheNamespace ?? null, model: this.model, context, continuation }, run, () => this.zeroUsage(0)) : run();
     const result = await this.book(undefined, "completions", booked);
     return { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount };
   }

@@ -152,6 +152,20 @@ export class JudgeTransportError extends JudgeError {
   }
 }
 
+/**
+ * Nothing listens at the base URL: the connection was refused, and refused again by one probe a moment
+ * later. Not retried further, so a run against a dead server fails in seconds, not after every retry.
+ */
+export class JudgeUnreachableError extends JudgeTransportError {
+  override name = "JudgeUnreachableError";
+  readonly code = "endpoint_unreachable";
+  readonly url: string;
+  constructor(url: string, options?: { cause?: unknown; usage?: JudgeUsage }) {
+    super("network", `cannot reach ${url}: connection refused (after a probe); is the server running at this base URL?`, { attempts: 2 }, options);
+    this.url = url;
+  }
+}
+
 /** Why a reply could not be used. */
 export type OutputFailure = "invalid_json" | "schema_violation" | "truncated" | "refusal" | "empty" | "missing_logprobs";
 

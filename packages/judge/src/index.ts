@@ -24,6 +24,7 @@ export {
   JudgeRateLimitError,
   JudgeTimeoutError,
   JudgeTransportError,
+  JudgeUnreachableError,
   UnsupportedCapabilityError,
   errorString,
   type JudgeErrorKind,
@@ -31,9 +32,9 @@ export {
 } from "./errors.js";
 export { OpenAICompatibleJudge, type AzureOptions, type OpenAICompatibleJudgeOptions } from "./client.js";
 export { zodSchema, standardSchema, prepareJsonSchema, validateWith, type SchemaOptions, type Validation } from "./schema.js";
-export { extractJson, stripTrailingCommas, type JsonExtraction } from "./json.js";
+export { extractJson, stripTrailingCommas, type ExtractJsonOptions, type JsonExtraction } from "./json.js";
 export { ConcurrencyLimiter } from "./limiter.js";
-export { retryPolicy, parseRetryAfter, backoffDelay, type RetryOptions, type RetryPolicy } from "./retry.js";
+export { retryPolicy, parseRetryAfter, backoffDelay, nextRetry, isConnectionRefused, type RetryOptions, type RetryPolicy } from "./retry.js";
 export {
   UsageLedger,
   addUsage,

@@ -5,7 +5,21 @@
 /** Outcome of {@link extractJson}. `repaired` is true when anything beyond a plain `JSON.parse` was needed. */
 export type JsonExtraction =
   | { readonly ok: true; readonly value: unknown; readonly repaired: boolean }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Only closing what the reply left open (a cut-off reply) would have made it parse. */
+      readonly incomplete?: true;
+    };
+
+export interface ExtractJsonOptions {
+  /**
+   * Close a cut-off reply (append the missing `}`, close open strings, arrays and objects). Default
+   * true. The judge turns it off under a structured-output request: a reply that needs closing was cut
+   * off, and closing it can invent a value (`"precision":0` of a cut `0.85`).
+   */
+  readonly complete?: boolean;
+}
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -84,7 +98,7 @@ function candidates(text: string): string[] {
   return list;
 }
 
-function outermost(text: string): string | undefined {
+function outermost(text: string, complete: boolean): string | undefined {
   const start = text.indexOf("{");
   if (start < 0) {
     const arrayStart = text.indexOf("[");
@@ -93,7 +107,8 @@ function outermost(text: string): string | undefined {
   }
   const end = text.lastIndexOf("}");
   // DeepEval appends the missing closing brace of a reply cut short by one character.
-  return end > start ? text.slice(start, end + 1) : `${text.slice(start)}}`;
+  if (end > start) return text.slice(start, end + 1);
+  return complete ? `${text.slice(start)}}` : undefined;
 }
 
 /**
@@ -105,13 +120,16 @@ function outermost(text: string): string | undefined {
  * strings, arrays and objects closed.
  *
  * Gotchas: this repairs syntax only. Whether the value fits the schema is for the validator to decide.
- * A repaired reply that the server cut off (`finish_reason = length`) is rejected by the judge as
- * truncated: closing brackets could otherwise turn a half list of verdicts into a valid one.
+ * The judge calls it with `complete: false` under a structured-output request: a reply that parses only
+ * once closed (`{"precision":0`) comes back `{ ok: false, incomplete: true }` and is re-asked, then
+ * reported as truncated — closing it could turn a cut `0.85` into a 0, or a half list of verdicts into
+ * a valid one. A reply cut at the token limit (`finish_reason = length`) is truncated whatever it parses to.
  *
  * @example
  * extractJson('Sure! ```json\n{"score": 1,}\n```'); // { ok: true, value: { score: 1 }, repaired: true }
  */
-export function extractJson(text: string): JsonExtraction {
+export function extractJson(text: string, options: ExtractJsonOptions = {}): JsonExtraction {
+  const complete = options.complete !== false;
   if (typeof text !== "string") return { ok: false, reason: "reply is not text" };
   const trimmed = text.trim();
   if (trimmed === "") return { ok: false, reason: "empty reply" };
@@ -121,7 +139,7 @@ export function extractJson(text: string): JsonExtraction {
   const attempts: string[] = [];
   for (const candidate of candidates(trimmed)) {
     attempts.push(candidate);
-    const inner = outermost(candidate);
+    const inner = outermost(candidate, complete);
     if (inner !== undefined) attempts.push(inner);
   }
   for (const pass of [false, true]) {
@@ -133,11 +151,18 @@ export function extractJson(text: string): JsonExtraction {
       if (parsed.ok) return { ok: true, value: parsed.value, repaired: true };
     }
   }
-  for (const attempt of attempts) {
-    const closed = closeOpenBrackets(attempt);
-    if (closed === undefined) continue;
-    const parsed = tryParse(stripTrailingCommas(closed));
-    if (parsed.ok) return { ok: true, value: parsed.value, repaired: true };
+  if (!complete) {
+    // would closing it have parsed? then it is a cut-off reply, and says so
+    if (extractJson(trimmed).ok) {
+      return { ok: false, reason: "the reply's JSON is cut off (it parses only with its open brackets closed)", incomplete: true };
+    }
+  } else {
+    for (const attempt of attempts) {
+      const closed = closeOpenBrackets(attempt);
+      if (closed === undefined) continue;
+      const parsed = tryParse(stripTrailingCommas(closed));
+      if (parsed.ok) return { ok: true, value: parsed.value, repaired: true };
+    }
   }
   return { ok: false, reason: trimmed.includes("{") ? "reply contains no valid JSON object" : "reply contains no JSON object" };
 }

@@ -72,6 +72,8 @@ export interface GenerateRequest<T> {
   readonly schema?: JudgeSchema<T>;
   readonly temperature?: number;
   readonly maxTokens?: number;
+  /** `top_p` (sent only when set; judges usually leave it). */
+  readonly topP?: number;
   /** Ask for token logprobs (G-Eval's weighted scores). Models without them ignore it and return none. */
   readonly logprobs?: boolean;
   readonly topLogprobs?: number;

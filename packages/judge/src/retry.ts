@@ -14,6 +14,14 @@ export interface RetryOptions {
    * instead of stalling the run. Default 60 000 ms.
    */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Time budget of retries the server schedules itself. Once `maxAttempts` are spent, a request whose
+   * last failure carried `Retry-After` (a 429, a 503) is still retried, after the requested wait, while
+   * the time since its first attempt plus that wait stays within this budget. So a rate limit the server
+   * paces does not fail measurements however many 429s it takes; 0 restores a fixed count. Default
+   * 120 000 ms.
+   */
+  readonly budgetMs?: number;
   /** Share of the backoff removed at random (0..1). Default 0.25. */
   readonly jitter?: number;
   /** Random source in [0, 1) (tests pin it). Default `Math.random`. */
@@ -25,6 +33,7 @@ export interface RetryPolicy {
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
   readonly maxRetryAfterMs: number;
+  readonly budgetMs: number;
   readonly jitter: number;
   readonly random: () => number;
 }
@@ -52,6 +61,7 @@ export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
     initialDelayMs: nonNegative(options.initialDelayMs, 500, "retry.initialDelayMs"),
     maxDelayMs: nonNegative(options.maxDelayMs, 30_000, "retry.maxDelayMs"),
     maxRetryAfterMs: nonNegative(options.maxRetryAfterMs, 60_000, "retry.maxRetryAfterMs"),
+    budgetMs: nonNegative(options.budgetMs, 120_000, "retry.budgetMs"),
     jitter,
     random: options.random ?? Math.random,
   };
@@ -108,4 +118,30 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * Whether a request that failed `attempt` times may be retried, and after how long: within
+ * `maxAttempts`, always (backoff or Retry-After); beyond, only when the server said when to come back
+ * (`retryAfterMs` not null) and the time since the first attempt plus the wait fits in `budgetMs`
+ * (the wait is then at least `initialDelayMs`, so a `Retry-After: 0` loop cannot spin).
+ */
+export function nextRetry(policy: RetryPolicy, attempt: number, retryAfterMs: number | null, elapsedMs: number): number | null {
+  if (attempt < policy.maxAttempts) return backoffDelay(policy, attempt, retryAfterMs);
+  if (retryAfterMs === null) return null;
+  const wait = Math.max(backoffDelay(policy, attempt, retryAfterMs), policy.initialDelayMs);
+  return elapsedMs + wait <= policy.budgetMs ? wait : null;
+}
+
+/** A failed fetch because nothing listens there (`ECONNREFUSED` anywhere in the cause chain). */
+export function isConnectionRefused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): boolean => {
+    if (typeof e !== "object" || e === null || seen.has(e)) return false;
+    seen.add(e);
+    if ((e as { code?: unknown }).code === "ECONNREFUSED") return true;
+    const errors = (e as { errors?: unknown }).errors;
+    return walk((e as { cause?: unknown }).cause) || (Array.isArray(errors) && errors.some(walk));
+  };
+  return walk(error);
 }

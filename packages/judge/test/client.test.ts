@@ -190,7 +190,8 @@ describe("transport retries", () => {
 
   it("gives up with JudgeRateLimitError when 429s persist, and never retries insufficient_quota", async () => {
     for (let i = 0; i < 3; i++) server.enqueue("chat", rateLimited(0.01));
-    const judge = testJudge(server, { retry: { maxAttempts: 3 } });
+    // budgetMs 0: a fixed count (by default Retry-After retries go on within a time budget, issue 11)
+    const judge = testJudge(server, { retry: { maxAttempts: 3, budgetMs: 0 } });
     const e = (await judge.generate({ messages: ask }).catch((x: unknown) => x)) as JudgeRateLimitError;
     expect(e).toBeInstanceOf(JudgeRateLimitError);
     expect(e.kind).toBe("rate_limit");

@@ -53,6 +53,20 @@ export {
   type NamedScores,
 } from "./contracts/metric.js";
 
+// the OpenAI-compatible endpoint contract (implemented by @evalkern/judge, consumed by BYOB)
+export {
+  codePointLength,
+  continuationTokens,
+  type ContinuationLoglikelihood,
+  type EndpointCompletion,
+  type EndpointConnectionOptions,
+  type EndpointMessage,
+  type EndpointRequestOptions,
+  type EndpointRetryOptions,
+  type EndpointUsage,
+  type ModelEndpoint,
+} from "./contracts/endpoint.js";
+
 // errors shared by the subpaths
 export { PythonCompatError, EvalkernError, InvalidArgumentError } from "./errors.js";
 export { PythonRegexError, RegexBudgetExceededError } from "./python/regex.js";

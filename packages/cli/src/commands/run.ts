@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { EXIT, inputError, usageError } from "../errors.js";
+import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { requireFile } from "../io/records.js";
 import { createRowProgress } from "../progress.js";
@@ -43,6 +43,7 @@ interface Benchmark {
     readonly scored: number;
     readonly skipped: number;
     readonly requests: number;
+    readonly usage?: { readonly inputTokens: number; readonly outputTokens: number } | null;
   }>;
 }
 type BenchmarkFactory = (definition: Row, scorer: Scorer) => Benchmark;
@@ -184,9 +185,11 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
   }
   const reports: Record<string, unknown>[] = [];
   let anySkipped = false;
+  let anyFailed = false;
   for (const b of benchmarks) {
     const progress = options.progress !== false ? createRowProgress({ sink: io.stderr, label: `run ${b.normalizedName}` }) : undefined;
     let result: Awaited<ReturnType<Benchmark["run"]>>;
+    let allFailed = false;
     const started = performance.now();
     try {
       result = await b.run({
@@ -205,29 +208,38 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
     } catch (e) {
       const mapped = mapHarnessError(e);
       if (mapped !== e) throw mapped;
-      const err = e as Error & { status?: number; url?: string };
+      const err = e as Error & { status?: number; url?: string; code?: string; result?: Awaited<ReturnType<Benchmark["run"]>> };
+      // a dead endpoint ends the run at once (one probe), with a non-zero exit
+      if (err.name === "EndpointUnreachableError") throw new CliError(`${b.definition.name}: ${err.message}`, EXIT.failure);
       if (err.name === "NoNetworkError" || err.name === "EndpointError") throw inputError(`${b.definition.name}: ${err.message}`);
-      throw e;
+      // every sample failed: report what happened, write no report, exit non-zero
+      if (err.name === "BenchmarkRunError" && err.result) {
+        result = err.result;
+        allFailed = true;
+      } else throw e;
     }
     progress?.finish(result.samples.length, `${((performance.now() - started) / 1000).toFixed(1)} s, ${result.requests} requests`);
     if (result.skipped > 0) anySkipped = true;
-    reports.push({ name: b.definition.name, key: b.normalizedName, scored: result.scored, skipped: result.skipped, requests: result.requests, report: result.report });
+    if (allFailed) anyFailed = true;
+    reports.push({ name: b.definition.name, key: b.normalizedName, scored: result.scored, skipped: result.skipped, requests: result.requests, ...(result.usage ? { usage: result.usage } : {}), ...(allFailed ? { failed: true } : {}), report: result.report });
     if (!options.json) {
       const task = result.report.tasks?.[b.normalizedName];
       const scores = task ? task.metrics["pass@1"].scores : {};
       const rows = Object.entries(scores).map(([k, v]) => [k, v.value.toFixed(4), `±${v.stats.stderr.toFixed(4)}`, String(v.stats.count)]);
       io.stdout.write(
-        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ${result.skipped} skipped · ${result.requests} requests\n\n` +
+        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ${result.skipped} skipped · ${result.requests} requests${result.usage ? ` · ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens` : ""}\n\n` +
           (rows.length ? formatTable(["metric", "value", "stderr", "n"], rows, { align: ["l", "r", "r", "r"] }) : "(no scores)") +
           "\n",
       );
       const skipped = result.samples.filter((s) => s.status !== "scored").slice(0, 5);
       if (skipped.length) io.stderr.write(`skipped samples:\n${skipped.map((s) => `  sample ${s.sampleId}: ${s.status}${s.error ? `: ${s.error}` : ""}`).join("\n")}\n`);
-      if (options.output) io.stdout.write(`report: ${relative(process.cwd(), resolve(options.output))}\n`);
+      if (allFailed) io.stderr.write(`error: ${b.definition.name}: every sample failed; no report written\n`);
+      else if (options.output) io.stdout.write(`report: ${relative(process.cwd(), resolve(options.output))}\n`);
       if (options.predictions) io.stdout.write(`predictions: ${relative(process.cwd(), resolve(options.predictions))}\n`);
     }
   }
   if (options.json) io.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+  if (anyFailed) return EXIT.failure;
   if (anySkipped && options.failOnSkip) return EXIT.failure;
   return EXIT.ok;
 }

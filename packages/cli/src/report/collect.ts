@@ -56,7 +56,8 @@ export interface ReportData {
   readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
   readonly series: readonly SeriesData[];
   readonly slices: readonly SliceTable[];
-  readonly worst: readonly { readonly label: string; readonly scale: number; readonly rows: readonly RowSample[] }[];
+  /** `referenceLabel`: what the rows are judged against when it is not the reference/expected output. */
+  readonly worst: readonly { readonly label: string; readonly scale: number; readonly rows: readonly RowSample[]; readonly referenceLabel?: string }[];
   readonly signatures: readonly { readonly name: string; readonly signature: string }[];
   readonly notes: readonly string[];
   readonly judge?: Readonly<Record<string, unknown>>;
@@ -85,6 +86,16 @@ function getPath(obj: unknown, path: string): unknown {
 function text(v: unknown): string {
   if (v === undefined || v === null) return "";
   return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/**
+ * What a judge metric checks the output against, when it is not the expected output: the retrieval
+ * context for faithfulness and contextual relevancy, the context for hallucination.
+ */
+export function judgeReferences(metricName: string): { readonly paths: readonly string[]; readonly label: string } | undefined {
+  if (/^(faithfulness|contextual-relevancy)\b/i.test(metricName)) return { paths: ["retrieval_context", "retrievalContext"], label: "retrieval context" };
+  if (/^hallucination\b/i.test(metricName)) return { paths: ["context"], label: "context" };
+  return undefined;
 }
 
 function refsOf(row: Record<string, unknown>, paths: readonly string[]): string[] {
@@ -206,6 +217,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     for (const c of cols) series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
   }
   const worst = m.metrics.map(() => [] as RowSample[]);
+  const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? judgeReferences(metric.name) : undefined));
   const trim = (list: RowSample[], higher: boolean) => {
     list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || a.line - b.line);
     list.length = Math.min(list.length, keep);
@@ -284,7 +296,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
           id: fields.id ? text(getPath(row, fields.id)) : undefined,
           score: v,
           hypothesis: text(getPath(row, fields.hypothesis)),
-          references: refsOf(row, fields.references),
+          references: refsOf(row, judgedAgainst[i]?.paths ?? fields.references),
           input: m.kind === "judge" ? text(getPath(row, "input")) || undefined : undefined,
           slices: sliceValues,
           reason: reasonOf(row, metric),
@@ -356,7 +368,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
       higherIsBetter: s.metric.higherIsBetter,
     })),
     slices: sliceTables,
-    worst: m.metrics.map((metric, i) => ({ label: metric.name, scale: metric.scale, rows: worst[i]! })),
+    worst: m.metrics.map((metric, i) => ({ label: metric.name, scale: metric.scale, rows: worst[i]!, ...(judgedAgainst[i] ? { referenceLabel: judgedAgainst[i]!.label } : {}) })),
     signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature })),
     notes,
     ...(m.judge ? { judge: m.judge } : {}),

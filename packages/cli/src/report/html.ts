@@ -29,15 +29,18 @@ export function histogramSvg(s: SeriesData): string {
   const bottom = 30;
   const pw = W - left - right;
   const ph = H - top - bottom;
-  const maxCount = Math.max(1, ...s.counts);
+  // integer ticks, one label each: a step of ceil(max / 4) rows, the axis topped at the first tick ≥ max
+  const step = Math.max(1, Math.ceil(Math.max(1, ...s.counts) / 4));
+  const ticks = Math.max(1, Math.ceil(Math.max(1, ...s.counts) / step));
+  const maxCount = step * ticks;
   const bw = pw / BINS;
   const x = (v: number) => left + (Math.max(0, Math.min(s.scale, v)) / s.scale) * pw;
   const parts: string[] = [];
   // grid and y axis
-  for (let i = 0; i <= 4; i++) {
-    const y = top + ph - (i / 4) * ph;
+  for (let i = 0; i <= ticks; i++) {
+    const y = top + ph - (i / ticks) * ph;
     parts.push(`<line x1="${left}" y1="${y.toFixed(1)}" x2="${W - right}" y2="${y.toFixed(1)}" class="grid"/>`);
-    parts.push(`<text x="${left - 6}" y="${(y + 3.5).toFixed(1)}" class="tick" text-anchor="end">${Math.round((i / 4) * maxCount)}</text>`);
+    parts.push(`<text x="${left - 6}" y="${(y + 3.5).toFixed(1)}" class="tick" text-anchor="end">${i * step}</text>`);
   }
   s.counts.forEach((c, i) => {
     const h = (c / maxCount) * ph;
@@ -230,7 +233,7 @@ export function renderReport(d: ReportData): string {
   const worst = d.worst
     .map(
       (w, i) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>
-<div class="scroll"><table><thead><tr><th>#</th><th>row</th><th class="num">score</th><th>hypothesis <span class="muted">(<mark class="miss">words not in any reference</mark>)</span></th><th>reference <span class="muted">(<mark class="add">words not in the hypothesis</mark>)</span></th></tr></thead><tbody>
+<div class="scroll"><table><thead><tr><th>#</th><th>row</th><th class="num">score</th><th>hypothesis <span class="muted">(<mark class="miss">words not in any reference</mark>)</span></th><th>${escapeHtml(w.referenceLabel ?? "reference")} <span class="muted">(<mark class="add">words not in the hypothesis</mark>)</span></th></tr></thead><tbody>
 ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 </tbody></table></div></details>`,
     )

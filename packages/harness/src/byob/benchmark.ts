@@ -3,7 +3,7 @@
 // call an OpenAI-compatible endpoint (chat, completions, or per-choice log-likelihoods), score each
 // sample, and aggregate into BYOB's JSON report (`aggregate_scores`).
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { aggregateScores, type AggregateResult, type ScoreDict, type ScorerInput } from "@evalkern/metrics/byob";
+import { aggregateScores, checkScoreDict, type AggregateResult, type ScoreDict, type ScorerInput } from "@evalkern/metrics/byob";
 import { errorMessage } from "../errors.js";
 import { createProgress } from "../progress.js";
 import { PyRandom } from "../python/random.js";
@@ -11,6 +11,7 @@ import { pyStr } from "../python/repr.js";
 import { runtime } from "../runtime/runtime.js";
 import { getPath } from "../bulk/records.js";
 import { OpenAICompatibleClient, type EndpointOptions } from "./client.js";
+import { BenchmarkRunError, EndpointUnreachableError } from "./errors.js";
 import { loadDataset, type Row } from "./dataset.js";
 import { MissingFieldError, compileTemplate, type Template } from "./template.js";
 
@@ -97,6 +98,8 @@ export interface BenchmarkRunResult {
   readonly skipped: number;
   /** HTTP requests sent (retries included). */
   readonly requests: number;
+  /** Tokens the endpoint reported (as judge runs report them); null in eval-only mode or for an injected endpoint. */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number } | null;
 }
 
 export interface Benchmark {
@@ -309,6 +312,7 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
           greedy.push(ll.isGreedy);
         }
       } catch (e) {
+        if (e instanceof EndpointUnreachableError) throw e; // ends the run
         return skip("skipped_model_error", e, prompt);
       }
       let best = 0;
@@ -319,13 +323,15 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
       try {
         response = type === "chat" ? await client!.chat(prompt, systemPrompt) : await client!.completion(prompt, systemPrompt);
       } catch (e) {
+        if (e instanceof EndpointUnreachableError) throw e; // ends the run
         return skip("skipped_model_error", e, prompt);
       }
     }
     let scores: Readonly<Record<string, unknown>>;
     try {
-      scores = await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} });
-      if (typeof scores !== "object" || scores === null || Array.isArray(scores)) throw new TypeError(`scorer returned ${Array.isArray(scores) ? "a list" : typeof scores}, not a dict`);
+      // the same check as `scorer()` applies whether or not the function was wrapped: a plain object of
+      // booleans and finite numbers, else a ScorerResultError on this sample (never a NaN/null score)
+      scores = checkScoreDict(scorer.name || "scorer", await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} }));
     } catch (e) {
       return skip("skipped_scorer_error", e, prompt, response, metadata);
     }
@@ -341,7 +347,14 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
   const worker = async () => {
     while (abort === undefined && next < dataset.length) {
       const idx = next++;
-      const s = await evaluateSample(idx, dataset[idx]!);
+      let s: SampleResult;
+      try {
+        s = await evaluateSample(idx, dataset[idx]!);
+      } catch (e) {
+        // a dead endpoint (or a bug): stop handing out samples; the run rejects with it
+        abort ??= e as Error;
+        return;
+      }
       samples[idx] = s;
       done++;
       progress?.update(done);
@@ -360,12 +373,16 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
 
   const scores = samples.filter((s) => s.status === "scored").map((s) => s.scores!);
   const report = aggregateScores(scores as Readonly<Record<string, unknown>>[], name);
-  if (options.outputPath) await runtime().writeFile(options.outputPath, `${sortedJson(report)}\n`);
+  // a run where every sample failed is a failed run: no report is written as if it succeeded
+  const failed = samples.length > 0 && scores.length === 0;
+  if (options.outputPath && !failed) await runtime().writeFile(options.outputPath, `${sortedJson(report)}\n`);
   if (options.predictionsPath) {
     const lines = samples.map((s) =>
       JSON.stringify({ sample_id: s.sampleId, prompt: s.prompt, response: s.response, target: s.target, scores: s.scores, status: s.status, error: s.error ?? null, metadata: s.metadata }),
     );
     await runtime().writeFile(options.predictionsPath, lines.join("\n") + (lines.length ? "\n" : ""));
   }
-  return { report, scores, samples, scored: scores.length, skipped: samples.length - scores.length, requests: client?.requests ?? 0 };
+  const result: BenchmarkRunResult = { report, scores, samples, scored: scores.length, skipped: samples.length - scores.length, requests: client?.requests ?? 0, usage: client?.usage ?? null };
+  if (failed) throw new BenchmarkRunError(result);
+  return result;
 }

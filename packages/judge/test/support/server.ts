@@ -267,7 +267,7 @@ export function completion(options: CompletionReplyOptions): ScriptedReply {
   let offset = 0;
   for (const t of options.tokens) {
     offsets.push(offset);
-    offset += t.token.length;
+    offset += [...t.token].length; // code points, as vLLM and OpenAI count text_offset (Python str offsets)
   }
   const body: Record<string, unknown> = {
     id: `cmpl-test-${replyCounter}`,

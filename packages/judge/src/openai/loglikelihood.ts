@@ -1,0 +1,107 @@
+// Log-likelihood of a continuation through `/v1/completions` with `echo: true` (lm-evaluation-harness
+// `loglikelihood`, judges.md §10.4): `max_tokens: 0` first, 1 when the server refuses 0 (vLLM), the
+// continuation's tokens located by `continuationTokens` of @evalkern/metrics (code-point offsets).
+import type OpenAI from "openai";
+import { continuationTokens } from "@evalkern/metrics";
+import { JudgeOutputError, UnsupportedCapabilityError } from "../errors.js";
+import type { ContinuationScore, JudgeUsage } from "../model.js";
+import { addUsage } from "../usage.js";
+import { finishUsage, type CallState, type RawUsage } from "./shared.js";
+import { CapabilityRejection, type Transport } from "./transport.js";
+
+/** What scoring needs of its judge: the transport, and the echo capability it learns. */
+export interface EchoHost {
+  readonly model: string;
+  readonly name: string;
+  readonly transport: Transport;
+  /** A server refused `max_tokens: 0` before: send 1. */
+  oneToken(): boolean;
+  needOneToken(): void;
+  echoSupported(supported: boolean): void;
+  zeroUsage(): JudgeUsage;
+  usageOf(raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number): JudgeUsage;
+}
+
+/** One continuation's score (uncached), with the usage it spent. */
+export async function scoreContinuation(
+  host: EchoHost,
+  context: string,
+  continuation: string,
+  signal: AbortSignal | undefined,
+): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> {
+  const started = Date.now();
+  const state: CallState = { usage: host.zeroUsage(), requests: 0 };
+  for (let step = 0; step < 2; step++) {
+    const oneToken = host.oneToken();
+    const body: Record<string, unknown> = {
+      model: host.model,
+      prompt: context + continuation,
+      echo: true,
+      max_tokens: oneToken ? 1 : 0,
+      logprobs: 1,
+      temperature: 0,
+    };
+    let response: OpenAI.Completions.Completion;
+    let latency: number;
+    try {
+      ({ response, latency } = await host.transport.send<OpenAI.Completions.Completion>("completions", body, signal, state));
+    } catch (error) {
+      if (error instanceof CapabilityRejection) {
+        if (error.perSchema && !oneToken) {
+          host.needOneToken();
+          continue;
+        }
+        host.echoSupported(false);
+        throw new UnsupportedCapabilityError("echo", `${host.name} rejected an echo/logprobs completions request`, { cause: error.original });
+      }
+      throw host.transport.finalError(error, state);
+    }
+    state.usage = addUsage(state.usage, host.usageOf(response.usage as RawUsage | undefined, response.model, latency));
+    const usage = finishUsage(state, started);
+    const lp = response.choices?.[0]?.logprobs as
+      | { tokens?: string[]; token_logprobs?: (number | null)[]; top_logprobs?: (Record<string, number> | null)[] | null; text_offset?: number[] }
+      | null
+      | undefined;
+    const tokens = lp?.tokens;
+    const tokenLogprobs = lp?.token_logprobs;
+    const offsets = lp?.text_offset;
+    if (!tokens || !tokenLogprobs || !offsets || tokens.length !== tokenLogprobs.length || offsets.length !== tokens.length) {
+      throw new JudgeOutputError("missing_logprobs", "the completions reply has no echoed token logprobs (tokens, token_logprobs, text_offset)", {
+        attempts: 1,
+        text: JSON.stringify(response.choices?.[0] ?? null).slice(0, 500),
+      }, { usage });
+    }
+    host.echoSupported(true);
+    // offsets are code points (Python str offsets), located in one place for every client
+    const span = continuationTokens(context, continuation, offsets, oneToken ? 1 : 0);
+    if (!span) {
+      throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
+    }
+    const { start, end } = span;
+    let logprob = 0;
+    let isGreedy = true;
+    for (let i = start; i < end; i++) {
+      const value = tokenLogprobs[i];
+      if (typeof value !== "number") {
+        throw new JudgeOutputError("missing_logprobs", `token ${i} of the echo has no logprob`, { attempts: 1, text: tokens.join("") }, { usage });
+      }
+      logprob += value;
+      const top = lp?.top_logprobs?.[i];
+      if (!top) {
+        isGreedy = false;
+        continue;
+      }
+      let best: string | undefined;
+      let bestLp = -Infinity;
+      for (const [token, tokenLp] of Object.entries(top)) {
+        if (tokenLp > bestLp) {
+          bestLp = tokenLp;
+          best = token;
+        }
+      }
+      if (best !== tokens[i]) isGreedy = false;
+    }
+    return { logprob, isGreedy, tokenCount: end - start, usage, cached: false };
+  }
+  throw new UnsupportedCapabilityError("echo", `${host.name} rejected both max_tokens 0 and 1 for echo scoring`);
+}
