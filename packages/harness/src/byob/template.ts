@@ -3,7 +3,7 @@
 // nested rows (Python would try attribute access on a dict and fail). Jinja2 templates (`{%`, `{#`) are
 // not supported and are rejected up front.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
-import { pyStr } from "../python/repr.js";
+import { pyStr } from "@evalkern/metrics/python";
 import { getPath } from "../bulk/records.js";
 
 /** A placeholder had no value in the row (Python's KeyError; `message` is `str(KeyError)`). */
