@@ -10,6 +10,7 @@ export { EvalkernError, InvalidArgumentError };
  */
 export class PythonCompatError extends EvalkernError {
   override name = "PythonCompatError";
+  override readonly code: string = "PYTHON_COMPAT";
   readonly pythonType: string;
   constructor(pythonType: string, message: string) {
     super(`${pythonType}: ${message}`);

@@ -9,6 +9,7 @@ import { EvalkernError } from "../errors.js";
  */
 export class JudgeRequiredError extends EvalkernError {
   override name = "JudgeRequiredError";
+  override readonly code: string = "JUDGE_REQUIRED";
   readonly metric: string;
   constructor(metric: string, message: string) {
     super(message);
@@ -22,6 +23,7 @@ export class JudgeRequiredError extends EvalkernError {
  */
 export class GrammarUnavailableError extends EvalkernError {
   override name = "GrammarUnavailableError";
+  override readonly code: string = "GRAMMAR_UNAVAILABLE";
   readonly language: string;
   constructor(language: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -32,6 +34,7 @@ export class GrammarUnavailableError extends EvalkernError {
 /** No command runner is available: outside Node, pass `runner` to `SandboxMetric`/`TestPassMetric`. */
 export class CommandRunnerUnavailableError extends EvalkernError {
   override name = "CommandRunnerUnavailableError";
+  override readonly code: string = "COMMAND_RUNNER_UNAVAILABLE";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
