@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
-import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError } from "../src/dsrs/index.js";
+import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError } from "../src/dsrs/index.js";
 import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -18,6 +18,7 @@ const instances: Record<string, () => Error> = {
   CommandRunnerUnavailableError: () => new CommandRunnerUnavailableError("m"),
   GrammarUnavailableError: () => new GrammarUnavailableError("rust", "m"),
   JudgeRequiredError: () => new JudgeRequiredError("LlmJudgeMetric", "m"),
+  TreeSitterNotInstalledError: () => new TreeSitterNotInstalledError("web-tree-sitter"),
   ConcurrentMeasureError: () => new ConcurrentMeasureError("X"),
   InvalidEvaluationError: () => new InvalidEvaluationError("X", "m"),
   MissingTestCaseParamsError: () => new MissingTestCaseParamsError("m", ["input"]),
