@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
 import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError } from "../src/dsrs/index.js";
+import { UnknownOptionError } from "../src/index.js";
 import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -19,6 +20,7 @@ const instances: Record<string, () => Error> = {
   GrammarUnavailableError: () => new GrammarUnavailableError("rust", "m"),
   JudgeRequiredError: () => new JudgeRequiredError("LlmJudgeMetric", "m"),
   TreeSitterNotInstalledError: () => new TreeSitterNotInstalledError("web-tree-sitter"),
+  UnknownOptionError: () => new UnknownOptionError("SandboxMetric", "command", ["commands"]),
   ConcurrentMeasureError: () => new ConcurrentMeasureError("X"),
   InvalidEvaluationError: () => new InvalidEvaluationError("X", "m"),
   MissingTestCaseParamsError: () => new MissingTestCaseParamsError("m", ["input"]),
