@@ -1,5 +1,6 @@
-// Unknown or misspelled option keys of the dsrs metrics are a typed error naming the metric and the key:
-// `new SandboxMetric({ command })` used to run the default `cargo test` silently.
+// Unknown or misspelled option keys are a typed error naming the metric and the key: `new SandboxMetric({
+// command })` used to run the default `cargo test` silently. The dsrs metrics, DeepEval's
+// ToolCorrectnessMetric and evalwire's schema evaluator.
 import { describe, expect, it } from "vitest";
 import {
   DiffMetric,
@@ -12,6 +13,8 @@ import {
   TestPassMetric,
 } from "../src/dsrs/index.js";
 import { EvalkernError, InvalidArgumentError, UnknownOptionError } from "../src/index.js";
+import { ToolCorrectnessMetric } from "../src/deepeval/index.js";
+import { compilePythonSchema, makeSchemaEvaluator } from "../src/evalwire/index.js";
 
 function thrown(make: () => unknown): UnknownOptionError {
   try {
@@ -61,5 +64,31 @@ describe("dsrs metrics reject unknown option keys", () => {
     expect(new FormatMetric().withJsonCheck().requireValidJson).toBe(true);
     expect(new LengthMetric({ minChars: 1, maxChars: 3, partialCredit: true }).maxChars).toBe(3);
     expect(new ScoringConfig({ rollouts: 2 }).withRollouts(4).rollouts).toBe(4);
+  });
+});
+
+describe("other options-object constructors of @evalkern/metrics", () => {
+  it("ToolCorrectnessMetric", () => {
+    const e = thrown(() => new ToolCorrectnessMetric({ shouldExactMatchh: true } as never));
+    expect(e.metric).toBe("ToolCorrectnessMetric");
+    expect(e.key).toBe("shouldExactMatchh");
+    expect(e.suggestion).toBe("shouldExactMatch");
+    expect(new ToolCorrectnessMetric({ threshold: 0.7, shouldConsiderOrdering: true, includeReason: false }).threshold).toBe(0.7);
+  });
+  it("a subclass of ToolCorrectnessMetric may take options of its own", () => {
+    class Mine extends ToolCorrectnessMetric {
+      constructor(options: { extra?: number; threshold?: number }) {
+        super(options as never);
+      }
+    }
+    expect(new Mine({ extra: 1, threshold: 0.2 }).threshold).toBe(0.2);
+  });
+  it("makeSchemaEvaluator and compilePythonSchema", () => {
+    const e = thrown(() => makeSchemaEvaluator({ type: "object" }, { draft: "2020-12" } as never));
+    expect(e.metric).toBe("makeSchemaEvaluator");
+    expect(e.key).toBe("draft");
+    expect(e.known).toEqual(["dialect"]);
+    expect(thrown(() => compilePythonSchema(true, { Dialect: "auto" } as never)).suggestion).toBe("dialect");
+    expect(makeSchemaEvaluator({ type: "object" }, { dialect: "draft-07" })("{}", {})).toBe(true);
   });
 });
