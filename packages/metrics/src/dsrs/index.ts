@@ -101,3 +101,4 @@ export {
   TREE_SITTER_INSTALL,
   CommandRunnerUnavailableError,
 } from "./errors.js";
+export { UnknownOptionError } from "../errors.js";
