@@ -7,6 +7,8 @@ const MARKER = Symbol.for("evalkern.error");
 export class EvalkernError extends Error {
   readonly [MARKER] = true;
   override name = "EvalkernError";
+  /** Stable identifier of this error class (`EVALKERN_ERROR`), for programs and logs. */
+  readonly code: string = "EVALKERN_ERROR";
   static isInstance(value: unknown): value is EvalkernError {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
   }
@@ -26,6 +28,7 @@ export interface InvalidArgumentContext {
 /** Wrong type, wrong length, empty reference list, out-of-range option. */
 export class InvalidArgumentError extends EvalkernError {
   override name = "InvalidArgumentError";
+  override readonly code: string = "INVALID_ARGUMENT";
   readonly argument: string;
   readonly index: number | undefined;
   readonly expected: string | undefined;
@@ -42,6 +45,7 @@ export class InvalidArgumentError extends EvalkernError {
 /** `ready()` was not awaited before a synchronous kernel call. */
 export class NotReadyError extends EvalkernError {
   override name = "NotReadyError";
+  override readonly code: string = "NOT_READY";
   constructor() {
     super("evalkern kernels are not loaded: call `await ready()` once before using them");
   }
@@ -50,6 +54,7 @@ export class NotReadyError extends EvalkernError {
 /** The WebAssembly module trapped or called `abort` (a bug in evalkern: please report it). */
 export class KernelAbortError extends EvalkernError {
   override name = "KernelAbortError";
+  override readonly code: string = "KERNEL_ABORT";
 }
 
 /** A short, safe description of a value for error messages. */

@@ -7,6 +7,7 @@ export { EvalkernError, InvalidArgumentError };
 /** An option DSPy removed was passed; the message says what to use instead. */
 export class MigrationError extends EvalkernError {
   override name = "MigrationError";
+  override readonly code: string = "MIGRATION";
   readonly option: string;
   constructor(option: string, message: string) {
     super(message);
@@ -26,6 +27,7 @@ export interface RowFailure {
 /** `Evaluate` stopped because `maxErrors` failures were reached. */
 export class MaxErrorsExceededError extends EvalkernError {
   override name = "MaxErrorsExceededError";
+  override readonly code: string = "MAX_ERRORS_EXCEEDED";
   readonly maxErrors: number;
   readonly failures: readonly RowFailure[];
   constructor(maxErrors: number, failures: readonly RowFailure[]) {
@@ -40,6 +42,7 @@ export class MaxErrorsExceededError extends EvalkernError {
 /** A metric returned null/undefined or something that is not a score. */
 export class MetricResultError extends EvalkernError {
   override name = "MetricResultError";
+  override readonly code: string = "METRIC_RESULT";
   readonly value: unknown;
   constructor(message: string, value: unknown) {
     super(message);
@@ -50,6 +53,7 @@ export class MetricResultError extends EvalkernError {
 /** An OpenAI-compatible endpoint failed (HTTP error after retries, or a malformed body). */
 export class EndpointError extends EvalkernError {
   override name = "EndpointError";
+  override readonly code: string = "ENDPOINT";
   /** HTTP status, when there was a response. */
   readonly status: number | undefined;
   readonly url: string;
@@ -63,6 +67,7 @@ export class EndpointError extends EvalkernError {
 /** A remote resource (an `hf://` dataset) is unreachable: no network access from here. */
 export class NoNetworkError extends EvalkernError {
   override name = "NoNetworkError";
+  override readonly code: string = "NO_NETWORK";
   readonly url: string;
   constructor(message: string, url: string) {
     super(message);
@@ -73,6 +78,7 @@ export class NoNetworkError extends EvalkernError {
 /** A checkpoint exists but was written by a different job (input, metrics, fields or shard differ). */
 export class ResumeMismatchError extends EvalkernError {
   override name = "ResumeMismatchError";
+  override readonly code: string = "RESUME_MISMATCH";
 }
 
 /** The message of any thrown value. */

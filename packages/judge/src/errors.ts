@@ -1,9 +1,9 @@
-// Typed errors of @evalkern/judge. They carry the shared `Symbol.for("evalkern.error")` marker of
-// @evalkern/core-wasm's `EvalkernError` (so `EvalkernError.isInstance` accepts them across package copies)
-// plus their own marker, a stable `name`, a short `kind` for reports (`error = "<kind>: ..."`), and context.
+// Typed errors of @evalkern/judge. They extend the one root, `EvalkernError` (from @evalkern/core-wasm via
+// @evalkern/metrics; `EvalkernError.isInstance` accepts them across package copies), with their own marker,
+// a stable `name` and `code`, a short `kind` for reports (`error = "<kind>: ..."`), and context.
+import { EvalkernError } from "@evalkern/metrics";
 import type { JudgeUsage } from "./model.js";
 
-const EVALKERN_MARKER = Symbol.for("evalkern.error");
 const JUDGE_MARKER = Symbol.for("evalkern.judge.error");
 
 /** What went wrong, in one word: the prefix of `error` strings in metric results. */
@@ -26,10 +26,10 @@ export type JudgeErrorKind =
  * Gotchas: use `JudgeError.isInstance(e)` rather than `instanceof` when two copies of the package may be
  * loaded (bundles, pnpm peers).
  */
-export class JudgeError extends Error {
-  readonly [EVALKERN_MARKER] = true;
+export class JudgeError extends EvalkernError {
   readonly [JUDGE_MARKER] = true;
   override name = "JudgeError";
+  override readonly code: string = "JUDGE_ERROR";
   readonly kind: JudgeErrorKind;
   /** Tokens and cost spent before the failure (re-asks, retried attempts), when any were reported. */
   readonly usage: JudgeUsage | undefined;
@@ -60,6 +60,7 @@ export interface ArgumentContext {
 /** Bad options: no model name, an unparsable base URL, a non-positive concurrency, a missing callback... */
 export class JudgeConfigError extends JudgeError {
   override name = "JudgeConfigError";
+  override readonly code: string = "JUDGE_CONFIG";
   readonly argument: string;
   readonly expected: string | undefined;
   readonly actual: string | undefined;
@@ -74,6 +75,7 @@ export class JudgeConfigError extends JudgeError {
 /** A metric's input is missing a field or has the wrong type (e.g. SemanticF1 without `example.response`). */
 export class JudgeInputError extends JudgeError {
   override name = "JudgeInputError";
+  override readonly code: string = "JUDGE_INPUT";
   readonly argument: string;
   readonly expected: string | undefined;
   readonly actual: string | undefined;
@@ -90,8 +92,10 @@ export class JudgeInputError extends JudgeError {
 /** The server answered with an HTTP error that is not retried (400, 401, 403, 404...) or kept failing. */
 export class JudgeHttpError extends JudgeError {
   override name = "JudgeHttpError";
+  override readonly code: string = "JUDGE_HTTP";
   readonly status: number;
-  readonly code: string | null;
+  /** The provider's error code (`insufficient_quota`, `invalid_api_key`...), null when absent. */
+  readonly apiCode: string | null;
   readonly type: string | null;
   readonly param: string | null;
   /** HTTP requests made for this call, including retried ones. */
@@ -103,7 +107,7 @@ export class JudgeHttpError extends JudgeError {
   ) {
     super(options?.kind ?? "http", message, options);
     this.status = context.status;
-    this.code = context.code ?? null;
+    this.apiCode = context.code ?? null;
     this.type = context.type ?? null;
     this.param = context.param ?? null;
     this.attempts = context.attempts;
@@ -113,6 +117,7 @@ export class JudgeHttpError extends JudgeError {
 /** HTTP 429 after every retry (or a quota-exhausted 429, or a `Retry-After` longer than allowed). */
 export class JudgeRateLimitError extends JudgeHttpError {
   override name = "JudgeRateLimitError";
+  override readonly code: string = "JUDGE_RATE_LIMIT";
   /** The last `Retry-After` the server asked for, in ms (null when absent). */
   readonly retryAfterMs: number | null;
   constructor(
@@ -128,6 +133,7 @@ export class JudgeRateLimitError extends JudgeHttpError {
 /** Every attempt timed out (per-attempt `timeoutMs`). */
 export class JudgeTimeoutError extends JudgeError {
   override name = "JudgeTimeoutError";
+  override readonly code: string = "JUDGE_TIMEOUT";
   readonly timeoutMs: number;
   readonly attempts: number;
   constructor(message: string, context: { timeoutMs: number; attempts: number }, options?: { cause?: unknown; usage?: JudgeUsage }) {
@@ -140,6 +146,7 @@ export class JudgeTimeoutError extends JudgeError {
 /** Connection refused/reset, DNS failure, or a 200 whose body is not valid JSON — after every retry. */
 export class JudgeTransportError extends JudgeError {
   override name = "JudgeTransportError";
+  override readonly code: string = "JUDGE_TRANSPORT";
   readonly attempts: number;
   constructor(
     kind: "network" | "malformed_response",
@@ -175,6 +182,7 @@ export type OutputFailure = "invalid_json" | "schema_violation" | "truncated" | 
  */
 export class JudgeOutputError extends JudgeError {
   override name = "JudgeOutputError";
+  override readonly code: string = "JUDGE_OUTPUT";
   readonly failure: OutputFailure;
   /** Replies received (first ask plus re-asks). */
   readonly attempts: number;
@@ -201,6 +209,7 @@ export class JudgeOutputError extends JudgeError {
 /** Read-only cache replay found no entry for a call: in replay mode nothing is sent to the model. */
 export class CacheMissError extends JudgeError {
   override name = "CacheMissError";
+  override readonly code: string = "CACHE_MISS";
   readonly key: string;
   constructor(key: string, message?: string) {
     super("cache_miss", message ?? `No cached reply for this judge call (key ${key.slice(0, 16)}…) and the cache is read-only`);
@@ -211,6 +220,7 @@ export class CacheMissError extends JudgeError {
 /** The model cannot do what was asked (loglikelihood without an echo-capable completions endpoint...). */
 export class UnsupportedCapabilityError extends JudgeError {
   override name = "UnsupportedCapabilityError";
+  override readonly code: string = "UNSUPPORTED_CAPABILITY";
   readonly capability: string;
   constructor(capability: string, message: string, options?: { cause?: unknown }) {
     super("unsupported", message, options);
@@ -221,6 +231,7 @@ export class UnsupportedCapabilityError extends JudgeError {
 /** The caller's `AbortSignal` fired. */
 export class JudgeAbortedError extends JudgeError {
   override name = "JudgeAbortedError";
+  override readonly code: string = "JUDGE_ABORTED";
   constructor(message = "The judge call was aborted", options?: { cause?: unknown; usage?: JudgeUsage }) {
     super("aborted", message, options);
   }

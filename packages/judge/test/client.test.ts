@@ -202,7 +202,8 @@ describe("transport retries", () => {
     server.enqueue("chat", quotaExhausted(), chatText("never sent"));
     const q = (await judge.generate({ messages: ask }).catch((x: unknown) => x)) as JudgeRateLimitError;
     expect(q).toBeInstanceOf(JudgeRateLimitError);
-    expect(q.code).toBe("insufficient_quota");
+    expect(q.apiCode).toBe("insufficient_quota");
+    expect(q.code).toBe("JUDGE_RATE_LIMIT");
     expect(server.requests).toHaveLength(1);
   });
 

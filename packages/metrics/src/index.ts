@@ -68,5 +68,6 @@ export {
 } from "./contracts/endpoint.js";
 
 // errors shared by the subpaths
-export { PythonCompatError, EvalkernError, InvalidArgumentError } from "./errors.js";
+export { PythonCompatError, EvalkernError, InvalidArgumentError, UnknownOptionError } from "./errors.js";
+export { rejectUnknownOptions } from "./options.js";
 export { PythonRegexError, RegexBudgetExceededError } from "./python/regex.js";

@@ -2,13 +2,14 @@
 // values rendered with Python `str()`, plus dotted fields (`{choices.text}`, `{meta.0}`) resolved in
 // nested rows (Python would try attribute access on a dict and fail). Jinja2 templates (`{%`, `{#`) are
 // not supported and are rejected up front.
-import { InvalidArgumentError } from "@evalkern/core-wasm";
-import { pyStr } from "../python/repr.js";
+import { EvalkernError, InvalidArgumentError } from "@evalkern/core-wasm";
+import { pyStr } from "@evalkern/metrics/python";
 import { getPath } from "../bulk/records.js";
 
 /** A placeholder had no value in the row (Python's KeyError; `message` is `str(KeyError)`). */
-export class MissingFieldError extends Error {
+export class MissingFieldError extends EvalkernError {
   override name = "MissingFieldError";
+  override readonly code: string = "MISSING_FIELD";
   constructor(readonly field: string) {
     super(`'${field}'`);
   }

@@ -1,6 +1,6 @@
 // DSPy Evaluate's result rows as tables and files (`_prepare_results_output`, `merge_dicts`,
 // `truncate_cell`, `stylize_metric_name`, the csv/json writers).
-import { pyStr } from "../python/repr.js";
+import { pyStr } from "@evalkern/metrics/python";
 
 type Dict = Record<string, unknown>;
 

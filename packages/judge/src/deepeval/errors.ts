@@ -28,6 +28,7 @@ export type JudgeReplyProblem =
 export class JudgeReplyError extends JudgeError {
   readonly [JUDGE_REPLY_ERROR] = true;
   override name = "JudgeReplyError";
+  override readonly code: string = "JUDGE_REPLY";
   /** The schema the reply was checked against (`"verdicts"`, `"statements"`, ...). */
   readonly schemaName: string;
   readonly problem: JudgeReplyProblem;
@@ -50,6 +51,7 @@ export class JudgeReplyError extends JudgeError {
 /** A metric was configured wrongly (G-Eval without criteria, an invalid DAG, a bad rubric). */
 export class JudgeMetricConfigError extends JudgeConfigError {
   override name = "JudgeMetricConfigError";
+  override readonly code: string = "JUDGE_METRIC_CONFIG";
 
   constructor(argument: string, message: string) {
     super(message, { argument });

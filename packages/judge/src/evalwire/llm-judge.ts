@@ -3,7 +3,7 @@
 import { parseExpected, type PyValue } from "@evalkern/metrics/evalwire";
 import { JudgeConfigError, JudgeError } from "../errors.js";
 import type { GenerateResult, JudgeModel, JudgeSchema } from "../model.js";
-import { pyStr } from "./python-str.js";
+import { pyStr } from "@evalkern/metrics/python";
 
 export interface LlmJudgeEvaluatorOptions {
   /** The schema field returned as the score. Default `"score"`. */

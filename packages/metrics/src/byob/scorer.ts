@@ -5,6 +5,7 @@ import type { ScoreDict, ScorerFn, ScorerInput } from "./types.js";
 /** A scorer returned something that is not a `{ name: boolean | number }` object. */
 export class ScorerResultError extends EvalkernError {
   override name = "ScorerResultError";
+  override readonly code: string = "SCORER_RESULT";
   /** The scorer's name. */
   readonly scorer: string;
   /** The offending key, when one is at fault. */

@@ -150,6 +150,7 @@ async function mapConcurrent<T, R>(
 /** A metric returned something that is not a finite f32 number. */
 export class MetricValueError extends EvalkernError {
   override name = "MetricValueError";
+  override readonly code: string = "METRIC_VALUE";
   readonly value: unknown;
   constructor(value: unknown) {
     super(

@@ -8,6 +8,7 @@ import { EvalkernError } from "../errors.js";
  */
 export class MissingTestCaseParamsError extends EvalkernError {
   override name = "MissingTestCaseParamsError";
+  override readonly code: string = "MISSING_TEST_CASE_PARAMS";
   /** The missing parameters, as DeepEval spells them (`actual_output`, `expected_outcome`, ...). */
   readonly params: readonly string[];
   constructor(message: string, params: readonly string[]) {
@@ -22,6 +23,7 @@ export class MissingTestCaseParamsError extends EvalkernError {
  */
 export class SyncMeasureUnsupportedError extends EvalkernError {
   override name = "SyncMeasureUnsupportedError";
+  override readonly code: string = "SYNC_MEASURE_UNSUPPORTED";
   readonly metricName: string;
   constructor(metricName: string, why = "it calls an evaluation model") {
     super(`'${metricName}' cannot be measured synchronously because ${why}: use \`await metric.aMeasure(testCase)\``);
@@ -36,6 +38,7 @@ export class SyncMeasureUnsupportedError extends EvalkernError {
  */
 export class ConcurrentMeasureError extends EvalkernError {
   override name = "ConcurrentMeasureError";
+  override readonly code: string = "CONCURRENT_MEASURE";
   constructor(metricName: string) {
     super(`'${metricName}' is already measuring a test case: use one metric instance per concurrent measurement (metric.copy())`);
   }
@@ -47,6 +50,7 @@ export class ConcurrentMeasureError extends EvalkernError {
  */
 export class InvalidEvaluationError extends EvalkernError {
   override name = "InvalidEvaluationError";
+  override readonly code: string = "INVALID_EVALUATION";
   readonly metricName: string;
   constructor(metricName: string, message: string) {
     super(`${metricName}: ${message}`);

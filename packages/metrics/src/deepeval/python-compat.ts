@@ -1,6 +1,8 @@
 // Python semantics the DeepEval port depends on: `==` between JSON-like values (where `True == 1`
 // and `1 == 1.0`), `repr()` of the values that end up in reason strings, `repr(float)` for the
 // numbers in verbose logs, and a hash key consistent with `==` (ToolCall uses it for set membership).
+// `repr()` itself lives in the one Python emulation, `../python/repr.ts`.
+export { pyRepr, pyFloatRepr } from "../python/repr.js";
 
 /** A plain object (`{}` or `Object.create(null)`), the analogue of a Python `dict`. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -56,69 +58,6 @@ export function pyHashKey(value: unknown): string {
   }
   // Unhashable leaves share one key per type, as DeepEval does; equality still decides.
   return `o${typeof value === "object" ? ((value as object).constructor?.name ?? "Object") : typeof value}`;
-}
-
-const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
-
-/** Python `repr(str)`: single quotes unless the text has a `'` and no `"`; escapes as CPython. */
-export function pyStringRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) {
-    const code = ch.codePointAt(0) as number;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch !== " " && NON_PRINTABLE.test(ch)) {
-      if (code < 0x100) out += `\\x${code.toString(16).padStart(2, "0")}`;
-      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, "0")}`;
-      else out += `\\U${code.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-
-/**
- * Python `repr(float)`: integral values keep a `.0`, exponents appear below 1e-4 and from 1e16 on,
- * with a sign and at least two digits (`1e-05`, `1.5e+16`).
- */
-export function pyFloatRepr(value: number): string {
-  if (Number.isNaN(value)) return "nan";
-  if (value === Infinity) return "inf";
-  if (value === -Infinity) return "-inf";
-  if (Object.is(value, -0)) return "-0.0";
-  const [mantissa = "0", exponentText = "0"] = value.toExponential().split("e");
-  const exponent = Number(exponentText);
-  if (exponent >= -4 && exponent < 16) {
-    const fixed = String(value);
-    return Number.isInteger(value) ? `${fixed}.0` : fixed;
-  }
-  const sign = exponent < 0 ? "-" : "+";
-  return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
-}
-
-/**
- * Python `repr()` of a JSON-like value: `None`, `True`, quoted strings, `[a, b]`, `{'k': v}`.
- * JavaScript has one number type, so integral numbers print as Python ints (`3`, not `3.0`).
- */
-export function pyRepr(value: unknown): string {
-  if (value === undefined || value === null) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") {
-    if (Number.isInteger(value) && Math.abs(value) < 1e16 && !Object.is(value, -0)) return String(value);
-    return pyFloatRepr(value);
-  }
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "string") return pyStringRepr(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.keys(value)
-      .map((k) => `${pyStringRepr(k)}: ${pyRepr(value[k])}`)
-      .join(", ")}}`;
-  }
-  return String(value);
 }
 
 /** `json.dumps(value, indent=4, ensure_ascii=False)` for JSON-like values. */

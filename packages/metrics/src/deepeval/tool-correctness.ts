@@ -3,6 +3,7 @@
 // tool-selection score needs a judge and is plugged in from outside (`toolSelectionJudge`, or the
 // judge package's subclass).
 import { InvalidArgumentError } from "../errors.js";
+import { rejectUnknownOptions } from "../options.js";
 import { BaseMetric, type Evaluation, type ScoredMetricOptions } from "./base-metric.js";
 import { InvalidEvaluationError } from "./errors.js";
 import type { LLMTestCase } from "./llm-test-case.js";
@@ -320,6 +321,21 @@ export interface ToolCorrectnessOptions extends ScoredMetricOptions, ToolCalling
 /** DeepEval's selection verdict when no available tools are given. */
 export const NO_AVAILABLE_TOOLS_REASON = "No available tools were provided to assess tool selection criteria";
 
+const TOOL_CORRECTNESS_OPTION_KEYS = {
+  includeReason: true,
+  asyncMode: true,
+  verboseMode: true,
+  verbosePrinter: true,
+  evaluationModel: true,
+  threshold: true,
+  strictMode: true,
+  evaluationParams: true,
+  shouldExactMatch: true,
+  shouldConsiderOrdering: true,
+  availableTools: true,
+  toolSelectionJudge: true,
+} as const satisfies Record<keyof ToolCorrectnessOptions, true>;
+
 function formatToolList(label: string, tools: readonly ToolCall[]): string {
   const body = tools
     .map((tool) =>
@@ -364,6 +380,10 @@ export class ToolCorrectnessMetric extends BaseMetric {
   private readonly toolSelectionJudge: ToolSelectionJudge | null;
 
   constructor(options: ToolCorrectnessOptions = {}) {
+    // a subclass may accept more options: only a direct construction knows the full list
+    if (new.target === ToolCorrectnessMetric && typeof options === "object" && options !== null) {
+      rejectUnknownOptions(options, TOOL_CORRECTNESS_OPTION_KEYS, "ToolCorrectnessMetric");
+    }
     super(options, { defaultThreshold: 0.5, defaultIncludeReason: true });
     this.evaluationParams = normalizeParams(options.evaluationParams);
     this.shouldExactMatch = booleanOption("shouldExactMatch", options.shouldExactMatch);

@@ -9,6 +9,7 @@ import { EvalkernError } from "../errors.js";
  */
 export class JudgeRequiredError extends EvalkernError {
   override name = "JudgeRequiredError";
+  override readonly code: string = "JUDGE_REQUIRED";
   readonly metric: string;
   constructor(metric: string, message: string) {
     super(message);
@@ -22,6 +23,7 @@ export class JudgeRequiredError extends EvalkernError {
  */
 export class GrammarUnavailableError extends EvalkernError {
   override name = "GrammarUnavailableError";
+  override readonly code: string = "GRAMMAR_UNAVAILABLE";
   readonly language: string;
   constructor(language: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -29,9 +31,32 @@ export class GrammarUnavailableError extends EvalkernError {
   }
 }
 
+/** The optional peer dependencies tree-sitter needs, and the command that installs them. */
+export const TREE_SITTER_PACKAGES = ["web-tree-sitter", "tree-sitter-wasms"] as const;
+export const TREE_SITTER_INSTALL = "npm i web-tree-sitter tree-sitter-wasms";
+
+/**
+ * `web-tree-sitter` or `tree-sitter-wasms` is not installed. They are optional peer dependencies of
+ * `@evalkern/metrics` (about 50 MB of grammars), needed only by `SyntaxMetric` with a language,
+ * `DiffMetric` with `AstEquivalent`, `checkSyntax` and `compareSyntaxTrees`. A `GrammarUnavailableError`.
+ */
+export class TreeSitterNotInstalledError extends GrammarUnavailableError {
+  override name = "TreeSitterNotInstalledError";
+  override readonly code: string = "TREE_SITTER_NOT_INSTALLED";
+  /** The package found missing. */
+  readonly missing: string;
+  /** What to run: `npm i web-tree-sitter tree-sitter-wasms`. */
+  readonly install: string = TREE_SITTER_INSTALL;
+  constructor(missing: string, options?: { cause?: unknown }) {
+    super("*", `${missing} is not installed: syntax checks need the optional peer dependencies web-tree-sitter and tree-sitter-wasms. Install them with \`${TREE_SITTER_INSTALL}\``, options);
+    this.missing = missing;
+  }
+}
+
 /** No command runner is available: outside Node, pass `runner` to `SandboxMetric`/`TestPassMetric`. */
 export class CommandRunnerUnavailableError extends EvalkernError {
   override name = "CommandRunnerUnavailableError";
+  override readonly code: string = "COMMAND_RUNNER_UNAVAILABLE";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -58,7 +58,7 @@ export {
 
 export { checkSyntax, compareSyntaxTrees, type SyntaxProblem, type TreeComparison } from "./syntax/check.js";
 export { SYNTAX_LANGUAGES, resolveLanguage, grammarFile, type SyntaxLanguage } from "./syntax/languages.js";
-export { configureTreeSitter, preloadLanguages, type TreeSitterConfig } from "./syntax/tree-sitter.js";
+export { configureTreeSitter, preloadLanguages, type TreeSitterConfig } from "./syntax/tree-sitter-config.js";
 
 export { aggregate, AggregationMethod } from "./scoring/aggregation.js";
 export {
@@ -96,4 +96,11 @@ export {
   debugCharList,
 } from "./rust.js";
 export { parseJsonSerde, isSerdeJson, SERDE_MAX_DEPTH, type SerdeJsonResult } from "./serde-json.js";
-export { JudgeRequiredError, GrammarUnavailableError, CommandRunnerUnavailableError } from "./errors.js";
+export {
+  JudgeRequiredError,
+  GrammarUnavailableError,
+  TreeSitterNotInstalledError,
+  TREE_SITTER_INSTALL,
+  CommandRunnerUnavailableError,
+} from "./errors.js";
+export { UnknownOptionError } from "../errors.js";

@@ -1,11 +1,22 @@
 // Construction-time validation of metric options (typed errors, never a silent default).
 import { InvalidArgumentError } from "../errors.js";
+import { rejectUnknownOptions } from "../options.js";
 
-export function checkOptionsObject<T extends object>(options: T | undefined, argument: string): T | Record<string, never> {
+/**
+ * `options` as an object (`{}` when undefined); `UnknownOptionError` naming `metric` and the key for a key
+ * not in `known` (a record of every key of the options type, so the two cannot drift apart).
+ */
+export function checkOptionsObject<T extends object>(
+  options: T | undefined,
+  argument: string,
+  metric: string,
+  known: Readonly<Record<keyof NoInfer<T> & string, true>>,
+): T | Record<string, never> {
   if (options === undefined) return {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new InvalidArgumentError(`${argument} must be an options object`, { argument, actual: typeof options });
   }
+  rejectUnknownOptions(options, known, metric, argument);
   return options;
 }
 

@@ -397,7 +397,7 @@ export function makeJsonMatchEvaluator(keys: readonly PyValue[] | null = null): 
  * valid('{"id": 7.5}', {}); // false
  */
 export function makeSchemaEvaluator(schema: unknown, options: SchemaEvaluatorOptions = {}): Evaluator<boolean> {
-  const isValid = compilePythonSchema(schema, options);
+  const isValid = compilePythonSchema(schema, options, "makeSchemaEvaluator");
   return named((output: unknown, _expected: unknown): boolean => {
     if (isNone(output)) return false;
     let instance: PyValue;

@@ -21,6 +21,7 @@ import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { InvalidArgumentError, PythonCompatError } from "../errors.js";
+import { rejectUnknownOptions } from "../options.js";
 import { PyBytes, PyComplex, PyObject, isStrDict, pyTypeName, type PyValue } from "../python/equality.js";
 import { compilePython, type PythonRegex } from "../python/regex.js";
 
@@ -355,7 +356,14 @@ function pythonRegExpEngine(pattern: string): { test: (text: string) => boolean 
  * Compiles `schema` into `instance => boolean` with python-jsonschema semantics. Instances are
  * values of the model (use `pyJsonLoads` for JSON text), so big ints stay exact.
  */
-export function compilePythonSchema(schema: unknown, options: SchemaEvaluatorOptions = {}): (instance: PyValue) => boolean {
+const SCHEMA_OPTION_KEYS = { dialect: true } as const satisfies Record<keyof SchemaEvaluatorOptions, true>;
+
+export function compilePythonSchema(
+  schema: unknown,
+  options: SchemaEvaluatorOptions = {},
+  /** The caller's name in an `UnknownOptionError` (internal: `makeSchemaEvaluator` passes its own). */
+  metric = "compilePythonSchema",
+): (instance: PyValue) => boolean {
   if (typeof schema !== "boolean" && !isPlainObject(schema)) {
     throw new InvalidArgumentError("schema must be a JSON Schema object or boolean", {
       argument: "schema",
@@ -363,6 +371,10 @@ export function compilePythonSchema(schema: unknown, options: SchemaEvaluatorOpt
       actual: Array.isArray(schema) ? "array" : typeof schema,
     });
   }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new InvalidArgumentError("options must be an options object", { argument: "options", actual: typeof options });
+  }
+  rejectUnknownOptions(options, SCHEMA_OPTION_KEYS, metric);
   const dialect = options.dialect ?? "auto";
   if (dialect !== "auto" && dialect !== "draft-07" && dialect !== "2020-12") {
     throw new InvalidArgumentError(`unknown JSON Schema dialect ${JSON.stringify(dialect)}`, {

@@ -1,9 +1,24 @@
 /**
  * Python primitives the ports emulate, for other packages that must print, round or match like
- * CPython 3.11: `round(x, n)`, `str()`/`repr()`, and `re` patterns on a linear-time engine.
+ * CPython 3.11: `round(x, n)`, `str()`/`repr()`, `random.Random`, and `re` patterns on a linear-time
+ * engine. This is the one home of the Python emulation: no other package has its own.
  */
 export { pyRound } from "./round.js";
-export { pyStr, pyRepr, pyFloatRepr, pyStrRepr, PyFloat, pyFloat } from "./repr.js";
+export {
+  pyStr,
+  pyRepr,
+  pyFloatRepr,
+  pyStrRepr,
+  pyBytesRepr,
+  pyIsPrintable,
+  pyTypeName,
+  isPyFloat,
+  isPyInt,
+  PyFloat,
+  pyFloat,
+  type NumberModel,
+} from "./repr.js";
+export { PyRandom } from "./random.js";
 export {
   compilePython,
   PythonRegex,

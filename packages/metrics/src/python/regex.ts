@@ -39,6 +39,7 @@ import { EvalkernError, PythonCompatError } from "../errors.js";
 /** Python raised `re.error` compiling the pattern. */
 export class PythonRegexError extends PythonCompatError {
   override name = "PythonRegexError";
+  override readonly code: string = "PYTHON_REGEX";
   /** Python's message, e.g. "nothing to repeat". */
   readonly msg: string;
   /** The pattern. */
@@ -60,6 +61,7 @@ export class PythonRegexError extends PythonCompatError {
  */
 export class RegexBudgetExceededError extends EvalkernError {
   override name = "RegexBudgetExceededError";
+  override readonly code: string = "REGEX_BUDGET_EXCEEDED";
   readonly pattern: string;
   readonly budget: number;
   /** "steps": the step budget ran out; "depth": the input was too long for the matcher's recursion. */

@@ -42,7 +42,7 @@ export class KeywordMetric implements Metric {
   readonly field: string | undefined;
 
   constructor(options?: KeywordMetricOptions) {
-    const o = checkOptionsObject(options, "options");
+    const o = checkOptionsObject(options, "options", "KeywordMetric", { required: true, forbidden: true, field: true, name: true });
     this.required = checkStringList(o.required, "options.required");
     this.forbidden = checkStringList(o.forbidden, "options.forbidden");
     this.field = optionalString(o.field, "options.field");

@@ -1,5 +1,6 @@
 // dsrs `Scorer`, `ScorerBuilder` and `ScoringConfig` (scoring.rs:80-516, dsrs.md §4.2-4.5): proxy metrics
 // first, truth metrics only when every proxy passed, several rollouts per task, aggregation, msat budget.
+import { rejectUnknownOptions } from "../../options.js";
 import { Example, type FieldSource } from "../../contracts/example.js";
 import {
   checkMsats,
@@ -117,6 +118,15 @@ function toWeightMap(weights: MetricWeights | undefined): Map<string, number> {
   return map;
 }
 
+const SCORING_CONFIG_OPTION_KEYS = {
+  rollouts: true,
+  aggregation: true,
+  metrics: true,
+  weights: true,
+  proxyThreshold: true,
+  maxBudgetMsats: true,
+} as const satisfies Record<keyof ScoringConfigOptions, true>;
+
 /**
  * dsrs `ScoringConfig`: rollouts 3, aggregation median, no metrics, no weights, proxy threshold 0.5, no
  * budget cap. Immutable: the `with*` methods return a new config.
@@ -133,6 +143,7 @@ export class ScoringConfig {
     if (typeof options !== "object" || options === null) {
       throw new InvalidArgumentError("options must be an object", { argument: "options" });
     }
+    rejectUnknownOptions(options, SCORING_CONFIG_OPTION_KEYS, "ScoringConfig");
     this.rollouts = options.rollouts === undefined ? 3 : checkRollouts(options.rollouts, "options.rollouts");
     this.aggregation = checkAggregationMethod(options.aggregation ?? "median");
     this.metrics = options.metrics instanceof MetricSet ? options.metrics.clone() : new MetricSet(options.metrics ?? []);

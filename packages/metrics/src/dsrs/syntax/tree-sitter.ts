@@ -1,8 +1,11 @@
 // Lazy, runtime-neutral loading of web-tree-sitter and its grammars. Nothing here runs at import:
 // web-tree-sitter is imported on the first parse, and grammars are located through a hook that
-// defaults to `tree-sitter-wasms` under Node (via a Node-only module loaded on demand).
-import { GrammarUnavailableError } from "../errors.js";
+// defaults to `tree-sitter-wasms` under Node (via a Node-only module loaded on demand). Both packages are
+// optional peer dependencies of @evalkern/metrics: when one is missing, the first parse throws
+// `TreeSitterNotInstalledError` naming what to install.
+import { GrammarUnavailableError, TreeSitterNotInstalledError } from "../errors.js";
 import { grammarFile, type SyntaxLanguage } from "./languages.js";
+import { treeSitterConfig as cfg } from "./tree-sitter-config.js";
 
 // Type-only references: web-tree-sitter is a CommonJS `export =` module, loaded with a dynamic import.
 type ParserClass = typeof import("web-tree-sitter");
@@ -11,25 +14,6 @@ export type TreeSitterLanguage = import("web-tree-sitter").Language;
 export type SyntaxTree = import("web-tree-sitter").Tree;
 export type SyntaxNode = import("web-tree-sitter").SyntaxNode;
 
-/** Where grammars and web-tree-sitter's own `tree-sitter.wasm` come from. */
-export interface TreeSitterConfig {
-  /**
-   * Emscripten's `locateFile` for web-tree-sitter's `tree-sitter.wasm`. Needed in browsers and workers
-   * when the file is not next to the script. Only read before the first parse.
-   */
-  readonly locateFile?: (file: string, scriptDirectory: string) => string;
-  /**
-   * The grammar of `language` (file name `grammarFile`, e.g. `tree-sitter-rust.wasm`): its bytes, or a
-   * path/URL that web-tree-sitter's `Language.load` can read (a file path under Node, a URL elsewhere).
-   * Default: under Node, the file from the `tree-sitter-wasms` package.
-   */
-  readonly loadGrammar?: (
-    grammarFile: string,
-    language: SyntaxLanguage,
-  ) => Promise<Uint8Array | string> | Uint8Array | string;
-}
-
-let config: TreeSitterConfig = {};
 let parserClass: Promise<ParserClass> | undefined;
 let parser: ParserInstance | undefined;
 const languages = new Map<SyntaxLanguage, Promise<TreeSitterLanguage>>();
@@ -38,27 +22,26 @@ const languages = new Map<SyntaxLanguage, Promise<TreeSitterLanguage>>();
 // Loads are therefore serialised through this chain.
 let loadChain: Promise<unknown> = Promise.resolve();
 
-/**
- * Configure where web-tree-sitter and the grammars are loaded from (browsers, workers, Deno without
- * `node_modules`). Grammars already loaded stay loaded; `locateFile` only matters before the first parse.
- *
- * @example
- * configureTreeSitter({
- *   locateFile: (file) => `/assets/${file}`,
- *   loadGrammar: async (file) => new Uint8Array(await (await fetch(`/assets/${file}`)).arrayBuffer()),
- * });
- */
-export function configureTreeSitter(next: TreeSitterConfig): void {
-  config = { ...config, ...next };
-}
-
 function isNode(): boolean {
   const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
   return typeof proc?.versions?.node === "string";
 }
 
+/** Node's "module not found" (ESM `import()` and CommonJS `require.resolve`). */
+export function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}
+
 async function loadParserClass(): Promise<ParserClass> {
-  const module = (await import("web-tree-sitter")) as unknown as { default?: ParserClass } & ParserClass;
+  const config = cfg();
+  let module: { default?: ParserClass } & ParserClass;
+  try {
+    module = (await (config.loadWebTreeSitter ?? (() => import("web-tree-sitter")))()) as { default?: ParserClass } & ParserClass;
+  } catch (error) {
+    if (isModuleNotFound(error)) throw new TreeSitterNotInstalledError("web-tree-sitter", { cause: error });
+    throw error;
+  }
   const Parser = module.default ?? module;
   await Parser.init(config.locateFile ? { locateFile: config.locateFile } : undefined);
   return Parser;
@@ -79,7 +62,8 @@ async function loadLanguage(language: SyntaxLanguage): Promise<TreeSitterLanguag
   const Parser = await getParserClass();
   const file = grammarFile(language);
   try {
-    const source = config.loadGrammar ? await config.loadGrammar(file, language) : await defaultGrammar(file, language);
+    const loadGrammar = cfg().loadGrammar;
+    const source = loadGrammar ? await loadGrammar(file, language) : await defaultGrammar(file, language);
     const load = loadChain.then(() => Parser.Language.load(source));
     loadChain = load.catch(() => undefined);
     return await load;
@@ -94,9 +78,17 @@ async function loadLanguage(language: SyntaxLanguage): Promise<TreeSitterLanguag
 function getParserClass(): Promise<ParserClass> {
   parserClass ??= loadParserClass().catch((error: unknown) => {
     parserClass = undefined;
+    if (GrammarUnavailableError.isInstance(error)) throw error;
     throw new GrammarUnavailableError("*", `could not initialise web-tree-sitter: ${String(error)}`, { cause: error });
   });
   return parserClass;
+}
+
+/** Forget the loaded parser class (after `configureTreeSitter({ loadWebTreeSitter })`). */
+export function resetParserClass(): void {
+  parserClass = undefined;
+  parser = undefined;
+  languages.clear();
 }
 
 /** The loaded grammar of `language` (cached; a failed load is retried on the next call). */
@@ -108,14 +100,6 @@ export function getLanguage(language: SyntaxLanguage): Promise<TreeSitterLanguag
     languages.set(language, pending);
   }
   return pending;
-}
-
-/**
- * Load web-tree-sitter and the grammars of `names` ahead of time, so the first evaluation does not pay
- * for it.
- */
-export async function preloadLanguages(names: readonly SyntaxLanguage[]): Promise<void> {
-  await Promise.all(names.map((name) => getLanguage(name)));
 }
 
 /**

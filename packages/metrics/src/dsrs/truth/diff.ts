@@ -120,7 +120,7 @@ export class DiffMetric implements Metric {
   readonly costMsats: number;
 
   constructor(options?: DiffMetricOptions) {
-    const o = checkOptionsObject(options, "options");
+    const o = checkOptionsObject(options, "options", "DiffMetric", { strictness: true, field: true, name: true, language: true, semanticJudge: true, costMsats: true });
     const strictness = o.strictness ?? "NormalizedWhitespace";
     if (!STRICTNESSES.includes(strictness)) {
       throw new InvalidArgumentError(`options.strictness must be one of ${STRICTNESSES.join(", ")}`, {

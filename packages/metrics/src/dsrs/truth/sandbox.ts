@@ -94,6 +94,9 @@ export interface ProcessMetricOptions {
   readonly scratch?: boolean;
 }
 
+/** Every key of `ProcessMetricOptions` (checked against the type). */
+const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
+
 export interface SandboxMetricOptions extends ProcessMetricOptions {
   /** Argument vectors run in order; the first failure stops the rest. Default `[["cargo", "test"]]`. */
   readonly commands?: ReadonlyArray<readonly string[]>;
@@ -340,7 +343,7 @@ export class SandboxMetric extends ProcessMetricBase implements Metric {
   readonly commands: ReadonlyArray<readonly string[]>;
 
   constructor(options?: SandboxMetricOptions) {
-    const o = checkOptionsObject(options, "options");
+    const o = checkOptionsObject(options, "options", "SandboxMetric", { ...PROCESS_OPTION_KEYS, commands: true });
     super(o);
     this.name = o.name === undefined ? "sandbox" : checkString(o.name, "options.name");
     const commands = o.commands ?? [["cargo", "test"]];
@@ -426,7 +429,7 @@ export class TestPassMetric extends ProcessMetricBase implements Metric {
   readonly command: readonly string[];
 
   constructor(options?: TestPassMetricOptions) {
-    const o = checkOptionsObject(options, "options");
+    const o = checkOptionsObject(options, "options", "TestPassMetric", { ...PROCESS_OPTION_KEYS, command: true });
     super(o);
     this.name = o.name === undefined ? "tests_pass" : checkString(o.name, "options.name");
     this.command = checkArgv(o.command ?? ["cargo", "test"], "options.command");

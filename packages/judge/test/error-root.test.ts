@@ -1,0 +1,62 @@
+// One error root: every error class @evalkern/judge exports extends EvalkernError (from @evalkern/metrics) and
+// has a stable string `code`; the judge's own hierarchy (JudgeError, JudgeHttpError...) is kept.
+import { EvalkernError } from "@evalkern/metrics";
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+import {
+  CacheMissError,
+  JudgeAbortedError,
+  JudgeConfigError,
+  JudgeError,
+  JudgeHttpError,
+  JudgeInputError,
+  JudgeMetricConfigError,
+  JudgeOutputError,
+  JudgeRateLimitError,
+  JudgeReplyError,
+  JudgeTimeoutError,
+  JudgeTransportError,
+  UnsupportedCapabilityError,
+} from "../src/index.js";
+
+const instances: Record<string, () => Error> = {
+  JudgeError: () => new JudgeError("config", "m"),
+  JudgeConfigError: () => new JudgeConfigError("m", { argument: "a" }),
+  JudgeInputError: () => new JudgeInputError("m", { argument: "a" }),
+  JudgeHttpError: () => new JudgeHttpError("m", { status: 400, code: "bad", attempts: 1 }),
+  JudgeRateLimitError: () => new JudgeRateLimitError("m", { code: "insufficient_quota", attempts: 1, retryAfterMs: null }),
+  JudgeTimeoutError: () => new JudgeTimeoutError("m", { timeoutMs: 1, attempts: 1 }),
+  JudgeTransportError: () => new JudgeTransportError("network", "m", { attempts: 1 }),
+  JudgeOutputError: () => new JudgeOutputError("empty", "m", { attempts: 1, text: "" }),
+  CacheMissError: () => new CacheMissError("k".repeat(20)),
+  UnsupportedCapabilityError: () => new UnsupportedCapabilityError("loglikelihood", "m"),
+  JudgeAbortedError: () => new JudgeAbortedError(),
+  JudgeReplyError: () => new JudgeReplyError("S", "schema", ["x"]),
+  JudgeMetricConfigError: () => new JudgeMetricConfigError("threshold", "m"),
+};
+
+describe("error root", () => {
+  it("every exported error class is listed here", () => {
+    const exported = Object.entries(api)
+      .filter(([, v]) => typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error)
+      .map(([k]) => k);
+    expect(exported.sort()).toEqual(Object.keys(instances).sort());
+  });
+  it.each(Object.entries(instances))("%s is an EvalkernError and a JudgeError with a stable code", (name, make) => {
+    const e = make();
+    expect(e).toBeInstanceOf(EvalkernError);
+    expect(EvalkernError.isInstance(e)).toBe(true);
+    expect(e).toBeInstanceOf(JudgeError);
+    expect(JudgeError.isInstance(e)).toBe(true);
+    expect(e.name).toBe(name);
+    expect((e as EvalkernError).code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+  });
+  it("codes are distinct; the provider's code is apiCode", () => {
+    const codes = Object.values(instances).map((m) => (m() as EvalkernError).code);
+    expect(new Set(codes).size).toBe(codes.length);
+    const e = instances.JudgeRateLimitError!() as JudgeRateLimitError;
+    expect(e).toBeInstanceOf(JudgeHttpError);
+    expect(e.code).toBe("JUDGE_RATE_LIMIT");
+    expect(e.apiCode).toBe("insufficient_quota");
+  });
+});

@@ -1,0 +1,61 @@
+// One error root: every error class @evalkern/metrics exports (any subpath) extends EvalkernError (core-wasm's,
+// re-exported here) and has a stable string `code`.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
+import { ScorerResultError } from "../src/byob/index.js";
+import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError } from "../src/dsrs/index.js";
+import { UnknownOptionError } from "../src/index.js";
+import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
+
+const instances: Record<string, () => Error> = {
+  EvalkernError: () => new EvalkernError("m"),
+  InvalidArgumentError: () => new InvalidArgumentError("m", { argument: "a" }),
+  MetricValueError: () => new MetricValueError("x"),
+  PythonCompatError: () => new PythonCompatError("ValueError", "m"),
+  PythonRegexError: () => new PythonRegexError("m", "(", 0),
+  RegexBudgetExceededError: () => new RegexBudgetExceededError("a*", 10),
+  ScorerResultError: () => new ScorerResultError("s", "m"),
+  CommandRunnerUnavailableError: () => new CommandRunnerUnavailableError("m"),
+  GrammarUnavailableError: () => new GrammarUnavailableError("rust", "m"),
+  JudgeRequiredError: () => new JudgeRequiredError("LlmJudgeMetric", "m"),
+  TreeSitterNotInstalledError: () => new TreeSitterNotInstalledError("web-tree-sitter"),
+  UnknownOptionError: () => new UnknownOptionError("SandboxMetric", "command", ["commands"]),
+  ConcurrentMeasureError: () => new ConcurrentMeasureError("X"),
+  InvalidEvaluationError: () => new InvalidEvaluationError("X", "m"),
+  MissingTestCaseParamsError: () => new MissingTestCaseParamsError("m", ["input"]),
+  SyncMeasureUnsupportedError: () => new SyncMeasureUnsupportedError("X"),
+};
+
+/** The error classes exported by every entry point of package.json (dist paths mapped to src). */
+async function exportedErrorClasses(): Promise<string[]> {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, { default?: string } | string> };
+  const names = new Set<string>();
+  for (const entry of Object.values(pkg.exports)) {
+    const file = typeof entry === "string" ? entry : entry.default;
+    if (!file?.endsWith(".js")) continue;
+    const mod = (await import(new URL(`../${file.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")}`, import.meta.url).href)) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(mod)) if (typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error) names.add(k);
+  }
+  return [...names].sort();
+}
+
+describe("error root", () => {
+  it("every exported error class is listed here", async () => {
+    expect(await exportedErrorClasses()).toEqual(Object.keys(instances).sort());
+  });
+  it.each(Object.entries(instances))("%s is an EvalkernError with a stable code", (name, make) => {
+    const e = make();
+    expect(e).toBeInstanceOf(EvalkernError);
+    expect(EvalkernError.isInstance(e)).toBe(true);
+    expect(e.name).toBe(name);
+    expect((e as EvalkernError).code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+  });
+  it("codes are distinct", () => {
+    const codes = Object.values(instances).map((m) => (m() as EvalkernError).code);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+  it("PythonRegexError stays a PythonCompatError", () => {
+    expect(new PythonRegexError("m", "(", 0)).toBeInstanceOf(PythonCompatError);
+  });
+});
