@@ -95,7 +95,7 @@ export interface ProcessMetricOptions {
 }
 
 /** Every key of `ProcessMetricOptions` (checked against the type). */
-const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
+const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true, limits: true, scratch: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
 
 export interface SandboxMetricOptions extends ProcessMetricOptions {
   /** Argument vectors run in order; the first failure stops the rest. Default `[["cargo", "test"]]`. */
