@@ -3,7 +3,7 @@
 import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
-import { pyStr, pyTypeName } from "../python/repr.js";
+import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
 
 /** `str.strip()` with no argument: Python's 29 whitespace code points (not U+FEFF, not U+200B). */
 export function pyStrip(s: string): string {
@@ -126,9 +126,10 @@ export function pyTruthy(v: unknown): boolean {
   if (typeof v === "string") return v.length > 0;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === "object") {
-    const n = (v as { valueOf(): unknown }).valueOf();
-    if (typeof n === "number") return n !== 0; // PyFloat
-    return Object.keys(v).length > 0;
+    // no valueOf() call: a null-prototype object (what some JSON parsers return) has none, and a
+    // user object's own valueOf decides nothing in Python
+    if (PyFloat.isInstance(v)) return v.value !== 0;
+    return Object.keys(v).length > 0; // a dict: non-empty
   }
   return true;
 }
