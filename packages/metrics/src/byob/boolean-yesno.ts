@@ -11,11 +11,36 @@ const NO: ReadonlySet<string> = new Set(["no", "false", "incorrect", "wrong", "n
 /**
  * The model's yes/no: the first of the first 20 ASCII letter runs of the lower-cased response that is a
  * yes-word or a no-word. Runs are whole: "yesterday" is no answer, "not correct" is yes.
+ *
+ * The response is lower-cased and scanned chunk by chunk, stopping once the 20th run is complete, so a
+ * long response costs only what is read of it. Chunking does not change the runs: the one
+ * context-dependent mapping of `str.lower()` (final sigma) never yields an ASCII letter, and chunks end
+ * between code points.
  */
 export function extractYesNo(response: unknown): "yes" | "no" | null {
-  const text = pyLower(requireStrFor(pyTruthy(response) ? response : "", "lower"));
-  const runs = text.match(/[A-Za-z]+/g) ?? [];
-  for (const run of runs.slice(0, 20)) {
+  const text = requireStrFor(pyTruthy(response) ? response : "", "lower");
+  let run = "";
+  let runs = 0;
+  const CHUNK = 8192;
+  for (let start = 0; start < text.length && runs < 20; ) {
+    let end = Math.min(text.length, start + CHUNK);
+    if (end < text.length && (text.charCodeAt(end) & 0xfc00) === 0xdc00 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+    const lower = pyLower(text.slice(start, end));
+    for (let i = 0; i < lower.length && runs < 20; i++) {
+      const c = lower.charCodeAt(i);
+      if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) {
+        if (run.length <= 10) run += lower[i]; // no yes/no word is longer; a longer run only has to stay unequal
+      }
+      else if (run !== "") {
+        runs++;
+        if (YES.has(run)) return "yes";
+        if (NO.has(run)) return "no";
+        run = "";
+      }
+    }
+    start = end;
+  }
+  if (run !== "" && runs < 20) {
     if (YES.has(run)) return "yes";
     if (NO.has(run)) return "no";
   }

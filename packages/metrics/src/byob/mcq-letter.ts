@@ -26,19 +26,30 @@ function letterPatterns(): readonly PythonRegex[] {
 
 /**
  * BYOB `_extract_letter`: the upper-cased first group of the first pattern that matches the first 200
- * characters of the stripped response, or "" when none does. Note the original's quirks: a standalone
+ * characters of the stripped response, or "" when none does. Only that bounded window is searched, so
+ * the time is linear in the response's length (the strip) whatever it holds. Note the original's quirks: a standalone
  * English "I" or "a" counts as an answer, and under IGNORECASE `ı` and `İ` match `[A-Ja-j]`.
  */
 export function extractLetter(response: unknown): string {
   const value = pyTruthy(response) ? response : "";
   const text = pyStrip(requireStrFor(value, "strip"));
   if (text === "") return "";
-  const head = Array.from(text).slice(0, 200).join("");
+  const head = codePointPrefix(text, 200);
   for (const p of letterPatterns()) {
     const m = p.search(head);
     if (m !== null) return pyUpper(m.group(1)!);
   }
   return "";
+}
+
+/** `s[:n]` in code points, reading only the first n code points (the response can be megabytes). */
+function codePointPrefix(s: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return s.slice(0, i);
 }
 
 /** BYOB's target letter: from an int/bool index, a digit string, a short letter string, or choice text. */
@@ -55,8 +66,8 @@ export function targetLetter(target: unknown, metadata: unknown): string {
     return v >= 0n && v <= 9n ? LETTERS[Number(v)]! : pyUpper(s);
   }
   if (s !== "") {
-    const first = pyUpper(Array.from(s)[0]!);
-    if (LETTERS.includes(first) && Array.from(s).length <= 2) return first;
+    const first = pyUpper(String.fromCodePoint(s.codePointAt(0)!));
+    if (LETTERS.includes(first) && codePointPrefix(s, 2).length === s.length) return first;
   }
   if (metadata === null || metadata === undefined || typeof metadata !== "object" || Array.isArray(metadata)) {
     throw new PythonCompatError("AttributeError", `'${pyTypeName(metadata ?? null)}' object has no attribute 'get'`);

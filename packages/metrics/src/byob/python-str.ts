@@ -3,7 +3,7 @@
 import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
-import { pyStr, pyTypeName } from "../python/repr.js";
+import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
 
 /** `str.strip()` with no argument: Python's 29 whitespace code points (not U+FEFF, not U+200B). */
 export function pyStrip(s: string): string {
@@ -58,6 +58,9 @@ export function pyIsDigitStr(s: string): boolean {
 /** `str.isalpha()`: non-empty and every character a letter (L*). The runtime's Unicode tables. */
 export const pyIsAlphaStr = (s: string): boolean => /^\p{L}+$/u.test(s);
 
+/** CPython 3.11's `sys.get_int_max_str_digits()` default: `int()` of a longer decimal string raises ValueError. */
+const INT_MAX_STR_DIGITS = 4300;
+
 /**
  * Python `int(s)` for a str: surrounding whitespace, one optional sign, decimal digits of any script,
  * single underscores between digits. Throws `ValueError` like Python.
@@ -75,6 +78,19 @@ export function pyIntFromStr(s: string): bigint {
   let digits = 0;
   let lastUnderscore = true;
   for (; i < chars.length; i++) {
+    if (digits > INT_MAX_STR_DIGITS) {
+      // past CPython 3.11's limit only validity matters: stop accumulating (BigInt growth is quadratic)
+      const ch = chars[i]!;
+      if (ch === "_") {
+        if (lastUnderscore) break;
+        lastUnderscore = true;
+      } else if (pyDecimalValue(ch.codePointAt(0)!) < 0) break;
+      else {
+        digits++;
+        lastUnderscore = false;
+      }
+      continue;
+    }
     const ch = chars[i]!;
     if (ch === "_") {
       if (lastUnderscore) break;
@@ -90,6 +106,12 @@ export function pyIntFromStr(s: string): bigint {
   if (digits === 0 || i !== chars.length || lastUnderscore) {
     throw new PythonCompatError("ValueError", `invalid literal for int() with base 10: ${JSON.stringify(s)}`);
   }
+  if (digits > INT_MAX_STR_DIGITS) {
+    throw new PythonCompatError(
+      "ValueError",
+      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+    );
+  }
   return negative ? -value : value;
 }
 
@@ -104,9 +126,10 @@ export function pyTruthy(v: unknown): boolean {
   if (typeof v === "string") return v.length > 0;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === "object") {
-    const n = (v as { valueOf(): unknown }).valueOf();
-    if (typeof n === "number") return n !== 0; // PyFloat
-    return Object.keys(v).length > 0;
+    // no valueOf() call: a null-prototype object (what some JSON parsers return) has none, and a
+    // user object's own valueOf decides nothing in Python
+    if (PyFloat.isInstance(v)) return v.value !== 0;
+    return Object.keys(v).length > 0; // a dict: non-empty
   }
   return true;
 }

@@ -81,10 +81,16 @@ function diff(a: unknown, b: unknown, strings: Scorer<string>, numbers: Scorer<n
   if (noneA && noneB) return 1;
   if (noneA || noneB) return 0;
   // different kinds (or booleans): compare their JSON text
-  return scoreOf(
-    strings({ output: JSON.stringify(a, sortedKeys), expected: JSON.stringify(b, sortedKeys) }),
-    "stringScorer",
-  );
+  return scoreOf(strings({ output: jsonText(a, `output${path}`), expected: jsonText(b, `expected${path}`) }), "stringScorer");
+}
+
+/** JSON text with sorted keys; a nested bigint or a cycle (JSON.stringify's TypeErrors) is a typed error. */
+function jsonText(v: unknown, path: string): string {
+  try {
+    return JSON.stringify(v, sortedKeys);
+  } catch (e) {
+    throw new InvalidArgumentError(`JSONDiff compares JSON values: ${path} cannot be written as JSON (${(e as Error).message})`, { argument: path });
+  }
 }
 
 /**

@@ -46,7 +46,13 @@ export function scorerText(value: unknown, argument: string): string {
   if (typeof value === "symbol") {
     throw new InvalidArgumentError(`${argument} cannot be turned into text (symbol)`, { argument, actual: "symbol" });
   }
-  return `${value as string}`;
+  try {
+    return `${value as string}`;
+  } catch {
+    // a null-prototype object (no toString/valueOf), or one whose conversion throws: autoevals' template
+    // literal would throw a TypeError too; say which argument it was
+    throw new InvalidArgumentError(`${argument} cannot be turned into text (an object without a usable toString)`, { argument, actual: "object" });
+  }
 }
 
 export function requireExpected(args: unknown, scorer: string): { output: unknown; expected: unknown } {

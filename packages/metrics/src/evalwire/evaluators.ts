@@ -299,6 +299,13 @@ export function makeContainsEvaluator(): Evaluator<boolean> {
   }, "contains");
 }
 
+/** Bytes as a string of the code points 0-255 (no argument spread: a long literal would overflow the stack). */
+function latin1(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  return out;
+}
+
 /**
  * evalwire `make_regex_evaluator()` → `regex_match(output, expected) -> bool`:
  * `bool(re.search(items[0], output))` with Python `re` semantics (Unicode `\w`/`\d`/`\s`/`\b`,
@@ -322,8 +329,8 @@ export function makeRegexEvaluator(): Evaluator<boolean> {
     const pattern = items[0] as PyValue;
     if (pattern instanceof PyBytes) {
       // A bytes pattern compiles (ASCII classes), then cannot search a str.
-      const compiled = compilePython(String.fromCharCode(...pattern.bytes), 256);
-      if (output instanceof PyBytes) return compiled.test(String.fromCharCode(...output.bytes));
+      const compiled = compilePython(latin1(pattern.bytes), 256);
+      if (output instanceof PyBytes) return compiled.test(latin1(output.bytes));
       throw new PythonCompatError("TypeError", "cannot use a bytes pattern on a string-like object");
     }
     if (typeof pattern !== "string") throw new PythonCompatError("TypeError", "first argument must be string or compiled pattern");

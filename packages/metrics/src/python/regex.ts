@@ -64,14 +64,20 @@ export class RegexBudgetExceededError extends EvalkernError {
   override readonly code: string = "REGEX_BUDGET_EXCEEDED";
   readonly pattern: string;
   readonly budget: number;
-  /** "steps": the step budget ran out; "depth": the input was too long for the matcher's recursion. */
-  readonly reason: "steps" | "depth";
-  constructor(pattern: string, budget: number, reason: "steps" | "depth" = "steps") {
+  /**
+   * "steps": the step budget ran out; "depth": the input was too long for the matcher's recursion;
+   * "compile": the pattern's character classes need more than `budget` range bounds in all (compiling it
+   * would take unbounded time and memory).
+   */
+  readonly reason: "steps" | "depth" | "compile";
+  constructor(pattern: string, budget: number, reason: "steps" | "depth" | "compile" = "steps") {
     const shown = JSON.stringify(pattern.length > 60 ? pattern.slice(0, 60) + "…" : pattern);
     super(
       reason === "steps"
         ? `regex search exceeded its budget of ${budget} backtracking steps (pattern ${shown})`
-        : `regex search needs more recursion than the JS stack allows on this input (pattern ${shown})`,
+        : reason === "depth"
+          ? `regex search needs more recursion than the JS stack allows on this input (pattern ${shown})`
+          : `regex compilation exceeded its budget of ${budget} character-class range bounds (pattern ${shown})`,
     );
     this.pattern = pattern;
     this.budget = budget;
@@ -148,6 +154,38 @@ function rsUnion(...sets: Ranges[]): Ranges {
   const pairs: number[] = [];
   for (const s of sets) for (const v of s) pairs.push(v);
   return rsNormalize(pairs);
+}
+
+/** Union of a few normalized sets by linear merges (rsUnion sorts every range; this is for big tables). */
+function rsUnionSorted(parts: readonly Ranges[]): Ranges {
+  if (parts.length > 8) return rsUnion(...parts);
+  let acc: Ranges = parts[0] ?? [];
+  for (let p = 1; p < parts.length; p++) {
+    const a = acc;
+    const b = parts[p]!;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+      let lo: number;
+      let hi: number;
+      if (j >= b.length || (i < a.length && a[i]! <= b[j]!)) {
+        lo = a[i]!;
+        hi = a[i + 1]!;
+        i += 2;
+      } else {
+        lo = b[j]!;
+        hi = b[j + 1]!;
+        j += 2;
+      }
+      const n = out.length;
+      if (n > 0 && lo <= out[n - 1]! + 1) {
+        if (hi > out[n - 1]!) out[n - 1] = hi;
+      } else out.push(lo, hi);
+    }
+    acc = out;
+  }
+  return acc;
 }
 
 function rsComplement(a: Ranges): Ranges {
@@ -792,7 +830,15 @@ function uniq<T extends Item | SetItem>(items: T[]): T[] {
   return out;
 }
 
+/**
+ * Deepest group nesting CPython 3.11 compiles: `_parser` recurses twice per level, and at 496 levels
+ * (from a shallow caller) `re.compile` raises RecursionError. Past it evalkern raises the same, before the
+ * JS stack runs out.
+ */
+const MAX_NESTING = 495;
+
 function parseSub(source: Tokenizer, state: State, verbose: boolean, nested: number): SubPattern {
+  if (nested > 2 * MAX_NESTING + 1) throw new PythonCompatError("RecursionError", "maximum recursion depth exceeded");
   const items: SubPattern[] = [];
   for (;;) {
     items.push(parseSeq(source, state, verbose, nested + 1, nested === 0 && items.length === 0));
@@ -801,25 +847,27 @@ function parseSub(source: Tokenizer, state: State, verbose: boolean, nested: num
   }
   if (items.length === 1) return items[0]!;
   const subpattern = new SubPattern(state);
-  // move a common prefix out of the branch
+  // move a common prefix out of the branch (measured first, then cut once: linear in the branches)
+  let shared = 0;
   for (;;) {
     let prefix: Item | null = null;
     let common = true;
     for (const item of items) {
-      if (item.length === 0) {
+      if (item.length <= shared) {
         common = false;
         break;
       }
-      if (prefix === null) prefix = item.data[0]!;
-      else if (!itemEquals(item.data[0]!, prefix)) {
+      if (prefix === null) prefix = item.data[shared]!;
+      else if (!itemEquals(item.data[shared]!, prefix)) {
         common = false;
         break;
       }
     }
     if (!common || prefix === null) break;
-    for (const item of items) item.data.splice(0, 1);
     subpattern.data.push(prefix);
+    shared++;
   }
+  if (shared > 0) for (const item of items) item.data.splice(0, shared);
   // a branch of single characters/sets becomes one set
   const set: SetItem[] = [];
   let allSets = true;
@@ -1193,21 +1241,31 @@ type Node =
   | { readonly k: "cond"; readonly g: number; readonly yes: Node; readonly no: Node }
   | { readonly k: "atomic"; readonly x: Node };
 
+/** The complement of a static table, computed once. */
+function complementOf(a: Ranges): Ranges {
+  let c = complements.get(a);
+  if (c === undefined) {
+    c = rsComplement(a);
+    complements.set(a, c);
+  }
+  return c;
+}
+
 function categorySet(cat: Category, flags: number): Ranges {
   const u = (flags & ASCII) === 0;
   switch (cat) {
     case "DIGIT":
       return u ? uni().decimal : ASCII_DIGIT;
     case "NOT_DIGIT":
-      return rsComplement(u ? uni().decimal : ASCII_DIGIT);
+      return complementOf(u ? uni().decimal : ASCII_DIGIT);
     case "SPACE":
       return u ? uni().space : ASCII_SPACE;
     case "NOT_SPACE":
-      return rsComplement(u ? uni().space : ASCII_SPACE);
+      return complementOf(u ? uni().space : ASCII_SPACE);
     case "WORD":
       return u ? uni().word : ASCII_WORD;
     case "NOT_WORD":
-      return rsComplement(u ? uni().word : ASCII_WORD);
+      return complementOf(u ? uni().word : ASCII_WORD);
   }
 }
 
@@ -1283,7 +1341,7 @@ function classSet(items: readonly SetItem[], flags: number): Ranges {
       }
     }
   }
-  let s = rsUnion(...parts);
+  let s = parts.length === 1 ? parts[0]! : rsUnionSorted(parts);
   if (cr !== null && hascased) s = preimage(s, cr.lower, cr.changed);
   return negate ? rsComplement(s) : s;
 }
@@ -1291,6 +1349,43 @@ function classSet(items: readonly SetItem[], flags: number): Ranges {
 function combineFlags(flags: number, add: number, del: number): number {
   if ((add & TYPE_FLAGS) !== 0) flags &= ~TYPE_FLAGS;
   return (flags | add) & ~del;
+}
+
+const NOT_NL: Ranges = rsComplement([10, 10]);
+
+/**
+ * Resolved sets of the pattern being compiled, by item and flags: a pattern repeating `\w` or `[a-z]`
+ * resolves it once, and equal tests share one Ranges object (which the reduced alphabet relies on).
+ */
+let setMemo: Map<string, Ranges> | null = null;
+let setBounds = 0;
+
+/**
+ * Compile budget: range bounds (two per range) over the distinct classes of one pattern. `\w` has about
+ * 1,400; a 100 KB pattern of distinct `\w`-sized classes would hold ~70 million and gigabytes.
+ */
+const COMPILE_BOUNDS_BUDGET = 4_000_000;
+
+class CompileBudgetSignal extends Error {}
+
+function memoSet(key: string, make: () => Ranges): Ranges {
+  if (setMemo === null) return make();
+  let r = setMemo.get(key);
+  if (r === undefined) {
+    r = make();
+    setMemo.set(key, r);
+    setBounds += r.length;
+    if (setBounds > COMPILE_BOUNDS_BUDGET) throw new CompileBudgetSignal();
+  }
+  return r;
+}
+
+function setItemsKey(items: readonly SetItem[]): string {
+  let k = "";
+  for (const it of items) {
+    k += it.op === "LITERAL" ? `l${it.cp},` : it.op === "RANGE" ? `r${it.lo}-${it.hi},` : it.op === "CATEGORY" ? `c${it.cat},` : "^,";
+  }
+  return k;
 }
 
 function resolve(p: SubPattern, flags: number, pattern: string): Node {
@@ -1302,13 +1397,13 @@ function resolve(p: SubPattern, flags: number, pattern: string): Node {
 function resolveItem(it: Item, flags: number, pattern: string): Node {
   switch (it.op) {
     case "LITERAL":
-      return { k: "set", s: literalSet(it.cp, flags) };
+      return { k: "set", s: memoSet(`L${flags}:${it.cp}`, () => literalSet(it.cp, flags)) };
     case "NOT_LITERAL":
-      return { k: "set", s: rsComplement(literalSet(it.cp, flags)) };
+      return { k: "set", s: memoSet(`N${flags}:${it.cp}`, () => rsComplement(literalSet(it.cp, flags))) };
     case "ANY":
-      return { k: "set", s: (flags & DOTALL) !== 0 ? ALL : rsComplement([10, 10]) };
+      return { k: "set", s: (flags & DOTALL) !== 0 ? ALL : NOT_NL };
     case "IN":
-      return { k: "set", s: classSet(it.items, flags) };
+      return { k: "set", s: memoSet(`I${flags}:${setItemsKey(it.items)}`, () => classSet(it.items, flags)) };
     case "AT": {
       const ml = (flags & MULTILINE) !== 0;
       const u = (flags & UNICODE) !== 0;
@@ -1444,9 +1539,230 @@ interface Translation {
    * the real pattern does (and more), and runs on re2js's DFA, so a text it rejects skips the marker pass.
    */
   readonly relaxed: string | null;
+  /** Set when the text is searched as block characters (see buildAlphabet). */
+  readonly alphabet: Alphabet | null;
 }
 
-function translate(root: Node, groups: number): Translation {
+// ---------------------------------------------------------------------------------------------------
+// Reduced alphabet: when the pattern's classes are big (`\w` is ~700 ranges; a 1 KB pattern of `\w`
+// spelt out as RE2 classes is megabytes of pattern text), the text is searched through a relabelling
+// instead. The code points are split into blocks that every set of the pattern either contains or
+// excludes whole (partition refinement, each set processed from its smaller side); each code point of the
+// text is replaced by one character naming its block, and each set becomes a class of block characters.
+// `\w` repeated 50,000 times is then two blocks and a one-character class.
+
+/** Block characters: BMP code points below the surrogates, clear of the markers. */
+const BLOCK_BASE = 0x100;
+const MAX_BLOCKS = 0xd800 - BLOCK_BASE;
+/** Above this many range bounds over all character tests, the pattern is translated over blocks. */
+const DIRECT_BOUNDS_LIMIT = 16_384;
+/** Work limits of building the alphabet and of the RE2 source; past them the backtracker takes over. */
+const ALPHABET_WORK_LIMIT = 20_000_000;
+const SOURCE_LIMIT = 4_000_000;
+const MARKS_ALL = "\\x{e000}-\\x{e1ff}";
+
+interface Alphabet {
+  /** Sorted first code points of the elementary intervals (cuts[0] = 0). */
+  readonly cuts: Int32Array;
+  /** Block character of each elementary interval. */
+  readonly charOf: Uint16Array;
+  /** Block character of each ASCII code point. */
+  readonly ascii: Uint16Array;
+  /** RE2 class text, over block characters, of each set of the pattern. */
+  readonly classes: ReadonlyMap<Ranges, string>;
+}
+
+function collectSets(n: Node, out: Set<Ranges>): void {
+  switch (n.k) {
+    case "set":
+      out.add(n.s);
+      return;
+    case "seq":
+    case "alt":
+      n.xs.forEach((x) => collectSets(x, out));
+      return;
+    case "group":
+    case "rep":
+    case "look":
+    case "atomic":
+      collectSets(n.x, out);
+      return;
+    case "cond":
+      collectSets(n.yes, out);
+      collectSets(n.no, out);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Number of range bounds the direct translation would spell out (every occurrence counts). */
+function directBounds(n: Node): number {
+  switch (n.k) {
+    case "set":
+      return n.s.length;
+    case "seq":
+    case "alt":
+      return n.xs.reduce((a, x) => a + directBounds(x), 0);
+    case "group":
+    case "rep":
+    case "look":
+    case "atomic":
+      return directBounds(n.x);
+    case "cond":
+      return directBounds(n.yes) + directBounds(n.no);
+    default:
+      return 0;
+  }
+}
+
+function intervalOf(cuts: Int32Array, cp: number): number {
+  let lo = 0;
+  let hi = cuts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (cuts[mid]! <= cp) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Instructions the RE2 program would roughly hold: RE2 unrolls counted repeats, so `((a{1000}){1000}){1000}`
+ * would be 10^9 of them. Saturates at SOURCE_LIMIT + 1.
+ */
+function unrolledSize(n: Node): number {
+  const cap = SOURCE_LIMIT + 1;
+  switch (n.k) {
+    case "set":
+    case "at":
+    case "ref":
+      return 1;
+    case "seq":
+    case "alt": {
+      let t = 1;
+      for (const x of n.xs) {
+        t += unrolledSize(x);
+        if (t >= cap) return cap;
+      }
+      return t;
+    }
+    case "group":
+    case "look":
+    case "atomic":
+      return 1 + unrolledSize(n.x);
+    case "rep": {
+      const times = n.max === MAXREPEAT ? Math.max(n.min, 1) : n.max;
+      return Math.min(cap, 1 + unrolledSize(n.x) * Math.max(times, 1));
+    }
+    case "cond":
+      return Math.min(cap, 1 + unrolledSize(n.yes) + unrolledSize(n.no));
+  }
+}
+
+/** Builds the block alphabet of `sets`, or null when it would take more than the work limits. */
+function buildAlphabet(distinct: readonly Ranges[]): Alphabet | null {
+  let bounds = 1;
+  for (const r of distinct) bounds += r.length;
+  if (bounds > ALPHABET_WORK_LIMIT) return null;
+  const all = new Int32Array(bounds);
+  let k = 1; // all[0] = 0
+  for (const r of distinct) {
+    for (let i = 0; i < r.length; i += 2) {
+      all[k++] = r[i]!;
+      if (r[i + 1]! < MAX_CP) all[k++] = r[i + 1]! + 1;
+    }
+  }
+  const sorted = all.subarray(0, k).sort();
+  let e = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[e++] = sorted[i]!;
+  const cuts = sorted.slice(0, e);
+  const E = cuts.length;
+  const blockOf = new Int32Array(E);
+  const size: number[] = [E];
+  let work = 0;
+  // each set as inclusive interval-index runs [a0, b0, a1, b1, ...], and which side is smaller
+  const sides: { runs: Int32Array; inside: boolean }[] = [];
+  const touched = new Map<number, number[]>();
+  for (const r of distinct) {
+    const runs = new Int32Array(r.length);
+    let count = 0;
+    for (let i = 0; i < r.length; i += 2) {
+      const a = intervalOf(cuts, r[i]!);
+      const b = intervalOf(cuts, r[i + 1]!);
+      runs[i] = a;
+      runs[i + 1] = b;
+      count += b - a + 1;
+    }
+    const inside = 2 * count <= E;
+    let side = runs;
+    if (!inside) {
+      // the gaps between the runs
+      const gaps: number[] = [];
+      let next = 0;
+      for (let i = 0; i < runs.length; i += 2) {
+        if (runs[i]! > next) gaps.push(next, runs[i]! - 1);
+        next = runs[i + 1]! + 1;
+      }
+      if (next < E) gaps.push(next, E - 1);
+      side = Int32Array.from(gaps);
+    }
+    sides.push({ runs: side, inside });
+    work += Math.min(count, E - count) + r.length;
+    if (work > ALPHABET_WORK_LIMIT) return null;
+    touched.clear();
+    for (let i = 0; i < side.length; i += 2) {
+      for (let t = side[i]!; t <= side[i + 1]!; t++) {
+        const b = blockOf[t]!;
+        const list = touched.get(b);
+        if (list === undefined) touched.set(b, [t]);
+        else list.push(t);
+      }
+    }
+    for (const [b, list] of touched) {
+      if (list.length === size[b]) continue;
+      const nb = size.length;
+      if (nb >= MAX_BLOCKS) return null;
+      size.push(list.length);
+      size[b]! -= list.length;
+      for (const t of list) blockOf[t] = nb;
+    }
+  }
+  const charOf = new Uint16Array(E);
+  for (let t = 0; t < E; t++) charOf[t] = BLOCK_BASE + blockOf[t]!;
+  const ascii = new Uint16Array(128);
+  for (let c = 0; c < 128; c++) ascii[c] = charOf[intervalOf(cuts, c)]!;
+  const classes = new Map<Ranges, string>();
+  const seen = new Int32Array(size.length).fill(-1);
+  distinct.forEach((r, idx) => {
+    const { runs, inside } = sides[idx]!;
+    const ids: number[] = [];
+    for (let i = 0; i < runs.length; i += 2) {
+      for (let t = runs[i]!; t <= runs[i + 1]!; t++) {
+        const b = blockOf[t]!;
+        if (seen[b] !== idx) {
+          seen[b] = idx;
+          ids.push(b);
+        }
+      }
+    }
+    ids.sort((x, y) => x - y);
+    let body = "";
+    for (let i = 0; i < ids.length; ) {
+      let j = i;
+      while (j + 1 < ids.length && ids[j + 1] === ids[j]! + 1) j++;
+      body += j === i ? hex(BLOCK_BASE + ids[i]!) : `${hex(BLOCK_BASE + ids[i]!)}-${hex(BLOCK_BASE + ids[j]!)}`;
+      i = j + 1;
+    }
+    // a block character never equals a marker, so "not these blocks" must also exclude the markers
+    classes.set(r, inside ? (body === "" ? `[^\\x{0}-\\x{10ffff}]` : `[${body}]`) : `[^${MARKS_ALL}${body}]`);
+  });
+  return { cuts, charOf, ascii, classes };
+}
+
+const blockChar = (alpha: Alphabet, cp: number): number => (cp < 128 ? alpha.ascii[cp]! : alpha.charOf[intervalOf(alpha.cuts, cp)]!);
+
+function translate(root: Node, groups: number, alpha: Alphabet | null): Translation {
   const ats = new Set<At>();
   collectAts(root, ats);
   const needMarkers = [...ats].some((a) => a !== "BEGINNING");
@@ -1455,6 +1771,7 @@ function translate(root: Node, groups: number): Translation {
   const groupMap = new Array<number>(groups + 1).fill(0);
   let nextGroup = kinds === null ? 1 : 2; // marker mode wraps Python's group 0 in re2js group 1
   let lookbehind = false;
+  let size = 0;
 
   const atText = (at: At): string => {
     if (kinds === null) return "\\A"; // only BEGINNING reaches here
@@ -1467,8 +1784,12 @@ function translate(root: Node, groups: number): Translation {
 
   const emit = (n: Node, inBehind: boolean): string => {
     switch (n.k) {
-      case "set":
-        return classText(n.s) + marks;
+      case "set": {
+        const t = (alpha === null ? classText(n.s) : alpha.classes.get(n.s)!) + marks;
+        size += t.length;
+        if (size > SOURCE_LIMIT) throw new Untranslatable();
+        return t;
+      }
       case "seq":
         return n.xs.map((x) => emit(x, inBehind)).join("");
       case "alt":
@@ -1505,7 +1826,7 @@ function translate(root: Node, groups: number): Translation {
   // marker mode: an anchored prefix skips whole (marker, character) pairs, so the pattern always starts
   // right after a marker whatever code points the text holds
   const source = kinds === null ? body : `\\A${marks}(?:(?s:.)${marks})*?(${body})`;
-  return { source, groupMap, markerKinds: kinds, lookbehind, relaxed: kinds === null ? null : relax(root) };
+  return { source, groupMap, markerKinds: kinds, lookbehind, relaxed: kinds === null || alpha !== null ? null : relax(root), alphabet: alpha };
 }
 
 /** RE2 text of `n` with assertions and lookbehinds removed (they only ever reject), captures dropped. */
@@ -1577,7 +1898,7 @@ const isWordU = (cp: number): boolean => (cp < 0 ? false : cp < 128 ? isWordA(cp
  * The text with a marker before every character and at the end, and (when asked) for every UTF-16
  * offset just after a marker the original offset it stands for (-1 elsewhere).
  */
-function markText(text: string, kinds: readonly At[], withOrigin: boolean): { marked: string; origin: Int32Array | undefined } {
+function markText(text: string, kinds: readonly At[], withOrigin: boolean, alpha: Alphabet | null = null): { marked: string; origin: Int32Array | undefined } {
   const n = text.length;
   const buf = new Uint16Array(2 * n + 1);
   const origin = withOrigin ? new Int32Array(2 * n + 2).fill(-1) : undefined;
@@ -1595,15 +1916,41 @@ function markText(text: string, kinds: readonly At[], withOrigin: boolean): { ma
     buf[o++] = MARK_BASE + markerBits(kinds, i === 0, atEnd, prev, next, i + len === n, n === 0);
     if (origin !== undefined) origin[o] = i;
     if (atEnd) break;
-    buf[o++] = text.charCodeAt(i);
-    if (len === 2) buf[o++] = text.charCodeAt(i + 1);
+    if (alpha !== null) buf[o++] = blockChar(alpha, next);
+    else {
+      buf[o++] = text.charCodeAt(i);
+      if (len === 2) buf[o++] = text.charCodeAt(i + 1);
+    }
     prev = next;
     i += len;
   }
-  // String.fromCharCode keeps lone surrogates as they are (a UTF-16 TextDecoder would not)
-  let marked = "";
-  for (let k = 0; k < o; k += 8192) marked += String.fromCharCode.apply(null, buf.subarray(k, Math.min(o, k + 8192)) as unknown as number[]);
-  return { marked, origin };
+  return { marked: unitsToString(buf, o), origin };
+}
+
+/** `units[0..o)` as a string (String.fromCharCode keeps lone surrogates as they are; a TextDecoder would not). */
+function unitsToString(units: Uint16Array, o: number): string {
+  let out = "";
+  for (let k = 0; k < o; k += 8192) out += String.fromCharCode.apply(null, units.subarray(k, Math.min(o, k + 8192)) as unknown as number[]);
+  return out;
+}
+
+/**
+ * The text as block characters, one per code point, and (when asked) the UTF-16 offset in `text` of every
+ * position of the result (length + 1 entries).
+ */
+function blockText(text: string, alpha: Alphabet, withOrigin: boolean): { mapped: string; origin: Int32Array | undefined } {
+  const n = text.length;
+  const buf = new Uint16Array(n);
+  const origin = withOrigin ? new Int32Array(n + 1) : undefined;
+  let o = 0;
+  for (let i = 0; i < n; ) {
+    const cp = text.codePointAt(i)!;
+    if (origin !== undefined) origin[o] = i;
+    buf[o++] = blockChar(alpha, cp);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  if (origin !== undefined) origin[o] = n;
+  return { mapped: unitsToString(buf, o), origin: origin?.subarray(0, o + 1) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1913,6 +2260,12 @@ export interface PythonRegexOptions {
    * atomic groups, possessive repeats and repeat counts above RE2's 1000). Default 1,000,000 per search.
    */
   readonly budget?: number;
+  /**
+   * How character classes reach re2js: "direct" spells every class out, "reduced" searches the text as
+   * block characters (see buildAlphabet), "auto" (default) reduces when the classes are big. The answers
+   * are the same; the option exists for tests.
+   */
+  readonly alphabet?: "auto" | "reduced" | "direct";
 }
 
 const DEFAULT_BUDGET = 1_000_000;
@@ -1979,15 +2332,33 @@ export class PythonRegex {
     const parsed = parse(pattern, flags, options?.unicodeName);
     this.groups = parsed.groups;
     this.groupindex = parsed.groupindex;
-    this.#root = resolve(parsed.p, parsed.flags, pattern);
+    setMemo = new Map();
+    setBounds = 0;
+    try {
+      this.#root = resolve(parsed.p, parsed.flags, pattern);
+    } catch (e) {
+      if (e instanceof CompileBudgetSignal) throw new RegexBudgetExceededError(pattern, COMPILE_BOUNDS_BUDGET, "compile");
+      throw e;
+    } finally {
+      setMemo = null;
+    }
     this.#groupsByBacktracking = emptyLoopCaptures(this.#root);
     let re: RE2JS | undefined;
     let tr: Translation | undefined;
     try {
-      tr = translate(this.#root, this.groups);
+      const mode = options?.alphabet ?? "auto";
+      let alpha: Alphabet | null = null;
+      if (mode === "reduced" || (mode === "auto" && directBounds(this.#root) > DIRECT_BOUNDS_LIMIT)) {
+        const sets = new Set<Ranges>();
+        collectSets(this.#root, sets);
+        alpha = buildAlphabet([...sets]);
+        if (alpha === null) throw new Untranslatable(); // too many distinct classes: the backtracker
+      }
+      if (unrolledSize(this.#root) > SOURCE_LIMIT) throw new Untranslatable();
+      tr = translate(this.#root, this.groups, alpha);
       re = RE2JS.compile(tr.source, tr.lookbehind ? RE2JS.LOOKBEHINDS : 0);
     } catch (e) {
-      // Untranslatable construct, or a pattern RE2 refuses (repeat counts above 1000, program size)
+      // Untranslatable construct, a pattern RE2 refuses (repeat counts above 1000), or one too big for it
       if (!(e instanceof Untranslatable) && !(e instanceof Error)) throw e;
       re = undefined;
       tr = undefined;
@@ -2011,11 +2382,22 @@ export class PythonRegex {
     requireText(text);
     if (this.#re !== undefined) {
       const tr = this.#translation!;
-      if (tr.markerKinds === null) return this.#re.test(text);
+      if (tr.markerKinds === null) return this.#re.test(tr.alphabet === null ? text : blockText(text, tr.alphabet, false).mapped);
       if (this.#relaxed !== undefined && !this.#relaxed.test(text)) return false;
-      return this.#re.test(markText(text, tr.markerKinds, false).marked);
+      return this.#re.test(markText(text, tr.markerKinds, false, tr.alphabet).marked);
     }
     return this.#backtrack(text) !== null;
+  }
+
+  /** Spans of re2js match `m` as Python's groups, through `at` (subject offset → text offset). */
+  #spans(m: ReturnType<RE2JS["matcher"]>, whole: number, at: (k: number) => number): [number, number][] {
+    const tr = this.#translation!;
+    const spans: [number, number][] = [[at(m.start(whole)), at(m.end(whole))]];
+    for (let g = 1; g <= this.groups; g++) {
+      const rg = tr.groupMap[g]!;
+      spans.push(rg === 0 || m.start(rg) < 0 ? [-1, -1] : [at(m.start(rg)), at(m.end(rg))]);
+    }
+    return spans;
   }
 
   /** Python `re.search(pattern, text)`: the leftmost match, groups as Python would set them. */
@@ -2025,26 +2407,18 @@ export class PythonRegex {
     if (this.#re !== undefined) {
       const tr = this.#translation!;
       if (tr.markerKinds === null) {
-        const m = this.#re.matcher(text);
-        if (!m.find()) return null;
-        const spans: [number, number][] = [[m.start(0), m.end(0)]];
-        for (let g = 1; g <= this.groups; g++) {
-          const rg = tr.groupMap[g]!;
-          spans.push(rg === 0 || m.start(rg) < 0 ? [-1, -1] : [m.start(rg), m.end(rg)]);
+        if (tr.alphabet !== null) {
+          const { mapped, origin } = blockText(text, tr.alphabet, true);
+          const m = this.#re.matcher(mapped);
+          return m.find() ? new Match(text, this.#spans(m, 0, (k) => origin![k]!)) : null;
         }
-        return new Match(text, spans);
+        const m = this.#re.matcher(text);
+        return m.find() ? new Match(text, this.#spans(m, 0, (k) => k)) : null;
       }
       if (this.#relaxed !== undefined && !this.#relaxed.test(text)) return null;
-      const { marked, origin } = markText(text, tr.markerKinds, true);
+      const { marked, origin } = markText(text, tr.markerKinds, true, tr.alphabet);
       const m = this.#re.matcher(marked);
-      if (!m.find()) return null;
-      const at = (k: number): number => origin![k]!;
-      const spans: [number, number][] = [[at(m.start(1)), at(m.end(1))]];
-      for (let g = 1; g <= this.groups; g++) {
-        const rg = tr.groupMap[g]!;
-        spans.push(rg === 0 || m.start(rg) < 0 ? [-1, -1] : [at(m.start(rg)), at(m.end(rg))]);
-      }
-      return new Match(text, spans);
+      return m.find() ? new Match(text, this.#spans(m, 1, (k) => origin![k]!)) : null;
     }
     return this.#backtrack(text);
   }
@@ -2057,15 +2431,14 @@ export class PythonRegex {
     requireText(text);
     const tr = this.#translation;
     if (this.#re !== undefined && tr !== undefined && tr.markerKinds === null && !tr.lookbehind && !this.#groupsByBacktracking) {
-      const m = this.#re.matcher(text);
-      while (m.find()) {
-        const spans: [number, number][] = [[m.start(0), m.end(0)]];
-        for (let g = 1; g <= this.groups; g++) {
-          const rg = tr.groupMap[g]!;
-          spans.push(rg === 0 || m.start(rg) < 0 ? [-1, -1] : [m.start(rg), m.end(rg)]);
-        }
-        yield new Match(text, spans);
+      if (tr.alphabet !== null) {
+        const { mapped, origin } = blockText(text, tr.alphabet, true);
+        const m = this.#re.matcher(mapped);
+        while (m.find()) yield new Match(text, this.#spans(m, 0, (k) => origin![k]!));
+        return;
       }
+      const m = this.#re.matcher(text);
+      while (m.find()) yield new Match(text, this.#spans(m, 0, (k) => k));
       return;
     }
     // general case: search again from the end of the previous match, with the whole text as context
@@ -2158,7 +2531,7 @@ export function compilePython(pattern: string, flags = 0, options?: PythonRegexO
     resolver = resolverIds.get(fn) ?? nextResolverId++;
     resolverIds.set(fn, resolver);
   }
-  const key = `${flags}:${options?.budget ?? DEFAULT_BUDGET}:${resolver}:${pattern}`;
+  const key = `${flags}:${options?.budget ?? DEFAULT_BUDGET}:${options?.alphabet ?? "auto"}:${resolver}:${pattern}`;
   let p = cache.get(key);
   if (p === undefined) {
     p = new PythonRegex(pattern, flags, options);
