@@ -2,10 +2,10 @@
 // (worker threads, checkpoints, shards, bootstrap CIs). The harness writes the output rows themselves
 // (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, inputGeometry, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
-import { EXIT, inputError, usageError } from "../errors.js";
+import { checkpointPath, EvalkernError, inputGeometry, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
 import { parseMetricArgument } from "../metric-options.js";
@@ -148,6 +148,26 @@ async function firstRowHint(input: string, format: Format, range: ByteRange, hea
   return "";
 }
 
+/** What a stopped run kept and how to continue it, from its checkpoint (empty when there is none). */
+export function resumeNote(raw: string): string {
+  let ck: { records?: number; nextLine?: number; complete?: boolean } | undefined;
+  try {
+    ck = JSON.parse(readFileSync(checkpointPath(raw), "utf8")) as typeof ck;
+  } catch {
+    return "";
+  }
+  if (!ck || typeof ck.records !== "number") return "";
+  const where = ck.complete ? "all rows are scored" : `${formatCount(ck.records)} rows up to input line ${formatCount(Math.max(0, (ck.nextLine ?? 1) - 1))} are kept`;
+  return `${where} (checkpoint ${checkpointPath(raw)}); run the same command with --resume to continue`;
+}
+
+/** A file-system failure during scoring (disk full, permissions) ends with what was kept and how to resume. */
+function withResumeHint(error: unknown, raw: string): unknown {
+  if (!EvalkernError.isInstance(error) || (error as Error).name !== "FileSystemError") return error;
+  const note = resumeNote(raw);
+  return new CliError(`${(error as Error).message}${note ? `\n${note}` : ""}`, EXIT.failure);
+}
+
 /** Run `evalkern score`; returns the exit code. */
 export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): Promise<number> {
   const input = resolve(options.input);
@@ -193,7 +213,7 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
       onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
     });
   } catch (e) {
-    throw mapHarnessError(e, metricArgs);
+    throw withResumeHint(mapHarnessError(e, metricArgs), raw);
   }
   progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
 

@@ -1,6 +1,8 @@
 // A buffered, atomically renamed output file: written to `<path>.tmp-<pid>`, renamed over `path` by
-// `commit`, so a crash never leaves half a result file under the final name.
+// `commit`, so a crash never leaves half a result file under the final name. File-system failures are
+// `FileSystemError`s naming the path.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { fileSystemError } from "@evalkern/harness";
 
 export class AtomicWriter {
   readonly path: string;
@@ -12,7 +14,11 @@ export class AtomicWriter {
   constructor(path: string) {
     this.path = path;
     this.tmp = `${path}.tmp-${process.pid}`;
-    this.fd = openSync(this.tmp, "w");
+    try {
+      this.fd = openSync(this.tmp, "w");
+    } catch (e) {
+      throw fileSystemError(e, "open for writing", this.tmp);
+    }
   }
 
   write(text: string): void {
@@ -25,7 +31,11 @@ export class AtomicWriter {
     if (this.buffer.length === 0) return;
     const data = Buffer.from(this.buffer.join(""), "utf8");
     let off = 0;
-    while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+    try {
+      while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+    } catch (e) {
+      throw fileSystemError(e, "write", this.tmp);
+    }
     this.buffer = [];
     this.size = 0;
   }
@@ -34,7 +44,11 @@ export class AtomicWriter {
     this.flush();
     closeSync(this.fd);
     this.fd = -1;
-    renameSync(this.tmp, this.path);
+    try {
+      renameSync(this.tmp, this.path);
+    } catch (e) {
+      throw fileSystemError(e, "rename into place", this.path);
+    }
   }
 
   abort(): void {

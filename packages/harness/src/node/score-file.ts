@@ -12,7 +12,7 @@
 // the checkpoint's lengths and continues from its input offset: rows after the checkpoint are scored
 // again and written once; rows before it are never rewritten.
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
@@ -25,7 +25,7 @@ import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetr
 import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { HARNESS_VERSION } from "../version.js";
-import { readJson, writeAt, writeFileAtomic } from "./files.js";
+import { openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
 import { resolveRowsOutput, type RowsOutputOptions } from "./output-rows.js";
 
@@ -412,16 +412,16 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     complete = previous.complete;
   }
 
-  const outFd = openSync(output, resumed ? "r+" : "w");
-  const statsFd = keepStatistics ? openSync(statsPath, resumed ? "r+" : "w") : -1;
+  const outFd = openFile(output, resumed ? "r+" : "w");
+  const statsFd = keepStatistics ? openFile(statsPath, resumed ? "r+" : "w") : -1;
   if (!keepStatistics && !resumed) rmSync(statsPath, { force: true });
   let pool: WorkerPool | undefined;
   let maxInFlight = 0;
   let chunks = 0;
   try {
     // drop whatever was written after the checkpoint: those rows are scored again below
-    ftruncateSync(outFd, state.outputBytes);
-    if (statsFd >= 0) ftruncateSync(statsFd, state.statisticsBytes);
+    truncateFile(outFd, state.outputBytes, output);
+    if (statsFd >= 0) truncateFile(statsFd, state.statisticsBytes, statsPath);
     if (!resumed) rmSync(ckptPath, { force: true });
     if (!resumed && rowsOut?.header) {
       const header = new TextEncoder().encode(rowsOut.header);
@@ -430,8 +430,8 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     }
 
     const writeCheckpoint = (done: boolean): void => {
-      fsyncSync(outFd);
-      if (statsFd >= 0) fsyncSync(statsFd);
+      syncFile(outFd, output);
+      if (statsFd >= 0) syncFile(statsFd, statsPath);
       const ck: Checkpoint = {
         version: 1,
         job,
@@ -471,12 +471,12 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
 
       const commit = (result: ChunkResult, endOffset: number, endLine: number): void => {
         if (result.output) {
-          writeAt(outFd, result.output, state.outputBytes);
+          writeAt(outFd, result.output, state.outputBytes, output);
           state.outputBytes += result.output.length;
         }
         if (result.statistics && statsFd >= 0) {
           const bytes = new Uint8Array(result.statistics.buffer, result.statistics.byteOffset, result.statistics.byteLength);
-          writeAt(statsFd, bytes, state.statisticsBytes);
+          writeAt(statsFd, bytes, state.statisticsBytes, statsPath);
           state.statisticsBytes += bytes.length;
         }
         state.nextOffset = endOffset;
