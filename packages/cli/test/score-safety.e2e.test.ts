@@ -1,8 +1,25 @@
 // `evalkern score` when things go wrong: unwritable outputs, signals, concurrent runs, stale files.
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./support/cli.js";
+import { examplePairs, runCli, spawnCli, tempDir } from "./support/cli.js";
+
+/** The example's 300 rows, `times` times over (ids made unique). */
+function bigInput(dir: string, times: number): string {
+  const big = join(dir, "big.jsonl");
+  const lines = readFileSync(examplePairs, "utf8").trimEnd().split("\n");
+  const rows: string[] = [];
+  for (let k = 0; k < times; k++) for (const l of lines) rows.push(l.replace(/"id":"p(\d+)"/, (_, n: string) => `"id":"p${n}-${k}"`));
+  writeFileSync(big, `${rows.join("\n")}\n`);
+  return big;
+}
+
+async function waitFor(path: string, ms = 60_000): Promise<void> {
+  const started = Date.now();
+  while (!existsSync(path) && Date.now() - started < ms) await new Promise((r) => setTimeout(r, 20));
+  expect(existsSync(path)).toBe(true);
+}
 
 function smallInput(dir: string): string {
   const input = join(dir, "in.jsonl");
@@ -25,5 +42,64 @@ describe("evalkern score: file-system failures", () => {
     const r = await runCli(["score", input, "-o", join(input, "out.jsonl"), "--no-progress"], { cwd: dir, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^evalkern: cannot create directory .*in\.jsonl.*ENOTDIR/m);
+  });
+});
+
+describe("evalkern score: signals, one run per output, stale files", () => {
+  const args = (input: string, out: string) => ["score", input, "-o", out, "--metric", "bleu", "--metric", "rougeL", "--workers", "1", "--no-ci", "--checkpoint-interval", "100"];
+
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)("%s during scoring says what was kept and how to resume, exits %i; --resume then completes", async (signal, code) => {
+    const dir = tempDir();
+    const input = bigInput(dir, 300); // 90,000 rows
+    const out = join(dir, "out.jsonl");
+    const child = spawnCli([...args(input, out), "--no-progress"], { cwd: dir });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((r) => child.on("close", (c) => r(c)));
+    await waitFor(join(dir, "out.jsonl.evalkern", "rows.jsonl.ckpt.json"));
+    child.kill(signal);
+    expect(await closed).toBe(code);
+    expect(stderr).toMatch(new RegExp(`^evalkern: interrupted by ${signal}; (no row was scored yet|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`, "m"));
+    expect(existsSync(`${out}.lock`)).toBe(false); // released
+    expect(existsSync(out)).toBe(false);
+
+    const resumed = await runCli([...args(input, out), "--resume", "--no-progress"], { cwd: dir });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("90,000 rows scored");
+  });
+
+  it("a second run on the same output fails at once naming the first's pid; a dead run's lock and temporary file are cleaned up", async () => {
+    const dir = tempDir();
+    const input = bigInput(dir, 100);
+    const out = join(dir, "out.jsonl");
+    const first = spawnCli([...args(input, out), "--no-progress"], { cwd: dir });
+    const closed = new Promise((r) => first.on("close", r));
+    try {
+      await waitFor(`${out}.lock`);
+      first.kill("SIGSTOP"); // frozen while holding the lock: the second run surely meets it
+      const second = await runCli([...args(input, out), "--no-progress"], { cwd: dir, timeoutMs: 60_000 });
+      expect(second.signal).toBeNull();
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`evalkern: another run (pid ${first.pid}) holds ${out}`);
+    } finally {
+      first.kill("SIGKILL");
+      await closed;
+    }
+    // the killed run left its lock; a run killed during its final write left `<output>.tmp-<pid>`
+    expect(existsSync(`${out}.lock`)).toBe(true);
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    writeFileSync(`${out}.tmp-${dead}`, "half a file");
+    writeFileSync(`${out}.tmp-${process.pid}`, "a live run's file"); // this test process is alive: kept
+    const again = await runCli([...args(input, out), "--resume", "--no-progress"], { cwd: dir });
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    expect(existsSync(`${out}.tmp-${dead}`)).toBe(false);
+    expect(existsSync(`${out}.tmp-${process.pid}`)).toBe(true);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+    expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(30_000);
   });
 });

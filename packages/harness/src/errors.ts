@@ -116,6 +116,11 @@ export class OutputLockedError extends EvalkernError {
   }
 }
 
+/** A bulk run was stopped through its `signal` (SIGINT/SIGTERM in the CLI); its checkpoint is kept. */
+export class RunAbortedError extends EvalkernError {
+  override name = "RunAbortedError";
+}
+
 /** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

@@ -4,10 +4,11 @@
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, EvalkernError, inputGeometry, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import { checkpointPath, EvalkernError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
@@ -157,7 +158,11 @@ export function resumeNote(raw: string): string {
     return "";
   }
   if (!ck || typeof ck.records !== "number") return "";
-  const where = ck.complete ? "all rows are scored" : `${formatCount(ck.records)} rows up to input line ${formatCount(Math.max(0, (ck.nextLine ?? 1) - 1))} are kept`;
+  const where = ck.complete
+    ? "all rows are scored"
+    : ck.records === 0
+      ? "no row was scored yet"
+      : `${formatCount(ck.records)} rows up to input line ${formatCount(Math.max(0, (ck.nextLine ?? 1) - 1))} are kept`;
   return `${where} (checkpoint ${checkpointPath(raw)}); run the same command with --resume to continue`;
 }
 
@@ -168,8 +173,21 @@ function withResumeHint(error: unknown, raw: string): unknown {
   return new CliError(`${(error as Error).message}${note ? `\n${note}` : ""}`, EXIT.failure);
 }
 
-/** Run `evalkern score`; returns the exit code. */
+/**
+ * Run `evalkern score`; returns the exit code. One run per output (a second fails at once); SIGINT/
+ * SIGTERM stop it with what was kept and how to resume, exit 130/143.
+ */
 export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): Promise<number> {
+  let raw = "";
+  const guard = new RunGuard({ stderr: io.stderr, note: () => (raw ? resumeNote(raw) : "") });
+  try {
+    return await runScore(options, io, guard, (path) => (raw = path));
+  } finally {
+    guard.close();
+  }
+}
+
+async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
   const input = resolve(options.input);
   requireFile(input);
   if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
@@ -188,11 +206,15 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   const dir = ensureSidecar(output);
   // the rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it
   const raw = join(dir, "rows.jsonl");
+  guard.lock(output); // another run on this output fails here, naming its pid
+  setRaw(raw);
+  removeStaleTemporaries(output); // `<output>.tmp-<pid>` of a run killed while writing it
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
   const showProgress = options.progress !== false;
   const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
   let summary: ScoreSummary;
+  guard.setAbortable(true);
   try {
     summary = await scoreFile({
       input,
@@ -211,10 +233,15 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
       keepStatistics: true,
       ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
       onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
+      signal: guard.signal,
     });
   } catch (e) {
+    if (guard.interrupted) return guard.stopped();
     throw withResumeHint(mapHarnessError(e, metricArgs), raw);
+  } finally {
+    guard.setAbortable(false);
   }
+  if (guard.interrupted) return guard.stopped();
   progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
 
   const metrics = runMetrics(resolved, summary);

@@ -1,10 +1,18 @@
 // A buffered, atomically renamed output file: written to `<path>.tmp-<pid>`, renamed over `path` by
-// `commit`, so a crash never leaves half a result file under the final name. File-system failures are
-// `FileSystemError`s naming the path.
+// `commit`, so a crash never leaves half a result file under the final name. Temporary files of runs
+// that died (their pid is gone) are removed when the next writer of the same path starts. File-system
+// failures are `FileSystemError`s naming the path.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { fileSystemError } from "@evalkern/harness";
+import { fileSystemError, removeStaleTemporaries } from "@evalkern/harness";
 
 export class AtomicWriter {
+  private static readonly live = new Set<AtomicWriter>();
+
+  /** Abort every writer not yet committed (on a signal, before the process exits). */
+  static abortAll(): void {
+    for (const w of [...AtomicWriter.live]) w.abort();
+  }
+
   readonly path: string;
   private readonly tmp: string;
   private fd: number;
@@ -14,11 +22,13 @@ export class AtomicWriter {
   constructor(path: string) {
     this.path = path;
     this.tmp = `${path}.tmp-${process.pid}`;
+    removeStaleTemporaries(path);
     try {
       this.fd = openSync(this.tmp, "w");
     } catch (e) {
       throw fileSystemError(e, "open for writing", this.tmp);
     }
+    AtomicWriter.live.add(this);
   }
 
   write(text: string): void {
@@ -41,6 +51,7 @@ export class AtomicWriter {
   }
 
   commit(): void {
+    AtomicWriter.live.delete(this);
     this.flush();
     closeSync(this.fd);
     this.fd = -1;
@@ -52,6 +63,7 @@ export class AtomicWriter {
   }
 
   abort(): void {
+    AtomicWriter.live.delete(this);
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
     rmSync(this.tmp, { force: true });

@@ -5,9 +5,9 @@
 // and the OS code (ENOSPC, EACCES, EROFS, ENOENT, ...), never as a bare Node error or a hang:
 // `makeDirectory` walks the path itself instead of `mkdir -p` (Node's recursive mkdir loops forever
 // on /proc, where mkdir answers ENOENT although the parent exists).
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { FileSystemError } from "../errors.js";
+import { closeSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { FileSystemError, OutputLockedError } from "../errors.js";
 
 const REASONS: Record<string, string> = {
   ENOSPC: "no space left on the device",
@@ -158,4 +158,133 @@ export function writeAt(fd: number, data: Uint8Array, position: number, path = "
   } catch (e) {
     throw fileSystemError(e, "write", path);
   }
+}
+
+// ------------------------------------------------------------------------------ processes and locks
+
+/** Whether a process with this id is alive (EPERM: alive, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errnoCode(e) === "EPERM";
+  }
+}
+
+/** The lock file of an output. */
+export function lockPath(path: string): string {
+  return `${path}.lock`;
+}
+
+function readLockPid(lock: string): number | undefined {
+  try {
+    const text = readFileSync(lock, "utf8");
+    return /^\d+\n?$/.test(text) ? Number(text.trim()) : 0;
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw fileSystemError(e, "read the lock file", lock);
+  }
+}
+
+/**
+ * Take `<path>.lock` (it holds this process's id) so that two runs never write one output. A lock of
+ * a live process fails at once with `OutputLockedError`; a lock left by a dead process is taken over.
+ * Returns the function that releases it.
+ */
+export function acquireLock(path: string): () => void {
+  const lock = lockPath(path);
+  const mine = `${process.pid}\n`;
+  // the lock is created complete (written aside, then hard-linked into place: atomic, fails if it
+  // exists), so a reader never sees an empty lock; without hard links, exclusive create
+  const aside = `${lock}.${process.pid}`;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let created = false;
+    try {
+      writeFileSync(aside, mine);
+      try {
+        linkSync(aside, lock);
+        created = true;
+      } catch (e) {
+        const code = errnoCode(e);
+        if (code === "EEXIST") {
+          // held: look at the holder below
+        } else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS" || code === "EMLINK") {
+          try {
+            writeFileSync(lock, mine, { flag: "wx" });
+            created = true;
+          } catch (e2) {
+            if (errnoCode(e2) !== "EEXIST") throw fileSystemError(e2, "create the lock file", lock);
+          }
+        } else throw fileSystemError(e, "create the lock file", lock);
+      }
+    } catch (e) {
+      throw fileSystemError(e, "create the lock file", lock);
+    } finally {
+      rmSync(aside, { force: true });
+    }
+    if (created) {
+      return () => {
+        if (readLockPid(lock) === process.pid) rmSync(lock, { force: true });
+      };
+    }
+    const pid = readLockPid(lock);
+    if (pid === undefined) continue; // released meanwhile: try again
+    if (pid !== 0 && pidAlive(pid)) {
+      const who = pid === process.pid ? `another run in this process (pid ${pid})` : `another run (pid ${pid})`;
+      throw new OutputLockedError(`${who} holds ${path}: wait for it to finish or stop it (lock file ${lock})`, { path, pid });
+    }
+    // stale (its process is gone): move it aside; of two runs taking it over, one moves it
+    const stale = `${lock}.stale-${process.pid}`;
+    try {
+      renameSync(lock, stale);
+    } catch (e) {
+      if (errnoCode(e) === "ENOENT") continue;
+      throw fileSystemError(e, "take over the stale lock file", lock);
+    }
+    const moved = readLockPid(stale);
+    if (moved !== pid) {
+      // a live run's fresh lock was moved by mistake: put it back unless the place is taken
+      try {
+        linkSync(stale, lock);
+      } catch {
+        // someone holds the lock again; the next attempt reports them
+      }
+    }
+    rmSync(stale, { force: true });
+  }
+  const pid = readLockPid(lock) ?? 0;
+  throw new OutputLockedError(`another run${pid ? ` (pid ${pid})` : ""} holds ${path} (lock file ${lock})`, { path, pid });
+}
+
+/**
+ * Remove `<path>.tmp-<pid>` files beside `path` whose process is gone (left by a run killed during
+ * its final write). Returns the removed paths.
+ */
+export function removeStaleTemporaries(path: string): string[] {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const rest = name.slice(prefix.length);
+    if (!/^\d+$/.test(rest)) continue;
+    const pid = Number(rest);
+    if (pid === process.pid || pidAlive(pid)) continue;
+    const p = join(dir, name);
+    try {
+      rmSync(p, { force: true });
+      removed.push(p);
+    } catch (e) {
+      throw fileSystemError(e, "remove the stale temporary file", p);
+    }
+  }
+  return removed;
 }

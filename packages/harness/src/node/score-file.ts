@@ -11,12 +11,12 @@
 // the byte lengths of the outputs and the exact running sums. `resume` truncates the outputs back to
 // the checkpoint's lengths and continues from its input offset: rows after the checkpoint are scored
 // again and written once; rows before it are never rewritten.
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { ResumeMismatchError } from "../errors.js";
+import { ResumeMismatchError, RunAbortedError } from "../errors.js";
 import { createProgress } from "../progress.js";
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, estimateCi, type ConfidenceInterval } from "../bulk/bootstrap.js";
 import type { ChunkResult, BadRow } from "../bulk/chunk.js";
@@ -25,7 +25,7 @@ import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetr
 import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { HARNESS_VERSION } from "../version.js";
-import { openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
+import { acquireLock, openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
 import { resolveRowsOutput, type RowsOutputOptions } from "./output-rows.js";
 
@@ -79,6 +79,11 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly checkpointIntervalMs?: number;
   /** Progress on stderr: a live bar on a terminal, periodic lines otherwise. */
   readonly displayProgress?: boolean;
+  /**
+   * Stops the run: rows already written are checkpointed, then the call rejects with
+   * `RunAbortedError` (resume continues from there).
+   */
+  readonly signal?: AbortSignal;
   /** Called after each chunk is written. */
   readonly onProgress?: (progress: { readonly bytes: number; readonly totalBytes: number; readonly records: number }) => void;
 }
@@ -122,9 +127,11 @@ export interface ScoreSummary {
 }
 
 interface Checkpoint {
-  readonly version: 1;
+  readonly version: 2;
   readonly job: string;
   readonly nextOffset: number;
+  /** sha256 of the CSV header and the input bytes [shard start, nextOffset): resume re-hashes them. */
+  readonly contentHash: string;
   readonly nextLine: number;
   readonly outputBytes: number;
   readonly statisticsBytes: number;
@@ -293,6 +300,29 @@ interface State {
   nrefsMin: number;
   nrefsMax: number;
   elapsedMs: number;
+  contentHash: string;
+}
+
+/** The running hash a checkpoint binds to: the CSV header, then every input byte scored, in order. */
+function contentHasher(geometry: InputGeometry): Hash {
+  return createHash("sha256").update(`evalkern-input-v1\0${JSON.stringify(geometry.header)}\0`);
+}
+
+/** Feed bytes [start, end) of `path` to `hash`. */
+function hashFileRange(path: string, start: number, end: number, hash: Hash): void {
+  const fd = openSync(path, "r");
+  try {
+    const buf = new Uint8Array(Math.min(READ_BLOCK, Math.max(1, end - start)));
+    let pos = start;
+    while (pos < end) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
+      if (got === 0) break;
+      hash.update(buf.subarray(0, got));
+      pos += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function jobFingerprint(parts: unknown): string {
@@ -379,7 +409,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     nrefsMin: Infinity,
     nrefsMax: 0,
     elapsedMs: 0,
+    contentHash: "",
   };
+  const hasher = contentHasher(geometry);
+  state.contentHash = hasher.copy().digest("hex");
   let resumed = false;
   let complete = false;
   const previous = options.resume ? readJson<Checkpoint>(ckptPath) : undefined;
@@ -387,6 +420,16 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     if (previous.job !== job) {
       throw new ResumeMismatchError(
         `${ckptPath} belongs to a different job (input file, its size/mtime, format, metrics, fields, shard or statistics setting changed). Remove it or run without resume to start over.`,
+      );
+    }
+    if (previous.version !== 2 || typeof previous.contentHash !== "string") {
+      throw new ResumeMismatchError(`${ckptPath} was written by an older version of evalkern (no content hash); start over without resume`);
+    }
+    // bind to content, not to size and mtime: an in-place edit with a restored mtime is caught here
+    hashFileRange(input, geometry.start, previous.nextOffset, hasher);
+    if (hasher.copy().digest("hex") !== previous.contentHash) {
+      throw new ResumeMismatchError(
+        `${input} changed since the checkpoint: its first ${previous.nextOffset - geometry.start} scored bytes (to line ${previous.nextLine - 1}) differ from what was scored, although its size and modification time are the same (edited in place?). Start over without resume.`,
       );
     }
     for (const [path, bytes] of [[output, previous.outputBytes], ...(keepStatistics ? [[statsPath, previous.statisticsBytes]] : [])] as [string, number][]) {
@@ -407,13 +450,24 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       nrefsMin: previous.nrefsMin,
       nrefsMax: previous.nrefsMax,
       elapsedMs: previous.elapsedMs,
+      contentHash: previous.contentHash,
     };
     resumed = true;
     complete = previous.complete;
   }
 
-  const outFd = openFile(output, resumed ? "r+" : "w");
-  const statsFd = keepStatistics ? openFile(statsPath, resumed ? "r+" : "w") : -1;
+  options.signal?.throwIfAborted();
+  const releaseLock = acquireLock(output); // a second run on this output fails here, at once
+  let outFd = -1;
+  let statsFd = -1;
+  try {
+    outFd = openFile(output, resumed ? "r+" : "w");
+    statsFd = keepStatistics ? openFile(statsPath, resumed ? "r+" : "w") : -1;
+  } catch (e) {
+    if (outFd >= 0) closeSync(outFd);
+    releaseLock();
+    throw e;
+  }
   if (!keepStatistics && !resumed) rmSync(statsPath, { force: true });
   let pool: WorkerPool | undefined;
   let maxInFlight = 0;
@@ -433,9 +487,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       syncFile(outFd, output);
       if (statsFd >= 0) syncFile(statsFd, statsPath);
       const ck: Checkpoint = {
-        version: 1,
+        version: 2,
         job,
         nextOffset: state.nextOffset,
+        contentHash: state.contentHash,
         nextLine: state.nextLine,
         outputBytes: state.outputBytes,
         statisticsBytes: state.statisticsBytes,
@@ -461,15 +516,22 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       let inFlight = 0;
       let nextSeq = 0;
       let submitted = 0;
-      const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number }>();
+      const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number; endHash: string }>();
       let wake: (() => void) | undefined;
       const signal = () => {
         const w = wake;
         wake = undefined;
         w?.();
       };
+      let aborted: RunAbortedError | undefined;
+      const onAbort = () => {
+        aborted ??= new RunAbortedError(`scoring of ${input} was stopped (${String(options.signal?.reason ?? "aborted")}); rows written so far are checkpointed`);
+        failure ??= aborted;
+        signal();
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
 
-      const commit = (result: ChunkResult, endOffset: number, endLine: number): void => {
+      const commit = (result: ChunkResult, endOffset: number, endLine: number, endHash: string): void => {
         if (result.output) {
           writeAt(outFd, result.output, state.outputBytes, output);
           state.outputBytes += result.output.length;
@@ -481,6 +543,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         }
         state.nextOffset = endOffset;
         state.nextLine = endLine;
+        state.contentHash = endHash;
         state.records += result.records;
         state.blank += result.blank;
         state.valid += result.valid;
@@ -502,6 +565,8 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
 
       const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number): void => {
         const seq = submitted++;
+        hasher.update(bytes); // in input order, before the bytes are transferred to a worker
+        const endHash = hasher.copy().digest("hex");
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
         const input =
@@ -511,13 +576,13 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         pool!
           .run<ChunkResult>({ type: "chunk", input }, [bytes.buffer])
           .then((result) => {
-            pending.set(seq, { result, endOffset, endLine });
+            pending.set(seq, { result, endOffset, endLine, endHash });
             while (failure === undefined && pending.has(nextSeq)) {
               const p = pending.get(nextSeq)!;
               pending.delete(nextSeq);
               nextSeq++;
               try {
-                commit(p.result, p.endOffset, p.endLine);
+                commit(p.result, p.endOffset, p.endLine, p.endHash);
               } catch (e) {
                 failure = e;
               }
@@ -583,7 +648,11 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         await fh.close();
       }
       while (inFlight > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
-      if (failure !== undefined) throw failure;
+      options.signal?.removeEventListener("abort", onAbort);
+      if (failure !== undefined) {
+        if (failure === aborted) writeCheckpoint(false); // every committed row, so resume loses none
+        throw failure;
+      }
       progress?.finish();
     }
     if (!complete) writeCheckpoint(true);
@@ -631,6 +700,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     closeSync(outFd);
     if (statsFd >= 0) closeSync(statsFd);
     await pool?.destroy();
+    releaseLock();
   }
 }
 
