@@ -88,6 +88,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--json", "print the summary as JSON instead of a table")
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
+    .option("--row-timeout <ms>", "time budget per row; rows over it are bad rows (row_timeout) and the run goes on (default 60000, 0: none)", nonNegativeInt("--row-timeout"))
     .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
     .addHelpText("after", `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n`)
     .action(async (input: string, o: Record<string, unknown>) => {
@@ -109,6 +111,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           progress: o.progress !== false,
           progressInterval: o.progressInterval as number,
           checkpointInterval: o.checkpointInterval as number | undefined,
+          maxRowBytes: o.maxRowBytes as number | undefined,
+          rowTimeout: o.rowTimeout as number | undefined,
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,

@@ -103,3 +103,23 @@ describe("evalkern score: signals, one run per output, stale files", () => {
     expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(30_000);
   });
 });
+
+describe("evalkern score: oversized rows", () => {
+  it("--max-row-bytes: a longer row is a bad row with its line (exit 3, 0 with --allow-bad-rows)", async () => {
+    const dir = tempDir();
+    const input = join(dir, "in.jsonl");
+    const rows = [
+      { hyp: "the cat sat", refs: ["the cat sat"] },
+      { hyp: "z ".repeat(5000), refs: ["z"] },
+      { hyp: "a dog", refs: ["a dog"] },
+    ];
+    writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const out = join(dir, "out.jsonl");
+    const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress"], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/1 of 3 rows could not be scored \(row_too_large: 1\)/);
+    expect(r.stderr).toMatch(/in\.jsonl:2: the row is 10\d\d\d bytes, over maxRowBytes \(1000\)/);
+    const ok = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress", "--allow-bad-rows"], { cwd: dir });
+    expect(ok.code).toBe(0);
+  });
+});

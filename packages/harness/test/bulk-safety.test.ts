@@ -178,3 +178,94 @@ describe("one run per output", () => {
     expect(existsSync(`${output}.lock`)).toBe(false);
   });
 });
+
+describe("oversized rows are refused unread, as bad rows", () => {
+  it.each([
+    ["jsonl", 1 << 20],
+    ["jsonl", 512],
+    ["csv", 1 << 20],
+    ["csv", 512],
+  ] as const)("%s (chunkBytes %i): rows over maxRowBytes are row_too_large with their line; the rest is scored", async (format, chunkBytes) => {
+    const d = tempDir();
+    const big = "x ".repeat(3 << 20); // 6 MiB: longer than a read block, so it is skipped while streaming
+    const mid = "y ".repeat(300 << 10); // 600 KiB: over the limit but within one read
+    const rows = [
+      { hyp: "the cat sat", refs: ["the cat sat"] },
+      { hyp: big, refs: ["x"] },
+      { hyp: "a dog", refs: ["a dog barked"] },
+      { hyp: mid, refs: ["y"] },
+      { hyp: "the end", refs: ["the end"] },
+    ];
+    let input: string;
+    if (format === "jsonl") {
+      input = join(d, "in.jsonl");
+      writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    } else {
+      // quoted fields with newlines inside the huge records: line numbers must still come out right
+      input = join(d, "in.csv");
+      const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      const withBreaks = (s: string) => (s.length > 1000 ? `${s.slice(0, 10)}\n\n${s.slice(10)}` : s);
+      writeFileSync(input, ["hyp,ref", ...rows.map((r) => `${q(withBreaks(r.hyp))},${q(r.refs[0]!)}`)].join("\n") + "\n");
+    }
+    const output = join(d, "out.jsonl");
+    const summary = await scoreFile({
+      input,
+      output,
+      metrics: ["tokenF1"],
+      fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
+      workers: 1,
+      chunkBytes,
+      maxRowBytes: 256 << 10,
+    });
+    const out = readFileSync(output, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = format === "jsonl" ? [1, 2, 3, 4, 5] : [2, 3, 6, 7, 10];
+    expect(out.map((r) => r.line)).toEqual(lines);
+    expect(out[1]).toMatchObject({ line: lines[1], error: { code: "row_too_large" } });
+    expect(out[3]).toMatchObject({ line: lines[3], error: { code: "row_too_large" } });
+    expect((out[1]!.error as { message: string }).message).toMatch(/the row is \d+ bytes, over maxRowBytes \(262144\)/);
+    expect([out[0]!.tokenF1, out[2]!.tokenF1, out[4]!.tokenF1]).toEqual([1, expect.any(Number), 1]);
+    expect(summary.rows).toMatchObject({ records: 5, scored: 3, bad: 2, badByCode: { row_too_large: 2 } });
+    // the skipped bytes are part of the content hash: resume accepts the unchanged input
+    const again = await scoreFile({
+      input,
+      output,
+      metrics: ["tokenF1"],
+      fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
+      workers: 1,
+      chunkBytes,
+      maxRowBytes: 256 << 10,
+      resume: true,
+    });
+    expect(again.rows).toEqual(summary.rows);
+  });
+
+  it("rejects a maxRowBytes over 256 MiB", async () => {
+    await expect(scoreFile({ input: small, output: join(dir, "m.jsonl"), metrics: ["tokenF1"], maxRowBytes: 2 ** 30 })).rejects.toThrow(/maxRowBytes/);
+  });
+});
+
+describe("a per-row time budget", () => {
+  it("a metric that never returns on one row: that row is row_timeout, the others are scored, the run goes on", async () => {
+    const d = tempDir();
+    const metricFile = join(d, "stuck-metric.mjs");
+    writeFileSync(metricFile, `export function stuck(hyp) { if (hyp === "loop forever") for (;;) {} return hyp.length; }\n`);
+    const input = join(d, "in.jsonl");
+    const hyps = ["one", "two", "loop forever", "four", "five", "", "seven"];
+    writeFileSync(input, hyps.map((h) => (h ? JSON.stringify({ hyp: h, refs: ["r"] }) : "")).join("\n") + "\n");
+    const output = join(d, "out.jsonl");
+    const summary = await scoreFile({
+      input,
+      output,
+      metrics: [{ metric: "module", name: "len", module: new URL(`file://${metricFile}`).href, export: "stuck" }],
+      workers: 1,
+      rowTimeoutMs: 2000,
+    });
+    const out = readFileSync(output, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 7]);
+    expect(out[2]).toMatchObject({ line: 3, error: { code: "row_timeout" } });
+    expect((out[2]!.error as { message: string }).message).toMatch(/time budget of 2000 ms per row/);
+    expect(out.filter((r) => !r.error).map((r) => r.len)).toEqual([3, 3, 4, 4, 5]);
+    expect(summary.rows).toMatchObject({ records: 6, scored: 5, bad: 1, blank: 1, badByCode: { row_timeout: 1 } });
+    expect(summary.metrics.len!.scores.len).toBe((3 + 3 + 4 + 4 + 5) / 5);
+  });
+});

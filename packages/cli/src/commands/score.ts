@@ -48,6 +48,10 @@ export interface ScoreCommandOptions {
   readonly progress?: boolean | undefined;
   readonly progressInterval?: number | undefined;
   readonly checkpointInterval?: number | undefined;
+  /** Rows longer than this (bytes) are bad rows, never read (scoreFile maxRowBytes). */
+  readonly maxRowBytes?: number | undefined;
+  /** Time budget per row in ms (scoreFile rowTimeoutMs). */
+  readonly rowTimeout?: number | undefined;
   readonly report?: string | undefined;
   readonly allowBadRows: boolean;
   readonly json: boolean;
@@ -232,6 +236,8 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
       keepStatistics: true,
       ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
+      ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
+      ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
       onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
       signal: guard.signal,
     });

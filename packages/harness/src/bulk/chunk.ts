@@ -102,10 +102,26 @@ function csvRecords(text: string, firstLine: number, header: readonly string[], 
   });
 }
 
+/** Rows reported as bad without being scored (found by the main thread: too large, timed out). */
+export interface PresetError {
+  readonly position: number;
+  readonly code: BadRowCode;
+  readonly message: string;
+}
+
 export type ChunkInput =
-  | { readonly kind: "jsonl"; readonly bytes: Uint8Array; readonly firstLine: number }
-  | { readonly kind: "csv"; readonly bytes: Uint8Array; readonly firstLine: number; readonly header: readonly string[]; readonly delimiter: string }
-  | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number };
+  | { readonly kind: "jsonl"; readonly bytes: Uint8Array; readonly firstLine: number; readonly presetErrors?: readonly PresetError[] }
+  | {
+      readonly kind: "csv";
+      readonly bytes: Uint8Array;
+      readonly firstLine: number;
+      readonly header: readonly string[];
+      readonly delimiter: string;
+      readonly presetErrors?: readonly PresetError[];
+    }
+  | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number }
+  /** Only bad rows, e.g. one refused as larger than `maxRowBytes` (its bytes never leave the file). */
+  | { readonly kind: "errors"; readonly errors: readonly PresetError[] };
 
 export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   let records: RecordIn[];
@@ -118,6 +134,8 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   } else if (input.kind === "csv") {
     records = csvRecords(decoder.decode(input.bytes), input.firstLine, input.header, input.delimiter);
     dropEmpty = ctx.fields.references.length > 1;
+  } else if (input.kind === "errors") {
+    records = input.errors.map((e) => ({ position: e.position, error: { code: e.code, message: e.message } }));
   } else {
     records = input.rows.map((row, i) => {
       const position = input.firstIndex + i;
@@ -129,6 +147,13 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
         }
       }
       return { position, value: row };
+    });
+  }
+  if ((input.kind === "jsonl" || input.kind === "csv") && input.presetErrors?.length) {
+    const preset = new Map(input.presetErrors.map((e) => [e.position, e]));
+    records = records.map((r) => {
+      const e = preset.get(r.position);
+      return e ? { position: r.position, error: { code: e.code, message: e.message } } : r;
     });
   }
   return scoreRecords(records, blank, dropEmpty, ctx);

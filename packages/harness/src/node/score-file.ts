@@ -19,7 +19,7 @@ import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
 import { ResumeMismatchError, RunAbortedError } from "../errors.js";
 import { createProgress } from "../progress.js";
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, estimateCi, type ConfidenceInterval } from "../bulk/bootstrap.js";
-import type { ChunkResult, BadRow } from "../bulk/chunk.js";
+import type { ChunkInput, ChunkResult, BadRow, PresetError } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
 import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
 import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
@@ -63,6 +63,18 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly workers?: number;
   /** Target chunk size in bytes (default 512 KiB). Rows go to workers in chunks. */
   readonly chunkBytes?: number;
+  /**
+   * Rows longer than this many bytes are not read into memory or scored: each is a bad row
+   * (`row_too_large`) with its line number, and the run goes on (default 16 MiB, at most 256 MiB).
+   */
+  readonly maxRowBytes?: number;
+  /**
+   * Time budget of one row, in ms (default 60 000; 0: none). A chunk gets this plus a thousandth of
+   * it per line; a worker that exceeds its chunk's budget is terminated, the chunk's rows are re-run
+   * one by one in fresh workers, rows over the row budget become bad rows (`row_timeout`) and the run
+   * goes on.
+   */
+  readonly rowTimeoutMs?: number;
   /** Maximum chunks in flight, i.e. the memory window (default 4 × workers). */
   readonly window?: number;
   /** Continue from the last checkpoint of the same job instead of starting over. */
@@ -150,6 +162,49 @@ interface Checkpoint {
 const MAX_BAD_SAMPLES = 100;
 const READ_BLOCK = 4 << 20;
 const MAX_RECORD_BYTES = 256 << 20;
+const DEFAULT_MAX_ROW_BYTES = 16 << 20;
+const DEFAULT_ROW_TIMEOUT_MS = 60_000;
+/** The rejection of a task stopped by its time budget. */
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * From a point inside a record (CSV quote state `state`), the end of that record: the position after
+ * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
+ */
+function scanRecord(buf: Uint8Array, from: number, to: number, format: "jsonl" | "csv", delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
+  if (format === "jsonl") {
+    const q = buf.indexOf(10, from);
+    return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };
+  }
+  let lines = 0;
+  for (let p = from; p < to; p++) {
+    const c = buf[p]!;
+    if (c === 10) {
+      lines++;
+      if (state !== Csv.Quoted) return { end: p + 1, lines, state: Csv.FieldStart };
+      continue;
+    }
+    state = csvNext(state, c, delimiter);
+  }
+  return { end: -1, lines, state };
+}
+
+/** Bytes [start, end) of a file. */
+function readRange(path: string, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  const fd = openSync(path, "r");
+  try {
+    let off = 0;
+    while (off < out.length) {
+      const got = readSync(fd, out, off, out.length - off, start + off);
+      if (got === 0) break;
+      off += got;
+    }
+    return out.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export function checkpointPath(output: string): string {
   return `${output}.ckpt.json`;
@@ -365,7 +420,14 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
   const keepStatistics = options.keepStatistics ?? bootstrap !== null;
   if (bootstrap && !keepStatistics) throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
   const workers = checkPositiveInt(options.workers, "workers", defaultWorkers());
-  const chunkBytes = checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10);
+  const maxRowBytes = checkPositiveInt(options.maxRowBytes, "maxRowBytes", DEFAULT_MAX_ROW_BYTES);
+  if (maxRowBytes > MAX_RECORD_BYTES) throw new InvalidArgumentError(`maxRowBytes must be at most ${MAX_RECORD_BYTES}`, { argument: "maxRowBytes" });
+  // a chunk holds whole records of at most chunkBytes: with chunkBytes ≤ maxRowBytes every longer record takes the refusal path
+  const chunkBytes = Math.min(checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10), maxRowBytes);
+  const rowTimeoutMs = options.rowTimeoutMs ?? DEFAULT_ROW_TIMEOUT_MS;
+  if (typeof rowTimeoutMs !== "number" || !(rowTimeoutMs >= 0) || !Number.isFinite(rowTimeoutMs)) {
+    throw new InvalidArgumentError("rowTimeoutMs must be a finite number ≥ 0 (0: no budget)", { argument: "rowTimeoutMs" });
+  }
   const window = checkPositiveInt(options.window, "window", 4 * workers);
   const checkpointMs = options.checkpointIntervalMs ?? 2000;
   if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
@@ -563,18 +625,96 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         }
       };
 
-      const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number): void => {
+      // ---- time budgets: a task's clock starts when a worker starts it (a shared stamp), not when queued
+      const timed = new Set<{ readonly started: Float64Array; readonly budget: number; readonly controller: AbortController }>();
+      let watchdog: NodeJS.Timeout | undefined;
+      const tick = () => {
+        const now = Date.now();
+        for (const t of timed) if (t.started[0]! > 0 && now - t.started[0]! > t.budget) t.controller.abort(TIMED_OUT);
+        if (timed.size === 0 && watchdog) {
+          clearInterval(watchdog);
+          watchdog = undefined;
+        }
+      };
+      const runTimed = async (input: ChunkInput, transfer: ArrayBufferLike[], budget: number): Promise<ChunkResult> => {
+        if (!(rowTimeoutMs > 0)) return pool!.run<ChunkResult>({ type: "chunk", input }, transfer);
+        const started = new SharedArrayBuffer(8);
+        const t = { started: new Float64Array(started), budget, controller: new AbortController() };
+        timed.add(t);
+        watchdog ??= setInterval(tick, Math.max(50, Math.min(1000, rowTimeoutMs / 4))).unref();
+        try {
+          return await pool!.run<ChunkResult>({ type: "chunk", input, started }, transfer, t.controller.signal);
+        } catch (e) {
+          throw t.controller.signal.aborted ? TIMED_OUT : e;
+        } finally {
+          timed.delete(t);
+        }
+      };
+      const chunkInput = (bytes: Uint8Array, firstLine: number, presetErrors?: readonly PresetError[]): ChunkInput =>
+        format === "jsonl"
+          ? { kind: "jsonl", bytes, firstLine, ...(presetErrors ? { presetErrors } : {}) }
+          : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, ...(presetErrors ? { presetErrors } : {}) };
+      /**
+       * A chunk over its budget: re-read its bytes, run each record alone (fresh workers replace the
+       * terminated ones) to find the rows over the row budget, then run the chunk again with those
+       * rows reported as `row_timeout` instead of scored.
+       */
+      const recoverTimedOut = async (start: number, endOffset: number, firstLine: number, lines: number): Promise<ChunkResult> => {
+        const bytes = readRange(input, start, endOffset);
+        const d = delimiter.charCodeAt(0);
+        const rows: { bytes: Uint8Array; line: number }[] = [];
+        for (let off = 0, line = firstLine; off < bytes.length; ) {
+          const r = scanRecord(bytes, off, bytes.length, format, d, Csv.FieldStart);
+          const stop = r.end >= 0 ? r.end : bytes.length;
+          rows.push({ bytes: bytes.slice(off, stop), line });
+          line += r.end >= 0 ? r.lines : countNewlines(bytes, off, stop);
+          off = stop;
+        }
+        const slow: PresetError[] = [];
+        const message = `not scored within the time budget of ${rowTimeoutMs} ms per row (rowTimeoutMs)`;
+        await Promise.all(
+          rows.map(async (r) => {
+            try {
+              await runTimed(chunkInput(r.bytes, r.line), [r.bytes.buffer], rowTimeoutMs);
+            } catch (e) {
+              if (e !== TIMED_OUT) throw e;
+              slow.push({ position: r.line, code: "row_timeout", message });
+            }
+          }),
+        );
+        slow.sort((a, b) => a.position - b.position);
+        try {
+          return await runTimed(chunkInput(bytes.slice(), firstLine, slow), [], rowTimeoutMs * (1 + lines / 1000));
+        } catch (e) {
+          if (e !== TIMED_OUT) throw e;
+          // every row passed alone but not together: report the chunk's rows rather than stop the run
+          const all = rows.filter((r) => new TextDecoder().decode(r.bytes).trim() !== "").map((r) => ({ position: r.line, code: "row_timeout" as const, message }));
+          return runTimed({ kind: "errors", errors: all }, [], rowTimeoutMs);
+        }
+      };
+
+      const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number, tooLarge?: { readonly bytes: number }): void => {
         const seq = submitted++;
         hasher.update(bytes); // in input order, before the bytes are transferred to a worker
         const endHash = hasher.copy().digest("hex");
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        const input =
-          format === "jsonl"
-            ? ({ kind: "jsonl", bytes, firstLine } as const)
-            : ({ kind: "csv", bytes, firstLine, header: geometry.header!, delimiter } as const);
-        pool!
-          .run<ChunkResult>({ type: "chunk", input }, [bytes.buffer])
+        const lines = endLine - firstLine;
+        const start = endOffset - bytes.length;
+        const task: Promise<ChunkResult> = tooLarge
+          ? runTimed(
+              {
+                kind: "errors",
+                errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${tooLarge.bytes} bytes, over maxRowBytes (${maxRowBytes}): not read or scored` }],
+              },
+              [],
+              rowTimeoutMs,
+            )
+          : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000)).catch((e: unknown) => {
+              if (e !== TIMED_OUT) throw e;
+              return recoverTimedOut(start, endOffset, firstLine, lines);
+            });
+        task
           .then((result) => {
             pending.set(seq, { result, endOffset, endLine, endHash });
             while (failure === undefined && pending.has(nextSeq)) {
@@ -602,6 +742,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         let line = state.nextLine;
         let carry = new Uint8Array(0);
         const end = geometry.end;
+        // the rest of a record over maxRowBytes being skipped (hashed, never kept): its first line,
+        // bytes and newlines so far, CSV quote state
+        let skipping: { line: number; bytes: number; lines: number; state: Csv } | undefined;
+        const EMPTY = new Uint8Array(0);
         while (failure === undefined && (pos < end || carry.length > 0)) {
           const want = Math.max(READ_BLOCK, 2 * chunkBytes);
           const data = new Uint8Array(carry.length + Math.min(want, end - pos));
@@ -618,6 +762,24 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
           const bufStart = pos - filled; // absolute offset of buf[0]
           const d = delimiter.charCodeAt(0);
           let off = 0;
+          if (skipping) {
+            const r = scanRecord(buf, 0, buf.length, format, d, skipping.state);
+            const stop = r.end >= 0 ? r.end : buf.length;
+            hasher.update(buf.subarray(0, stop));
+            skipping.bytes += stop;
+            skipping.lines += r.end >= 0 ? r.lines : countNewlines(buf, 0, stop);
+            skipping.state = r.state;
+            if (r.end < 0 && !eof) {
+              carry = EMPTY;
+              continue;
+            }
+            while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
+            if (failure !== undefined) break;
+            submit(EMPTY, skipping.line, bufStart + stop, skipping.line + skipping.lines, { bytes: skipping.bytes });
+            line = skipping.line + skipping.lines;
+            off = stop;
+            skipping = undefined;
+          }
           while (failure === undefined && off < buf.length) {
             // keep chunks full-size: read more first unless this is the end
             if (!eof && buf.length - off < chunkBytes) break;
@@ -632,22 +794,33 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
               else if (eof) {
                 cut = buf.length; // the last record, without a trailing newline
                 lines = countNewlines(buf, off, cut);
+              } else if (buf.length - off > maxRowBytes) {
+                // a record over maxRowBytes with no end in sight: skip the rest as it streams by
+                const r = scanRecord(buf, off, buf.length, format, d, Csv.FieldStart);
+                hasher.update(buf.subarray(off));
+                skipping = { line, bytes: buf.length - off, lines: r.lines, state: r.state };
+                off = buf.length;
+                break;
               } else break; // need more bytes for a whole record
             }
             while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
             if (failure !== undefined) break;
-            submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
+            if (cut - off > maxRowBytes) {
+              // refused unread: only its line and size travel (its bytes are hashed for resume)
+              hasher.update(buf.subarray(off, cut));
+              submit(EMPTY, line, bufStart + cut, line + lines, { bytes: cut - off });
+            } else submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
             line += lines;
             off = cut;
           }
           carry = buf.slice(off);
-          if (carry.length > MAX_RECORD_BYTES) throw new InvalidArgumentError(`a record at line ${line} is larger than ${MAX_RECORD_BYTES} bytes (an unclosed CSV quote?)`, { argument: "input" });
           if (eof && carry.length === 0) break;
         }
       } finally {
         await fh.close();
       }
       while (inFlight > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
+      if (watchdog) clearInterval(watchdog);
       options.signal?.removeEventListener("abort", onAbort);
       if (failure !== undefined) {
         if (failure === aborted) writeCheckpoint(false); // every committed row, so resume loses none

@@ -19,7 +19,14 @@ export interface WorkerConfig {
   readonly rows?: RowsOutput | undefined;
 }
 
-export type WorkerTask = { readonly type: "chunk"; readonly input: ChunkInput } | ({ readonly type: "bootstrap" } & BootstrapTask);
+export type WorkerTask =
+  | {
+      readonly type: "chunk";
+      readonly input: ChunkInput;
+      /** 8 bytes shared with the main thread: the worker writes `Date.now()` when scoring starts (time budgets). */
+      readonly started?: SharedArrayBuffer;
+    }
+  | ({ readonly type: "bootstrap" } & BootstrapTask);
 
 let contextPromise: Promise<ChunkContext> | undefined;
 
@@ -49,6 +56,7 @@ export default async function run(task: WorkerTask): Promise<unknown> {
     return transferable({ sums }, [sums.buffer]);
   }
   const ctx = await chunkContext();
+  if (task.started) new Float64Array(task.started)[0] = Date.now(); // the budget starts now, not when queued
   const result: ChunkResult = scoreChunk(task.input, ctx);
   const buffers: ArrayBufferLike[] = [];
   for (const b of [result.output, result.statistics, result.values, result.positions]) if (b) buffers.push(b.buffer);
