@@ -123,3 +123,29 @@ describe("evalkern score: oversized rows", () => {
     expect(ok.code).toBe(0);
   });
 });
+
+describe("evalkern score: odd bytes and too many workers", () => {
+  it("invalid UTF-8 is reported with line numbers (exit 0); --strict-utf8 makes such rows bad rows (exit 3)", async () => {
+    const dir = tempDir();
+    const input = join(dir, "in.jsonl");
+    const enc = (s: string) => Buffer.from(s, "utf8");
+    writeFileSync(
+      input,
+      Buffer.concat([enc('{"hyp":"the cat sat","refs":["the cat sat"]}\n{"hyp":"caf'), Buffer.from([0xe9]), enc('","refs":["cafe"]}\n{"hyp":"a","refs":["a"]}\n')]),
+    );
+    const out = join(dir, "out.jsonl");
+    const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--no-ci", "--no-progress"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^1 row has bytes that are not UTF-8, scored with U\+FFFD in their place \(--strict-utf8 makes them bad rows\): .*in\.jsonl:2$/m);
+    const strict = await runCli(["score", input, "-o", out, "--metric", "f1", "--no-ci", "--no-progress", "--strict-utf8"], { cwd: dir });
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toMatch(/1 of 3 rows could not be scored \(invalid_utf8: 1\)/);
+  });
+
+  it("--workers 1000000000 is capped at the cores, with a warning", async () => {
+    const dir = tempDir();
+    const r = await runCli(["score", smallInput(dir), "-o", join(dir, "o.jsonl"), "--metric", "f1", "--workers", "1000000000", "--no-ci", "--no-progress", "--json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^evalkern: --workers 1000000000 is more than the \d+ available cores: using \d+$/m);
+  });
+});

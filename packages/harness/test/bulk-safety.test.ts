@@ -269,3 +269,60 @@ describe("a per-row time budget", () => {
     expect(summary.metrics.len!.scores.len).toBe((3 + 3 + 4 + 4 + 5) / 5);
   });
 });
+
+describe("odd bytes follow one rule whatever the chunking", () => {
+  const enc = (s: string) => Buffer.from(s, "utf8");
+  const row = (hyp: string) => enc(JSON.stringify({ hyp, refs: ["the cat sat"] }));
+  const nl = Buffer.from("\n");
+
+  it.each([1 << 20, 8])("invalid UTF-8 is counted with its lines and scored with U+FFFD; strictUtf8 makes such rows bad rows (chunkBytes %i)", async (chunkBytes) => {
+    const d = tempDir();
+    const input = join(d, "bytes.jsonl");
+    const bad1 = Buffer.concat([enc('{"hyp":"the cat '), Buffer.from([0xff, 0xfe]), enc('","refs":["the cat sat"]}')]);
+    const bad2 = Buffer.concat([enc('{"hyp":"caf'), Buffer.from([0xe9]), enc('","refs":["the cat sat"]}')]); // Latin-1 é
+    writeFileSync(input, Buffer.concat([row("the cat sat"), nl, bad1, nl, row("a cat"), nl, bad2, nl, row("sat"), nl]));
+    const lenient = await scoreFile({ input, output: join(d, "lenient.jsonl"), metrics: ["tokenF1"], workers: 1, chunkBytes });
+    expect(lenient.rows.invalidUtf8).toEqual({ count: 2, lines: [2, 4] });
+    expect(lenient.rows).toMatchObject({ records: 5, scored: 5, bad: 0 });
+    const strict = await scoreFile({ input, output: join(d, "strict.jsonl"), metrics: ["tokenF1"], workers: 1, chunkBytes, strictUtf8: true });
+    expect(strict.rows).toMatchObject({ records: 5, scored: 3, bad: 2, badByCode: { invalid_utf8: 2 }, invalidUtf8: { count: 2, lines: [2, 4] } });
+    const out = readFileSync(join(d, "strict.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out[1]).toMatchObject({ line: 2, error: { code: "invalid_utf8" } });
+    expect(out[3]).toMatchObject({ line: 4, error: { code: "invalid_utf8" } });
+  });
+
+  it("CSV: invalid UTF-8 on the second line of a quoted multi-line record reports the record's line", async () => {
+    const d = tempDir();
+    const input = join(d, "bytes.csv");
+    writeFileSync(input, Buffer.concat([enc('hyp,ref\n"two\nlines ok",x\n"first\nsecond '), Buffer.from([0xc3]), enc('",y\nlast,last\n')]));
+    const s = await scoreFile({ input, output: join(d, "out.jsonl"), metrics: ["tokenF1"], fields: { hypothesis: "hyp", references: "ref" }, workers: 1, strictUtf8: true });
+    expect(s.rows.invalidUtf8).toEqual({ count: 1, lines: [4] });
+    expect(s.rows).toMatchObject({ records: 3, scored: 2, badByCode: { invalid_utf8: 1 } });
+  });
+
+  it("a BOM at the start of a later line is the same character whatever the chunk boundaries (not JSON, as in Python); the file's BOM is skipped", async () => {
+    const d = tempDir();
+    const input = join(d, "bom.jsonl");
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    writeFileSync(input, Buffer.concat([bom, row("the cat sat"), nl, row("a cat"), nl, bom, row("sat"), nl, row("cat"), nl]));
+    const results = [];
+    for (const chunkBytes of [1 << 20, 1, 40, 80]) {
+      const s = await scoreFile({ input, output: join(d, `out-${chunkBytes}.jsonl`), metrics: ["tokenF1"], workers: 1, chunkBytes });
+      expect(s.rows).toMatchObject({ records: 4, scored: 3, bad: 1, badByCode: { invalid_json: 1 } });
+      expect(s.rows.badSamples[0]).toMatchObject({ line: 3, code: "invalid_json" });
+      expect(s.rows.badSamples[0]!.message).toMatch(/byte order mark/);
+      results.push(readFileSync(join(d, `out-${chunkBytes}.jsonl`), "utf8"));
+    }
+    expect(new Set(results).size).toBe(1);
+  });
+});
+
+describe("workers are capped at the cores", () => {
+  it("workers: 1e9 runs on the available cores and says so", async () => {
+    const { availableParallelism } = await import("node:os");
+    const s = await scoreFile({ input: small, output: join(dir, "many.jsonl"), metrics: ["tokenF1"], workers: 1e9 });
+    expect(s.workers).toBe(availableParallelism());
+    expect(s.diagnostics.workersRequested).toBe(1e9);
+    expect(s.rows.scored).toBe(1);
+  });
+});

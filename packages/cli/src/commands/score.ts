@@ -3,6 +3,7 @@
 // (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
 import { checkpointPath, EvalkernError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
@@ -50,6 +51,8 @@ export interface ScoreCommandOptions {
   readonly checkpointInterval?: number | undefined;
   /** Rows longer than this (bytes) are bad rows, never read (scoreFile maxRowBytes). */
   readonly maxRowBytes?: number | undefined;
+  /** Rows with bytes that are not UTF-8 are bad rows (scoreFile strictUtf8). */
+  readonly strictUtf8?: boolean | undefined;
   /** Time budget per row in ms (scoreFile rowTimeoutMs). */
   readonly rowTimeout?: number | undefined;
   readonly report?: string | undefined;
@@ -215,6 +218,8 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   removeStaleTemporaries(output); // `<output>.tmp-<pid>` of a run killed while writing it
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
+  const cores = availableParallelism();
+  if (options.workers !== undefined && options.workers > cores) io.stderr.write(`evalkern: --workers ${options.workers} is more than the ${cores} available cores: using ${cores}\n`);
   const showProgress = options.progress !== false;
   const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
   let summary: ScoreSummary;
@@ -238,6 +243,7 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
       ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
       ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
+      ...(options.strictUtf8 ? { strictUtf8: true } : {}),
       onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
       signal: guard.signal,
     });
@@ -302,6 +308,13 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
   }
   if (summary.rows.records === 0) throw inputError(`${options.input} has no rows${options.shard ? " in this shard" : ""}`);
+  const utf8 = summary.rows.invalidUtf8;
+  if (utf8 && utf8.count > 0 && !options.strictUtf8) {
+    const where = utf8.lines.slice(0, 5).map((l) => `${options.input}:${l}`).join(", ");
+    io.stderr.write(
+      `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
+    );
+  }
   if (summary.rows.bad > 0) {
     io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
     if (!options.allowBadRows) {

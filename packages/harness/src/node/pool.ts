@@ -25,7 +25,12 @@ export interface WorkerPool {
   readonly threads: number;
 }
 
-export function createPool(threads: number, config: WorkerConfig): WorkerPool {
+/**
+ * A pool of `threads` worker threads, at most one per available core: more only cost memory (each
+ * thread holds its own isolate and WASM instance, ~11 MB) and, past a few thousand, abort the process.
+ */
+export function createPool(requested: number, config: WorkerConfig): WorkerPool {
+  const threads = Math.max(1, Math.min(requested, defaultWorkers()));
   const pool = new Piscina({
     filename: workerFilename(),
     minThreads: threads,

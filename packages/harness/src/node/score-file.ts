@@ -59,7 +59,7 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly format?: "jsonl" | "csv";
   /** CSV delimiter (default "," or a tab for .tsv). */
   readonly delimiter?: string;
-  /** Worker threads (default: available parallelism). */
+  /** Worker threads (default and maximum: available parallelism; more are capped, see `diagnostics.workersRequested`). */
   readonly workers?: number;
   /** Target chunk size in bytes (default 512 KiB). Rows go to workers in chunks. */
   readonly chunkBytes?: number;
@@ -75,6 +75,11 @@ export interface ScoreFileOptions extends RowsOutputOptions {
    * goes on.
    */
   readonly rowTimeoutMs?: number;
+  /**
+   * Rows holding bytes that are not UTF-8 are bad rows (`invalid_utf8`) instead of being scored with
+   * U+FFFD in their place (default false; either way they are counted in `rows.invalidUtf8`).
+   */
+  readonly strictUtf8?: boolean;
   /** Maximum chunks in flight, i.e. the memory window (default 4 × workers). */
   readonly window?: number;
   /** Continue from the last checkpoint of the same job instead of starting over. */
@@ -112,6 +117,11 @@ export interface RowCounts {
   readonly badByCode: Record<string, number>;
   /** The first bad rows (up to 100), with line numbers. */
   readonly badSamples: readonly BadRow[];
+  /**
+   * Records holding bytes that are not UTF-8, and the first 100 of their lines. They were scored with
+   * U+FFFD in place of those bytes, or are bad rows (`invalid_utf8`) under `strictUtf8`.
+   */
+  readonly invalidUtf8: { readonly count: number; readonly lines: readonly number[] };
 }
 
 export interface ScoreSummary {
@@ -135,7 +145,13 @@ export interface ScoreSummary {
   readonly resumed: boolean;
   readonly elapsedMs: number;
   readonly workers: number;
-  readonly diagnostics: { readonly chunks: number; readonly window: number; readonly maxInFlight: number };
+  readonly diagnostics: {
+    readonly chunks: number;
+    readonly window: number;
+    readonly maxInFlight: number;
+    /** The `workers` asked for, when more than the available cores (`workers` is then capped at the cores). */
+    readonly workersRequested?: number;
+  };
 }
 
 interface Checkpoint {
@@ -152,6 +168,7 @@ interface Checkpoint {
   readonly valid: number;
   readonly badByCode: Record<string, number>;
   readonly badSamples: BadRow[];
+  readonly invalidUtf8: { readonly count: number; readonly lines: number[] };
   readonly partials: number[][];
   readonly nrefsMin: number;
   readonly nrefsMax: number;
@@ -351,6 +368,7 @@ interface State {
   valid: number;
   badByCode: Record<string, number>;
   badSamples: BadRow[];
+  invalidUtf8: { count: number; lines: number[] };
   sums: ColumnSums;
   nrefsMin: number;
   nrefsMax: number;
@@ -419,7 +437,11 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
   const bootstrap = resolveBootstrap(options.bootstrap);
   const keepStatistics = options.keepStatistics ?? bootstrap !== null;
   if (bootstrap && !keepStatistics) throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
-  const workers = checkPositiveInt(options.workers, "workers", defaultWorkers());
+  // capped at the cores: more threads only cost memory (~11 MB each), and 1e9 aborts the process
+  const workersRequested = checkPositiveInt(options.workers, "workers", defaultWorkers());
+  const workers = Math.min(workersRequested, defaultWorkers());
+  const strictUtf8 = options.strictUtf8 ?? false;
+  if (typeof strictUtf8 !== "boolean") throw new InvalidArgumentError("strictUtf8 must be a boolean", { argument: "strictUtf8" });
   const maxRowBytes = checkPositiveInt(options.maxRowBytes, "maxRowBytes", DEFAULT_MAX_ROW_BYTES);
   if (maxRowBytes > MAX_RECORD_BYTES) throw new InvalidArgumentError(`maxRowBytes must be at most ${MAX_RECORD_BYTES}`, { argument: "maxRowBytes" });
   // a chunk holds whole records of at most chunkBytes: with chunkBytes ≤ maxRowBytes every longer record takes the refusal path
@@ -450,6 +472,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     shard,
     keepStatistics,
     ...(rowsOut ? { rows: rowsOut.rows } : {}),
+    ...(strictUtf8 ? { strictUtf8 } : {}),
   });
 
   const ckptPath = checkpointPath(output);
@@ -467,6 +490,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     valid: 0,
     badByCode: {},
     badSamples: [],
+    invalidUtf8: { count: 0, lines: [] },
     sums: new ColumnSums(totalWidth),
     nrefsMin: Infinity,
     nrefsMax: 0,
@@ -508,6 +532,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       valid: previous.valid,
       badByCode: { ...previous.badByCode },
       badSamples: previous.badSamples.slice(),
+      invalidUtf8: { count: previous.invalidUtf8?.count ?? 0, lines: previous.invalidUtf8?.lines.slice() ?? [] },
       sums: new ColumnSums(totalWidth, previous.partials),
       nrefsMin: previous.nrefsMin,
       nrefsMax: previous.nrefsMax,
@@ -561,6 +586,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         valid: state.valid,
         badByCode: state.badByCode,
         badSamples: state.badSamples,
+        invalidUtf8: state.invalidUtf8,
         partials: state.sums.partials,
         nrefsMin: state.nrefsMin,
         nrefsMax: state.nrefsMax,
@@ -571,7 +597,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     };
 
     if (!complete && state.nextOffset < geometry.end) {
-      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
+      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows, strictUtf8 });
       const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
       let lastCheckpoint = performance.now();
       let failure: unknown;
@@ -611,6 +637,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         state.valid += result.valid;
         for (const [code, n] of Object.entries(result.badByCode)) state.badByCode[code] = (state.badByCode[code] ?? 0) + n;
         for (const b of result.badSamples) if (state.badSamples.length < MAX_BAD_SAMPLES) state.badSamples.push(b);
+        if (result.invalidUtf8) {
+          state.invalidUtf8.count += result.invalidUtf8.count;
+          for (const l of result.invalidUtf8.lines) if (state.invalidUtf8.lines.length < MAX_BAD_SAMPLES) state.invalidUtf8.lines.push(l);
+        }
         state.sums.merge(result.partials);
         if (result.valid > 0) {
           state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
@@ -855,6 +885,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         blank: state.blank,
         badByCode: state.badByCode,
         badSamples: state.badSamples,
+        invalidUtf8: state.invalidUtf8,
       },
       nrefs: { min: state.nrefsMin === Infinity ? 0 : state.nrefsMin, max: state.nrefsMax },
       metrics: metricSummaries,
@@ -865,7 +896,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       resumed,
       elapsedMs: state.elapsedMs,
       workers,
-      diagnostics: { chunks, window, maxInFlight },
+      diagnostics: { chunks, window, maxInFlight, ...(workersRequested > workers ? { workersRequested } : {}) },
     };
     writeFileAtomic(sumPath, `${JSON.stringify(summary, null, 2)}\n`);
     return summary;

@@ -17,6 +17,7 @@ export interface WorkerConfig {
   readonly positionKey: "line" | "index";
   /** Write the input rows with their scores (scoreFile `outputRows: "rows"`). */
   readonly rows?: RowsOutput | undefined;
+  readonly strictUtf8?: boolean;
 }
 
 export type WorkerTask =
@@ -35,7 +36,15 @@ function chunkContext(): Promise<ChunkContext> {
     await ready();
     const config = workerData as WorkerConfig;
     const metrics = await Promise.all(config.metrics.map((m) => createBulkMetric(m, { load: true })));
-    return { metrics, fields: config.fields, jsonOutput: config.jsonOutput, keepStatistics: config.keepStatistics, positionKey: config.positionKey, rows: config.rows };
+    return {
+      metrics,
+      fields: config.fields,
+      jsonOutput: config.jsonOutput,
+      keepStatistics: config.keepStatistics,
+      positionKey: config.positionKey,
+      rows: config.rows,
+      strictUtf8: config.strictUtf8 === true,
+    };
   })());
 }
 
