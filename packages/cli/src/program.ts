@@ -88,6 +88,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--json", "print the summary as JSON instead of a table")
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .option("--no-csv-escape", "CSV output: write text cells starting with = + - @ as they are (by default they get a leading ' so spreadsheets do not run them as formulas)")
     .option("--strict-utf8", "rows with bytes that are not UTF-8 are bad rows (default: scored with U+FFFD in their place, and reported)")
     .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
     .option("--row-timeout <ms>", "time budget per row; rows over it are bad rows (row_timeout) and the run goes on (default 60000, 0: none)", nonNegativeInt("--row-timeout"))
@@ -114,6 +115,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           checkpointInterval: o.checkpointInterval as number | undefined,
           maxRowBytes: o.maxRowBytes as number | undefined,
           strictUtf8: o.strictUtf8 === true,
+          csvEscapeFormulas: o.csvEscape !== false,
           rowTimeout: o.rowTimeout as number | undefined,
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,

@@ -149,3 +149,27 @@ describe("evalkern score: odd bytes and too many workers", () => {
     expect(r.stderr).toMatch(/^evalkern: --workers 1000000000 is more than the \d+ available cores: using \d+$/m);
   });
 });
+
+describe("evalkern score: CSV formula injection", () => {
+  it("-o x.csv neutralises text cells starting with = + - @ (not numbers); --no-csv-escape writes them as they are", async () => {
+    const dir = tempDir();
+    const input = join(dir, "in.jsonl");
+    const rows = [
+      { id: "=cmd|' /C calc'!A0", hyp: "-2+3 is five", refs: ["@SUM(A1)"], delta: -3, note: "-3.5" },
+      { id: "ok", hyp: "the cat", refs: ["the cat"], delta: 1.5, note: "+x" },
+    ];
+    writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const out = join(dir, "out.csv");
+    const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--no-ci", "--no-progress"], { cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = readFileSync(out, "utf8").trimEnd().split("\n");
+    expect(lines[0]).toBe("id,hyp,refs,delta,note,f1,_error");
+    expect(lines[1]).toMatch(/^'=cmd\|' \/C calc'!A0,'-2\+3 is five,"\[""@SUM\(A1\)""\]",-3,-3\.5,0(\.\d+)?,$/);
+    expect(lines[2]).toMatch(/^ok,the cat,"\[""the cat""\]",1\.5,'\+x,1,$/);
+    const raw = join(dir, "raw.csv");
+    const r2 = await runCli(["score", input, "-o", raw, "--metric", "f1", "--no-ci", "--no-progress", "--no-csv-escape"], { cwd: dir });
+    expect(r2.code).toBe(0);
+    expect(readFileSync(raw, "utf8").split("\n")[1]).toMatch(/^=cmd\|' \/C calc'!A0,-2\+3 is five,/);
+  });
+});

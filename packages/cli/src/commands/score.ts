@@ -51,6 +51,8 @@ export interface ScoreCommandOptions {
   readonly checkpointInterval?: number | undefined;
   /** Rows longer than this (bytes) are bad rows, never read (scoreFile maxRowBytes). */
   readonly maxRowBytes?: number | undefined;
+  /** CSV output: neutralise text cells starting with = + - @ tab CR (default true; --no-csv-escape). */
+  readonly csvEscapeFormulas?: boolean | undefined;
   /** Rows with bytes that are not UTF-8 are bad rows (scoreFile strictUtf8). */
   readonly strictUtf8?: boolean | undefined;
   /** Time budget per row in ms (scoreFile rowTimeoutMs). */
@@ -231,6 +233,7 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       outputRows: "rows",
       outputFormat,
       outputDelimiter: delimiterOf(output),
+      outputEscapeFormulas: options.csvEscapeFormulas !== false,
       metrics: resolved.map(harnessSpec),
       fields,
       format,

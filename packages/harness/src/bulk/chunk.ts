@@ -430,7 +430,7 @@ function outputRows(
     for (let i = 0; i < R; i++) {
       const rec = records[i]!;
       const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
-      const cells = obj ? cols.map((c) => csvCell(obj[c])) : empty.slice();
+      const cells = obj ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas)) : empty.slice();
       const v = vOf[i]!;
       for (const p of metricAt) {
         const x = v < 0 ? NaN : value(p, v);
