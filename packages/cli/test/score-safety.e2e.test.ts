@@ -62,7 +62,7 @@ describe("evalkern score: signals, one run per output, stale files", () => {
     await waitFor(join(dir, "out.jsonl.evalkern", "rows.jsonl.ckpt.json"));
     child.kill(signal);
     expect(await closed).toBe(code);
-    expect(stderr).toMatch(new RegExp(`^evalkern: interrupted by ${signal}; (no row was scored yet|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`, "m"));
+    expect(stderr).toMatch(new RegExp(`^evalkern: interrupted by ${signal}; (no row was scored yet|all rows are scored|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`, "m"));
     expect(existsSync(`${out}.lock`)).toBe(false); // released
     expect(existsSync(out)).toBe(false);
 

@@ -2,12 +2,13 @@
 // hang), resume is bound to the content it covers, stale files and locks of dead runs are cleaned up,
 // oversized and never-ending rows become bad rows, odd bytes follow one rule.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ready } from "@evalkern/core-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkpointPath, FileSystemError, makeDirectory, OutputLockedError, ResumeMismatchError, RunAbortedError, scoreFile } from "../src/index.js";
+import { writeAt } from "../src/node/files.js";
 import { makePairs, tempDir } from "./helpers.js";
 
 const child = fileURLToPath(new URL("./fixtures/score-child.mjs", import.meta.url));
@@ -30,6 +31,23 @@ describe("file-system failures end the run with a typed error", () => {
     expect(err).toMatchObject({ code: "ENOENT" });
     expect((err as Error).message).toMatch(/^cannot .* \/proc\/evalkern-x\.jsonl\S*: no such file or directory \(ENOENT\)/);
     expect(Date.now() - started).toBeLessThan(20_000); // generous: it takes milliseconds
+  });
+
+  it("a write that fails (ENOSPC on /dev/full) is a FileSystemError naming the file", () => {
+    const fd = openSync("/dev/full", "w");
+    try {
+      let err: unknown;
+      try {
+        writeAt(fd, new Uint8Array(1 << 16), 0, "/dev/full");
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(FileSystemError);
+      expect(err).toMatchObject({ code: "ENOSPC", path: "/dev/full", operation: "write" });
+      expect((err as Error).message).toBe("cannot write /dev/full: no space left on the device (ENOSPC)");
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it("makeDirectory: bounded under /proc, ENOTDIR through a file, creates missing parents", () => {
