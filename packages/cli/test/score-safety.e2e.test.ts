@@ -121,6 +121,13 @@ describe("evalkern score: oversized rows", () => {
     expect(r.stderr).toMatch(/in\.jsonl:2: the row is 10\d\d\d bytes, over maxRowBytes \(1000\)/);
     const ok = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress", "--allow-bad-rows"], { cwd: dir });
     expect(ok.code).toBe(0);
+    // every input row has its output row, in order; the refused one carries _error, not its 10 KB text
+    const lines = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatchObject({ hyp: "the cat sat", f1: { score: 1 } });
+    expect(lines[1]).toMatchObject({ _line: 2, _error: { line: 2, code: "row_too_large" } });
+    expect(JSON.stringify(lines[1]).length).toBeLessThan(500);
+    expect(lines[2]).toMatchObject({ hyp: "a dog", f1: { score: 1 } });
   });
 });
 

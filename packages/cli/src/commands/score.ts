@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, EvalkernError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import { checkpointPath, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
@@ -262,7 +262,11 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   const metrics = runMetrics(resolved, summary);
   const joinStarted = performance.now();
   // the rows are complete: move them into place; the finished run needs no checkpoint any more
-  renameSync(raw, output);
+  try {
+    renameSync(raw, output);
+  } catch (e) {
+    throw fileSystemError(e, "move the finished rows into place at", output);
+  }
   rmSync(checkpointPath(raw), { force: true });
   const joinMs = performance.now() - joinStarted;
 
