@@ -88,15 +88,16 @@ export class ResumeMismatchError extends EvalkernError {
  */
 export class FileSystemError extends EvalkernError {
   override name = "FileSystemError";
+  override readonly code: string = "FILE_SYSTEM";
   /** The operating system's error code: `ENOSPC`, `EACCES`, `EROFS`, `ENOENT`, `ENOTDIR`, ... */
-  readonly code: string;
+  readonly osCode: string;
   /** The file or directory at fault. */
   readonly path: string;
   /** What was attempted, in words ("create directory", "open for writing", "write", ...). */
   readonly operation: string;
-  constructor(message: string, context: { readonly code: string; readonly path: string; readonly operation: string }) {
+  constructor(message: string, context: { readonly osCode: string; readonly path: string; readonly operation: string }) {
     super(message);
-    this.code = context.code;
+    this.osCode = context.osCode;
     this.path = context.path;
     this.operation = context.operation;
   }
@@ -105,6 +106,7 @@ export class FileSystemError extends EvalkernError {
 /** Another live process is writing the same output (it holds `<output>.lock`). */
 export class OutputLockedError extends EvalkernError {
   override name = "OutputLockedError";
+  override readonly code: string = "OUTPUT_LOCKED";
   /** The output that is held. */
   readonly path: string;
   /** Process id of the holder. */
@@ -119,6 +121,7 @@ export class OutputLockedError extends EvalkernError {
 /** A bulk run was stopped through its `signal` (SIGINT/SIGTERM in the CLI); its checkpoint is kept. */
 export class RunAbortedError extends EvalkernError {
   override name = "RunAbortedError";
+  override readonly code: string = "RUN_ABORTED";
 }
 
 /** The message of any thrown value. */

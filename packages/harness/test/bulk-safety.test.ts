@@ -28,7 +28,7 @@ describe("file-system failures end the run with a typed error", () => {
     const started = Date.now();
     const err = await scoreFile({ input: small, output: "/proc/evalkern-x.jsonl", metrics: ["tokenF1"], workers: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FileSystemError);
-    expect(err).toMatchObject({ code: "ENOENT" });
+    expect(err).toMatchObject({ code: "FILE_SYSTEM", osCode: "ENOENT" });
     expect((err as Error).message).toMatch(/^cannot .* \/proc\/evalkern-x\.jsonl\S*: no such file or directory \(ENOENT\)/);
     expect(Date.now() - started).toBeLessThan(20_000); // generous: it takes milliseconds
   });
@@ -43,7 +43,7 @@ describe("file-system failures end the run with a typed error", () => {
         err = e;
       }
       expect(err).toBeInstanceOf(FileSystemError);
-      expect(err).toMatchObject({ code: "ENOSPC", path: "/dev/full", operation: "write" });
+      expect(err).toMatchObject({ osCode: "ENOSPC", path: "/dev/full", operation: "write" });
       expect((err as Error).message).toBe("cannot write /dev/full: no space left on the device (ENOSPC)");
     } finally {
       closeSync(fd);
@@ -61,7 +61,7 @@ describe("file-system failures end the run with a typed error", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toMatchObject({ name: "FileSystemError", code: "ENOTDIR" });
+    expect(err).toMatchObject({ name: "FileSystemError", osCode: "ENOTDIR" });
     makeDirectory(join(dir, "x", "y", "z"));
     makeDirectory(join(dir, "x", "y", "z")); // exists: fine
   });

@@ -7,7 +7,7 @@
 // on /proc, where mkdir answers ENOENT although the parent exists).
 import { closeSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { FileSystemError, OutputLockedError } from "../errors.js";
+import { EvalkernError, FileSystemError, OutputLockedError } from "../errors.js";
 
 const REASONS: Record<string, string> = {
   ENOSPC: "no space left on the device",
@@ -31,6 +31,7 @@ const REASONS: Record<string, string> = {
 };
 
 function errnoCode(e: unknown): string | undefined {
+  if (EvalkernError.isInstance(e)) return undefined; // ours already (their `code` is a class code)
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
 }
@@ -41,7 +42,7 @@ export function fileSystemError(e: unknown, operation: string, path: string, hin
   const code = errnoCode(e);
   if (!code) return e;
   const reason = REASONS[code] ?? ((e as Error).message || code).replace(/^E[A-Z0-9]+: /, "").replace(/,.*$/, "");
-  return new FileSystemError(`cannot ${operation} ${path}: ${reason} (${code})${hint}`, { code, path, operation });
+  return new FileSystemError(`cannot ${operation} ${path}: ${reason} (${code})${hint}`, { osCode: code, path, operation });
 }
 
 /** Run `fn`; an OS error becomes a `FileSystemError` about `path`. */
@@ -69,7 +70,7 @@ export function makeDirectory(dir: string): void {
       if (code !== "ENOENT") throw fileSystemError(e, "create directory", cur);
     }
     if (isDir === true) break;
-    if (isDir === false) throw new FileSystemError(`cannot create directory ${resolve(dir)}: ${cur} is a file, not a directory (ENOTDIR)`, { code: "ENOTDIR", path: cur, operation: "create directory" });
+    if (isDir === false) throw new FileSystemError(`cannot create directory ${resolve(dir)}: ${cur} is a file, not a directory (ENOTDIR)`, { osCode: "ENOTDIR", path: cur, operation: "create directory" });
     const parent = dirname(cur);
     if (parent === cur) break;
     missing.push(cur);
