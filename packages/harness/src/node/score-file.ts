@@ -566,7 +566,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     if (!resumed) rmSync(ckptPath, { force: true });
     if (!resumed && rowsOut?.header) {
       const header = new TextEncoder().encode(rowsOut.header);
-      writeAt(outFd, header, 0);
+      writeAt(outFd, header, 0, output);
       state.outputBytes = header.length;
     }
 
