@@ -77,7 +77,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--hyp-field <path>", "field holding the hypothesis (dotted paths allowed)", "hyp")
     .option("--refs-field <path>", "field(s) holding the reference(s): a string or a list; repeat or comma-separate for several CSV columns", collectList)
     .option("--id-field <path>", "field copied as the row id into the scorer's records")
-    .option("-w, --workers <n>", "worker threads (default: all cores)", positiveInt("--workers"))
+    .option("-w, --workers <n>", "worker threads (default and maximum: all cores)", positiveInt("--workers"))
     .option("--resume", "continue from the last checkpoint of the same job (same input, metrics, fields, shard)")
     .option("--shard <i/n>", "score only shard i of n (1-based); merge shard outputs with `evalkern merge`")
     .option("--no-ci", "skip the bootstrap confidence intervals")
@@ -88,6 +88,10 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--json", "print the summary as JSON instead of a table")
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .option("--no-csv-escape", "CSV output: write text cells starting with = + - @ as they are (by default they get a leading ' so spreadsheets do not run them as formulas)")
+    .option("--strict-utf8", "rows with bytes that are not UTF-8 are bad rows (default: scored with U+FFFD in their place, and reported)")
+    .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
+    .option("--row-timeout <ms>", "time budget per row; rows over it are bad rows (row_timeout) and the run goes on (default 60000, 0: none)", nonNegativeInt("--row-timeout"))
     .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
     .addHelpText("after", `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n`)
     .action(async (input: string, o: Record<string, unknown>) => {
@@ -109,6 +113,10 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           progress: o.progress !== false,
           progressInterval: o.progressInterval as number,
           checkpointInterval: o.checkpointInterval as number | undefined,
+          maxRowBytes: o.maxRowBytes as number | undefined,
+          strictUtf8: o.strictUtf8 === true,
+          csvEscapeFormulas: o.csvEscape !== false,
+          rowTimeout: o.rowTimeout as number | undefined,
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,

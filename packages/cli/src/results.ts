@@ -1,9 +1,9 @@
 // What a run leaves beside its per-row output: `<output>.evalkern/run.json` (the manifest read by
 // `report`, `compare` and `merge`) and, for `score`, the bulk scorer's files (raw rows, statistics,
 // checkpoint, summary).
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { ScoreSummary } from "@evalkern/harness";
+import { makeDirectory, type ScoreSummary } from "@evalkern/harness";
 import { inputError } from "./errors.js";
 import type { Format } from "./io/records.js";
 import type { Scale } from "./metric-registry.js";
@@ -61,7 +61,7 @@ export function sidecarDir(output: string): string {
 
 export function ensureSidecar(output: string): string {
   const dir = sidecarDir(output);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir); // bounded, typed errors (Node's mkdir -p loops forever under /proc)
   return dir;
 }
 

@@ -81,6 +81,49 @@ export class ResumeMismatchError extends EvalkernError {
   override readonly code: string = "RESUME_MISMATCH";
 }
 
+/**
+ * A file or directory could not be created, opened, written, synced or renamed: no space left, no
+ * permission, a read-only or special file system (`/proc`), a missing folder. The run stops at once;
+ * a bulk run keeps its last checkpoint, so `resume` continues once the cause is fixed.
+ */
+export class FileSystemError extends EvalkernError {
+  override name = "FileSystemError";
+  override readonly code: string = "FILE_SYSTEM";
+  /** The operating system's error code: `ENOSPC`, `EACCES`, `EROFS`, `ENOENT`, `ENOTDIR`, ... */
+  readonly osCode: string;
+  /** The file or directory at fault. */
+  readonly path: string;
+  /** What was attempted, in words ("create directory", "open for writing", "write", ...). */
+  readonly operation: string;
+  constructor(message: string, context: { readonly osCode: string; readonly path: string; readonly operation: string }) {
+    super(message);
+    this.osCode = context.osCode;
+    this.path = context.path;
+    this.operation = context.operation;
+  }
+}
+
+/** Another live process is writing the same output (it holds `<output>.lock`). */
+export class OutputLockedError extends EvalkernError {
+  override name = "OutputLockedError";
+  override readonly code: string = "OUTPUT_LOCKED";
+  /** The output that is held. */
+  readonly path: string;
+  /** Process id of the holder. */
+  readonly pid: number;
+  constructor(message: string, context: { readonly path: string; readonly pid: number }) {
+    super(message);
+    this.path = context.path;
+    this.pid = context.pid;
+  }
+}
+
+/** A bulk run was stopped through its `signal` (SIGINT/SIGTERM in the CLI); its checkpoint is kept. */
+export class RunAbortedError extends EvalkernError {
+  override name = "RunAbortedError";
+  override readonly code: string = "RUN_ABORTED";
+}
+
 /** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

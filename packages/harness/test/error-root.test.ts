@@ -4,13 +4,16 @@ import * as api from "../src/index.js";
 import {
   EndpointError,
   EvalkernError,
+  FileSystemError,
   InvalidArgumentError,
   MaxErrorsExceededError,
   MetricResultError,
   MigrationError,
   MissingFieldError,
   NoNetworkError,
+  OutputLockedError,
   ResumeMismatchError,
+  RunAbortedError,
 } from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -23,6 +26,9 @@ const instances: Record<string, () => Error> = {
   MissingFieldError: () => new MissingFieldError("f"),
   NoNetworkError: () => new NoNetworkError("m", "http://127.0.0.1:1"),
   ResumeMismatchError: () => new ResumeMismatchError("m"),
+  FileSystemError: () => new FileSystemError("m", { osCode: "ENOSPC", path: "/x", operation: "write" }),
+  OutputLockedError: () => new OutputLockedError("m", { path: "/x", pid: 1 }),
+  RunAbortedError: () => new RunAbortedError("m"),
 };
 
 describe("error root", () => {

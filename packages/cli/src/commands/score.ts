@@ -2,12 +2,14 @@
 // (worker threads, checkpoints, shards, bootstrap CIs). The harness writes the output rows themselves
 // (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, inputGeometry, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
-import { EXIT, inputError, usageError } from "../errors.js";
+import { checkpointPath, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
@@ -47,6 +49,14 @@ export interface ScoreCommandOptions {
   readonly progress?: boolean | undefined;
   readonly progressInterval?: number | undefined;
   readonly checkpointInterval?: number | undefined;
+  /** Rows longer than this (bytes) are bad rows, never read (scoreFile maxRowBytes). */
+  readonly maxRowBytes?: number | undefined;
+  /** CSV output: neutralise text cells starting with = + - @ tab CR (default true; --no-csv-escape). */
+  readonly csvEscapeFormulas?: boolean | undefined;
+  /** Rows with bytes that are not UTF-8 are bad rows (scoreFile strictUtf8). */
+  readonly strictUtf8?: boolean | undefined;
+  /** Time budget per row in ms (scoreFile rowTimeoutMs). */
+  readonly rowTimeout?: number | undefined;
   readonly report?: string | undefined;
   readonly allowBadRows: boolean;
   readonly json: boolean;
@@ -148,8 +158,45 @@ async function firstRowHint(input: string, format: Format, range: ByteRange, hea
   return "";
 }
 
-/** Run `evalkern score`; returns the exit code. */
+/** What a stopped run kept and how to continue it, from its checkpoint (empty when there is none). */
+export function resumeNote(raw: string): string {
+  let ck: { records?: number; nextLine?: number; complete?: boolean } | undefined;
+  try {
+    ck = JSON.parse(readFileSync(checkpointPath(raw), "utf8")) as typeof ck;
+  } catch {
+    return "";
+  }
+  if (!ck || typeof ck.records !== "number") return "";
+  const where = ck.complete
+    ? "all rows are scored"
+    : ck.records === 0
+      ? "no row was scored yet"
+      : `${formatCount(ck.records)} rows up to input line ${formatCount(Math.max(0, (ck.nextLine ?? 1) - 1))} are kept`;
+  return `${where} (checkpoint ${checkpointPath(raw)}); run the same command with --resume to continue`;
+}
+
+/** A file-system failure during scoring (disk full, permissions) ends with what was kept and how to resume. */
+function withResumeHint(error: unknown, raw: string): unknown {
+  if (!EvalkernError.isInstance(error) || (error as Error).name !== "FileSystemError") return error;
+  const note = resumeNote(raw);
+  return new CliError(`${(error as Error).message}${note ? `\n${note}` : ""}`, EXIT.failure);
+}
+
+/**
+ * Run `evalkern score`; returns the exit code. One run per output (a second fails at once); SIGINT/
+ * SIGTERM stop it with what was kept and how to resume, exit 130/143.
+ */
 export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): Promise<number> {
+  let raw = "";
+  const guard = new RunGuard({ stderr: io.stderr, note: () => (raw ? resumeNote(raw) : "") });
+  try {
+    return await runScore(options, io, guard, (path) => (raw = path));
+  } finally {
+    guard.close();
+  }
+}
+
+async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
   const input = resolve(options.input);
   requireFile(input);
   if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
@@ -168,11 +215,17 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   const dir = ensureSidecar(output);
   // the rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it
   const raw = join(dir, "rows.jsonl");
+  guard.lock(output); // another run on this output fails here, naming its pid
+  setRaw(raw);
+  removeStaleTemporaries(output); // `<output>.tmp-<pid>` of a run killed while writing it
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
+  const cores = availableParallelism();
+  if (options.workers !== undefined && options.workers > cores) io.stderr.write(`evalkern: --workers ${options.workers} is more than the ${cores} available cores: using ${cores}\n`);
   const showProgress = options.progress !== false;
   const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
   let summary: ScoreSummary;
+  guard.setAbortable(true);
   try {
     summary = await scoreFile({
       input,
@@ -180,6 +233,7 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
       outputRows: "rows",
       outputFormat,
       outputDelimiter: delimiterOf(output),
+      outputEscapeFormulas: options.csvEscapeFormulas !== false,
       metrics: resolved.map(harnessSpec),
       fields,
       format,
@@ -190,17 +244,29 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
       bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
       keepStatistics: true,
       ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
+      ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
+      ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
+      ...(options.strictUtf8 ? { strictUtf8: true } : {}),
       onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
+      signal: guard.signal,
     });
   } catch (e) {
-    throw mapHarnessError(e, metricArgs);
+    if (guard.interrupted) return guard.stopped();
+    throw withResumeHint(mapHarnessError(e, metricArgs), raw);
+  } finally {
+    guard.setAbortable(false);
   }
+  if (guard.interrupted) return guard.stopped();
   progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
 
   const metrics = runMetrics(resolved, summary);
   const joinStarted = performance.now();
   // the rows are complete: move them into place; the finished run needs no checkpoint any more
-  renameSync(raw, output);
+  try {
+    renameSync(raw, output);
+  } catch (e) {
+    throw fileSystemError(e, "move the finished rows into place at", output);
+  }
   rmSync(checkpointPath(raw), { force: true });
   const joinMs = performance.now() - joinStarted;
 
@@ -249,6 +315,13 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
     throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
   }
   if (summary.rows.records === 0) throw inputError(`${options.input} has no rows${options.shard ? " in this shard" : ""}`);
+  const utf8 = summary.rows.invalidUtf8;
+  if (utf8 && utf8.count > 0 && !options.strictUtf8) {
+    const where = utf8.lines.slice(0, 5).map((l) => `${options.input}:${l}`).join(", ");
+    io.stderr.write(
+      `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
+    );
+  }
   if (summary.rows.bad > 0) {
     io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
     if (!options.allowBadRows) {

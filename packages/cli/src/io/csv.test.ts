@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CsvSplitter, csvLine, parseCsvText } from "./csv.js";
+import { CsvSplitter, csvCell, csvLine, parseCsvText } from "./csv.js";
 
 describe("CSV records (the bulk scorer's rules)", () => {
   it("splits quoted fields, escaped quotes, CRLF, blank lines and embedded newlines", () => {
@@ -26,5 +26,11 @@ describe("CSV records (the bulk scorer's rules)", () => {
 
   it("quotes output fields only when needed", () => {
     expect(csvLine(["plain", "a,b", 'say "x"', "two\nlines"])).toBe('plain,"a,b","say ""x""","two\nlines"\n');
+  });
+
+  it("neutralises text cells a spreadsheet would run as formulas, never numbers (opt-out: escapeFormulas false)", () => {
+    expect(["=1+2", "+x", "-2+3", "@SUM(A1)", "\t=1", "\r=1"].map((v) => csvCell(v))).toEqual(["'=1+2", "'+x", "'-2+3", "'@SUM(A1)", "'\t=1", "'\r=1"]);
+    expect([csvCell("-3.5"), csvCell(-0.25), csvCell(-3), csvCell("plain"), csvCell(null)]).toEqual(["-3.5", "-0.25", "-3", "plain", ""]);
+    expect(csvCell("=1+2", false)).toBe("=1+2");
   });
 });

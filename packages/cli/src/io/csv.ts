@@ -148,4 +148,5 @@ export function parseCsvText(text: string, delimiter = ","): CsvRecord[] {
 }
 
 // The CSV writer lives in @evalkern/harness (which writes scored rows); re-exported for the CLI's own files.
+// `csvCell` neutralises text cells a spreadsheet would run as formulas (OWASP), never numbers.
 export { csvCell, csvField, csvLine } from "@evalkern/harness";

@@ -18,6 +18,8 @@ export interface ChunkContext {
   readonly keepStatistics: boolean;
   /** Key of the position in output rows: "line" (files) or "index" (streams). */
   readonly positionKey: "line" | "index";
+  /** Rows with bytes that are not UTF-8 are bad rows (`invalid_utf8`) instead of scored with U+FFFD. */
+  readonly strictUtf8?: boolean;
 }
 
 export interface BadRow {
@@ -47,6 +49,8 @@ export interface ChunkResult {
   readonly positions?: Float64Array;
   readonly ids?: unknown[];
   readonly errors?: (BadRow | null)[];
+  /** Records with bytes that are not UTF-8: how many, and the first lines (scored with U+FFFD unless strictUtf8). */
+  readonly invalidUtf8?: { readonly count: number; readonly lines: number[] };
 }
 
 interface RecordIn {
@@ -61,7 +65,55 @@ interface RecordIn {
 
 const MAX_BAD_SAMPLES = 20;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+// ignoreBOM: a U+FEFF is content wherever a chunk starts. Only the file's own BOM (its first 3 bytes)
+// is an encoding mark, and the main thread skips it; a BOM at the start of a later line is the same
+// character whatever the chunking (a JSONL row starting with it is not JSON, as for Python's json).
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decode a chunk; when it is not all UTF-8 (rare: one fatal decode tells), also the physical lines
+ * holding invalid bytes (a newline byte is never part of a multi-byte sequence, so lines are checked
+ * one by one).
+ */
+function decodeChunk(bytes: Uint8Array, firstLine: number): { text: string; badLines: number[] } {
+  try {
+    return { text: strictDecoder.decode(bytes), badLines: [] };
+  } catch {
+    // fall through: find the lines
+  }
+  const badLines: number[] = [];
+  for (let start = 0, line = firstLine; start < bytes.length; line++) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    try {
+      strictDecoder.decode(bytes.subarray(start, end));
+    } catch {
+      badLines.push(line);
+    }
+    start = end + 1;
+  }
+  return { text: decoder.decode(bytes), badLines };
+}
+
+/** Positions of the records (sorted by position; a record spans lines up to the next one's) holding a bad line. */
+function recordsOnLines(records: readonly RecordIn[], lines: readonly number[]): Set<number> {
+  const out = new Set<number>();
+  for (const l of lines) {
+    let lo = 0;
+    let hi = records.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (records[mid]!.position <= l) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found >= 0) out.add(records[found]!.position);
+  }
+  return out;
+}
 
 /** Split JSONL text into records (blank lines skipped but counted in line numbers). */
 function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; blank: number } {
@@ -81,7 +133,8 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
       try {
         records.push({ position: line, value: JSON.parse(raw), text: raw });
       } catch (e) {
-        records.push({ position: line, text: raw, input: raw, error: { code: "invalid_json", message: `invalid JSON: ${(e as Error).message}` } });
+        const bom = raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
+        records.push({ position: line, text: raw, input: raw, error: { code: "invalid_json", message: `invalid JSON: ${bom}${(e as Error).message}` } });
       }
     }
     line++;
@@ -102,22 +155,45 @@ function csvRecords(text: string, firstLine: number, header: readonly string[], 
   });
 }
 
+/** Rows reported as bad without being scored (found by the main thread: too large, timed out). */
+export interface PresetError {
+  readonly position: number;
+  readonly code: BadRowCode;
+  readonly message: string;
+}
+
 export type ChunkInput =
-  | { readonly kind: "jsonl"; readonly bytes: Uint8Array; readonly firstLine: number }
-  | { readonly kind: "csv"; readonly bytes: Uint8Array; readonly firstLine: number; readonly header: readonly string[]; readonly delimiter: string }
-  | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number };
+  | { readonly kind: "jsonl"; readonly bytes: Uint8Array; readonly firstLine: number; readonly presetErrors?: readonly PresetError[] }
+  | {
+      readonly kind: "csv";
+      readonly bytes: Uint8Array;
+      readonly firstLine: number;
+      readonly header: readonly string[];
+      readonly delimiter: string;
+      readonly presetErrors?: readonly PresetError[];
+    }
+  | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number }
+  /** Only bad rows, e.g. one refused as larger than `maxRowBytes` (its bytes never leave the file). */
+  | { readonly kind: "errors"; readonly errors: readonly PresetError[] };
 
 export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   let records: RecordIn[];
   let blank = 0;
   let dropEmpty = false;
+  let badLines: number[] = [];
   if (input.kind === "jsonl") {
-    const r = jsonlRecords(decoder.decode(input.bytes), input.firstLine);
+    const d = decodeChunk(input.bytes, input.firstLine);
+    badLines = d.badLines;
+    const r = jsonlRecords(d.text, input.firstLine);
     records = r.records;
     blank = r.blank;
   } else if (input.kind === "csv") {
-    records = csvRecords(decoder.decode(input.bytes), input.firstLine, input.header, input.delimiter);
+    const d = decodeChunk(input.bytes, input.firstLine);
+    badLines = d.badLines;
+    records = csvRecords(d.text, input.firstLine, input.header, input.delimiter);
     dropEmpty = ctx.fields.references.length > 1;
+  } else if (input.kind === "errors") {
+    records = input.errors.map((e) => ({ position: e.position, error: { code: e.code, message: e.message } }));
   } else {
     records = input.rows.map((row, i) => {
       const position = input.firstIndex + i;
@@ -131,7 +207,25 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
       return { position, value: row };
     });
   }
-  return scoreRecords(records, blank, dropEmpty, ctx);
+  if ((input.kind === "jsonl" || input.kind === "csv") && input.presetErrors?.length) {
+    const preset = new Map(input.presetErrors.map((e) => [e.position, e]));
+    records = records.map((r) => {
+      const e = preset.get(r.position);
+      return e ? { ...r, error: { code: e.code, message: e.message } } : r; // the row itself stays (output rows keep it)
+    });
+  }
+  let invalidUtf8: { count: number; lines: number[] } | undefined;
+  if (badLines.length > 0) {
+    const bad = recordsOnLines(records, badLines);
+    invalidUtf8 = { count: bad.size, lines: [...bad].slice(0, MAX_BAD_SAMPLES) };
+    if (ctx.strictUtf8) {
+      records = records.map((r) =>
+        bad.has(r.position) && !r.error ? { ...r, error: { code: "invalid_utf8", message: "the row has bytes that are not UTF-8 (strictUtf8)" } } : r,
+      );
+    }
+  }
+  const result = scoreRecords(records, blank, dropEmpty, ctx);
+  return invalidUtf8 ? { ...result, invalidUtf8 } : result;
 }
 
 function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
@@ -336,7 +430,7 @@ function outputRows(
     for (let i = 0; i < R; i++) {
       const rec = records[i]!;
       const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
-      const cells = obj ? cols.map((c) => csvCell(obj[c])) : empty.slice();
+      const cells = obj ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas)) : empty.slice();
       const v = vOf[i]!;
       for (const p of metricAt) {
         const x = v < 0 ? NaN : value(p, v);

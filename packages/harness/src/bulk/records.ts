@@ -61,7 +61,22 @@ export function getPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-export type BadRowCode = "invalid_json" | "not_object" | "missing_field" | "wrong_type" | "no_references" | "csv_error" | "metric_error";
+/**
+ * Why a row was not scored. `row_too_large`: longer than `maxRowBytes` (refused unread);
+ * `row_timeout`: the metrics did not finish it within the time budget; `invalid_utf8`: bytes that are
+ * not UTF-8 under `strictUtf8`.
+ */
+export type BadRowCode =
+  | "invalid_json"
+  | "not_object"
+  | "missing_field"
+  | "wrong_type"
+  | "no_references"
+  | "csv_error"
+  | "metric_error"
+  | "row_too_large"
+  | "row_timeout"
+  | "invalid_utf8";
 
 export type Extracted =
   | { readonly ok: true; readonly hyp: string; readonly refs: readonly string[]; readonly id: unknown }

@@ -60,18 +60,26 @@ export interface RowsOutput {
   readonly inputColumns: readonly string[];
   /** CSV output: the metric columns (those not clashing with an input column). */
   readonly metricColumns: readonly { readonly header: string; readonly column: string }[];
+  /** CSV output: neutralise text cells (and headers) a spreadsheet would run as formulas (`escapeCsvFormula`). */
+  readonly escapeFormulas: boolean;
 }
 
 /** Build the workers' output settings; `inputColumns` only matters for CSV output. */
-export function rowsOutput(specs: readonly NormalizedMetric[], format: "jsonl" | "csv", delimiter: string, inputColumns: readonly string[]): RowsOutput {
+export function rowsOutput(
+  specs: readonly NormalizedMetric[],
+  format: "jsonl" | "csv",
+  delimiter: string,
+  inputColumns: readonly string[],
+  escapeFormulas = true,
+): RowsOutput {
   const layouts = specs.map((s) => rowLayout(s));
   const metricColumns = format === "csv" ? csvMetricColumns(layouts).filter((c) => !inputColumns.includes(c.header)).map(({ header, column }) => ({ header, column })) : [];
-  return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns };
+  return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns, escapeFormulas };
 }
 
 /** The CSV header line of the output. */
 export function csvHeader(rows: RowsOutput): string {
-  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"], rows.delimiter);
+  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"].map((h) => csvCell(h, rows.escapeFormulas)), rows.delimiter);
 }
 
 /** Add `additions` (`"k":v,...`) as the last members of a JSON object's text. */
@@ -98,9 +106,31 @@ export function csvLine(values: readonly string[], delimiter = ","): string {
   return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
 }
 
-/** A cell value as CSV text: strings as they are, everything else as JSON. */
-export function csvCell(value: unknown): string {
+/** A plain decimal number (spreadsheets read it as a number, never as a formula). */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Spreadsheet formula injection (OWASP "CSV Injection"): a text cell starting with `=`, `+`, `-`, `@`,
+ * a tab or a carriage return is prefixed with a single quote, so that Excel, LibreOffice and Google
+ * Sheets show it as text instead of evaluating it. Text that is a plain decimal number (`-3.5`,
+ * `+1e3`) is left alone: spreadsheets read it as a number, not a formula. Apply it to text cells
+ * only: numbers written from numeric values (a negative score) stay numbers.
+ */
+export function escapeCsvFormula(text: string): string {
+  if (text.length === 0) return text;
+  const c = text.charCodeAt(0);
+  // = + - @ \t \r
+  if (c !== 61 && c !== 43 && c !== 45 && c !== 64 && c !== 9 && c !== 13) return text;
+  return PLAIN_NUMBER.test(text) ? text : `'${text}`;
+}
+
+/**
+ * A cell value as CSV text: strings as they are, everything else as JSON. Strings a spreadsheet would
+ * run as a formula get a leading single quote (`escapeCsvFormula`) unless `escapeFormulas` is false;
+ * numbers (a negative score) are written as the numbers they are.
+ */
+export function csvCell(value: unknown, escapeFormulas = true): string {
   if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return escapeFormulas ? escapeCsvFormula(value) : value;
   return JSON.stringify(value) ?? "";
 }

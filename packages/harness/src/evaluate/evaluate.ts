@@ -44,6 +44,11 @@ export interface EvaluateOptions {
   readonly failureScore?: number;
   /** Write the rows as CSV to this path. */
   readonly saveAsCsv?: string;
+  /**
+   * Neutralise CSV text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+   * tab, CR) by prefixing a single quote, as OWASP recommends (default true; numbers are never touched).
+   */
+  readonly csvEscapeFormulas?: boolean;
   /** Write the rows as JSON to this path. */
   readonly saveAsJson?: string;
   /** Where tables (stdout) and progress/failure logs (stderr) go (default: the runtime's streams). */
@@ -82,7 +87,7 @@ export class EvaluationResult extends Prediction {
   }
 }
 
-const KNOWN = new Set(["devset", "metric", "numThreads", "displayProgress", "displayTable", "maxErrors", "provideTraceback", "failureScore", "saveAsCsv", "saveAsJson", "output"]);
+const KNOWN = new Set(["devset", "metric", "numThreads", "displayProgress", "displayTable", "maxErrors", "provideTraceback", "failureScore", "saveAsCsv", "csvEscapeFormulas", "saveAsJson", "output"]);
 const CALL_KNOWN = new Set(["metric", "devset", "numThreads", "displayProgress", "displayTable", "saveAsCsv", "saveAsJson", "signal"]);
 
 const MIGRATIONS: Record<string, string> = {
@@ -192,6 +197,7 @@ export class Evaluate {
   readonly provideTraceback: boolean | undefined;
   readonly failureScore: number;
   readonly saveAsCsv: string | undefined;
+  readonly csvEscapeFormulas: boolean;
   readonly saveAsJson: string | undefined;
   private readonly output: EvaluateOptions["output"];
 
@@ -211,6 +217,10 @@ export class Evaluate {
     if (typeof fs !== "number" || !Number.isFinite(fs)) throw new InvalidArgumentError("failureScore must be a finite number", { argument: "failureScore" });
     this.failureScore = fs;
     this.saveAsCsv = checkPath(options.saveAsCsv, "saveAsCsv");
+    if (options.csvEscapeFormulas !== undefined && typeof options.csvEscapeFormulas !== "boolean") {
+      throw new InvalidArgumentError("csvEscapeFormulas must be a boolean", { argument: "csvEscapeFormulas" });
+    }
+    this.csvEscapeFormulas = options.csvEscapeFormulas ?? true;
     this.saveAsJson = checkPath(options.saveAsJson, "saveAsJson");
     this.output = options.output;
   }
@@ -301,7 +311,7 @@ export class Evaluate {
     if (displayTable !== false || saveAsCsv || saveAsJson) {
       const data = prepareResultsOutput(results, name);
       if (displayTable !== false) stdout.write(renderTable(data, name, displayTable === true ? undefined : displayTable));
-      if (saveAsCsv) await runtime().writeFile(saveAsCsv, toCsv(data));
+      if (saveAsCsv) await runtime().writeFile(saveAsCsv, toCsv(data, { escapeFormulas: this.csvEscapeFormulas }));
       if (saveAsJson) await runtime().writeFile(saveAsJson, toJson(data));
     }
     return new EvaluationResult({ score, results, errors: failures.slice().sort((a, b) => a.index - b.index), meanScore: mean });

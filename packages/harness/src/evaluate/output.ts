@@ -1,6 +1,7 @@
 // DSPy Evaluate's result rows as tables and files (`_prepare_results_output`, `merge_dicts`,
 // `truncate_cell`, `stylize_metric_name`, the csv/json writers).
 import { pyStr } from "@evalkern/metrics/python";
+import { escapeCsvFormula } from "../bulk/rows.js";
 
 type Dict = Record<string, unknown>;
 
@@ -61,16 +62,22 @@ export function renderTable(data: readonly Dict[], metricName: string, limit: nu
   return `${out.join("\n")}\n`;
 }
 
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : pyStr(v);
+function csvCell(v: unknown, escapeFormulas: boolean): string {
+  let s = v === null || v === undefined ? "" : pyStr(v);
+  if (escapeFormulas && typeof v === "string") s = escapeCsvFormula(s);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** Python `csv.DictWriter` output (header, CRLF line ends, minimal quoting; None → empty cell). */
-export function toCsv(data: readonly Dict[]): string {
+/**
+ * Python `csv.DictWriter` output (header, CRLF line ends, minimal quoting; None → empty cell). Text
+ * cells (and headers) that a spreadsheet would run as a formula are neutralised (`escapeCsvFormula`)
+ * unless `escapeFormulas` is false; numbers, booleans and None are written as Python writes them.
+ */
+export function toCsv(data: readonly Dict[], options: { readonly escapeFormulas?: boolean } = {}): string {
+  const escape = options.escapeFormulas !== false;
   const columns: string[] = [];
   for (const row of data) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
-  const lines = [columns.map(csvCell).join(","), ...data.map((row) => columns.map((c) => csvCell(row[c])).join(","))];
+  const lines = [columns.map((c) => csvCell(c, escape)).join(","), ...data.map((row) => columns.map((c) => csvCell(row[c], escape)).join(","))];
   return lines.map((l) => `${l}\r\n`).join("");
 }
 

@@ -54,6 +54,11 @@ export interface RowsOutputOptions {
   readonly outputFormat?: "jsonl" | "csv";
   /** CSV output delimiter (default "," or a tab for .tsv). */
   readonly outputDelimiter?: string;
+  /**
+   * CSV output: text cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading `'` so spreadsheets
+   * do not run them as formulas (OWASP "CSV Injection"; default true). Numbers are never changed.
+   */
+  readonly outputEscapeFormulas?: boolean;
 }
 
 /** The workers' "rows" output settings and the output's header text (CSV), or undefined for score lines. */
@@ -75,6 +80,8 @@ export function resolveRowsOutput(
   }
   if (format === "jsonl") return { rows: rowsOutput(specs, "jsonl", delimiter, []), header: "" };
   const columns = input.header ? [...input.header] : jsonlColumns(input.path, input.start, input.end);
-  const rows = rowsOutput(specs, "csv", delimiter, columns);
+  const escape = options.outputEscapeFormulas ?? true;
+  if (typeof escape !== "boolean") throw new InvalidArgumentError("outputEscapeFormulas must be a boolean", { argument: "outputEscapeFormulas" });
+  const rows = rowsOutput(specs, "csv", delimiter, columns, escape);
   return { rows, header: csvHeader(rows) };
 }

@@ -16,12 +16,21 @@ export function defaultWorkers(): number {
 }
 
 export interface WorkerPool {
-  run<R>(task: WorkerTask, transfer?: ArrayBufferLike[]): Promise<R>;
+  /**
+   * Run a task. Aborting `signal` rejects the call; a task already running is stopped by terminating
+   * its worker thread (piscina starts a fresh one), which ends even a metric stuck in a loop.
+   */
+  run<R>(task: WorkerTask, transfer?: ArrayBufferLike[], signal?: AbortSignal): Promise<R>;
   destroy(): Promise<void>;
   readonly threads: number;
 }
 
-export function createPool(threads: number, config: WorkerConfig): WorkerPool {
+/**
+ * A pool of `threads` worker threads, at most one per available core: more only cost memory (each
+ * thread holds its own isolate and WASM instance, ~11 MB) and, past a few thousand, abort the process.
+ */
+export function createPool(requested: number, config: WorkerConfig): WorkerPool {
+  const threads = Math.max(1, Math.min(requested, defaultWorkers()));
   const pool = new Piscina({
     filename: workerFilename(),
     minThreads: threads,
@@ -33,8 +42,11 @@ export function createPool(threads: number, config: WorkerConfig): WorkerPool {
   });
   return {
     threads,
-    run: <R>(task: WorkerTask, transfer?: ArrayBufferLike[]) =>
-      pool.run(task, transfer && transfer.length ? { transferList: transfer as unknown as NonNullable<Parameters<Piscina["run"]>[1]>["transferList"] } : {}) as Promise<R>,
+    run: <R>(task: WorkerTask, transfer?: ArrayBufferLike[], signal?: AbortSignal) =>
+      pool.run(task, {
+        ...(transfer && transfer.length ? { transferList: transfer as unknown as NonNullable<Parameters<Piscina["run"]>[1]>["transferList"] } : {}),
+        ...(signal ? { signal } : {}),
+      }) as Promise<R>,
     destroy: () => pool.destroy(),
   };
 }

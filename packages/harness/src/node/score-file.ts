@@ -11,21 +11,21 @@
 // the byte lengths of the outputs and the exact running sums. `resume` truncates the outputs back to
 // the checkpoint's lengths and continues from its input offset: rows after the checkpoint are scored
 // again and written once; rows before it are never rewritten.
-import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { ResumeMismatchError } from "../errors.js";
+import { ResumeMismatchError, RunAbortedError } from "../errors.js";
 import { createProgress } from "../progress.js";
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, estimateCi, type ConfidenceInterval } from "../bulk/bootstrap.js";
-import type { ChunkResult, BadRow } from "../bulk/chunk.js";
+import type { ChunkInput, ChunkResult, BadRow, PresetError } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
 import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
 import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { HARNESS_VERSION } from "../version.js";
-import { readJson, writeAt, writeFileAtomic } from "./files.js";
+import { acquireLock, openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
 import { resolveRowsOutput, type RowsOutputOptions } from "./output-rows.js";
 
@@ -59,10 +59,27 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly format?: "jsonl" | "csv";
   /** CSV delimiter (default "," or a tab for .tsv). */
   readonly delimiter?: string;
-  /** Worker threads (default: available parallelism). */
+  /** Worker threads (default and maximum: available parallelism; more are capped, see `diagnostics.workersRequested`). */
   readonly workers?: number;
   /** Target chunk size in bytes (default 512 KiB). Rows go to workers in chunks. */
   readonly chunkBytes?: number;
+  /**
+   * Rows longer than this many bytes are not read into memory or scored: each is a bad row
+   * (`row_too_large`) with its line number, and the run goes on (default 16 MiB, at most 256 MiB).
+   */
+  readonly maxRowBytes?: number;
+  /**
+   * Time budget of one row, in ms (default 60 000; 0: none). A chunk gets this plus a thousandth of
+   * it per line; a worker that exceeds its chunk's budget is terminated, the chunk's rows are re-run
+   * one by one in fresh workers, rows over the row budget become bad rows (`row_timeout`) and the run
+   * goes on.
+   */
+  readonly rowTimeoutMs?: number;
+  /**
+   * Rows holding bytes that are not UTF-8 are bad rows (`invalid_utf8`) instead of being scored with
+   * U+FFFD in their place (default false; either way they are counted in `rows.invalidUtf8`).
+   */
+  readonly strictUtf8?: boolean;
   /** Maximum chunks in flight, i.e. the memory window (default 4 × workers). */
   readonly window?: number;
   /** Continue from the last checkpoint of the same job instead of starting over. */
@@ -79,6 +96,11 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly checkpointIntervalMs?: number;
   /** Progress on stderr: a live bar on a terminal, periodic lines otherwise. */
   readonly displayProgress?: boolean;
+  /**
+   * Stops the run: rows already written are checkpointed, then the call rejects with
+   * `RunAbortedError` (resume continues from there).
+   */
+  readonly signal?: AbortSignal;
   /** Called after each chunk is written. */
   readonly onProgress?: (progress: { readonly bytes: number; readonly totalBytes: number; readonly records: number }) => void;
 }
@@ -95,6 +117,11 @@ export interface RowCounts {
   readonly badByCode: Record<string, number>;
   /** The first bad rows (up to 100), with line numbers. */
   readonly badSamples: readonly BadRow[];
+  /**
+   * Records holding bytes that are not UTF-8, and the first 100 of their lines. They were scored with
+   * U+FFFD in place of those bytes, or are bad rows (`invalid_utf8`) under `strictUtf8`.
+   */
+  readonly invalidUtf8: { readonly count: number; readonly lines: readonly number[] };
 }
 
 export interface ScoreSummary {
@@ -118,13 +145,21 @@ export interface ScoreSummary {
   readonly resumed: boolean;
   readonly elapsedMs: number;
   readonly workers: number;
-  readonly diagnostics: { readonly chunks: number; readonly window: number; readonly maxInFlight: number };
+  readonly diagnostics: {
+    readonly chunks: number;
+    readonly window: number;
+    readonly maxInFlight: number;
+    /** The `workers` asked for, when more than the available cores (`workers` is then capped at the cores). */
+    readonly workersRequested?: number;
+  };
 }
 
 interface Checkpoint {
-  readonly version: 1;
+  readonly version: 2;
   readonly job: string;
   readonly nextOffset: number;
+  /** sha256 of the CSV header and the input bytes [shard start, nextOffset): resume re-hashes them. */
+  readonly contentHash: string;
   readonly nextLine: number;
   readonly outputBytes: number;
   readonly statisticsBytes: number;
@@ -133,6 +168,7 @@ interface Checkpoint {
   readonly valid: number;
   readonly badByCode: Record<string, number>;
   readonly badSamples: BadRow[];
+  readonly invalidUtf8: { readonly count: number; readonly lines: number[] };
   readonly partials: number[][];
   readonly nrefsMin: number;
   readonly nrefsMax: number;
@@ -143,6 +179,49 @@ interface Checkpoint {
 const MAX_BAD_SAMPLES = 100;
 const READ_BLOCK = 4 << 20;
 const MAX_RECORD_BYTES = 256 << 20;
+const DEFAULT_MAX_ROW_BYTES = 16 << 20;
+const DEFAULT_ROW_TIMEOUT_MS = 60_000;
+/** The rejection of a task stopped by its time budget. */
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * From a point inside a record (CSV quote state `state`), the end of that record: the position after
+ * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
+ */
+function scanRecord(buf: Uint8Array, from: number, to: number, format: "jsonl" | "csv", delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
+  if (format === "jsonl") {
+    const q = buf.indexOf(10, from);
+    return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };
+  }
+  let lines = 0;
+  for (let p = from; p < to; p++) {
+    const c = buf[p]!;
+    if (c === 10) {
+      lines++;
+      if (state !== Csv.Quoted) return { end: p + 1, lines, state: Csv.FieldStart };
+      continue;
+    }
+    state = csvNext(state, c, delimiter);
+  }
+  return { end: -1, lines, state };
+}
+
+/** Bytes [start, end) of a file. */
+function readRange(path: string, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  const fd = openSync(path, "r");
+  try {
+    let off = 0;
+    while (off < out.length) {
+      const got = readSync(fd, out, off, out.length - off, start + off);
+      if (got === 0) break;
+      off += got;
+    }
+    return out.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export function checkpointPath(output: string): string {
   return `${output}.ckpt.json`;
@@ -289,10 +368,34 @@ interface State {
   valid: number;
   badByCode: Record<string, number>;
   badSamples: BadRow[];
+  invalidUtf8: { count: number; lines: number[] };
   sums: ColumnSums;
   nrefsMin: number;
   nrefsMax: number;
   elapsedMs: number;
+  contentHash: string;
+}
+
+/** The running hash a checkpoint binds to: the CSV header, then every input byte scored, in order. */
+function contentHasher(geometry: InputGeometry): Hash {
+  return createHash("sha256").update(`evalkern-input-v1\0${JSON.stringify(geometry.header)}\0`);
+}
+
+/** Feed bytes [start, end) of `path` to `hash`. */
+function hashFileRange(path: string, start: number, end: number, hash: Hash): void {
+  const fd = openSync(path, "r");
+  try {
+    const buf = new Uint8Array(Math.min(READ_BLOCK, Math.max(1, end - start)));
+    let pos = start;
+    while (pos < end) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
+      if (got === 0) break;
+      hash.update(buf.subarray(0, got));
+      pos += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function jobFingerprint(parts: unknown): string {
@@ -334,8 +437,19 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
   const bootstrap = resolveBootstrap(options.bootstrap);
   const keepStatistics = options.keepStatistics ?? bootstrap !== null;
   if (bootstrap && !keepStatistics) throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
-  const workers = checkPositiveInt(options.workers, "workers", defaultWorkers());
-  const chunkBytes = checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10);
+  // capped at the cores: more threads only cost memory (~11 MB each), and 1e9 aborts the process
+  const workersRequested = checkPositiveInt(options.workers, "workers", defaultWorkers());
+  const workers = Math.min(workersRequested, defaultWorkers());
+  const strictUtf8 = options.strictUtf8 ?? false;
+  if (typeof strictUtf8 !== "boolean") throw new InvalidArgumentError("strictUtf8 must be a boolean", { argument: "strictUtf8" });
+  const maxRowBytes = checkPositiveInt(options.maxRowBytes, "maxRowBytes", DEFAULT_MAX_ROW_BYTES);
+  if (maxRowBytes > MAX_RECORD_BYTES) throw new InvalidArgumentError(`maxRowBytes must be at most ${MAX_RECORD_BYTES}`, { argument: "maxRowBytes" });
+  // a chunk holds whole records of at most chunkBytes: with chunkBytes ≤ maxRowBytes every longer record takes the refusal path
+  const chunkBytes = Math.min(checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10), maxRowBytes);
+  const rowTimeoutMs = options.rowTimeoutMs ?? DEFAULT_ROW_TIMEOUT_MS;
+  if (typeof rowTimeoutMs !== "number" || !(rowTimeoutMs >= 0) || !Number.isFinite(rowTimeoutMs)) {
+    throw new InvalidArgumentError("rowTimeoutMs must be a finite number ≥ 0 (0: no budget)", { argument: "rowTimeoutMs" });
+  }
   const window = checkPositiveInt(options.window, "window", 4 * workers);
   const checkpointMs = options.checkpointIntervalMs ?? 2000;
   if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
@@ -358,6 +472,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     shard,
     keepStatistics,
     ...(rowsOut ? { rows: rowsOut.rows } : {}),
+    ...(strictUtf8 ? { strictUtf8 } : {}),
   });
 
   const ckptPath = checkpointPath(output);
@@ -375,11 +490,15 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     valid: 0,
     badByCode: {},
     badSamples: [],
+    invalidUtf8: { count: 0, lines: [] },
     sums: new ColumnSums(totalWidth),
     nrefsMin: Infinity,
     nrefsMax: 0,
     elapsedMs: 0,
+    contentHash: "",
   };
+  const hasher = contentHasher(geometry);
+  state.contentHash = hasher.copy().digest("hex");
   let resumed = false;
   let complete = false;
   const previous = options.resume ? readJson<Checkpoint>(ckptPath) : undefined;
@@ -387,6 +506,16 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     if (previous.job !== job) {
       throw new ResumeMismatchError(
         `${ckptPath} belongs to a different job (input file, its size/mtime, format, metrics, fields, shard or statistics setting changed). Remove it or run without resume to start over.`,
+      );
+    }
+    if (previous.version !== 2 || typeof previous.contentHash !== "string") {
+      throw new ResumeMismatchError(`${ckptPath} was written by an older version of evalkern (no content hash); start over without resume`);
+    }
+    // bind to content, not to size and mtime: an in-place edit with a restored mtime is caught here
+    hashFileRange(input, geometry.start, previous.nextOffset, hasher);
+    if (hasher.copy().digest("hex") !== previous.contentHash) {
+      throw new ResumeMismatchError(
+        `${input} changed since the checkpoint: its first ${previous.nextOffset - geometry.start} scored bytes (to line ${previous.nextLine - 1}) differ from what was scored, although its size and modification time are the same (edited in place?). Start over without resume.`,
       );
     }
     for (const [path, bytes] of [[output, previous.outputBytes], ...(keepStatistics ? [[statsPath, previous.statisticsBytes]] : [])] as [string, number][]) {
@@ -403,39 +532,52 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       valid: previous.valid,
       badByCode: { ...previous.badByCode },
       badSamples: previous.badSamples.slice(),
+      invalidUtf8: { count: previous.invalidUtf8?.count ?? 0, lines: previous.invalidUtf8?.lines.slice() ?? [] },
       sums: new ColumnSums(totalWidth, previous.partials),
       nrefsMin: previous.nrefsMin,
       nrefsMax: previous.nrefsMax,
       elapsedMs: previous.elapsedMs,
+      contentHash: previous.contentHash,
     };
     resumed = true;
     complete = previous.complete;
   }
 
-  const outFd = openSync(output, resumed ? "r+" : "w");
-  const statsFd = keepStatistics ? openSync(statsPath, resumed ? "r+" : "w") : -1;
+  options.signal?.throwIfAborted();
+  const releaseLock = acquireLock(output); // a second run on this output fails here, at once
+  let outFd = -1;
+  let statsFd = -1;
+  try {
+    outFd = openFile(output, resumed ? "r+" : "w");
+    statsFd = keepStatistics ? openFile(statsPath, resumed ? "r+" : "w") : -1;
+  } catch (e) {
+    if (outFd >= 0) closeSync(outFd);
+    releaseLock();
+    throw e;
+  }
   if (!keepStatistics && !resumed) rmSync(statsPath, { force: true });
   let pool: WorkerPool | undefined;
   let maxInFlight = 0;
   let chunks = 0;
   try {
     // drop whatever was written after the checkpoint: those rows are scored again below
-    ftruncateSync(outFd, state.outputBytes);
-    if (statsFd >= 0) ftruncateSync(statsFd, state.statisticsBytes);
+    truncateFile(outFd, state.outputBytes, output);
+    if (statsFd >= 0) truncateFile(statsFd, state.statisticsBytes, statsPath);
     if (!resumed) rmSync(ckptPath, { force: true });
     if (!resumed && rowsOut?.header) {
       const header = new TextEncoder().encode(rowsOut.header);
-      writeAt(outFd, header, 0);
+      writeAt(outFd, header, 0, output);
       state.outputBytes = header.length;
     }
 
     const writeCheckpoint = (done: boolean): void => {
-      fsyncSync(outFd);
-      if (statsFd >= 0) fsyncSync(statsFd);
+      syncFile(outFd, output);
+      if (statsFd >= 0) syncFile(statsFd, statsPath);
       const ck: Checkpoint = {
-        version: 1,
+        version: 2,
         job,
         nextOffset: state.nextOffset,
+        contentHash: state.contentHash,
         nextLine: state.nextLine,
         outputBytes: state.outputBytes,
         statisticsBytes: state.statisticsBytes,
@@ -444,6 +586,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         valid: state.valid,
         badByCode: state.badByCode,
         badSamples: state.badSamples,
+        invalidUtf8: state.invalidUtf8,
         partials: state.sums.partials,
         nrefsMin: state.nrefsMin,
         nrefsMax: state.nrefsMax,
@@ -454,38 +597,50 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     };
 
     if (!complete && state.nextOffset < geometry.end) {
-      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
+      pool = createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows, strictUtf8 });
       const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
       let lastCheckpoint = performance.now();
       let failure: unknown;
       let inFlight = 0;
       let nextSeq = 0;
       let submitted = 0;
-      const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number }>();
+      const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number; endHash: string }>();
       let wake: (() => void) | undefined;
       const signal = () => {
         const w = wake;
         wake = undefined;
         w?.();
       };
+      let aborted: RunAbortedError | undefined;
+      const onAbort = () => {
+        aborted ??= new RunAbortedError(`scoring of ${input} was stopped (${String(options.signal?.reason ?? "aborted")}); rows written so far are checkpointed`);
+        failure ??= aborted;
+        signal();
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
 
-      const commit = (result: ChunkResult, endOffset: number, endLine: number): void => {
+      const commit = (result: ChunkResult, endOffset: number, endLine: number, endHash: string): void => {
         if (result.output) {
-          writeAt(outFd, result.output, state.outputBytes);
+          writeAt(outFd, result.output, state.outputBytes, output);
           state.outputBytes += result.output.length;
         }
         if (result.statistics && statsFd >= 0) {
           const bytes = new Uint8Array(result.statistics.buffer, result.statistics.byteOffset, result.statistics.byteLength);
-          writeAt(statsFd, bytes, state.statisticsBytes);
+          writeAt(statsFd, bytes, state.statisticsBytes, statsPath);
           state.statisticsBytes += bytes.length;
         }
         state.nextOffset = endOffset;
         state.nextLine = endLine;
+        state.contentHash = endHash;
         state.records += result.records;
         state.blank += result.blank;
         state.valid += result.valid;
         for (const [code, n] of Object.entries(result.badByCode)) state.badByCode[code] = (state.badByCode[code] ?? 0) + n;
         for (const b of result.badSamples) if (state.badSamples.length < MAX_BAD_SAMPLES) state.badSamples.push(b);
+        if (result.invalidUtf8) {
+          state.invalidUtf8.count += result.invalidUtf8.count;
+          for (const l of result.invalidUtf8.lines) if (state.invalidUtf8.lines.length < MAX_BAD_SAMPLES) state.invalidUtf8.lines.push(l);
+        }
         state.sums.merge(result.partials);
         if (result.valid > 0) {
           state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
@@ -500,24 +655,104 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         }
       };
 
-      const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number): void => {
+      // ---- time budgets: a task's clock starts when a worker starts it (a shared stamp), not when queued
+      const timed = new Set<{ readonly started: Float64Array; readonly budget: number; readonly controller: AbortController }>();
+      let watchdog: NodeJS.Timeout | undefined;
+      const tick = () => {
+        const now = Date.now();
+        for (const t of timed) if (t.started[0]! > 0 && now - t.started[0]! > t.budget) t.controller.abort(TIMED_OUT);
+        if (timed.size === 0 && watchdog) {
+          clearInterval(watchdog);
+          watchdog = undefined;
+        }
+      };
+      const runTimed = async (input: ChunkInput, transfer: ArrayBufferLike[], budget: number): Promise<ChunkResult> => {
+        if (!(rowTimeoutMs > 0)) return pool!.run<ChunkResult>({ type: "chunk", input }, transfer);
+        const started = new SharedArrayBuffer(8);
+        const t = { started: new Float64Array(started), budget, controller: new AbortController() };
+        timed.add(t);
+        watchdog ??= setInterval(tick, Math.max(50, Math.min(1000, rowTimeoutMs / 4))).unref();
+        try {
+          return await pool!.run<ChunkResult>({ type: "chunk", input, started }, transfer, t.controller.signal);
+        } catch (e) {
+          throw t.controller.signal.aborted ? TIMED_OUT : e;
+        } finally {
+          timed.delete(t);
+        }
+      };
+      const chunkInput = (bytes: Uint8Array, firstLine: number, presetErrors?: readonly PresetError[]): ChunkInput =>
+        format === "jsonl"
+          ? { kind: "jsonl", bytes, firstLine, ...(presetErrors ? { presetErrors } : {}) }
+          : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, ...(presetErrors ? { presetErrors } : {}) };
+      /**
+       * A chunk over its budget: re-read its bytes, run each record alone (fresh workers replace the
+       * terminated ones) to find the rows over the row budget, then run the chunk again with those
+       * rows reported as `row_timeout` instead of scored.
+       */
+      const recoverTimedOut = async (start: number, endOffset: number, firstLine: number, lines: number): Promise<ChunkResult> => {
+        const bytes = readRange(input, start, endOffset);
+        const d = delimiter.charCodeAt(0);
+        const rows: { bytes: Uint8Array; line: number }[] = [];
+        for (let off = 0, line = firstLine; off < bytes.length; ) {
+          const r = scanRecord(bytes, off, bytes.length, format, d, Csv.FieldStart);
+          const stop = r.end >= 0 ? r.end : bytes.length;
+          rows.push({ bytes: bytes.slice(off, stop), line });
+          line += r.end >= 0 ? r.lines : countNewlines(bytes, off, stop);
+          off = stop;
+        }
+        const slow: PresetError[] = [];
+        const message = `not scored within the time budget of ${rowTimeoutMs} ms per row (rowTimeoutMs)`;
+        await Promise.all(
+          rows.map(async (r) => {
+            try {
+              await runTimed(chunkInput(r.bytes, r.line), [r.bytes.buffer], rowTimeoutMs);
+            } catch (e) {
+              if (e !== TIMED_OUT) throw e;
+              slow.push({ position: r.line, code: "row_timeout", message });
+            }
+          }),
+        );
+        slow.sort((a, b) => a.position - b.position);
+        try {
+          return await runTimed(chunkInput(bytes.slice(), firstLine, slow), [], rowTimeoutMs * (1 + lines / 1000));
+        } catch (e) {
+          if (e !== TIMED_OUT) throw e;
+          // every row passed alone but not together: report the chunk's rows rather than stop the run
+          const all = rows.filter((r) => new TextDecoder().decode(r.bytes).trim() !== "").map((r) => ({ position: r.line, code: "row_timeout" as const, message }));
+          return runTimed({ kind: "errors", errors: all }, [], rowTimeoutMs);
+        }
+      };
+
+      const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number, tooLarge?: { readonly bytes: number }): void => {
         const seq = submitted++;
+        hasher.update(bytes); // in input order, before the bytes are transferred to a worker
+        const endHash = hasher.copy().digest("hex");
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        const input =
-          format === "jsonl"
-            ? ({ kind: "jsonl", bytes, firstLine } as const)
-            : ({ kind: "csv", bytes, firstLine, header: geometry.header!, delimiter } as const);
-        pool!
-          .run<ChunkResult>({ type: "chunk", input }, [bytes.buffer])
+        const lines = endLine - firstLine;
+        const start = endOffset - bytes.length;
+        const task: Promise<ChunkResult> = tooLarge
+          ? runTimed(
+              {
+                kind: "errors",
+                errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${tooLarge.bytes} bytes, over maxRowBytes (${maxRowBytes}): not read or scored` }],
+              },
+              [],
+              rowTimeoutMs,
+            )
+          : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000)).catch((e: unknown) => {
+              if (e !== TIMED_OUT) throw e;
+              return recoverTimedOut(start, endOffset, firstLine, lines);
+            });
+        task
           .then((result) => {
-            pending.set(seq, { result, endOffset, endLine });
+            pending.set(seq, { result, endOffset, endLine, endHash });
             while (failure === undefined && pending.has(nextSeq)) {
               const p = pending.get(nextSeq)!;
               pending.delete(nextSeq);
               nextSeq++;
               try {
-                commit(p.result, p.endOffset, p.endLine);
+                commit(p.result, p.endOffset, p.endLine, p.endHash);
               } catch (e) {
                 failure = e;
               }
@@ -537,6 +772,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         let line = state.nextLine;
         let carry = new Uint8Array(0);
         const end = geometry.end;
+        // the rest of a record over maxRowBytes being skipped (hashed, never kept): its first line,
+        // bytes and newlines so far, CSV quote state
+        let skipping: { line: number; bytes: number; lines: number; state: Csv } | undefined;
+        const EMPTY = new Uint8Array(0);
         while (failure === undefined && (pos < end || carry.length > 0)) {
           const want = Math.max(READ_BLOCK, 2 * chunkBytes);
           const data = new Uint8Array(carry.length + Math.min(want, end - pos));
@@ -553,6 +792,24 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
           const bufStart = pos - filled; // absolute offset of buf[0]
           const d = delimiter.charCodeAt(0);
           let off = 0;
+          if (skipping) {
+            const r = scanRecord(buf, 0, buf.length, format, d, skipping.state);
+            const stop = r.end >= 0 ? r.end : buf.length;
+            hasher.update(buf.subarray(0, stop));
+            skipping.bytes += stop;
+            skipping.lines += r.end >= 0 ? r.lines : countNewlines(buf, 0, stop);
+            skipping.state = r.state;
+            if (r.end < 0 && !eof) {
+              carry = EMPTY;
+              continue;
+            }
+            while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
+            if (failure !== undefined) break;
+            submit(EMPTY, skipping.line, bufStart + stop, skipping.line + skipping.lines, { bytes: skipping.bytes });
+            line = skipping.line + skipping.lines;
+            off = stop;
+            skipping = undefined;
+          }
           while (failure === undefined && off < buf.length) {
             // keep chunks full-size: read more first unless this is the end
             if (!eof && buf.length - off < chunkBytes) break;
@@ -567,23 +824,38 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
               else if (eof) {
                 cut = buf.length; // the last record, without a trailing newline
                 lines = countNewlines(buf, off, cut);
+              } else if (buf.length - off > maxRowBytes) {
+                // a record over maxRowBytes with no end in sight: skip the rest as it streams by
+                const r = scanRecord(buf, off, buf.length, format, d, Csv.FieldStart);
+                hasher.update(buf.subarray(off));
+                skipping = { line, bytes: buf.length - off, lines: r.lines, state: r.state };
+                off = buf.length;
+                break;
               } else break; // need more bytes for a whole record
             }
             while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
             if (failure !== undefined) break;
-            submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
+            if (cut - off > maxRowBytes) {
+              // refused unread: only its line and size travel (its bytes are hashed for resume)
+              hasher.update(buf.subarray(off, cut));
+              submit(EMPTY, line, bufStart + cut, line + lines, { bytes: cut - off });
+            } else submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
             line += lines;
             off = cut;
           }
           carry = buf.slice(off);
-          if (carry.length > MAX_RECORD_BYTES) throw new InvalidArgumentError(`a record at line ${line} is larger than ${MAX_RECORD_BYTES} bytes (an unclosed CSV quote?)`, { argument: "input" });
           if (eof && carry.length === 0) break;
         }
       } finally {
         await fh.close();
       }
       while (inFlight > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
-      if (failure !== undefined) throw failure;
+      if (watchdog) clearInterval(watchdog);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (failure !== undefined) {
+        if (failure === aborted) writeCheckpoint(false); // every committed row, so resume loses none
+        throw failure;
+      }
       progress?.finish();
     }
     if (!complete) writeCheckpoint(true);
@@ -613,6 +885,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         blank: state.blank,
         badByCode: state.badByCode,
         badSamples: state.badSamples,
+        invalidUtf8: state.invalidUtf8,
       },
       nrefs: { min: state.nrefsMin === Infinity ? 0 : state.nrefsMin, max: state.nrefsMax },
       metrics: metricSummaries,
@@ -623,7 +896,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       resumed,
       elapsedMs: state.elapsedMs,
       workers,
-      diagnostics: { chunks, window, maxInFlight },
+      diagnostics: { chunks, window, maxInFlight, ...(workersRequested > workers ? { workersRequested } : {}) },
     };
     writeFileAtomic(sumPath, `${JSON.stringify(summary, null, 2)}\n`);
     return summary;
@@ -631,6 +904,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     closeSync(outFd);
     if (statsFd >= 0) closeSync(statsFd);
     await pool?.destroy();
+    releaseLock();
   }
 }
 

@@ -70,6 +70,7 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   let elapsed = 0;
   const badByCode: Record<string, number> = {};
   const badSamples: BadRow[] = [];
+  const invalidUtf8 = { count: 0, lines: [] as number[] };
   for (const s of sorted) {
     sums.merge(s.partials);
     records += s.rows.records;
@@ -82,6 +83,8 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
     }
     for (const [c, n] of Object.entries(s.rows.badByCode)) badByCode[c] = (badByCode[c] ?? 0) + n;
     for (const b of s.rows.badSamples) if (badSamples.length < 100) badSamples.push(b);
+    invalidUtf8.count += s.rows.invalidUtf8?.count ?? 0;
+    for (const l of s.rows.invalidUtf8?.lines ?? []) if (invalidUtf8.lines.length < 100) invalidUtf8.lines.push(l);
   }
   await ready();
   const metricSummaries = summarizeMetrics(metrics, sums.partials, scored, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax));
@@ -113,7 +116,7 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
     output,
     format: first.format,
     shard: null,
-    rows: { records, scored, bad: records - scored, blank, badByCode, badSamples },
+    rows: { records, scored, bad: records - scored, blank, badByCode, badSamples, invalidUtf8 },
     nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
     metrics: metricSummaries,
     metricSpecs: first.metricSpecs,

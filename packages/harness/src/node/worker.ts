@@ -17,9 +17,17 @@ export interface WorkerConfig {
   readonly positionKey: "line" | "index";
   /** Write the input rows with their scores (scoreFile `outputRows: "rows"`). */
   readonly rows?: RowsOutput | undefined;
+  readonly strictUtf8?: boolean;
 }
 
-export type WorkerTask = { readonly type: "chunk"; readonly input: ChunkInput } | ({ readonly type: "bootstrap" } & BootstrapTask);
+export type WorkerTask =
+  | {
+      readonly type: "chunk";
+      readonly input: ChunkInput;
+      /** 8 bytes shared with the main thread: the worker writes `Date.now()` when scoring starts (time budgets). */
+      readonly started?: SharedArrayBuffer;
+    }
+  | ({ readonly type: "bootstrap" } & BootstrapTask);
 
 let contextPromise: Promise<ChunkContext> | undefined;
 
@@ -28,7 +36,15 @@ function chunkContext(): Promise<ChunkContext> {
     await ready();
     const config = workerData as WorkerConfig;
     const metrics = await Promise.all(config.metrics.map((m) => createBulkMetric(m, { load: true })));
-    return { metrics, fields: config.fields, jsonOutput: config.jsonOutput, keepStatistics: config.keepStatistics, positionKey: config.positionKey, rows: config.rows };
+    return {
+      metrics,
+      fields: config.fields,
+      jsonOutput: config.jsonOutput,
+      keepStatistics: config.keepStatistics,
+      positionKey: config.positionKey,
+      rows: config.rows,
+      strictUtf8: config.strictUtf8 === true,
+    };
   })());
 }
 
@@ -49,6 +65,7 @@ export default async function run(task: WorkerTask): Promise<unknown> {
     return transferable({ sums }, [sums.buffer]);
   }
   const ctx = await chunkContext();
+  if (task.started) new Float64Array(task.started)[0] = Date.now(); // the budget starts now, not when queued
   const result: ChunkResult = scoreChunk(task.input, ctx);
   const buffers: ArrayBufferLike[] = [];
   for (const b of [result.output, result.statistics, result.values, result.positions]) if (b) buffers.push(b.buffer);

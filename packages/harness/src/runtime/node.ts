@@ -1,9 +1,10 @@
 // The Node implementation of the runtime adapter: AsyncLocalStorage for `context()`, process streams
 // for progress and tables, node:fs for dataset loading and result files.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileSystemError, makeDirectory } from "../node/files.js";
 import type { AsyncContextAdapter, Runtime, TextSink } from "./runtime.js";
 
 function sink(stream: NodeJS.WriteStream): TextSink {
@@ -28,8 +29,12 @@ export const nodeRuntime: Runtime = {
   stderr: sink(process.stderr),
   readFile: async (path) => new Uint8Array(await readFile(path)),
   async writeFile(path, data) {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
+    makeDirectory(dirname(path)); // not mkdir -p: Node's loops forever under /proc
+    try {
+      await writeFile(path, data);
+    } catch (e) {
+      throw fileSystemError(e, "write", path);
+    }
   },
   now: () => performance.now(),
 };
