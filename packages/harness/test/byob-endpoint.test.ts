@@ -138,7 +138,7 @@ describe("BYOB against a dead server", () => {
       .run({ baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", parallelism: 8, fetch: counting, outputPath })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(EndpointUnreachableError);
-    expect((e as EndpointUnreachableError).code).toBe("endpoint_unreachable");
+    expect((e as EndpointUnreachableError).code).toBe("ENDPOINT_UNREACHABLE");
     expect((e as Error).message).toMatch(new RegExp(`cannot reach http://127.0.0.1:${port}/v1/chat/completions: connection refused`));
     // each of the 8 first requests and at most one probe each; the other 992 samples are never sent
     expect(fetches).toBeLessThanOrEqual(16);

@@ -258,7 +258,7 @@ describe("BYOB endpoint failures", () => {
       .run({ baseUrl: server.url, model: "m", outputPath })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(BenchmarkRunError);
-    expect((e as BenchmarkRunError).code).toBe("all_samples_failed");
+    expect((e as BenchmarkRunError).code).toBe("ALL_SAMPLES_FAILED");
     expect((e as BenchmarkRunError).message).toMatch(/all 1 sample\(s\) failed; sample 0: skipped_scorer_error: Error: scorer bug/);
     expect((e as BenchmarkRunError).result.samples[0]).toMatchObject({ status: "skipped_scorer_error" });
     expect((e as BenchmarkRunError).result.report).toEqual({});

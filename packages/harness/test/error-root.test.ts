@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
 import {
+  BenchmarkRunError,
   EndpointError,
+  EndpointUnreachableError,
   EvalkernError,
   FileSystemError,
   InvalidArgumentError,
@@ -29,6 +31,8 @@ const instances: Record<string, () => Error> = {
   FileSystemError: () => new FileSystemError("m", { osCode: "ENOSPC", path: "/x", operation: "write" }),
   OutputLockedError: () => new OutputLockedError("m", { path: "/x", pid: 1 }),
   RunAbortedError: () => new RunAbortedError("m"),
+  EndpointUnreachableError: () => new EndpointUnreachableError("http://127.0.0.1:1", "refused"),
+  BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
 };
 
 describe("error root", () => {

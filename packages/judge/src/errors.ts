@@ -165,7 +165,7 @@ export class JudgeTransportError extends JudgeError {
  */
 export class JudgeUnreachableError extends JudgeTransportError {
   override name = "JudgeUnreachableError";
-  readonly code = "endpoint_unreachable";
+  override readonly code = "ENDPOINT_UNREACHABLE";
   readonly url: string;
   constructor(url: string, options?: { cause?: unknown; usage?: JudgeUsage }) {
     super("network", `cannot reach ${url}: connection refused (after a probe); is the server running at this base URL?`, { attempts: 2 }, options);

@@ -95,7 +95,7 @@ describe("OpenAICompatibleJudge as a ModelEndpoint", () => {
     });
     const e = await judge.chatCompletion([{ role: "user", content: "hi" }]).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(JudgeUnreachableError);
-    expect((e as JudgeUnreachableError).code).toBe("endpoint_unreachable");
+    expect((e as JudgeUnreachableError).code).toBe("ENDPOINT_UNREACHABLE");
     expect((e as Error).message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: connection refused/);
     expect(fetches).toBe(2);
   });

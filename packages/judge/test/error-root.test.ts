@@ -16,6 +16,7 @@ import {
   JudgeReplyError,
   JudgeTimeoutError,
   JudgeTransportError,
+  JudgeUnreachableError,
   UnsupportedCapabilityError,
 } from "../src/index.js";
 
@@ -33,6 +34,7 @@ const instances: Record<string, () => Error> = {
   JudgeAbortedError: () => new JudgeAbortedError(),
   JudgeReplyError: () => new JudgeReplyError("S", "schema", ["x"]),
   JudgeMetricConfigError: () => new JudgeMetricConfigError("threshold", "m"),
+  JudgeUnreachableError: () => new JudgeUnreachableError("http://127.0.0.1:1"),
 };
 
 describe("error root", () => {

@@ -8,7 +8,7 @@ import type { BenchmarkRunResult } from "./benchmark.js";
  */
 export class EndpointUnreachableError extends EndpointError {
   override name = "EndpointUnreachableError";
-  readonly code = "endpoint_unreachable";
+  override readonly code = "ENDPOINT_UNREACHABLE";
   constructor(url: string, why: string) {
     super(`cannot reach ${url}: ${why} (after a probe); is the server running at this base URL?`, url);
   }
@@ -20,7 +20,7 @@ export class EndpointUnreachableError extends EndpointError {
  */
 export class BenchmarkRunError extends EvalkernError {
   override name = "BenchmarkRunError";
-  readonly code = "all_samples_failed";
+  override readonly code = "ALL_SAMPLES_FAILED";
   readonly result: BenchmarkRunResult;
   constructor(result: BenchmarkRunResult) {
     const first = result.samples.find((s) => s.status !== "scored");
