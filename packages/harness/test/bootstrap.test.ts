@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, scoreFile, scoreRows, sliceScores, type ScoreSummary } from "../src/index.js";
-import { BLOCK_ROWS, ResampleAccumulator, binomial, logFactorial } from "../src/bulk/bootstrap.js";
+import { BLOCK_ROWS, ResampleAccumulator, binomial, logFactorial, useSimdKernel } from "../src/bulk/bootstrap.js";
 import { Xoshiro128 } from "../src/bulk/rng.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
 
@@ -105,6 +105,29 @@ describe("resampling", () => {
     expect(Math.abs(m2 - 1)).toBeLessThan(5 * Math.sqrt(1 / B));
     expect(v2).toBeGreaterThan(0.9);
     expect(v2).toBeLessThan(1.1);
+  });
+
+  it("the WebAssembly SIMD kernel and the JS kernel give bit-identical sums", () => {
+    const n = 1400;
+    const width = 8;
+    const rows = new Float32Array(n * width);
+    for (let i = 0; i < n; i++) {
+      rows[i * width] = i % 13 === 0 ? 0 : 1;
+      rows[i * width + 1] = i % 7; // small integers
+      rows[i * width + 2] = Math.fround(Math.sin(i) * 0.5 + 0.5); // floats
+      rows[i * width + 3] = i < 600 ? 1 : 0.25; // integers in the first block only
+      rows[i * width + 4] = i > 1100 ? 3e6 : 2; // large integers in the last block (i32 guard)
+      rows[i * width + 5] = -(i % 5); // negative integers
+      rows[i * width + 6] = Math.fround(1 / (i + 1));
+      rows[i * width + 7] = 2 ** 25; // beyond f32's exact integers in i32 lanes: summed as floats
+    }
+    const fast = resample(rows, width, 21, 0, 40);
+    useSimdKernel(false);
+    try {
+      expect(resample(rows, width, 21, 0, 40)).toEqual(fast);
+    } finally {
+      useSimdKernel(true);
+    }
   });
 
   it("binomial sampler: mean and variance of Binomial(m, p), small and large", () => {

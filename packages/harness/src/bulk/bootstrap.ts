@@ -19,6 +19,7 @@
 // sacreBLEU draws with numpy's PCG64; individual resamples therefore differ from sacreBLEU's for the
 // same seed, not the method.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { RESAMPLE_WASM } from "./resample-wasm.js";
 import { Xoshiro128 } from "./rng.js";
 
 /** sacreBLEU's default seed (`SACREBLEU_SEED`) and resample count. */
@@ -193,6 +194,7 @@ export class ResampleAccumulator {
     // Lemire's multiply-shift draw of a row in [0, L), rejecting the 2^32 mod L biased values
     const threshold = TWO32 % L;
     const st = this.state;
+    const simd = packBlock(X, L, C);
     for (let k = 0; k < K; k++) {
       const gk = group * K + k;
       const rng = this.rngs[gk]!;
@@ -201,7 +203,8 @@ export class ResampleAccumulator {
       this.remaining[gk] = rem - T;
       if (T === 0) continue;
       rng.save(st);
-      kernel(X, T, L, threshold, st, this.sums, gk * C);
+      if (simd && T * simd.maxInt < 2 ** 31) simd.draw(T, L, threshold, st, this.sums, gk * C);
+      else kernel(X, T, L, threshold, st, this.sums, gk * C);
       rng.restore(st);
     }
     this.started[group] = this.started[group]! + L;
@@ -217,6 +220,97 @@ export class ResampleAccumulator {
     }
     return this.sums;
   }
+}
+
+// ------------------------------------------------------------------------- the WebAssembly kernel
+
+interface Simd {
+  readonly memory: WebAssembly.Memory;
+  readonly draw: (x: number, stride: number, intBytes: number, floatBytes: number, T: number, L: number, threshold: number, st: number, acc: number) => void;
+}
+let simd: Simd | null | undefined;
+let simdOff = false;
+
+/** Tests: run the JS kernel only (false) or the SIMD kernel where it applies (true, the default). */
+export function useSimdKernel(on: boolean): void {
+  simdOff = !on;
+}
+
+function simdKernel(): Simd | null {
+  if (simd !== undefined) return simd;
+  try {
+    const bin = atob(RESAMPLE_WASM);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+    simd = { memory: inst.exports.memory as WebAssembly.Memory, draw: inst.exports.draw as Simd["draw"] };
+  } catch {
+    simd = null; // no WebAssembly SIMD here: the JS kernel gives the same sums
+  }
+  return simd;
+}
+
+const ST = 0;
+const ACC = 64;
+
+/**
+ * Lay a block out for the SIMD kernel: per row, the columns holding only integers of at most 2^24 in
+ * this block as i32 lanes, then the others as f64 lanes. Integer sums are exact either way, and each
+ * float column is summed in the same order as by the JS kernel, so both give bit-identical sums.
+ */
+function packBlock(X: Float64Array, L: number, C: number): { maxInt: number; draw: (T: number, L: number, threshold: number, st: Uint32Array, sums: Float64Array, out: number) => void } | null {
+  const k = simdOff ? null : simdKernel();
+  if (!k) return null;
+  const ints: number[] = [];
+  const floats: number[] = [];
+  let maxInt = 0;
+  for (let j = 0; j < C; j++) {
+    let integer = true;
+    let max = 0;
+    for (let r = 0; r < L; r++) {
+      const v = X[r * C + j]!;
+      const a = Math.abs(v);
+      if (!(Number.isInteger(v) && a <= 16777216)) {
+        integer = false;
+        break;
+      }
+      if (a > max) max = a;
+    }
+    if (integer) {
+      ints.push(j);
+      if (max > maxInt) maxInt = max;
+    } else floats.push(j);
+  }
+  const intBytes = Math.ceil(ints.length / 4) * 16;
+  const floatBytes = Math.ceil(floats.length / 2) * 16;
+  const stride = intBytes + floatBytes;
+  const xAt = ACC + stride + 64;
+  const need = xAt + L * stride;
+  if (need > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / 65536));
+  const buf = k.memory.buffer;
+  const i32 = new Int32Array(buf);
+  const f64 = new Float64Array(buf);
+  new Uint8Array(buf, xAt, L * stride).fill(0);
+  for (let r = 0; r < L; r++) {
+    const row = xAt + r * stride;
+    for (let i = 0; i < ints.length; i++) i32[(row >> 2) + i] = X[r * C + ints[i]!]!;
+    for (let i = 0; i < floats.length; i++) f64[((row + intBytes) >> 3) + i] = X[r * C + floats[i]!]!;
+  }
+  const st32 = new Uint32Array(buf, ST, 4);
+  const accI = new Int32Array(buf, ACC, intBytes / 4);
+  const accF = new Float64Array(buf, ACC + intBytes, floatBytes / 8);
+  return {
+    maxInt,
+    draw(T, L, threshold, st, sums, out) {
+      st32.set(st);
+      accI.fill(0);
+      accF.fill(0);
+      k.draw(xAt, stride, intBytes, floatBytes, T, L, threshold, ST, ACC);
+      st.set(st32);
+      for (let i = 0; i < ints.length; i++) sums[out + ints[i]!] = sums[out + ints[i]!]! + accI[i]!;
+      for (let i = 0; i < floats.length; i++) sums[out + floats[i]!] = sums[out + floats[i]!]! + accF[i]!;
+    },
+  };
 }
 
 type DrawKernel = (X: Float64Array, T: number, L: number, threshold: number, state: Uint32Array, sums: Float64Array, out: number) => void;
