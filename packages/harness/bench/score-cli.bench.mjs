@@ -10,6 +10,7 @@
 //   node bench/score-cli.bench.mjs                      # 100k pairs
 //   node bench/score-cli.bench.mjs --count 1000000      # the issue's size
 //   node bench/score-cli.bench.mjs --workers 2 --repeat 2
+//   node bench/score-cli.bench.mjs --bin /path/to/other/packages/cli/dist/bin.js
 //
 // Needs a build of the workspace (harness and cli dist/). Data goes to $TMPDIR/evalkern-bench (reused).
 import { spawnSync } from "node:child_process";
@@ -23,7 +24,8 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i < 0 ? dflt : args[i + 1];
 };
-const BIN = fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
+// --bin: another checkout's CLI (e.g. to measure main beside this branch)
+const BIN = opt("bin") ?? fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
 const METRIC_FLAGS = ["--metric", "bleu", "--metric", "chrf", "--metric", "rouge", "--metric", "f1"];
 
 if (args.includes("--kernels")) {
@@ -76,6 +78,15 @@ function timed(argv) {
   return { wallS: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]), peakRssMb: Number(m[4]) / 1024, stdout: r.stdout };
 }
 
+/** The corpus table of the CLI's summary (header to the first blank line after it). */
+function corpusTable(stdout) {
+  const lines = stdout.split("\n");
+  const start = lines.findIndex((l) => /^metric\s/.test(l));
+  if (start < 0) return [];
+  const end = lines.findIndex((l, i) => i > start && l.trim() === "");
+  return lines.slice(start, end < 0 ? undefined : end);
+}
+
 const out = join(dir, `score-bench-${count}.jsonl`);
 const runs = [];
 for (let rep = 0; rep < repeat; rep++) {
@@ -84,14 +95,14 @@ for (let rep = 0; rep < repeat; rep++) {
     rmSync(`${out}.evalkern`, { recursive: true, force: true });
     const argv = [process.execPath, BIN, "score", input, ...METRIC_FLAGS, "-o", out, "--no-progress", ...(ci ? [] : ["--no-ci"]), ...(workers ? ["--workers", workers] : [])];
     const t = timed(argv);
-    runs.push({ ci, ...t, kernelsCpuS: kernels.cpuS, ratio: t.cpuS / kernels.cpuS, table: t.stdout.split("\n").filter((l) => /^(bleu|chrf|rouge|f1)\s/.test(l)) });
+    runs.push({ ci, ...t, kernelsCpuS: kernels.cpuS, ratio: t.cpuS / kernels.cpuS, table: corpusTable(t.stdout) });
   }
 }
 rmSync(`${out}.evalkern`, { recursive: true, force: true });
 rmSync(out, { force: true });
 
 const load = loadavg()[0].toFixed(2);
-console.log(`evalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`);
+console.log(`${BIN}\nevalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`);
 console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${load} at the end\n`);
 console.log("| run | wall (s) | CPU (s) | kernels-only CPU (s) | CPU / kernels | peak RSS (MB) |");
 console.log("|---|---:|---:|---:|---:|---:|");
