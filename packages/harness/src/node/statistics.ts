@@ -284,10 +284,6 @@ function buildGroups(slices: Record<string, SliceKeys>, records: number, arg: st
   return { values, groupings, rows };
 }
 
-function recordCount(files: readonly string[], rowWidth: number): number {
-  return forEachRow(files, undefined, rowWidth, () => undefined);
-}
-
 /** Slice entries sorted by rows (descending), then value. */
 function sorted<T extends { value: string; rows: number }>(list: T[]): T[] {
   return list.sort((a, b) => b.rows - a.rows || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
@@ -312,12 +308,12 @@ export async function sliceScores(run: ScoredRun, slices: Record<string, SliceKe
   await ready();
   const layout = corpusLayout(metrics);
   const C = layout.columns.length;
-  const groups = buildGroups(slices, recordCount(st.files, st.rowWidth), "slices", 0);
+  const groups = buildGroups(slices, s.rows.records, "slices", 0);
   const G = groups.rows.length;
   const scored = new Array<number>(G).fill(0);
   const sums = new Float64Array(G * C);
   const cols = layout.columns;
-  forEachRow(st.files, undefined, st.rowWidth, (a, at, _b, _atB, record) => {
+  const records = forEachRow(st.files, undefined, st.rowWidth, (a, at, _b, _atB, record) => {
     if (a[at] !== 1) return;
     for (const g of groups.groupings) {
       const id = g[record]!;
@@ -327,6 +323,7 @@ export async function sliceScores(run: ScoredRun, slices: Record<string, SliceKe
       for (let j = 0; j < C; j++) sums[o + j] = sums[o + j]! + a[at + cols[j]!]!;
     }
   });
+  if (records !== s.rows.records) throw new InvalidArgumentError(`run: the statistics files hold ${records} rows, the summary says ${s.rows.records}`, { argument: "run" });
   let ci: Float64Array | undefined;
   if (boot) {
     ci = await resampleStatistics(
