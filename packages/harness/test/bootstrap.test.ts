@@ -107,26 +107,31 @@ describe("resampling", () => {
     expect(v2).toBeLessThan(1.1);
   });
 
-  it("the WebAssembly SIMD kernel and the JS kernel give bit-identical sums", () => {
+  it("the WebAssembly SIMD kernels (register variants and the generic one) and the JS kernel give bit-identical sums", () => {
     const n = 1400;
-    const width = 8;
-    const rows = new Float32Array(n * width);
-    for (let i = 0; i < n; i++) {
-      rows[i * width] = i % 13 === 0 ? 0 : 1;
-      rows[i * width + 1] = i % 7; // small integers
-      rows[i * width + 2] = Math.fround(Math.sin(i) * 0.5 + 0.5); // floats
-      rows[i * width + 3] = i < 600 ? 1 : 0.25; // integers in the first block only
-      rows[i * width + 4] = i > 1100 ? 3e6 : 2; // large integers in the last block (i32 guard)
-      rows[i * width + 5] = -(i % 5); // negative integers
-      rows[i * width + 6] = Math.fround(1 / (i + 1));
-      rows[i * width + 7] = 2 ** 25; // beyond f32's exact integers in i32 lanes: summed as floats
-    }
-    const fast = resample(rows, width, 21, 0, 40);
-    useSimdKernel(false);
-    try {
-      expect(resample(rows, width, 21, 0, 40)).toEqual(fast);
-    } finally {
-      useSimdKernel(true);
+    for (const extra of [0, 60]) {
+      // extra integer columns push the accumulators beyond the register variants (generic kernel)
+      const width = 8 + extra;
+      const rows = new Float32Array(n * width);
+      for (let i = 0; i < n; i++) {
+        const at = i * width;
+        rows[at] = i % 13 === 0 ? 0 : 1;
+        rows[at + 1] = i % 7; // small integers
+        rows[at + 2] = Math.fround(Math.sin(i) * 0.5 + 0.5); // floats
+        rows[at + 3] = i < 600 ? 1 : 0.25; // integers in the first block only
+        rows[at + 4] = i > 1100 ? 3e6 : 2; // large integers in the last block (i32 guard)
+        rows[at + 5] = -(i % 5); // negative integers
+        rows[at + 6] = Math.fround(1 / (i + 1));
+        rows[at + 7] = 2 ** 25; // beyond f32's exact integers in i32 lanes: summed as floats
+        for (let j = 0; j < extra; j++) rows[at + 8 + j] = (i * (j + 3)) % 17;
+      }
+      const fast = resample(rows, width, 21, 0, 40);
+      useSimdKernel(false);
+      try {
+        expect(resample(rows, width, 21, 0, 40)).toEqual(fast);
+      } finally {
+        useSimdKernel(true);
+      }
     }
   });
 

@@ -19,7 +19,7 @@
 // sacreBLEU draws with numpy's PCG64; individual resamples therefore differ from sacreBLEU's for the
 // same seed, not the method.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
-import { RESAMPLE_WASM } from "./resample-wasm.js";
+import { RESAMPLE_MAX_VECTORS, RESAMPLE_WASM } from "./resample-wasm.js";
 import { Xoshiro128 } from "./rng.js";
 
 /** sacreBLEU's default seed (`SACREBLEU_SEED`) and resample count. */
@@ -224,9 +224,13 @@ export class ResampleAccumulator {
 
 // ------------------------------------------------------------------------- the WebAssembly kernel
 
+type DrawFn = (x: number, stride: number, intBytes: number, floatBytes: number, T: number, L: number, threshold: number, st: number, acc: number) => void;
 interface Simd {
   readonly memory: WebAssembly.Memory;
-  readonly draw: (x: number, stride: number, intBytes: number, floatBytes: number, T: number, L: number, threshold: number, st: number, acc: number) => void;
+  /** The generic kernel (accumulators in memory). */
+  readonly draw: DrawFn;
+  /** Register variants by `${intVectors}_${floatVectors}` (accumulators in locals). */
+  readonly exports: WebAssembly.Exports;
 }
 let simd: Simd | null | undefined;
 let simdOff = false;
@@ -243,7 +247,7 @@ function simdKernel(): Simd | null {
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
-    simd = { memory: inst.exports.memory as WebAssembly.Memory, draw: inst.exports.draw as Simd["draw"] };
+    simd = { memory: inst.exports.memory as WebAssembly.Memory, draw: inst.exports.draw as DrawFn, exports: inst.exports };
   } catch {
     simd = null; // no WebAssembly SIMD here: the JS kernel gives the same sums
   }
@@ -299,13 +303,15 @@ function packBlock(X: Float64Array, L: number, C: number): { maxInt: number; dra
   const st32 = new Uint32Array(buf, ST, 4);
   const accI = new Int32Array(buf, ACC, intBytes / 4);
   const accF = new Float64Array(buf, ACC + intBytes, floatBytes / 8);
+  const vectors = (intBytes + floatBytes) / 16;
+  const fn = vectors <= RESAMPLE_MAX_VECTORS ? ((k.exports[`d${intBytes / 16}_${floatBytes / 16}`] as DrawFn | undefined) ?? k.draw) : k.draw;
   return {
     maxInt,
     draw(T, L, threshold, st, sums, out) {
       st32.set(st);
       accI.fill(0);
       accF.fill(0);
-      k.draw(xAt, stride, intBytes, floatBytes, T, L, threshold, ST, ACC);
+      fn(xAt, stride, intBytes, floatBytes, T, L, threshold, ST, ACC);
       st.set(st32);
       for (let i = 0; i < ints.length; i++) sums[out + ints[i]!] = sums[out + ints[i]!]! + accI[i]!;
       for (let i = 0; i < floats.length; i++) sums[out + floats[i]!] = sums[out + floats[i]!]! + accF[i]!;

@@ -4,7 +4,8 @@
 ;; add its integer columns (i32x4 lanes, `intBytes` bytes at x + r·stride) into the i32 accumulators at
 ;; `acc`, and its float columns (f64x2 lanes, the next `floatBytes` bytes) into the f64 accumulators at
 ;; acc + intBytes. The state is written back. Same draws, same order of additions as the JS kernel.
-;; Regenerate the embedded bytes with `node scripts/build-resample-wasm.mjs`.
+;; scripts/build-resample-wasm.mjs adds `d<ni>_<nf>` variants of this loop that keep the accumulators in
+;; locals (registers) for up to 12 vectors, and embeds the bytes in resample-wasm.ts: run it after edits.
 (module
   (memory (export "memory") 4)
   (func $rotl (param $x i32) (param $k i32) (result i32)
