@@ -14,7 +14,7 @@
 //
 // Needs a build of the workspace (harness and cli dist/). Data goes to $TMPDIR/evalkern-bench (reused).
 import { spawnSync } from "node:child_process";
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,7 @@ const opt = (name, dflt) => {
 };
 // --bin: another checkout's CLI (e.g. to measure main beside this branch)
 const BIN = opt("bin") ?? fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
+const workers = opt("workers");
 const METRIC_FLAGS = ["--metric", "bleu", "--metric", "chrf", "--metric", "rouge", "--metric", "f1"];
 
 if (args.includes("--kernels")) {
@@ -65,8 +66,18 @@ if (args.includes("--kernels")) {
   process.exit(0);
 }
 
+if (args.includes("--ci-only")) {
+  // the bootstrap alone (1000 resamples, seed 12345) over a scored run's statistics
+  const { bootstrapCi } = await import("../dist/index.js");
+  const c0 = process.cpuUsage();
+  const w0 = performance.now();
+  const ci = await bootstrapCi(opt("summary"), workers ? { workers: Number(workers) } : {});
+  const u = process.cpuUsage(c0);
+  process.stdout.write(JSON.stringify({ cpuS: (u.user + u.system) / 1e6, wallS: (performance.now() - w0) / 1000, bleu: ci.bleu?.bleu }) + "\n");
+  process.exit(0);
+}
+
 const count = Number(opt("count", "100000"));
-const workers = opt("workers");
 const repeat = Number(opt("repeat", "1"));
 const dir = join(tmpdir(), "evalkern-bench");
 mkdirSync(dir, { recursive: true });
@@ -108,7 +119,14 @@ for (let rep = 0; rep < repeat; rep++) {
     rmSync(`${out}.evalkern`, { recursive: true, force: true });
     const argv = [process.execPath, BIN, "score", input, ...METRIC_FLAGS, "-o", out, "--no-progress", ...(ci ? [] : ["--no-ci"]), ...(workers ? ["--workers", workers] : [])];
     const t = timed(argv);
-    runs.push({ ci, ...t, kernelsCpuS: kernels.cpuS, ratio: t.cpuS / kernels.cpuS, table: corpusTable(t.stdout) });
+    let bootstrapOnly;
+    if (ci) {
+      // the same CIs again from the run's statistics, alone: what the bootstrap costs by itself
+      const side = `${out}.evalkern`;
+      const summary = readdirSync(side).find((f) => f.endsWith(".summary.json"));
+      if (summary) bootstrapOnly = JSON.parse(timed([process.execPath, fileURLToPath(import.meta.url), "--ci-only", "--summary", join(side, summary), ...(workers ? ["--workers", workers] : [])]).stdout);
+    }
+    runs.push({ ci, ...t, kernelsCpuS: kernels.cpuS, ratio: t.cpuS / kernels.cpuS, table: corpusTable(t.stdout), bootstrapOnly });
   }
 }
 rmSync(`${out}.evalkern`, { recursive: true, force: true });
@@ -127,5 +145,8 @@ const noCi = runs.filter((r) => !r.ci);
 if (withCi.length && noCi.length) {
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(`\nbootstrap CIs cost ≈ ${(mean(withCi.map((r) => r.cpuS)) - mean(noCi.map((r) => r.cpuS))).toFixed(1)} CPU-s (CIs on − --no-ci)`);
+}
+for (const r of withCi) {
+  if (r.bootstrapOnly) console.log(`bootstrapCi alone on the run's statistics: ${r.bootstrapOnly.cpuS.toFixed(1)} CPU-s, ${r.bootstrapOnly.wallS.toFixed(1)} s wall (in-process CPU, workers included)`);
 }
 console.log(`\n${withCi[0]?.table.join("\n") ?? ""}`);
