@@ -48,7 +48,23 @@ export {
 } from "./node/score-file.js";
 export { scoreStream, scoreRows, type ScoreStream, type ScoreStreamOptions, type RowScore, type StreamSummary } from "./node/score-stream.js";
 export { makeDirectory, fileSystemError, acquireLock, lockPath, removeStaleTemporaries } from "./node/files.js";
-export { mergeShards, pairedTest, type MergeShardsOptions, type PairedTestOptions, type PairedTestResult, type PairedScore } from "./node/shards.js";
+export { mergeShards, type MergeShardsOptions } from "./node/shards.js";
+export {
+  corpusScores,
+  sliceScores,
+  bootstrapCi,
+  pairedTest,
+  type ScoredRun,
+  type SliceKeys,
+  type ScoreTable,
+  type StatisticsOptions,
+  type SliceScore,
+  type SliceScoresOptions,
+  type PairedTestOptions,
+  type PairedTestResult,
+  type PairedScore,
+  type PairedSlice,
+} from "./node/statistics.js";
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
 export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export type { RowsOutputOptions } from "./node/output-rows.js";

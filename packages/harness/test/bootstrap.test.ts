@@ -1,9 +1,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { estimateCi, pairedBootstrapPValue, pairedTest, scoreFile, scoreRows, type ScoreSummary } from "../src/index.js";
-import { memoryRows, resampleSums } from "../src/bulk/bootstrap.js";
+import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, scoreFile, scoreRows, sliceScores, type ScoreSummary } from "../src/index.js";
+import { BLOCK_ROWS, ResampleAccumulator, binomial, logFactorial, useSimdKernel } from "../src/bulk/bootstrap.js";
+import { Xoshiro128 } from "../src/bulk/rng.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
+
+// Pinned by this implementation (one-pass block resampling, xoshiro128** streams): a deliberate change
+// of the resampling method changes these, nothing else may.
+const PINNED = {
+  bleu: { mean: 64.6085401625372, ci: 5.024677328932839, lower: 59.643477739168816, upper: 69.6928323970345, resamples: 1000, seed: 12345 },
+  chrf: { mean: 73.5922065979801, ci: 4.799744060643057, lower: 68.74902930840292, upper: 78.34851742968904, resamples: 1000, seed: 12345 },
+  rougeL: { mean: 0.7649677347363025, ci: 0.037744030378138005, lower: 0.7266290841065347, upper: 0.8021171448628107, resamples: 1000, seed: 12345 },
+  tokenF1: { mean: 0.8142851874241108, ci: 0.034956274628639206, lower: 0.7779633537555735, upper: 0.8478759030128519, resamples: 1000, seed: 12345 },
+};
 
 let dir: string;
 let input: string;
@@ -33,28 +43,122 @@ describe("sacreBLEU's formulas", () => {
   });
 });
 
+/** Sums of resamples [from, to) of in-memory rows [valid, ...stats] (one pass, every column gathered). */
+function resample(rows: Float32Array, width: number, seed: number, from: number, to: number): Float64Array {
+  let n = 0;
+  for (let at = 0; at < rows.length; at += width) if (rows[at] === 1) n++;
+  const acc = new ResampleAccumulator([n], Array.from({ length: width - 1 }, (_, j) => 1 + j), 1, seed, from, to);
+  for (let at = 0; at < rows.length; at += width) if (rows[at] === 1) acc.add(0, rows, at);
+  return acc.finish();
+}
+
 describe("resampling", () => {
-  it("each resample depends only on (seed, index): batching and block size do not matter", () => {
-    const n = 500;
+  it("each resample depends only on (seed, index): splitting the resamples does not matter", () => {
+    const n = 1300; // three blocks, the last one partial
     const width = 4;
     const rows = new Float32Array(n * width);
     for (let i = 0; i < n; i++) {
       rows[i * width] = i % 17 === 0 ? 0 : 1; // some invalid rows
       for (let j = 1; j < width; j++) rows[i * width + j] = (i * 7 + j * 3) % 11;
     }
-    const valid = Array.from({ length: n }, (_, i) => i).filter((i) => i % 17 !== 0).length;
-    const src = memoryRows(rows, width);
-    const all = resampleSums([src], valid, 99, 0, 50, 64);
+    const all = resample(rows, width, 99, 0, 50);
     const split = new Float64Array(all.length);
-    split.set(resampleSums([src], valid, 99, 0, 7, 1000), 0);
-    split.set(resampleSums([src], valid, 99, 7, 50, 3), 7 * 3);
+    split.set(resample(rows, width, 99, 0, 7), 0);
+    split.set(resample(rows, width, 99, 7, 50), 7 * 3);
     expect(split).toEqual(all);
-    expect(resampleSums([src], valid, 100, 0, 50)).not.toEqual(all);
-    // each resample draws exactly `valid` rows: sum of a constant column... use column sums vs counts
-    const ones = new Float32Array(n * 2);
-    for (let i = 0; i < n; i++) (ones[i * 2] = 1, (ones[i * 2 + 1] = 1));
-    const s = resampleSums([memoryRows(ones, 2)], n, 5, 0, 10);
-    expect(Array.from(s)).toEqual(new Array(10).fill(n));
+    expect(resample(rows, width, 100, 0, 50)).not.toEqual(all);
+  });
+
+  it("each resample draws exactly n rows, multinomially over the blocks and within them", () => {
+    const n = 1500; // blocks of 512, 512, 476
+    const rows = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      rows[i * 4] = 1;
+      rows[i * 4 + 1] = 1; // every draw
+      rows[i * 4 + 2] = i < BLOCK_ROWS ? 1 : 0; // draws in the first block
+      rows[i * 4 + 3] = i === 1000 ? 1 : 0; // draws of one row
+    }
+    const B = 4000;
+    const s = resample(rows, 4, 5, 0, B);
+    let m1 = 0;
+    let v1 = 0;
+    let m2 = 0;
+    let v2 = 0;
+    let drawn = 0;
+    for (let b = 0; b < B; b++) {
+      if (s[b * 3] === n) drawn++;
+      m1 += s[b * 3 + 1]!;
+      v1 += s[b * 3 + 1]! ** 2;
+      m2 += s[b * 3 + 2]!;
+      v2 += s[b * 3 + 2]! ** 2;
+    }
+    expect(drawn).toBe(B);
+    m1 /= B;
+    v1 = v1 / B - m1 * m1;
+    m2 /= B;
+    v2 = v2 / B - m2 * m2;
+    // block total ~ Binomial(n, 512/n); one row's count ~ Binomial(n, 1/n)
+    const p = BLOCK_ROWS / n;
+    expect(Math.abs(m1 - n * p)).toBeLessThan(5 * Math.sqrt((n * p * (1 - p)) / B));
+    expect(v1 / (n * p * (1 - p))).toBeGreaterThan(0.9);
+    expect(v1 / (n * p * (1 - p))).toBeLessThan(1.1);
+    expect(Math.abs(m2 - 1)).toBeLessThan(5 * Math.sqrt(1 / B));
+    expect(v2).toBeGreaterThan(0.9);
+    expect(v2).toBeLessThan(1.1);
+  });
+
+  it("the WebAssembly SIMD kernels (register variants and the generic one) and the JS kernel give bit-identical sums", () => {
+    const n = 1400;
+    for (const extra of [0, 60]) {
+      // extra integer columns push the accumulators beyond the register variants (generic kernel)
+      const width = 8 + extra;
+      const rows = new Float32Array(n * width);
+      for (let i = 0; i < n; i++) {
+        const at = i * width;
+        rows[at] = i % 13 === 0 ? 0 : 1;
+        rows[at + 1] = i % 7; // small integers
+        rows[at + 2] = Math.fround(Math.sin(i) * 0.5 + 0.5); // floats
+        rows[at + 3] = i < 600 ? 1 : 0.25; // integers in the first block only
+        rows[at + 4] = i > 1100 ? 3e6 : 2; // large integers in the last block (i32 guard)
+        rows[at + 5] = -(i % 5); // negative integers
+        rows[at + 6] = Math.fround(1 / (i + 1));
+        rows[at + 7] = 2 ** 25; // beyond f32's exact integers in i32 lanes: summed as floats
+        for (let j = 0; j < extra; j++) rows[at + 8 + j] = (i * (j + 3)) % 17;
+      }
+      const fast = resample(rows, width, 21, 0, 40);
+      useSimdKernel(false);
+      try {
+        expect(resample(rows, width, 21, 0, 40)).toEqual(fast);
+      } finally {
+        useSimdKernel(true);
+      }
+    }
+  });
+
+  it("binomial sampler: mean and variance of Binomial(m, p), small and large", () => {
+    for (const [m, p] of [[10, 0.3], [1000, 0.001], [5000, 0.5], [100000, 0.0051]] as const) {
+      const rng = new Xoshiro128(7, m);
+      const N = 20000;
+      let mean = 0;
+      let sq = 0;
+      let outside = 0;
+      for (let i = 0; i < N; i++) {
+        const x = binomial(rng, m, p);
+        if (!(x >= 0 && x <= m && Number.isInteger(x))) outside++;
+        mean += x;
+        sq += x * x;
+      }
+      expect(outside).toBe(0);
+      mean /= N;
+      const v = sq / N - mean * mean;
+      const mu = m * p;
+      const sigma2 = m * p * (1 - p);
+      expect(Math.abs(mean - mu)).toBeLessThan(5 * Math.sqrt(sigma2 / N));
+      expect(v / sigma2).toBeGreaterThan(0.93);
+      expect(v / sigma2).toBeLessThan(1.07);
+    }
+    expect(logFactorial(200)).toBeCloseTo(863.2319871924054, 10);
+    expect(logFactorial(63)).toBeCloseTo(201.00931639928152, 10);
   });
 });
 
@@ -126,5 +230,60 @@ describe("paired significance test", () => {
 
     const r3 = await pairedTest({ baseline: base, system: sysBetter, resamples: 200, seed: 3, workers: 1 });
     expect(r3).toEqual(r1);
+  });
+});
+
+describe("pinned resamples (seed 12345, 1000 resamples: sacreBLEU's defaults)", () => {
+  it("gives these exact intervals on a fixed input, for 1, 2 and 4 workers", async () => {
+    const small = makePairs(dir, 11, 300, true);
+    const metrics = ["bleu", "chrf", "rougeL", "tokenF1"] as const;
+    const runs: ScoreSummary[] = [];
+    for (const workers of [1, 2, 4]) runs.push(await scoreFile({ input: small, output: join(dir, `pinned-${workers}.jsonl`), metrics, workers, chunkBytes: 4096 * workers, bootstrap: true }));
+    for (const r of runs.slice(1)) for (const m of metrics) expect(r.metrics[m]!.ci).toEqual(runs[0]!.metrics[m]!.ci);
+    const got = Object.fromEntries(metrics.map((m) => [m, runs[0]!.metrics[m]!.ci![m]]));
+    expect(got).toEqual(PINNED);
+    // the library function gives the same from the summary, with any worker count
+    expect((await bootstrapCi(runs[0]!, { workers: 3 })).bleu!.bleu).toEqual(PINNED.bleu);
+  });
+});
+
+describe("slices", () => {
+  it("per-slice corpus scores and CIs; a slice holding every row is the whole corpus", async () => {
+    const small = makePairs(dir, 12, 400, false); // with edge cases: some bad rows
+    const rows = readJsonl(readFileSync(small, "utf8"));
+    const run = await scoreFile({ input: small, output: join(dir, "slices.jsonl"), metrics: ["bleu", "rougeL"], workers: 2, bootstrap: { resamples: 200 } });
+    expect(run.rows.records).toBe(rows.length);
+    const res = await sliceScores(run, { lang: rows.map((r) => r.lang as string), all: rows.map(() => "all"), none: rows.map(() => null) }, { bootstrap: { resamples: 200 }, workers: 2 });
+    expect(res.none).toEqual([]);
+    const all = res.all![0]!;
+    expect(all.rows).toBe(run.rows.records);
+    expect(all.scored).toBe(run.rows.scored);
+    expect(all.scores.bleu!.bleu).toBe(run.metrics.bleu!.scores.bleu);
+    expect(all.scores.rougeL!.rougeL).toBeCloseTo(run.metrics.rougeL!.scores.rougeL!, 7); // statistics files are f32, the summary sums f64 values
+    expect(all.ci).toEqual({ bleu: run.metrics.bleu!.ci, rougeL: run.metrics.rougeL!.ci });
+    const langs = res.lang!;
+    expect(langs.reduce((a, s) => a + s.rows, 0)).toBe(rows.length);
+    expect(langs.map((s) => s.rows)).toEqual([...langs.map((s) => s.rows)].sort((a, b) => b - a));
+    // a slice is scored from its own summed statistics: equal to scoring that slice alone
+    const en = langs.find((s) => s.value === "en")!;
+    const enFile = join(dir, "en.jsonl");
+    writeFileSync(enFile, rows.filter((r) => r.lang === "en").map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const enRun = await scoreFile({ input: enFile, output: join(dir, "en.out.jsonl"), metrics: ["bleu", "rougeL"], workers: 1, bootstrap: { resamples: 200 } });
+    expect(en.scores.bleu!.bleu).toBe(enRun.metrics.bleu!.scores.bleu);
+    expect(en.ci!.bleu).toEqual(enRun.metrics.bleu!.ci);
+    await expect(sliceScores(run, { lang: ["en"] })).rejects.toThrow(/statistics rows/);
+  });
+
+  it("the paired test per slice: a slice of every row repeats the whole test", async () => {
+    const metrics = ["bleu"] as const;
+    const base = await scoreFile({ input, output: join(dir, "pbase.jsonl"), metrics, workers: 2, keepStatistics: true });
+    const better = join(dir, "pbetter.jsonl");
+    writeFileSync(better, pairs.map((p, i) => JSON.stringify({ hyp: i % 4 === 0 ? p.refs[0] : p.hyp, refs: p.refs })).join("\n") + "\n");
+    const sys = await scoreFile({ input: better, output: join(dir, "pbetter.out.jsonl"), metrics, workers: 2, keepStatistics: true });
+    const r = await pairedTest({ baseline: base, system: sys, resamples: 150, workers: 2, slices: { all: pairs.map(() => "x"), parity: pairs.map((_, i) => (i % 2 ? "odd" : "even")) } });
+    expect(r.slices!.all![0]!.rows).toBe(r.rows);
+    expect(r.slices!.all![0]!.metrics).toEqual(r.metrics);
+    expect(r.slices!.parity!.map((s) => s.value).sort()).toEqual(["even", "odd"]);
+    expect(r.slices!.parity![0]!.metrics.bleu!.bleu!.difference).toBeGreaterThan(3);
   });
 });

@@ -1,16 +1,15 @@
 // `evalkern compare a b`: sacreBLEU's paired bootstrap test between two systems on the same references,
-// for the whole set (the harness's `pairedTest`) and per slice (`--by lang`: the same test on the rows of
-// each slice, from the statistics files).
+// for the whole set and per slice (`--by lang`), both from the harness's `pairedTest` (one pass over the
+// statistics; this command only supplies each row's slice value).
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { pairedTest, type PairedTestResult } from "@evalkern/harness";
+import { pairedTest, type PairedScore, type PairedTestResult } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { readRecords } from "../io/records.js";
 import { existsSync } from "node:fs";
 import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
-import { pairedSlice, sliceMetrics, StatisticsReader, type SliceMetric, type SlicePaired } from "../slices.js";
 import { formatScore, formatTable } from "../table.js";
 import { scoreCommand, type ScoreIo } from "./score.js";
 
@@ -130,49 +129,17 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
         resamples: options.resamples,
         seed: options.seed,
         ...(options.workers ? { workers: options.workers } : {}),
+        ...(options.by.length ? { slices: Object.fromEntries(options.by.map((field, f) => [field, infoA.map((r) => r.slices[f]!)])) } : {}),
       });
     } catch (e) {
       throw mapHarnessError(e);
     }
 
-    // per slice: collect both systems' statistics rows (valid in both) per slice value
-    const metrics = sliceMetrics(a.summary!);
-    const slices: { field: string; value: string; rows: number; result: Record<string, Record<string, SlicePaired>> }[] = [];
-    if (options.by.length) {
-      const ra = new StatisticsReader(a.summary!.statistics!.files, a.summary!.statistics!.rowWidth);
-      const rb = new StatisticsReader(b.summary!.statistics!.files, b.summary!.statistics!.rowWidth);
-      const W = a.summary!.statistics!.rowWidth - 1;
-      const groups = options.by.map(() => new Map<string, { a: number[]; b: number[]; n: number }>());
-      try {
-        let row = 0;
-        for (;;) {
-          const xa = ra.read(8192);
-          const xb = rb.read(8192);
-          if (xa.length === 0 || xb.length === 0) break;
-          const rows = Math.min(xa.length, xb.length) / (W + 1);
-          for (let r = 0; r < rows; r++, row++) {
-            const at = r * (W + 1);
-            if (xa[at] !== 1 || xb[at] !== 1) continue;
-            options.by.forEach((_, f) => {
-              const key = infoA[row]!.slices[f]!;
-              let g = groups[f]!.get(key);
-              if (!g) groups[f]!.set(key, (g = { a: [], b: [], n: 0 }));
-              for (let j = 1; j <= W; j++) (g.a.push(xa[at + j]!), g.b.push(xb[at + j]!));
-              g.n++;
-            });
-          }
-        }
-      } finally {
-        ra.close();
-        rb.close();
-      }
-      for (const [f, field] of options.by.entries()) {
-        const entries = [...groups[f]!.entries()].sort((x, y) => y[1].n - x[1].n || x[0].localeCompare(y[0]));
-        for (const [value, g] of entries) {
-          const result = await pairedSlice(metrics as SliceMetric[], Float32Array.from(g.a), Float32Array.from(g.b), g.n, options.resamples, options.seed);
-          slices.push({ field, value, rows: g.n, result });
-        }
-      }
+    // per slice: rows valid in both systems, largest slices first
+    const slices: { field: string; value: string; rows: number; result: Record<string, Record<string, PairedScore>> }[] = [];
+    for (const field of options.by) {
+      const entries = [...(whole.slices?.[field] ?? [])].sort((x, y) => y.rows - x.rows || x.value.localeCompare(y.value));
+      for (const s of entries) slices.push({ field, value: s.value, rows: s.rows, result: s.metrics });
     }
 
     if (options.json) {

@@ -7,7 +7,7 @@ import { columnLabel } from "../commands/score.js";
 import { inputError } from "../errors.js";
 import { readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun, RunMetric } from "../results.js";
-import { accumulate, checkAgainstSummary, newAccumulator, sliceMetrics, sliceScores, StatisticsReader, type SliceAccumulator } from "../slices.js";
+import { sliceScores, type SliceScore } from "@evalkern/harness";
 
 export const BINS = 20;
 
@@ -223,44 +223,27 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     list.length = Math.min(list.length, keep);
   };
 
-  // slices: corpus scores from the statistics file (score runs), else means of row scores
+  // slices: corpus scores from the harness over the run's statistics (score runs), else means of row
+  // scores; this pass only records each row's slice value
   const useStats = m.kind === "score" && run.summary?.statistics != null;
-  const stats = useStats ? new StatisticsReader(run.summary!.statistics!.files, run.summary!.statistics!.rowWidth) : undefined;
-  const rowWidth = stats?.rowWidth ?? 0;
-  const accs = new Map<string, SliceAccumulator>(by.map((f) => [f, newAccumulator()]));
-  const total = newAccumulator();
+  const keys = new Map<string, (string | null)[]>(by.map((f) => [f, []]));
   const means = new Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>(by.map((f) => [f, new Map()]));
-  let block: Float32Array = new Float32Array(0);
-  let blockAt = 0;
   let rows = 0;
-  let missingStats = false;
 
-  try {
+  {
     for await (const { line, row } of outputRows(m.output, format)) {
       if (row === null && format === "csv" && rows === 0 && line === 1) continue; // the header
       rows++;
-      let statAt = -1;
-      if (stats) {
-        if (blockAt >= block.length) {
-          block = stats.read(8192);
-          blockAt = 0;
-        }
-        if (block.length === 0) missingStats = true;
-        else {
-          statAt = blockAt;
-          blockAt += rowWidth;
-        }
+      if (!row) {
+        if (useStats) for (const f of by) keys.get(f)!.push(null);
+        continue;
       }
-      if (!row) continue;
       const sliceValues: Record<string, string> = {};
       for (const f of by) {
         const v = getPath(row, f);
         sliceValues[f] = v === undefined || v === null || v === "" ? "(none)" : text(v);
       }
-      if (stats && statAt >= 0) {
-        accumulate(total, "", block, statAt, rowWidth);
-        for (const f of by) accumulate(accs.get(f)!, sliceValues[f]!, block, statAt, rowWidth);
-      }
+      if (useStats) for (const f of by) keys.get(f)!.push(sliceValues[f]!);
       for (const s of series) {
         const v = valueOf(row, s.metric, s.key);
         if (v === undefined) continue;
@@ -304,22 +287,17 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
         if (list.length > 2 * keep) trim(list, metric.higherIsBetter);
       });
     }
-  } finally {
-    stats?.close();
   }
   if (rows === 0) throw inputError(`${m.output} has no rows`);
   m.metrics.forEach((metric, i) => trim(worst[i]!, metric.higherIsBetter));
 
   const notes: string[] = [];
-  let corpusSlices: Map<string, Awaited<ReturnType<typeof sliceScores>>> | undefined;
-  if (stats && run.summary) {
-    const metrics = sliceMetrics(run.summary);
-    const t = total.sums.get("");
-    const consistent = !missingStats && t !== undefined && (await checkAgainstSummary(metrics, run.summary, { sums: t.sums, count: t.count }));
-    if (consistent) {
-      corpusSlices = new Map();
-      for (const f of by) corpusSlices.set(f, await sliceScores(metrics, accs.get(f)!));
-    } else {
+  let corpusSlices: Map<string, Map<string, SliceScore>> | undefined;
+  if (useStats && run.summary && by.length) {
+    try {
+      const res = await sliceScores(run.summary, Object.fromEntries(keys));
+      corpusSlices = new Map(by.map((f) => [f, new Map(res[f]!.map((e) => [e.value, e]))]));
+    } catch {
       notes.push("Slice scores are means of row scores: the statistics file did not match the run's corpus scores.");
     }
   }

@@ -1,77 +1,373 @@
 // Bootstrap resampling of segment statistics (sacreBLEU's `significance.py`): each resample draws n
 // rows with replacement, sums their statistics and scores the sum with the metric's corpus function.
 // `estimateCi` and the paired bootstrap p-value follow sacreBLEU (`estimate_ci`, `_paired_bs_test`,
-// `_compute_p_value`). The random stream of resample b depends only on (seed, b), so results are the
-// same whatever the number of workers or the batching. (sacreBLEU draws with numpy's default_rng; the
-// generator here is xoshiro128**, so individual resamples differ from sacreBLEU's, not the method.)
+// `_compute_p_value`).
+//
+// All resamples are accumulated in ONE row-major pass over the statistics, with bounded memory and no
+// resamples × rows count matrix. The usable rows are cut into blocks of `BLOCK_ROWS` consecutive rows.
+// For resample b, the number of its n draws that fall into block k is drawn sequentially with
+// conditional binomials, T_b,k ~ Binomial(remaining_b, |block k| / (rows not yet passed)), which gives
+// exactly the multinomial distribution of n uniform draws over the blocks; the T_b,k draws are then
+// uniform over the block's rows. So each resample is exactly "n rows drawn uniformly with replacement",
+// as numpy's `rng.choice(n, n)` in sacreBLEU, while the pass only keeps one block of rows in memory.
+// Only the columns the corpus scores read are gathered (`BulkMetric.corpusColumns`).
+//
+// Every resample has its own random stream (xoshiro128**, seeded from (seed, resample index) by
+// SplitMix32) that drives both its binomials and its draws, and its sums are accumulated in a fixed
+// order, so results do not depend on how resamples are spread over workers, on chunking or on how the
+// statistics are read. Integer statistics (BLEU/chrF counts) are summed exactly (integers < 2^53 in f64).
+// sacreBLEU draws with numpy's PCG64; individual resamples therefore differ from sacreBLEU's for the
+// same seed, not the method.
+import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { RESAMPLE_MAX_VECTORS, RESAMPLE_WASM } from "./resample-wasm.js";
 import { Xoshiro128 } from "./rng.js";
 
 /** sacreBLEU's default seed (`SACREBLEU_SEED`) and resample count. */
 export const DEFAULT_SEED = 12345;
 export const DEFAULT_RESAMPLES = 1000;
 
-/** Rows laid out as [valid flag, ...statistics]; a block holds whole rows. */
-export interface RowBlocks {
-  readonly rowWidth: number;
-  /** Blocks of `blockRows` rows (the last may be shorter), in row order. */
-  blocks(blockRows: number): Iterable<Float32Array | Float64Array>;
+export interface BootstrapOptions {
+  /** Resamples (default 1000, as sacreBLEU). */
+  readonly resamples?: number;
+  /** Seed (default 12345, sacreBLEU's SACREBLEU_SEED default). */
+  readonly seed?: number;
+}
+
+/** Validated bootstrap options, or null when off. */
+export function resolveBootstrap(b: boolean | BootstrapOptions | undefined): { resamples: number; seed: number } | null {
+  if (b === undefined || b === false) return null;
+  const o = b === true ? {} : b;
+  if (typeof o !== "object" || o === null) throw new InvalidArgumentError("bootstrap must be true or { resamples, seed }", { argument: "bootstrap" });
+  const resamples = o.resamples ?? DEFAULT_RESAMPLES;
+  if (typeof resamples !== "number" || !Number.isSafeInteger(resamples) || resamples < 1) {
+    throw new InvalidArgumentError("bootstrap.resamples must be a positive integer", { argument: "bootstrap.resamples" });
+  }
+  const seed = o.seed ?? DEFAULT_SEED;
+  if (typeof seed !== "number" || !Number.isSafeInteger(seed)) throw new InvalidArgumentError("bootstrap.seed must be a safe integer", { argument: "bootstrap.seed" });
+  return { resamples, seed };
+}
+
+/** Rows per resampling block. Part of the method: changing it changes the resamples drawn for a seed. */
+export const BLOCK_ROWS = 512;
+
+const TWO32 = 4294967296;
+const TWO53 = 9007199254740992;
+
+// ------------------------------------------------------------------------------- binomial sampling
+
+const LF_TABLE: Float64Array = (() => {
+  const t = new Float64Array(64);
+  for (let k = 2; k < 64; k++) t[k] = t[k - 1]! + Math.log(k);
+  return t;
+})();
+const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** ln(k!) (a table below 64, Stirling's series above: relative error far below 1e-15). */
+export function logFactorial(k: number): number {
+  if (k < 64) return LF_TABLE[k]!;
+  const x = k + 1;
+  const x2 = x * x;
+  return (x - 0.5) * Math.log(x) - x + HALF_LOG_2PI + (1 / 12 - (1 / 360 - (1 / 1260 - 1 / (1680 * x2)) / x2) / x2) / x;
+}
+
+/** A uniform double in [0, 1) from 53 random bits of `rng`. */
+function uniform(rng: Xoshiro128): number {
+  const a = rng.next() >>> 5;
+  const b = rng.next() >>> 6;
+  return (a * 67108864 + b) / TWO53;
 }
 
 /**
- * Summed statistics of resamples [from, to): returns (to - from) × sources × (rowWidth - 1) f64.
- * With two sources (paired test) the same resampled rows are used for both, and a row is usable only
- * when valid in both; `n` is the number of usable rows.
+ * Binomial(m, p) by inversion of the distribution searched outward from its mode (exact up to
+ * floating-point rounding of the probabilities; O(sqrt(m p)) steps).
  */
-export function resampleSums(sources: readonly RowBlocks[], n: number, seed: number, from: number, to: number, blockRows = 8192): Float64Array {
-  const S = sources.length;
-  const rowWidth = sources[0]!.rowWidth;
-  const W = rowWidth - 1;
-  const K = to - from;
-  const sums = new Float64Array(K * S * W);
-  if (n === 0 || K <= 0) return sums;
-  const counts = new Uint16Array(K * n);
-  for (let k = 0; k < K; k++) {
-    const rng = new Xoshiro128(seed, from + k);
-    const base = k * n;
-    for (let j = 0; j < n; j++) counts[base + rng.below(n)]!++;
-  }
-  const iterators = sources.map((s) => s.blocks(blockRows)[Symbol.iterator]());
-  let v = 0;
+export function binomial(rng: Xoshiro128, m: number, p: number): number {
+  if (m <= 0 || p <= 0) return 0;
+  if (p >= 1) return m;
+  const q = 1 - p;
+  const mode = Math.min(m, Math.floor((m + 1) * p));
+  const pMode = Math.exp(logFactorial(m) - logFactorial(mode) - logFactorial(m - mode) + mode * Math.log(p) + (m - mode) * Math.log1p(-p));
+  const up = p / q;
+  const down = q / p;
   for (;;) {
-    const blocks = iterators.map((it) => it.next());
-    if (blocks.some((b) => b.done)) break;
-    const data = blocks.map((b) => b.value as Float32Array | Float64Array);
-    const rows = data[0]!.length / rowWidth;
-    for (let r = 0; r < rows; r++) {
-      const at = r * rowWidth;
-      let usable = true;
-      for (let s = 0; s < S; s++) if (data[s]![at] !== 1) usable = false;
-      if (!usable) continue;
-      for (let k = 0; k < K; k++) {
-        const c = counts[k * n + v]!;
-        if (c === 0) continue;
-        for (let s = 0; s < S; s++) {
-          const row = data[s]!;
-          const o = (k * S + s) * W;
-          for (let j = 0; j < W; j++) sums[o + j]! += c * row[at + 1 + j]!;
-        }
-      }
-      v++;
+    let u = uniform(rng) - pMode;
+    if (u < 0) return mode;
+    let hi = mode;
+    let lo = mode;
+    let ph = pMode;
+    let pl = pMode;
+    while (ph > 0 || pl > 0) {
+      if (hi < m) {
+        ph *= ((m - hi) / (hi + 1)) * up;
+        hi++;
+        u -= ph;
+        if (u < 0) return hi;
+      } else ph = 0;
+      if (lo > 0) {
+        pl *= (lo / (m - lo + 1)) * down;
+        lo--;
+        u -= pl;
+        if (u < 0) return lo;
+      } else pl = 0;
     }
+    // the rounding residue of the probabilities (~1e-15) was drawn: draw again
   }
-  return sums;
 }
 
-/** In-memory rows as a `RowBlocks` source. */
-export function memoryRows(rows: Float32Array | Float64Array, rowWidth: number): RowBlocks {
+// ------------------------------------------------------------------------------ one-pass resampling
+
+/**
+ * Accumulates resamples [from, to) of one or more independent groups (the whole corpus, or slices) in
+ * one pass. Feed every usable row once, in row order, with `add(group, ...)`; then `finish()` gives
+ * the summed gathered columns: groups × (to − from) × columns f64.
+ *
+ * A row contributes `columns.length` values per source: the values at `at + columns[j]` of each source
+ * row (the paired test passes two sources, so both systems see the same resampled rows).
+ */
+export class ResampleAccumulator {
+  private readonly G: number;
+  private readonly K: number;
+  private readonly C: number;
+  private readonly cols: Int32Array;
+  private readonly sizes: Float64Array;
+  private readonly started: Float64Array;
+  private readonly fill: Int32Array;
+  private readonly blocks: (Float64Array | undefined)[];
+  private readonly remaining: Float64Array;
+  private readonly rngs: Xoshiro128[];
+  private readonly state: Uint32Array;
+  readonly sums: Float64Array;
+
+  /**
+   * @param sizes usable rows of each group (n of its resamples)
+   * @param columns offsets (within a source row) of the gathered columns
+   * @param sources 1, or 2 for a paired test
+   */
+  constructor(sizes: ArrayLike<number>, columns: ArrayLike<number>, sources: number, seed: number, from: number, to: number) {
+    this.G = sizes.length;
+    this.K = Math.max(0, to - from);
+    this.cols = Int32Array.from(columns);
+    this.C = this.cols.length * sources;
+    this.sizes = Float64Array.from(sizes);
+    this.started = new Float64Array(this.G);
+    this.fill = new Int32Array(this.G);
+    this.blocks = new Array<Float64Array | undefined>(this.G);
+    this.remaining = new Float64Array(this.G * this.K);
+    this.rngs = [];
+    for (let g = 0; g < this.G; g++) {
+      for (let k = 0; k < this.K; k++) {
+        this.remaining[g * this.K + k] = this.sizes[g]!;
+        this.rngs.push(new Xoshiro128(seed, from + k));
+      }
+    }
+    this.state = new Uint32Array(4);
+    this.sums = new Float64Array(this.G * this.K * this.C);
+  }
+
+  /** Add one usable row of `group`: source rows `a` at `atA` (and `b` at `atB` when paired). */
+  add(group: number, a: ArrayLike<number>, atA: number, b?: ArrayLike<number>, atB?: number): void {
+    let block = this.blocks[group];
+    if (!block) {
+      const rows = Math.min(BLOCK_ROWS, this.sizes[group]! - this.started[group]!);
+      if (!(rows > 0)) throw new RangeError(`bootstrap: more rows than announced in group ${group}`);
+      block = this.blocks[group] = new Float64Array(Math.min(BLOCK_ROWS, this.sizes[group]!) * this.C);
+    }
+    const f = this.fill[group]!;
+    const cols = this.cols;
+    const nc = cols.length;
+    let o = f * this.C;
+    for (let j = 0; j < nc; j++) block[o++] = a[atA + cols[j]!]!;
+    if (b !== undefined) for (let j = 0; j < nc; j++) block[o++] = b[atB! + cols[j]!]!;
+    this.fill[group] = f + 1;
+    if (f + 1 === BLOCK_ROWS || this.started[group]! + f + 1 === this.sizes[group]) this.flush(group);
+  }
+
+  private flush(group: number): void {
+    const L = this.fill[group]!;
+    if (L === 0) return;
+    const X = this.blocks[group]!;
+    const C = this.C;
+    const K = this.K;
+    const kernel = drawKernel(C);
+    const left = this.sizes[group]! - this.started[group]!;
+    const p = L / left;
+    // Lemire's multiply-shift draw of a row in [0, L), rejecting the 2^32 mod L biased values
+    const threshold = TWO32 % L;
+    const st = this.state;
+    const simd = packBlock(X, L, C);
+    for (let k = 0; k < K; k++) {
+      const gk = group * K + k;
+      const rng = this.rngs[gk]!;
+      const rem = this.remaining[gk]!;
+      const T = p >= 1 ? rem : binomial(rng, rem, p);
+      this.remaining[gk] = rem - T;
+      if (T === 0) continue;
+      rng.save(st);
+      if (simd && T * simd.maxInt < 2 ** 31) simd.draw(T, L, threshold, st, this.sums, gk * C);
+      else kernel(X, T, L, threshold, st, this.sums, gk * C);
+      rng.restore(st);
+    }
+    this.started[group] = this.started[group]! + L;
+    this.fill[group] = 0;
+    if (this.started[group] === this.sizes[group]) this.blocks[group] = undefined;
+  }
+
+  /** Summed gathered columns, groups × resamples × columns (every group must have had all its rows). */
+  finish(): Float64Array {
+    for (let g = 0; g < this.G; g++) {
+      this.flush(g);
+      if (this.started[g] !== this.sizes[g]) throw new RangeError(`bootstrap: group ${g} had ${this.started[g]} usable rows, ${this.sizes[g]} announced`);
+    }
+    return this.sums;
+  }
+}
+
+// ------------------------------------------------------------------------- the WebAssembly kernel
+
+type DrawFn = (x: number, stride: number, intBytes: number, floatBytes: number, T: number, L: number, threshold: number, st: number, acc: number) => void;
+interface Simd {
+  readonly memory: WebAssembly.Memory;
+  /** The generic kernel (accumulators in memory). */
+  readonly draw: DrawFn;
+  /** Register variants by `${intVectors}_${floatVectors}` (accumulators in locals). */
+  readonly exports: WebAssembly.Exports;
+}
+let simd: Simd | null | undefined;
+let simdOff = false;
+
+/** Tests: run the JS kernel only (false) or the SIMD kernel where it applies (true, the default). */
+export function useSimdKernel(on: boolean): void {
+  simdOff = !on;
+}
+
+function simdKernel(): Simd | null {
+  if (simd !== undefined) return simd;
+  try {
+    const bin = atob(RESAMPLE_WASM);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+    simd = { memory: inst.exports.memory as WebAssembly.Memory, draw: inst.exports.draw as DrawFn, exports: inst.exports };
+  } catch {
+    simd = null; // no WebAssembly SIMD here: the JS kernel gives the same sums
+  }
+  return simd;
+}
+
+const ST = 0;
+const ACC = 64;
+
+/**
+ * Lay a block out for the SIMD kernel: per row, the columns holding only integers of at most 2^24 in
+ * this block as i32 lanes, then the others as f64 lanes. Integer sums are exact either way, and each
+ * float column is summed in the same order as by the JS kernel, so both give bit-identical sums.
+ */
+function packBlock(X: Float64Array, L: number, C: number): { maxInt: number; draw: (T: number, L: number, threshold: number, st: Uint32Array, sums: Float64Array, out: number) => void } | null {
+  const k = simdOff ? null : simdKernel();
+  if (!k) return null;
+  const ints: number[] = [];
+  const floats: number[] = [];
+  let maxInt = 0;
+  for (let j = 0; j < C; j++) {
+    let integer = true;
+    let max = 0;
+    for (let r = 0; r < L; r++) {
+      const v = X[r * C + j]!;
+      const a = Math.abs(v);
+      if (!(Number.isInteger(v) && a <= 16777216)) {
+        integer = false;
+        break;
+      }
+      if (a > max) max = a;
+    }
+    if (integer) {
+      ints.push(j);
+      if (max > maxInt) maxInt = max;
+    } else floats.push(j);
+  }
+  const intBytes = Math.ceil(ints.length / 4) * 16;
+  const floatBytes = Math.ceil(floats.length / 2) * 16;
+  const stride = intBytes + floatBytes;
+  const xAt = ACC + stride + 64;
+  const need = xAt + L * stride;
+  if (need > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / 65536));
+  const buf = k.memory.buffer;
+  const i32 = new Int32Array(buf);
+  const f64 = new Float64Array(buf);
+  new Uint8Array(buf, xAt, L * stride).fill(0);
+  for (let r = 0; r < L; r++) {
+    const row = xAt + r * stride;
+    for (let i = 0; i < ints.length; i++) i32[(row >> 2) + i] = X[r * C + ints[i]!]!;
+    for (let i = 0; i < floats.length; i++) f64[((row + intBytes) >> 3) + i] = X[r * C + floats[i]!]!;
+  }
+  const st32 = new Uint32Array(buf, ST, 4);
+  const accI = new Int32Array(buf, ACC, intBytes / 4);
+  const accF = new Float64Array(buf, ACC + intBytes, floatBytes / 8);
+  const vectors = (intBytes + floatBytes) / 16;
+  const fn = vectors <= RESAMPLE_MAX_VECTORS ? ((k.exports[`d${intBytes / 16}_${floatBytes / 16}`] as DrawFn | undefined) ?? k.draw) : k.draw;
   return {
-    rowWidth,
-    *blocks(blockRows: number) {
-      const step = blockRows * rowWidth;
-      for (let i = 0; i < rows.length; i += step) yield rows.subarray(i, Math.min(rows.length, i + step));
+    maxInt,
+    draw(T, L, threshold, st, sums, out) {
+      st32.set(st);
+      accI.fill(0);
+      accF.fill(0);
+      fn(xAt, stride, intBytes, floatBytes, T, L, threshold, ST, ACC);
+      st.set(st32);
+      for (let i = 0; i < ints.length; i++) sums[out + ints[i]!] = sums[out + ints[i]!]! + accI[i]!;
+      for (let i = 0; i < floats.length; i++) sums[out + floats[i]!] = sums[out + floats[i]!]! + accF[i]!;
     },
   };
 }
+
+type DrawKernel = (X: Float64Array, T: number, L: number, threshold: number, state: Uint32Array, sums: Float64Array, out: number) => void;
+const kernels = new Map<number, DrawKernel>();
+
+/**
+ * The hot loop, specialised for `C` columns so the running sums live in local variables: T times, draw
+ * a row in [0, L) from the xoshiro128** state (Lemire's multiply-shift with rejection) and add its C
+ * values; then add the block's sums to `sums[out..out+C)`. Generated once per width (the JIT keeps the
+ * accumulators in registers, about twice as fast as an accumulator array).
+ */
+function drawKernel(C: number): DrawKernel {
+  let k = kernels.get(C);
+  if (k) return k;
+  const decl = Array.from({ length: C }, (_, j) => `a${j} = 0`).join(", ");
+  const add = Array.from({ length: C }, (_, j) => `a${j} += X[o + ${j}];`).join(" ");
+  const out = Array.from({ length: C }, (_, j) => `sums[out + ${j}] += a${j};`).join(" ");
+  k = new Function(
+    "X",
+    "T",
+    "L",
+    "threshold",
+    "st",
+    "sums",
+    "out",
+    `"use strict";
+    let s0 = st[0] | 0, s1 = st[1] | 0, s2 = st[2] | 0, s3 = st[3] | 0;
+    let ${decl};
+    for (let t = 0; t < T; t++) {
+      let idx;
+      for (;;) {
+        const x = Math.imul(s1, 5);
+        const r = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
+        const sh = s1 << 9;
+        s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= sh;
+        s3 = (s3 << 11) | (s3 >>> 21);
+        const m = r * L;
+        idx = Math.floor(m / 4294967296);
+        if (m - idx * 4294967296 >= threshold) break;
+      }
+      const o = idx * ${C};
+      ${add}
+    }
+    st[0] = s0; st[1] = s1; st[2] = s2; st[3] = s3;
+    ${out}`,
+  ) as DrawKernel;
+  kernels.set(C, k);
+  return k;
+}
+
+// ------------------------------------------------------------------------------- sacreBLEU's rules
 
 export interface ConfidenceInterval {
   /** Mean of the bootstrap scores. */

@@ -114,6 +114,11 @@ export interface BulkMetric {
   readonly columns: readonly string[];
   /** Corpus score keys, in order. */
   readonly scoreNames: readonly string[];
+  /**
+   * The statistics columns (0-based, within this metric's `width`) that `corpusScores` reads; the
+   * others may be anything (bootstrap resampling sums only these).
+   */
+  readonly corpusColumns: readonly number[];
   /** n × width statistics for n valid pairs (one batch call). Throws if any pair fails. */
   statistics(hyps: readonly string[], refs: readonly (readonly string[])[]): Float64Array;
   /** n × columns.length per-row values from n statistics rows. */
@@ -320,6 +325,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width,
         columns,
         scoreNames: [spec.name],
+        corpusColumns: Array.from({ length: width }, (_, c) => c), // sysLen, refLen, counts, totals
         statistics: (h, r) => bleuStatisticsBatch(h, r, o),
         rowValues: (stats) => bleuScoresFromStatisticsBatch(stats, o),
         corpusScores: (sums) => bleuScoresFromStatisticsBatch(sums, corpusOptions),
@@ -343,6 +349,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width,
         columns,
         scoreNames: [spec.name],
+        corpusColumns: Array.from({ length: width }, (_, c) => c), // per order: hypothesis, reference, match counts
         statistics: (h, rf) => chrfStatisticsBatch(h, rf, o),
         rowValues: (stats) => chrfScoresFromStatisticsBatch(stats, o),
         corpusScores: (sums) => chrfScoresFromStatisticsBatch(sums, o),
@@ -360,6 +367,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width: 3 * T,
         columns,
         scoreNames: columns,
+        corpusColumns: fCols, // the corpus score is the mean F-measure per type
         statistics: (h, r) => rougeBatch(h, r, { types, useStemmer }),
         rowValues(stats, n) {
           const out = new Float64Array(n * T);
@@ -385,6 +393,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width: 3,
         columns,
         scoreNames: [spec.name],
+        corpusColumns: [0], // f1 (precision and recall are details)
         statistics: (h, r) => tokenF1Batch(h, r, o),
         rowValues(stats, n) {
           const out = new Float64Array(n);
@@ -415,6 +424,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width: 1,
         columns,
         scoreNames: [spec.name],
+        corpusColumns: [0],
         statistics(h, r) {
           if (!loaded.fn) throw new Error("metric not loaded in this thread");
           if (em) return Float64Array.from(loaded.fn(h, r) as ArrayLike<number>);
@@ -468,6 +478,7 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
         width,
         columns,
         scoreNames: columns,
+        corpusColumns: Array.from({ length: width }, (_, c) => c),
         statistics(h, r) {
           const fn = loaded.fn;
           if (!fn) throw new Error("metric not loaded in this thread");

@@ -45,6 +45,20 @@ export class Xoshiro128 {
     return r;
   }
 
+  /** Copy the state out (for inlined loops) and back. */
+  save(into: Uint32Array): void {
+    into[0] = this.s0;
+    into[1] = this.s1;
+    into[2] = this.s2;
+    into[3] = this.s3;
+  }
+  restore(from: Uint32Array): void {
+    this.s0 = from[0]! | 0;
+    this.s1 = from[1]! | 0;
+    this.s2 = from[2]! | 0;
+    this.s3 = from[3]! | 0;
+  }
+
   /** Uniform integer in [0, n) for 0 < n ≤ 2^32, without modulo bias (rejection). */
   below(n: number): number {
     const limit = 4294967296 - (4294967296 % n);

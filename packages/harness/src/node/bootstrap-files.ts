@@ -1,7 +1,7 @@
-// Resampling straight from statistics files (f32 rows [valid, ...stats]) written by scoreFile, read in
-// blocks so memory stays bounded whatever the number of rows.
+// Resampling straight from statistics files (f32 rows [valid, ...statistics]) written by scoreFile: one
+// pass over the files per task, read in blocks, so memory stays bounded whatever the number of rows.
 import { closeSync, openSync, readSync } from "node:fs";
-import { resampleSums, type RowBlocks } from "../bulk/bootstrap.js";
+import { ResampleAccumulator } from "../bulk/bootstrap.js";
 
 export interface BootstrapTask {
   /** Statistics files of the system, in row order (several for merged shards). */
@@ -9,47 +9,91 @@ export interface BootstrapTask {
   /** Statistics files of a second system (paired test), same rows. */
   readonly pairedFiles?: readonly string[];
   readonly rowWidth: number;
-  /** Usable rows (valid, in both systems when paired). */
-  readonly n: number;
+  /** Offsets within a row (1 + statistics column) of the columns the corpus scores read. */
+  readonly columns: readonly number[];
+  /** Usable rows per group (valid, in both systems when paired). */
+  readonly sizes: readonly number[];
+  /** Group 0 holds every usable row (the whole corpus). */
+  readonly all: boolean;
+  /** Per grouping (slice field), the group of every record in row order (−1: none). */
+  readonly groupings: readonly Int32Array[];
   readonly seed: number;
   readonly from: number;
   readonly to: number;
 }
 
-/** Rows from a list of f32 files, as one stream. */
-export function fileRows(files: readonly string[], rowWidth: number): RowBlocks {
-  return {
-    rowWidth,
-    *blocks(blockRows: number) {
-      const rowBytes = rowWidth * 4;
-      const buf = new Uint8Array(blockRows * rowBytes);
-      let fill = 0;
-      for (const file of files) {
-        const fd = openSync(file, "r");
-        try {
-          let pos = 0;
-          for (;;) {
-            const got = readSync(fd, buf, fill, buf.length - fill, pos);
-            if (got === 0) break;
-            pos += got;
-            fill += got;
-            if (fill === buf.length) {
-              yield new Float32Array(buf.slice().buffer);
-              fill = 0;
-            }
-          }
-        } finally {
-          closeSync(fd);
+/** f32 rows from a list of files, as one stream of blocks of whole rows. */
+export function* fileRows(files: readonly string[], rowWidth: number, blockRows = 8192): Generator<Float32Array> {
+  const rowBytes = rowWidth * 4;
+  const buf = new Uint8Array(blockRows * rowBytes);
+  let fill = 0;
+  for (const file of files) {
+    const fd = openSync(file, "r");
+    try {
+      let pos = 0;
+      for (;;) {
+        const got = readSync(fd, buf, fill, buf.length - fill, pos);
+        if (got === 0) break;
+        pos += got;
+        fill += got;
+        if (fill === buf.length) {
+          yield new Float32Array(buf.buffer, 0, fill / 4);
+          fill = 0;
         }
       }
-      const whole = fill - (fill % rowBytes);
-      if (whole > 0) yield new Float32Array(buf.slice(0, whole).buffer);
-    },
-  };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const whole = fill - (fill % rowBytes);
+  if (whole > 0) yield new Float32Array(buf.buffer, 0, whole / 4);
 }
 
-export async function bootstrapSums(task: BootstrapTask): Promise<Float64Array> {
-  const sources = [fileRows(task.files, task.rowWidth)];
-  if (task.pairedFiles) sources.push(fileRows(task.pairedFiles, task.rowWidth));
-  return resampleSums(sources, task.n, task.seed, task.from, task.to);
+/**
+ * Visit every record of one or two row streams in order: `visit(a, atA, b, atB, record)`, where `atX`
+ * is the offset of the record's row (its validity flag) in the current block.
+ */
+export function forEachRow(
+  files: readonly string[],
+  pairedFiles: readonly string[] | undefined,
+  rowWidth: number,
+  visit: (a: Float32Array, atA: number, b: Float32Array | undefined, atB: number, record: number) => void,
+): number {
+  const ia = fileRows(files, rowWidth);
+  const ib = pairedFiles ? fileRows(pairedFiles, rowWidth) : undefined;
+  let record = 0;
+  let xb: Float32Array | undefined;
+  let atB = 0;
+  for (const xa of ia) {
+    const rows = xa.length / rowWidth;
+    for (let r = 0; r < rows; r++) {
+      if (ib && (xb === undefined || atB >= xb.length)) {
+        const next = ib.next();
+        if (next.done) return record;
+        xb = next.value;
+        atB = 0;
+      }
+      visit(xa, r * rowWidth, xb, atB, record);
+      atB += rowWidth;
+      record++;
+    }
+  }
+  return record;
+}
+
+/** Summed gathered columns of resamples [from, to): groups × (to − from) × columns (× 2 when paired). */
+export function bootstrapSums(task: BootstrapTask): Float64Array {
+  const acc = new ResampleAccumulator(task.sizes, task.columns, task.pairedFiles ? 2 : 1, task.seed, task.from, task.to);
+  const paired = task.pairedFiles !== undefined;
+  const groupings = task.groupings;
+  const records = forEachRow(task.files, task.pairedFiles, task.rowWidth, (a, atA, b, atB, record) => {
+    if (a[atA] !== 1 || (paired && b![atB] !== 1)) return;
+    if (task.all) acc.add(0, a, atA, b, atB);
+    for (const g of groupings) {
+      const id = g[record]!;
+      if (id >= 0) acc.add(id, a, atA, b, atB);
+    }
+  });
+  for (const g of groupings) if (g.length !== records) throw new RangeError(`bootstrap: ${g.length} slice keys for ${records} statistics rows`);
+  return acc.finish();
 }

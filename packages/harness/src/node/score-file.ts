@@ -18,16 +18,17 @@ import { resolve } from "node:path";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
 import { ResumeMismatchError, RunAbortedError } from "../errors.js";
 import { createProgress } from "../progress.js";
-import { DEFAULT_RESAMPLES, DEFAULT_SEED, estimateCi, type ConfidenceInterval } from "../bulk/bootstrap.js";
+import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 import type { ChunkInput, ChunkResult, BadRow, PresetError } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
-import { normalizeMetrics, type BulkMetric, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
+import { normalizeMetrics, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
 import { Csv, csvNext, firstRecordBoundary, lastRecordBoundary, countNewlines, parseCsv, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { HARNESS_VERSION } from "../version.js";
 import { acquireLock, openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { createPool, defaultWorkers, type WorkerPool } from "./pool.js";
 import { resolveRowsOutput, type RowsOutputOptions } from "./output-rows.js";
+import { bootstrapFromFiles } from "./statistics.js";
 
 export interface ShardSpec {
   /** 0-based shard index. */
@@ -36,12 +37,7 @@ export interface ShardSpec {
   readonly count: number;
 }
 
-export interface BootstrapOptions {
-  /** Resamples (default 1000, as sacreBLEU). */
-  readonly resamples?: number;
-  /** Seed (default 12345, sacreBLEU's SACREBLEU_SEED default). */
-  readonly seed?: number;
-}
+export { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 
 export interface ScoreFileOptions extends RowsOutputOptions {
   /** Input JSONL (one object per line) or CSV (header row) file. */
@@ -247,16 +243,6 @@ export function resolveShard(shard: ShardSpec | undefined): ShardSpec | null {
     throw new InvalidArgumentError(`shard.index must be an integer from 0 to ${count - 1}`, { argument: "shard.index" });
   }
   return { index: shard.index, count };
-}
-
-export function resolveBootstrap(b: boolean | BootstrapOptions | undefined): { resamples: number; seed: number } | null {
-  if (b === undefined || b === false) return null;
-  const o = b === true ? {} : b;
-  if (typeof o !== "object" || o === null) throw new InvalidArgumentError("bootstrap must be true or { resamples, seed }", { argument: "bootstrap" });
-  const resamples = checkPositiveInt(o.resamples, "bootstrap.resamples", DEFAULT_RESAMPLES);
-  const seed = o.seed ?? DEFAULT_SEED;
-  if (typeof seed !== "number" || !Number.isSafeInteger(seed)) throw new InvalidArgumentError("bootstrap.seed must be a safe integer", { argument: "bootstrap.seed" });
-  return { resamples, seed };
 }
 
 // ------------------------------------------------------------------------------ input geometry
@@ -868,7 +854,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     if (bootstrap && state.valid > 0) {
       pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
       fsyncSync(statsFd);
-      const ci = await bootstrapFiles(pool, metrics, [statsPath], undefined, rowWidth, state.valid, bootstrap);
+      const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, state.valid, bootstrap, pool);
       for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
     }
     const summary: ScoreSummary = {
@@ -906,85 +892,6 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     await pool?.destroy();
     releaseLock();
   }
-}
-
-/**
- * Bootstrap CIs (or, with `pairedFiles`, paired resamples) from statistics files, resamples spread over
- * the pool in batches sized to keep each worker's resample counts under ~32 MB.
- */
-export async function bootstrapFiles(
-  pool: WorkerPool,
-  metrics: readonly BulkMetric[],
-  files: readonly string[],
-  pairedFiles: readonly string[] | undefined,
-  rowWidth: number,
-  n: number,
-  opts: { resamples: number; seed: number },
-): Promise<Record<string, Record<string, ConfidenceInterval>>> {
-  const sums = await resampleAll(pool, files, pairedFiles, rowWidth, n, opts);
-  const W = rowWidth - 1;
-  const S = pairedFiles ? 2 : 1;
-  const out: Record<string, Record<string, ConfidenceInterval>> = {};
-  const scores = bootstrapScores(metrics, sums, opts.resamples, S, W, n, 0);
-  for (const m of metrics) {
-    out[m.spec.name] = {};
-    m.scoreNames.forEach((name) => (out[m.spec.name]![name] = estimateCi(scores[m.spec.name]![name]!, opts.seed)));
-  }
-  return out;
-}
-
-/** Run resample tasks and gather resamples × S × W sums. */
-export async function resampleAll(
-  pool: WorkerPool,
-  files: readonly string[],
-  pairedFiles: readonly string[] | undefined,
-  rowWidth: number,
-  n: number,
-  opts: { resamples: number; seed: number },
-): Promise<Float64Array> {
-  const W = rowWidth - 1;
-  const S = pairedFiles ? 2 : 1;
-  const perTask = Math.max(1, Math.min(64, Math.floor((32 << 20) / (2 * Math.max(1, n))), Math.ceil(opts.resamples / pool.threads)));
-  const tasks: Promise<void>[] = [];
-  const sums = new Float64Array(opts.resamples * S * W);
-  for (let from = 0; from < opts.resamples; from += perTask) {
-    const to = Math.min(opts.resamples, from + perTask);
-    tasks.push(
-      pool
-        .run<{ sums: Float64Array }>({ type: "bootstrap", files, ...(pairedFiles ? { pairedFiles } : {}), rowWidth, n, seed: opts.seed, from, to })
-        .then((r) => sums.set(r.sums, from * S * W)),
-    );
-  }
-  await Promise.all(tasks);
-  return sums;
-}
-
-/** Scores of every resample: metric → score name → B values, for system `s` of `S`. */
-export function bootstrapScores(
-  metrics: readonly BulkMetric[],
-  sums: Float64Array,
-  B: number,
-  S: number,
-  W: number,
-  n: number,
-  s: number,
-): Record<string, Record<string, Float64Array>> {
-  const out: Record<string, Record<string, Float64Array>> = {};
-  let offset = 0;
-  for (const m of metrics) {
-    const k = new Float64Array(B * m.width);
-    for (let b = 0; b < B; b++) k.set(sums.subarray((b * S + s) * W + offset, (b * S + s) * W + offset + m.width), b * m.width);
-    const values = m.corpusScores(k, B, n);
-    const per: Record<string, Float64Array> = {};
-    m.scoreNames.forEach((name, i) => {
-      const v = new Float64Array(B);
-      for (let b = 0; b < B; b++) v[b] = values[b * m.scoreNames.length + i]!;
-      per[name] = v;
-    });
-    out[m.spec.name] = per;
-    offset += m.width;
-  }
-  return out;
 }
 
 export type { ResolvedFields };

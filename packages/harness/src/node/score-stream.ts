@@ -2,14 +2,15 @@
 // iterable), per-row scores out in input order, corpus results at the end. Same workers, chunking and
 // window as scoreFile; nothing is written to disk.
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { estimateCi, memoryRows, resampleSums } from "../bulk/bootstrap.js";
+import { ResampleAccumulator, estimateCi } from "../bulk/bootstrap.js";
 import type { BadRow, ChunkResult } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
 import { normalizeMetrics, type MetricSpec } from "../bulk/metrics.js";
 import { resolveFields, type FieldMap } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { createPool, defaultWorkers } from "./pool.js";
-import { bootstrapScores, resolveBootstrap, type BootstrapOptions } from "./score-file.js";
+import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
+import { corpusLayout, scoreGathered } from "./statistics.js";
 
 export interface ScoreStreamOptions {
   readonly metrics: readonly MetricSpec[];
@@ -143,13 +144,12 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
       await ready();
       const metricSummaries = summarizeMetrics(metrics, sums.partials, valid, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax));
       if (bootstrap && valid > 0) {
+        // one pass over the kept rows, in order (the same resamples as scoreFile's for the same rows)
         const rowWidth = 1 + totalWidth;
-        const total = statsBlocks.reduce((a, b) => a + b.length, 0);
-        const all = new Float32Array(total);
-        let o = 0;
-        for (const b of statsBlocks) (all.set(b, o), (o += b.length));
-        const s = resampleSums([memoryRows(all, rowWidth)], valid, bootstrap.seed, 0, bootstrap.resamples);
-        const scores = bootstrapScores(metrics, s, bootstrap.resamples, 1, totalWidth, valid, 0);
+        const layout = corpusLayout(metrics);
+        const acc = new ResampleAccumulator([valid], layout.columns, 1, bootstrap.seed, 0, bootstrap.resamples);
+        for (const block of statsBlocks) for (let at = 0; at < block.length; at += rowWidth) if (block[at] === 1) acc.add(0, block, at);
+        const scores = scoreGathered(layout, acc.finish(), 0, bootstrap.resamples, layout.columns.length, 0, valid);
         for (const m of metrics) {
           const ci: Record<string, ReturnType<typeof estimateCi>> = {};
           for (const name of m.scoreNames) ci[name] = estimateCi(scores[m.spec.name]![name]!, bootstrap.seed);

@@ -1,29 +1,18 @@
 // Combining independent runs: shard summaries merge exactly (exact partial sums add; outputs
-// concatenate in shard order), and two systems scored on the same references are compared with
-// sacreBLEU's paired bootstrap test.
+// concatenate in shard order). The paired test between two systems lives in ./statistics.ts.
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
-import { estimateCi, pairedBootstrapPValue, type ConfidenceInterval } from "../bulk/bootstrap.js";
+import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 import type { BadRow } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
 import { stableJson } from "../bulk/metrics.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics } from "../bulk/summary.js";
-import { readJson, writeFileAtomic } from "./files.js";
-import { createPool, defaultWorkers } from "./pool.js";
-import { bootstrapFiles, bootstrapScores, resampleAll, resolveBootstrap, summaryPath, type BootstrapOptions, type ScoreSummary } from "./score-file.js";
-import { fileRows } from "./bootstrap-files.js";
-
-function load(s: ScoreSummary | string, arg: string): ScoreSummary {
-  if (typeof s === "string") {
-    const v = readJson<ScoreSummary>(resolve(s));
-    if (!v) throw new InvalidArgumentError(`${arg}: no summary at ${s}`, { argument: arg });
-    return v;
-  }
-  if (typeof s !== "object" || s === null || s.version !== 1) throw new InvalidArgumentError(`${arg} must be a scoreFile summary or its path`, { argument: arg });
-  return s;
-}
+import { writeFileAtomic } from "./files.js";
+import { defaultWorkers } from "./pool.js";
+import { summaryPath, type ScoreSummary } from "./score-file.js";
+import { bootstrapFromFiles, loadRun } from "./statistics.js";
 
 export interface MergeShardsOptions {
   /** Concatenate the shards' per-row outputs into this file (shard order = input order). */
@@ -45,7 +34,7 @@ export interface MergeShardsOptions {
  */
 export async function mergeShards(shards: readonly (ScoreSummary | string)[], options: MergeShardsOptions = {}): Promise<ScoreSummary> {
   if (!Array.isArray(shards) || shards.length === 0) throw new InvalidArgumentError("shards must be a non-empty array of summaries or paths", { argument: "shards" });
-  const list = shards.map((s, i) => load(s, `shards[${i}]`));
+  const list = shards.map((s, i) => loadRun(s, `shards[${i}]`));
   const first = list[0]!;
   const count = first.shard?.count ?? 1;
   for (const [i, s] of list.entries()) {
@@ -92,13 +81,9 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   const bootstrap = resolveBootstrap(options.bootstrap);
   if (bootstrap && scored > 0) {
     if (!first.statistics) throw new InvalidArgumentError("bootstrap needs the shards' statistics files (run them with keepStatistics or bootstrap)", { argument: "bootstrap" });
-    const pool = createPool(options.workers ?? defaultWorkers(), { metrics: first.metricSpecs, fields: first.fields, jsonOutput: true, keepStatistics: true, positionKey: "line" });
-    try {
-      const ci = await bootstrapFiles(pool, metrics, files, undefined, first.statistics.rowWidth, scored, bootstrap);
-      for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name];
-    } finally {
-      await pool.destroy();
-    }
+    const pool = { workers: options.workers ?? defaultWorkers(), config: { metrics: first.metricSpecs, fields: first.fields, jsonOutput: true, keepStatistics: true, positionKey: "line" as const } };
+    const ci = await bootstrapFromFiles(metrics, files, first.statistics.rowWidth, scored, bootstrap, pool);
+    for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name];
   }
   const output = options.output ? resolve(options.output) : "";
   if (output) {
@@ -137,108 +122,3 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   return merged;
 }
 
-export interface PairedTestOptions {
-  /** The baseline system's scoreFile summary (or its path); it must have kept statistics. */
-  readonly baseline: ScoreSummary | string;
-  /** The compared system's summary, scored with the same metrics on the same references and rows. */
-  readonly system: ScoreSummary | string;
-  /** Resamples (default 1000). */
-  readonly resamples?: number;
-  /** Seed (default 12345). */
-  readonly seed?: number;
-  readonly workers?: number;
-}
-
-export interface PairedScore {
-  readonly baseline: { readonly score: number; readonly ci: ConfidenceInterval };
-  readonly system: { readonly score: number; readonly ci: ConfidenceInterval };
-  /** system − baseline. */
-  readonly difference: number;
-  /** Paired bootstrap p-value (sacreBLEU `paired-bs`): small means the difference is unlikely by chance. */
-  readonly pValue: number;
-}
-
-export interface PairedTestResult {
-  readonly test: "paired-bs";
-  readonly resamples: number;
-  readonly seed: number;
-  /** Rows used: valid in both systems. */
-  readonly rows: number;
-  /** metric → score name → result. */
-  readonly metrics: Record<string, Record<string, PairedScore>>;
-  readonly signatures: Record<string, string>;
-}
-
-/**
- * Paired bootstrap resampling test between two systems' outputs on the same references (sacreBLEU's
- * `--paired-bs`): the same resampled rows are scored for both; p = (#{|Δ*| − mean|Δ*| > |Δ|} + 1)/(B + 1).
- *
- * @example
- * const r = await pairedTest({ baseline: "a.jsonl.summary.json", system: "b.jsonl.summary.json" });
- * r.metrics.bleu.bleu.pValue;
- */
-export async function pairedTest(options: PairedTestOptions): Promise<PairedTestResult> {
-  const a = load(options.baseline, "baseline");
-  const b = load(options.system, "system");
-  if (!a.statistics || !b.statistics) throw new InvalidArgumentError("both runs must keep statistics (scoreFile with keepStatistics: true or bootstrap)", { argument: "baseline" });
-  if (stableJson(a.metricSpecs) !== stableJson(b.metricSpecs)) throw new InvalidArgumentError("the two runs used different metrics or options", { argument: "system" });
-  if (a.rows.records !== b.rows.records) throw new InvalidArgumentError(`the two runs have different row counts (${a.rows.records} vs ${b.rows.records}): they must score the same references row by row`, { argument: "system" });
-  const opts = resolveBootstrap({ ...(options.resamples !== undefined ? { resamples: options.resamples } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) })!;
-  const metrics = await mainThreadMetrics(a.metricSpecs);
-  const rowWidth = a.statistics.rowWidth;
-  const W = rowWidth - 1;
-  await ready();
-
-  // rows valid in both, and the exact real scores on them (the summaries' own when nothing differs)
-  let n = a.rows.scored;
-  let realA = a.metrics;
-  let realB = b.metrics;
-  if (a.rows.scored !== a.rows.records || b.rows.scored !== b.rows.records) {
-    const ia = fileRows(a.statistics.files, rowWidth).blocks(8192)[Symbol.iterator]();
-    const ib = fileRows(b.statistics.files, rowWidth).blocks(8192)[Symbol.iterator]();
-    const sa = new ColumnSums(W);
-    const sb = new ColumnSums(W);
-    n = 0;
-    for (;;) {
-      const x = ia.next();
-      const y = ib.next();
-      if (x.done || y.done) break;
-      const rows = x.value.length / rowWidth;
-      for (let r = 0; r < rows; r++) {
-        if (x.value[r * rowWidth] !== 1 || y.value[r * rowWidth] !== 1) continue;
-        n++;
-        sa.addRow(x.value, r * rowWidth + 1);
-        sb.addRow(y.value, r * rowWidth + 1);
-      }
-    }
-    realA = summarizeMetrics(metrics, sa.partials, n, 1);
-    realB = summarizeMetrics(metrics, sb.partials, n, 1);
-  }
-  const pool = createPool(options.workers ?? defaultWorkers(), { metrics: a.metricSpecs, fields: a.fields, jsonOutput: true, keepStatistics: true, positionKey: "line" });
-  let sums: Float64Array;
-  try {
-    sums = await resampleAll(pool, a.statistics.files, b.statistics.files, rowWidth, n, opts);
-  } finally {
-    await pool.destroy();
-  }
-  const scoresA = bootstrapScores(metrics, sums, opts.resamples, 2, W, n, 0);
-  const scoresB = bootstrapScores(metrics, sums, opts.resamples, 2, W, n, 1);
-  const out: Record<string, Record<string, PairedScore>> = {};
-  const signatures: Record<string, string> = {};
-  for (const m of metrics) {
-    const name = m.spec.name;
-    signatures[name] = b.metrics[name]!.signature;
-    out[name] = {};
-    for (const s of m.scoreNames) {
-      const base = realA[name]!.scores[s]!;
-      const sys = realB[name]!.scores[s]!;
-      out[name]![s] = {
-        baseline: { score: base, ci: estimateCi(scoresA[name]![s]!, opts.seed) },
-        system: { score: sys, ci: estimateCi(scoresB[name]![s]!, opts.seed) },
-        difference: sys - base,
-        pValue: pairedBootstrapPValue(scoresA[name]![s]!, scoresB[name]![s]!, Math.abs(base - sys)),
-      };
-    }
-  }
-  return { test: "paired-bs", resamples: opts.resamples, seed: opts.seed, rows: n, metrics: out, signatures };
-}

@@ -61,7 +61,7 @@ function transferable<T extends object>(value: T, buffers: ArrayBufferLike[]): u
 
 export default async function run(task: WorkerTask): Promise<unknown> {
   if (task.type === "bootstrap") {
-    const sums = await bootstrapSums(task);
+    const sums = bootstrapSums(task);
     return transferable({ sums }, [sums.buffer]);
   }
   const ctx = await chunkContext();
