@@ -3,6 +3,7 @@
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { bleuStatisticsWidth } from "./bleu.js";
+import { INPUT_LIMITS, checkCells } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
 type Exports = {
@@ -30,6 +31,7 @@ export function byobLcsStatisticsBatch(hyps: readonly string[], refs: readonly s
     requireString(h[i], "hyps", i);
     refLists[i] = [requireString(r[i], "refs", i)];
   }
+  for (let i = 0; i < h.length; i++) checkCells(h[i] as string, refLists[i]![0]!, INPUT_LIMITS.maxLcsCells, "BYOB LCS", "hyps", i);
   const k = kernels() as unknown as Exports;
   return runPairKernel(h as readonly string[], refLists, 3, (l: Layout) => k.byobLcsBatch(l.count, l.bytes, l.strOffs, l.refStart, l.out));
 }
