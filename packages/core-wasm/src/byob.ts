@@ -4,7 +4,7 @@ import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { bleuStatisticsWidth } from "./bleu.js";
 import { INPUT_LIMITS, checkCells } from "./limits.js";
-import { requireArray, requireString } from "./validate.js";
+import { checkBleuRows, requireArray, requireString } from "./validate.js";
 
 type Exports = {
   byobLcsBatch(n: number, bytes: number, strOffs: number, refStart: number, out: number): void;
@@ -50,11 +50,7 @@ export function byobBleuScoresFromStatisticsBatch(stats: Float64Array): Float64A
       actual: describe(stats),
     });
   }
-  for (let j = 0; j < stats.length; j++) {
-    if (!Number.isFinite(stats[j]!) || stats[j]! < 0) {
-      throw new InvalidArgumentError(`stats[${j}] must be a finite non-negative number`, { argument: "stats", index: j });
-    }
-  }
+  checkBleuRows(stats, 4, "stats");
   const n = stats.length / width;
   const k = kernels() as unknown as Exports;
   return runNumericKernel(stats, n * 4, (inPtr, outPtr) => k.byobBleuScoreBatch(n, inPtr, outPtr));
