@@ -84,7 +84,8 @@ export function resolveBleuOptions(options: BleuOptions | undefined, sentence: b
 }
 
 /** Per-item statistics width: [sysLen, refLen, counts[N], totals[N]]. */
-export const bleuStatisticsWidth = (maxNgramOrder: number): number => 2 + 2 * maxNgramOrder;
+export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
+  2 + 2 * optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
 
 type Exports = {
   bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;

@@ -62,7 +62,12 @@ export function resolveChrfOptions(options: ChrfOptions | undefined): ResolvedCh
 }
 
 /** Statistics width per item: 3 × (charOrder + wordOrder). */
-export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => 3 * (o.charOrder + o.wordOrder);
+export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => {
+  if (typeof o !== "object" || o === null) {
+    throw new InvalidArgumentError(`options must be resolved chrF options, got ${describe(o)}`, { argument: "options" });
+  }
+  return 3 * (optionInt(o.charOrder, "options.charOrder", 6, 0, 32) + optionInt(o.wordOrder, "options.wordOrder", 0, 0, 32));
+};
 
 type Exports = {
   chrfBatch(

@@ -4,7 +4,7 @@
 // synchronous. Inputs go in as UTF-8 written with `TextEncoder.encodeInto` straight into the module's
 // I/O region, plus u32 offset tables; results come back as f64s. One boundary crossing per batch (or
 // per chunk of a huge batch).
-import { EvalkernError, InputTooLargeError, KernelAbortError, NotReadyError, OutOfMemoryError } from "./errors.js";
+import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError, describe } from "./errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { WASM_BASE64 } from "./wasm.generated.js";
 
@@ -94,6 +94,9 @@ async function instantiate(options: ReadyOptions | undefined): Promise<void> {
   let ex: KernelExports | undefined;
   const instance = await WebAssembly.instantiate(mod, importsFor(() => ex?.memory));
   ex = instance.exports as unknown as KernelExports;
+  if (!(ex.memory instanceof WebAssembly.Memory) || typeof ex.reserve !== "function") {
+    throw new TypeError("the module does not export the kernels' memory and reserve()");
+  }
   adopt(instance, mod);
 }
 
@@ -153,7 +156,18 @@ let depth = 0;
  * any other function of this package. Each worker/realm has its own instance.
  */
 export function ready(options?: ReadyOptions): Promise<void> {
-  if (options?.wasm) return (readyPromise = instantiate(options));
+  if (typeof options === "object" && options !== null && options.wasm) {
+    const previous = readyPromise;
+    const p: Promise<void> = instantiate(options).catch((error: unknown) => {
+      // bytes that are no module (or a module without our exports) leave the current instance in place
+      if (readyPromise === p) readyPromise = previous;
+      throw new InvalidArgumentError(
+        `options.wasm must be the evalkern kernel module (bytes or a compiled WebAssembly.Module): ${error instanceof Error ? error.message : String(error)}`,
+        { argument: "options.wasm", expected: "evalkern .wasm", actual: describe(options.wasm) },
+      );
+    });
+    return (readyPromise = p);
+  }
   return (readyPromise ??= instantiate(undefined).catch((error: unknown) => {
     readyPromise = undefined;
     throw error;

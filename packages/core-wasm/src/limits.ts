@@ -3,7 +3,7 @@
 // instead of running for minutes or growing the WebAssembly memory by gigabytes. The figures keep
 // one call under ~1 GiB of module memory and ~10 s of CPU on a slow core, and leave room for real
 // documents (a 10 MB hypothesis against a 10 MB reference is tested).
-import { InputTooLargeError, type InputLimitKind } from "./errors.js";
+import { InputTooLargeError, InvalidArgumentError, describe, type InputLimitKind } from "./errors.js";
 
 /** The limits, in UTF-8 bytes (what crosses into WebAssembly) unless the name says otherwise. */
 export interface InputLimits {
@@ -15,7 +15,8 @@ export interface InputLimits {
   readonly maxBatchBytes: number;
   /**
    * Quadratic kernels, per compared pair, as the product of the two strings' lengths in UTF-16 code
-   * units (JS `length`): Levenshtein 2^33, ROUGE-L and BYOB's LCS 2^36. ROUGE-Lsum (also subject to
+   * units (JS `length`): Levenshtein 2^30 (its bit-parallel path falls back to an O(m·n) table
+   * when the shorter string has many distinct characters), ROUGE-L and BYOB's LCS 2^36. ROUGE-Lsum (also subject to
    * the ROUGE-L limit): 2^31 for tokens(hyp) × tokens(ref) + 64 × lines(hyp) × lines(ref), counted
    * only when the length product exceeds it.
    */
@@ -34,7 +35,7 @@ export const INPUT_LIMITS: InputLimits = Object.freeze({
   maxStringBytes: 16 * 2 ** 20,
   maxItemBytes: 32 * 2 ** 20,
   maxBatchBytes: 256 * 2 ** 20,
-  maxLevenshteinCells: 2 ** 33,
+  maxLevenshteinCells: 2 ** 30,
   maxLcsCells: 2 ** 36,
   maxLcsSumCells: 2 ** 31,
   maxMemoryBytes: 2 ** 30,
@@ -44,6 +45,9 @@ const NON_ASCII = /[^\0-\x7f]/;
 
 /** Bytes of `s` in UTF-8 as `TextEncoder` writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
 export function utf8Length(s: string): number {
+  if (typeof s !== "string") {
+    throw new InvalidArgumentError(`utf8Length needs a string, got ${describe(s)}`, { argument: "s", expected: "string", actual: describe(s) });
+  }
   const n = s.length;
   if (!NON_ASCII.test(s)) return n; // a native scan: most long strings are ASCII
   let bytes = n;
