@@ -15,7 +15,7 @@ export interface InputLimits {
   readonly maxBatchBytes: number;
   /**
    * Quadratic kernels, per compared pair, as the product of the two strings' lengths in UTF-16 code
-   * units (JS `length`): Levenshtein 2^30 (its bit-parallel path falls back to an O(m·n) table
+   * units (JS `length`): Levenshtein 2^31 (its bit-parallel path falls back to an O(m·n) table
    * when the shorter string has many distinct characters), ROUGE-L and BYOB's LCS 2^36. ROUGE-Lsum (also subject to
    * the ROUGE-L limit): 2^31 for tokens(hyp) × tokens(ref) + 64 × lines(hyp) × lines(ref), counted
    * only when the length product exceeds it.
@@ -35,7 +35,7 @@ export const INPUT_LIMITS: InputLimits = Object.freeze({
   maxStringBytes: 16 * 2 ** 20,
   maxItemBytes: 32 * 2 ** 20,
   maxBatchBytes: 256 * 2 ** 20,
-  maxLevenshteinCells: 2 ** 30,
+  maxLevenshteinCells: 2 ** 31,
   maxLcsCells: 2 ** 36,
   maxLcsSumCells: 2 ** 31,
   maxMemoryBytes: 2 ** 30,

@@ -38,7 +38,7 @@ describe("INPUT_LIMITS", () => {
       maxStringBytes: 16 * MiB,
       maxItemBytes: 32 * MiB,
       maxBatchBytes: 256 * MiB,
-      maxLevenshteinCells: 2 ** 30,
+      maxLevenshteinCells: 2 ** 31,
       maxLcsCells: 2 ** 36,
       maxLcsSumCells: 2 ** 31,
       maxMemoryBytes: 1024 * MiB,
@@ -141,9 +141,9 @@ describe("the limits, at their edges", () => {
   });
 
   it("quadratic kernels: the product of the two lengths", () => {
-    const a = "ab".repeat(50_000); // 100k units: 1e10 cells > 2^30
+    const a = "ab".repeat(50_000); // 100k units: 1e10 cells > 2^31
     const e = tooLarge(() => k.levenshteinDistance(a, a), "pair");
-    expect(e.limit).toBe(2 ** 30);
+    expect(e.limit).toBe(2 ** 31);
     expect(e.size).toBe(1e10);
     expect(e.unit).toBe("cells");
     const b = "x ".repeat(150_000); // 300k units: 9e10 cells > 2^36
