@@ -1,5 +1,5 @@
 // Input-size limits of the kernels. Every entry point checks its strings against them before any work,
-// so an oversized row is refused in microseconds with an `InputTooLargeError` (code "input_too_large")
+// so an oversized row is refused in microseconds with an `InputTooLargeError` (code "INPUT_TOO_LARGE")
 // instead of running for minutes or growing the WebAssembly memory by gigabytes. The figures keep
 // one call under ~1 GiB of module memory and ~10 s of CPU on a slow core, and leave room for real
 // documents (a 10 MB hypothesis against a 10 MB reference is tested).
@@ -23,6 +23,8 @@ export interface InputLimits {
   readonly maxLevenshteinCells: number;
   readonly maxLcsCells: number;
   readonly maxLcsSumCells: number;
+  /** TER: hypothesis words × reference words per reference (after TER's tokenization): 2^24. */
+  readonly maxTerWordPairs: number;
   /**
    * The module's memory (I/O region plus scratch) for one call: 1 GiB. Inputs within the limits above
    * whose tables would need more (e.g. 16 MiB of all-distinct words under chrF) are refused with
@@ -38,6 +40,7 @@ export const INPUT_LIMITS: InputLimits = Object.freeze({
   maxLevenshteinCells: 2 ** 31,
   maxLcsCells: 2 ** 36,
   maxLcsSumCells: 2 ** 31,
+  maxTerWordPairs: 2 ** 24,
   maxMemoryBytes: 2 ** 30,
 });
 

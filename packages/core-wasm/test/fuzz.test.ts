@@ -2,7 +2,7 @@
 // 100,000 generated inputs each (in Node; EVALKERN_FUZZ_SCALE scales the counts, Deno and the browser
 // run a tenth unless it is set): arbitrary Unicode strings (lone surrogates, NUL, combining marks,
 // long runs), valid and invalid option objects, arbitrary numbers as statistics. Asserted: every throw
-// is an EvalkernError with a stable `code` (and never `kernel_abort`/`out_of_memory` on these small
+// is an EvalkernError with a stable `code` (and never `KERNEL_ABORT`/`OUT_OF_MEMORY` on these small
 // inputs), no result holds NaN or ±Infinity, and the module's memory is small at the end.
 //
 // Inputs are counted per entry point: a per-call function gets one input per call, a batch function
@@ -64,8 +64,8 @@ function call(name: string, count: number, f: () => unknown): unknown {
   } catch (error) {
     if (!EvalkernError.isInstance(error)) throw new Error(`${name}: untyped error ${String(error)}`, { cause: error });
     const code = (error as EvalkernError).code;
-    if (typeof code !== "string" || code === "" || code === "evalkern_error") throw new Error(`${name}: error without a code: ${String(error)}`);
-    if (code === "kernel_abort" || code === "out_of_memory") throw new Error(`${name}: ${code} on a small input: ${String(error)}`);
+    if (typeof code !== "string" || code === "" || code === "EVALKERN_ERROR") throw new Error(`${name}: error without a code: ${String(error)}`);
+    if (code === "KERNEL_ABORT" || code === "OUT_OF_MEMORY") throw new Error(`${name}: ${code} on a small input: ${String(error)}`);
     return undefined;
   }
   if (!finite(result)) throw new Error(`${name}: non-finite result ${JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`);
@@ -263,6 +263,45 @@ describe("fuzz: every public entry point, typed errors and finite results only",
     );
   }, TIMEOUT);
 
+  it("TER and shared pair batches", () => {
+    // TER's shift search is superlinear: long runs stay short here (the limits test covers long input)
+    const terText = fc.oneof(
+      { weight: 12, arbitrary: fc.array(piece, { maxLength: 10 }).map((a) => a.join(" ")) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("a ", "a.", "\0", "東", "x\n"), fc.integer({ min: 0, max: 120 })).map(([c, m]) => c.repeat(m)) },
+    );
+    const terItem = fc.record({ hyp: orAnything(terText, 60), refs: orAnything(fc.array(orAnything(terText, 60), { minLength: 1, maxLength: 3 })) });
+    const terOptions = fc.oneof(
+      {
+        weight: 10,
+        arbitrary: fc.record(
+          { normalized: orAnything(fc.boolean()), noPunct: orAnything(fc.boolean()), asianSupport: orAnything(fc.boolean()), caseSensitive: orAnything(fc.boolean()) },
+          { requiredKeys: [] },
+        ),
+      },
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
+    );
+    fuzzUntil(
+      "sentenceTer",
+      fc.property(fc.array(terItem, { minLength: 1, maxLength: 6 }), terOptions, anyNumber, (b, o, num) => {
+        const opts = o as k.TerOptions;
+        for (const x of b) {
+          call("sentenceTer", 1, () => k.sentenceTer(x.hyp as string, x.refs as string[], opts));
+          call("terTokenize", 1, () => k.terTokenize(x.hyp as string, opts));
+        }
+        call("corpusTer", n(b), () => k.corpusTer(hypsOf(b), refsOf(b), opts));
+        const stats = call("terStatisticsBatch", n(b), () => k.terStatisticsBatch(hypsOf(b), refsOf(b), opts)) as Float64Array | undefined;
+        call("sentenceTerBatch", n(b), () => k.sentenceTerBatch(hypsOf(b), refsOf(b), opts));
+        call("terScoresFromStatisticsBatch", n(b), () => k.terScoresFromStatisticsBatch(stats ?? Float64Array.of(num, num)));
+        call("terFromStatistics", 1, () => k.terFromStatistics({ numEdits: stats?.[0] ?? num, refLength: num }));
+        call("terSignature", 1, () => k.terSignature(opts, num));
+        call("sharedPairBatch", n(b), () =>
+          k.sharedPairBatch(hypsOf(b), refsOf(b), () => [k.sentenceBleuBatch(hypsOf(b), refsOf(b)), k.sentenceChrfBatch(hypsOf(b), refsOf(b))]),
+        );
+      }),
+    );
+  }, TIMEOUT);
+
   it("normalize_text, Python lower/NFD, DPR tokenizer, utf8Length", () => {
     const texts = fc.array(orAnything(text, 60), { minLength: 1, maxLength: 6 });
     fuzzUntil(
@@ -336,6 +375,10 @@ describe("fuzz: every public entry point, typed errors and finite results only",
         call("bleuSignature", 1, () => k.bleuSignature(bo as k.BleuOptions, num as number, num > 0));
         call("chrfSignature", 1, () => k.chrfSignature(cs.opts, "var"));
         call("kernelSignature", 1, () => k.kernelSignature());
+        call("terFromStatistics", 1, () => k.terFromStatistics(num > 0.5 ? { numEdits: bs.obj as number, refLength: num } : (bs.obj as { numEdits: number; refLength: number })));
+        call("terScoresFromStatisticsBatch", 1, () => k.terScoresFromStatisticsBatch(Float64Array.from(bs.rows.flat().slice(0, 2 * Math.floor(bs.rows.flat().length / 2)))));
+        call("terSignature", 1, () => k.terSignature(bo as k.TerOptions, num as number));
+        call("resolveTerOptions", 1, () => k.resolveTerOptions(bo as k.TerOptions));
         call("isReady", 1, () => k.isReady());
       }),
       params(TARGET),
@@ -351,7 +394,7 @@ describe("fuzz: every public entry point, typed errors and finite results only",
           try {
             await k.ready(options as k.ReadyOptions);
           } catch (error) {
-            if (!EvalkernError.isInstance(error) || (error as EvalkernError).code !== "invalid_argument") throw error;
+            if (!EvalkernError.isInstance(error) || (error as EvalkernError).code !== "INVALID_ARGUMENT") throw error;
           }
           if (!k.isReady()) throw new Error("the module is no longer ready");
         },
@@ -372,6 +415,8 @@ describe("fuzz: every public entry point, typed errors and finite results only",
       "pythonLowerBatch", "pythonLowerSplitJoin", "dprTokenize", "dprTokenizeBatch", "utf8Length", "multipleChoiceArgmax",
       "multipleChoiceArgmaxBatch", "bleuStatisticsWidth", "chrfStatisticsWidth", "resolveBleuOptions", "resolveChrfOptions",
       "bleuSignature", "chrfSignature", "kernelSignature", "isReady",
+      "sentenceTer", "terTokenize", "corpusTer", "terStatisticsBatch", "sentenceTerBatch", "terScoresFromStatisticsBatch",
+      "terFromStatistics", "terSignature", "resolveTerOptions", "sharedPairBatch",
     ];
     const short = expected.filter((name) => (inputs.get(name) ?? 0) < TARGET);
     expect(short.map((name) => `${name}: ${inputs.get(name) ?? 0}`)).toEqual([]);

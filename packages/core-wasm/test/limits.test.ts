@@ -24,7 +24,7 @@ function tooLarge(f: () => unknown, kind?: string): InputTooLargeError {
   expect(caught, "expected an InputTooLargeError").toBeInstanceOf(InputTooLargeError);
   const e = caught as InputTooLargeError;
   expect(EvalkernError.isInstance(e)).toBe(true);
-  expect(e.code).toBe("input_too_large");
+  expect(e.code).toBe("INPUT_TOO_LARGE");
   expect(e.name).toBe("InputTooLargeError");
   expect(e.size).toBeGreaterThan(e.limit);
   if (kind) expect(e.kind).toBe(kind);
@@ -41,6 +41,7 @@ describe("INPUT_LIMITS", () => {
       maxLevenshteinCells: 2 ** 31,
       maxLcsCells: 2 ** 36,
       maxLcsSumCells: 2 ** 31,
+      maxTerWordPairs: 2 ** 24,
       maxMemoryBytes: 1024 * MiB,
     });
     expect(Object.isFrozen(INPUT_LIMITS)).toBe(true);
@@ -85,6 +86,10 @@ describe("a 100 MB string gets the typed error in every kernel, quickly", () => 
     ["levenshteinDistance", () => k.levenshteinDistance(huge, "a")],
     ["levenshteinBatch", () => k.levenshteinBatch(["a"], [huge])],
     ["byobLcsStatisticsBatch", () => k.byobLcsStatisticsBatch([huge], ["a"])],
+    ["sentenceTer", () => k.sentenceTer(huge, ["a"])],
+    ["corpusTer", () => k.corpusTer(["a"], [[huge]])],
+    ["terStatisticsBatch", () => k.terStatisticsBatch([huge], [["a"]])],
+    ["sentenceTerBatch", () => k.sentenceTerBatch(["a"], [[huge]])],
   ];
   for (const [name, f] of entryPoints) {
     it(name, () => {
@@ -157,6 +162,11 @@ describe("the limits, at their edges", () => {
     expect(prose.length * prose.length).toBeGreaterThan(INPUT_LIMITS.maxLcsSumCells);
     expect(k.rougeScore(prose, prose, { types: ["rougeLsum"] }).rougeLsum.fmeasure).toBe(1);
     expect(k.rougeScore(b, "x", { types: ["rouge1"] }).rouge1.precision).toBeCloseTo(1 / 150_000, 12);
+    // TER counts its own words: 5,000 × 5,000 > 2^24, refused before the shift search starts
+    const w = "word ".repeat(5000);
+    const t = tooLarge(() => k.sentenceTer(w, [w]), "pair");
+    expect(t.size).toBe(25_000_000);
+    expect(t.unit).toBe("word pairs");
   });
 
   it("a kernel table past 512 MiB is refused inside the module (no 32-bit wrap-around)", () => {
@@ -166,7 +176,7 @@ describe("the limits, at their edges", () => {
     for (let i = 0; i < 150_000; i++) words.push(`w${i.toString(36)}`);
     const hyp = words.join(" ");
     const e = tooLarge(() => k.rougeScore(hyp, "w0", { types: ["rouge1", "rougeL"] }), "table");
-    expect(e.code).toBe("input_too_large");
+    expect(e.code).toBe("INPUT_TOO_LARGE");
     // the module is fresh again and scores normally
     expect(k.rougeScore("the cat", "the cat", { types: ["rougeL"] }).rougeL.fmeasure).toBe(1);
     expect(kernels().memory.buffer.byteLength).toBeLessThanOrEqual(MEMORY_RESET_BYTES);
@@ -226,7 +236,7 @@ describe("memory is given back", () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(KernelAbortError);
-    expect((caught as KernelAbortError).code).toBe("kernel_abort");
+    expect((caught as KernelAbortError).code).toBe("KERNEL_ABORT");
     expect(kernels().memory).not.toBe(memory);
     // the module's own refusal of a region past its memory limit is typed as well
     tooLarge(() => guarded(() => kernels().reserve(1.5 * 2 ** 30)), "memory");

@@ -34,7 +34,7 @@ function invalid(f: () => unknown, argument: string): InvalidArgumentError {
   expect(caught, "expected an InvalidArgumentError").toBeInstanceOf(InvalidArgumentError);
   expect(EvalkernError.isInstance(caught)).toBe(true);
   const e = caught as InvalidArgumentError;
-  expect(e.code).toBe("invalid_argument");
+  expect(e.code).toBe("INVALID_ARGUMENT");
   expect(e.argument).toBe(argument);
   return e;
 }
