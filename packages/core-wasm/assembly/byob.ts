@@ -15,7 +15,7 @@
 //   Add-one smoothing applies even when an order has no n-gram (p_n = 1). log/exp are the table-based
 //   musl/ARM routines (shrinkLevel 0), which give glibc's results, so the values match CPython's.
 
-import { alloc, allocZero, mark, release } from "./mem";
+import { alloc, allocTable, allocZero, mark, release } from "./mem";
 import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst } from "./batch";
 import { lowerTokensUtf8, tokLen } from "./normalize";
@@ -54,7 +54,7 @@ export function byobLcsBatch(n: i32, bytes: usize, strOffs: usize, refStart: usi
     let lcs = 0;
     if (h > 0 && rl > 0) {
       const w = (h + 63) >> 6;
-      const masks = allocZero(<usize>table.count * <usize>w << 3);
+      const masks = allocTable((<u64>table.count * <u64>w) << 3, true);
       for (let j = 0; j < h; j++) {
         const row = masks + ((<usize>load<u32>(hIds + (<usize>j << 2)) * <usize>w) << 3);
         const word = row + (<usize>(j >> 6) << 3);

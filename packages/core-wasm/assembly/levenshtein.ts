@@ -95,8 +95,10 @@ function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
       h = (h + 1) & (cap - 1);
     }
   }
-  const maskBytes = <usize>distinct * <usize>blocks * 8;
-  if (maskBytes > MAX_MASK_BYTES) return -1;
+  // in 64 bits: distinct × blocks × 8 exceeds 32 bits for strings of a few hundred thousand code points
+  const maskBytes64 = <u64>distinct * <u64>blocks * 8;
+  if (maskBytes64 > <u64>MAX_MASK_BYTES) return -1;
+  const maskBytes = <usize>maskBytes64;
   const masks = allocZero(maskBytes);
   for (let i = 0; i < m; i++) {
     const c = load<u32>(a + (<usize>i << 2));

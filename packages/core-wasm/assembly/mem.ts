@@ -13,6 +13,30 @@
 // @ts-ignore: decorator
 @lazy let limit: usize = 0;
 
+/**
+ * The highest address the I/O region and scratch may reach: 1 GiB (`INPUT_LIMITS.maxMemoryBytes` on
+ * the JS side). Past it the call is refused ("input too large: memory") instead of growing the memory
+ * further; being far below 4 GiB, `top` plus an allocation can never wrap around either (an address
+ * that wrapped made the next store trap with "memory access out of bounds").
+ */
+const MAX_END: u64 = 1 << 30;
+
+/**
+ * Largest single scratch table a kernel may ask for through `allocTable` (match masks, DP tables whose
+ * size is a product of two lengths): beyond it the input is refused rather than the memory grown.
+ */
+const MAX_TABLE: u64 = 512 << 20;
+
+/**
+ * Ends the call with a typed error on the JS side (the loader's `abort` import maps these messages):
+ * "out of memory" when the host refuses to grow the memory, "input too large: memory" past MAX_END,
+ * "input too large: table" when one table would exceed MAX_TABLE.
+ */
+export function fail(message: string): void {
+  abort(message, null, 0, 0);
+  unreachable();
+}
+
 function grow(end: usize): void {
   const have = (<usize>memory.size()) << 16;
   if (end <= have) {
@@ -21,10 +45,12 @@ function grow(end: usize): void {
   }
   const need = <i32>((end - have + 0xffff) >> 16);
   const cur = memory.size();
-  // grow geometrically so a run of slightly larger batches does not grow every time
-  const want = need > cur ? need : cur;
+  // grow geometrically so a run of slightly larger batches does not grow every time, but by at most
+  // 64 MiB beyond what is needed (doubling a 1 GiB memory for one huge input would waste a gigabyte)
+  let want = need > cur ? need : cur;
+  if (want > need + 1024) want = need + 1024;
   if (memory.grow(want) < 0) {
-    if (memory.grow(need) < 0) unreachable();
+    if (memory.grow(need) < 0) fail("out of memory");
   }
   limit = (<usize>memory.size()) << 16;
 }
@@ -32,6 +58,7 @@ function grow(end: usize): void {
 /** Start a batch: returns the start of an I/O region of `bytes` bytes; scratch begins after it. */
 export function reserve(bytes: usize): usize {
   ioBase = (__heap_base + 15) & ~(<usize>15);
+  if (<u64>ioBase + <u64>bytes + 65536 > MAX_END) fail("input too large: memory");
   top = (ioBase + bytes + 15) & ~(<usize>15);
   grow(top + 65536);
   return ioBase;
@@ -42,9 +69,26 @@ export function reserve(bytes: usize): usize {
 @inline export function alloc(bytes: usize): usize {
   const p = top;
   top = (p + bytes + 7) & ~(<usize>7);
-  if (top > limit) grow(top);
+  if (top > limit || top < p) growTo(p, bytes);
   return p;
 }
+
+function growTo(p: usize, bytes: usize): void {
+  if (<u64>p + <u64>bytes + 7 > MAX_END) fail("input too large: memory");
+  grow(top);
+}
+
+/**
+ * A scratch table of `bytes` bytes computed in 64 bits (a product of two lengths can exceed 32 bits):
+ * refused with "input too large" past MAX_TABLE, zero-filled when `zero`.
+ */
+export function allocTable(bytes: u64, zero: bool): usize {
+  if (bytes > MAX_TABLE) fail("input too large: table");
+  const p = alloc(<usize>bytes);
+  if (zero) memory.fill(p, 0, <usize>bytes);
+  return p;
+}
+
 
 /** Scratch allocation filled with zeros. */
 export function allocZero(bytes: usize): usize {

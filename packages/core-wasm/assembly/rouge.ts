@@ -18,7 +18,7 @@
 // Several references (score_multi): per type, the reference with the highest F (first on ties).
 // F = 2*P*R/(P+R) evaluated left to right, 0 when P+R == 0, as rouge_score.scoring.fmeasure.
 
-import { alloc, allocZero, mark, release } from "./mem";
+import { alloc, allocTable, allocZero, mark, release } from "./mem";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { porterStem } from "./porter";
 
@@ -635,7 +635,7 @@ function scoreItem(
   const needLcs = (needL || needLsum) && h > 0;
   if (needLcs) {
     W = (h + 63) >> 6;
-    masks = allocZero((<usize>V * <usize>W) << 3);
+    masks = allocTable((<u64>V * <u64>W) << 3, true);
     vecs = alloc(<usize>W << 3);
     for (let t = 0; t < h; t++) {
       const id = <usize>load<u32>(hTok + (<usize>t << 2));
@@ -723,7 +723,7 @@ function scoreItem(
               if (ml > mr) mr = ml;
             }
             inU = alloc(<usize>mr + 1);
-            dp = alloc((<usize>mr + 1) * (<usize>mh + 1) * (mr < 65535 || mh < 65535 ? 2 : 4));
+            dp = allocTable((<u64>mr + 1) * (<u64>mh + 1) * (mr < 65535 || mh < 65535 ? 2 : 4), false);
           }
           hits = summaryHits(rk, hk, V);
         } else {

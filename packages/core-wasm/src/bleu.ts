@@ -3,7 +3,7 @@
 // score is a pure function of them (computed in WASM too, so log/exp are the same in every runtime).
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
-import { optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
+import { MAX_STATISTIC, checkBleuRows, optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export type BleuTokenizer = "13a" | "intl" | "zh" | "char" | "none";
 export type BleuSmoothMethod = "exp" | "floor" | "add-k" | "none";
@@ -62,18 +62,30 @@ export function resolveBleuOptions(options: BleuOptions | undefined, sentence: b
   }
   const o = options ?? {};
   const smoothMethod = optionEnum(o.smoothMethod, "options.smoothMethod", SMOOTHERS, "exp");
+  const smoothValue = optionNumber(o.smoothValue, "options.smoothValue", SMOOTH_DEFAULTS[smoothMethod]);
+  // a negative value makes add-k divide by zero or take the log of a negative; a floor above 1 gives
+  // precisions above 100%: both are impossible scores (NaN, BLEU > 100), so they are refused
+  const maxSmooth = smoothMethod === "floor" ? 1 : MAX_STATISTIC;
+  if (smoothValue < 0 || smoothValue > maxSmooth) {
+    throw new InvalidArgumentError(`options.smoothValue must be from 0 to ${smoothMethod === "floor" ? "1 for \"floor\"" : "2^53"}, got ${smoothValue}`, {
+      argument: "options.smoothValue",
+      expected: `0..${maxSmooth}`,
+      actual: String(smoothValue),
+    });
+  }
   return {
     tokenize: optionEnum(o.tokenize, "options.tokenize", TOKENIZERS, "13a"),
     lowercase: optionBool(o.lowercase, "options.lowercase", false),
     smoothMethod,
-    smoothValue: optionNumber(o.smoothValue, "options.smoothValue", SMOOTH_DEFAULTS[smoothMethod]),
+    smoothValue,
     maxNgramOrder: optionInt(o.maxNgramOrder, "options.maxNgramOrder", 4, 1, 32),
     effectiveOrder: optionBool(o.effectiveOrder, "options.effectiveOrder", sentence),
   };
 }
 
 /** Per-item statistics width: [sysLen, refLen, counts[N], totals[N]]. */
-export const bleuStatisticsWidth = (maxNgramOrder: number): number => 2 + 2 * maxNgramOrder;
+export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
+  2 + 2 * optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
 
 type Exports = {
   bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
@@ -168,6 +180,7 @@ export function bleuScoresFromStatisticsBatch(stats: Float64Array, options?: Ble
       actual: describe(stats),
     });
   }
+  checkBleuRows(stats, o.maxNgramOrder, "stats");
   return scoresOf(stats, stats.length / width, o);
 }
 
@@ -189,14 +202,33 @@ export function corpusBleu(
 
 /** Column sums of n × (2 + 2N) statistics rows. */
 export function sumStatistics(stats: Float64Array, maxNgramOrder: number): BleuStatistics {
-  const w = bleuStatisticsWidth(maxNgramOrder);
+  const N = optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
+  const w = bleuStatisticsWidth(N);
+  if (!(stats instanceof Float64Array) || stats.length % w !== 0) {
+    throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${w}`, {
+      argument: "stats",
+      expected: `Float64Array(n × ${w})`,
+      actual: describe(stats),
+    });
+  }
+  checkBleuRows(stats, N, "stats");
   const sum = new Float64Array(w);
   for (let i = 0; i < stats.length; i += w) for (let j = 0; j < w; j++) sum[j]! += stats[i + j]!;
+  for (let j = 0; j < w; j++) {
+    if (sum[j]! > MAX_STATISTIC) {
+      throw new InvalidArgumentError(`the summed statistic at column ${j} exceeds 2^53 (${sum[j]}): it would no longer be exact`, {
+        argument: "stats",
+        index: j,
+        expected: "column sums of at most 2^53",
+        actual: String(sum[j]),
+      });
+    }
+  }
   return {
     sysLen: sum[0]!,
     refLen: sum[1]!,
-    counts: Array.from(sum.subarray(2, 2 + maxNgramOrder)),
-    totals: Array.from(sum.subarray(2 + maxNgramOrder)),
+    counts: Array.from(sum.subarray(2, 2 + N)),
+    totals: Array.from(sum.subarray(2 + N)),
   };
 }
 
@@ -219,10 +251,16 @@ function scoreStatistics(statistics: BleuStatistics, o: ResolvedBleuOptions): Bl
   if (!Array.isArray(s!.totals) || s!.totals.length !== N) bad(`totals must be an array of ${N} numbers`);
   const row = new Float64Array(2 + 2 * N);
   const nums = [s!.sysLen, s!.refLen, ...s!.counts!, ...s!.totals!];
+  const names = ["sysLen", "refLen", ...s!.counts!.map((_, k) => `counts[${k}]`), ...s!.totals!.map((_, k) => `totals[${k}]`)];
   for (let j = 0; j < nums.length; j++) {
     const v = nums[j];
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) bad(`values must be finite non-negative numbers, got ${describe(v)}`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > MAX_STATISTIC) {
+      bad(`${names[j]} must be an integer count from 0 to 2^53, got ${describe(v)}`);
+    }
     row[j] = v as number;
+  }
+  for (let k = 0; k < N; k++) {
+    if (row[2 + k]! > row[2 + N + k]!) bad(`counts[${k}] (${row[2 + k]}) must not exceed totals[${k}] (${row[2 + N + k]}): more matches than n-grams`);
   }
   return resultAt(scoreRows(row, 1, o), row, 0, N);
 }

@@ -3,7 +3,8 @@
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { bleuStatisticsWidth } from "./bleu.js";
-import { requireArray, requireString } from "./validate.js";
+import { INPUT_LIMITS, checkCells } from "./limits.js";
+import { checkBleuRows, requireArray, requireString } from "./validate.js";
 
 type Exports = {
   byobLcsBatch(n: number, bytes: number, strOffs: number, refStart: number, out: number): void;
@@ -30,6 +31,7 @@ export function byobLcsStatisticsBatch(hyps: readonly string[], refs: readonly s
     requireString(h[i], "hyps", i);
     refLists[i] = [requireString(r[i], "refs", i)];
   }
+  for (let i = 0; i < h.length; i++) checkCells(h[i] as string, refLists[i]![0]!, INPUT_LIMITS.maxLcsCells, "BYOB LCS", "hyps", i);
   const k = kernels() as unknown as Exports;
   return runPairKernel(h as readonly string[], refLists, 3, (l: Layout) => k.byobLcsBatch(l.count, l.bytes, l.strOffs, l.refStart, l.out));
 }
@@ -48,11 +50,7 @@ export function byobBleuScoresFromStatisticsBatch(stats: Float64Array): Float64A
       actual: describe(stats),
     });
   }
-  for (let j = 0; j < stats.length; j++) {
-    if (!Number.isFinite(stats[j]!) || stats[j]! < 0) {
-      throw new InvalidArgumentError(`stats[${j}] must be a finite non-negative number`, { argument: "stats", index: j });
-    }
-  }
+  checkBleuRows(stats, 4, "stats");
   const n = stats.length / width;
   const k = kernels() as unknown as Exports;
   return runNumericKernel(stats, n * 4, (inPtr, outPtr) => k.byobBleuScoreBatch(n, inPtr, outPtr));

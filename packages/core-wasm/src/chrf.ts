@@ -1,7 +1,7 @@
 // chrF and chrF++ as sacreBLEU 2.6.0 computes them (`sentence_chrf`, `corpus_chrf`, `CHRF`).
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
-import { optionBool, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
+import { checkChrfRows, optionBool, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export interface ChrfOptions {
   /** Character n-gram order (default 6). */
@@ -47,7 +47,10 @@ export function resolveChrfOptions(options: ChrfOptions | undefined): ResolvedCh
     });
   }
   const beta = optionNumber(o.beta, "options.beta", 2);
-  if (beta < 0) throw new InvalidArgumentError("options.beta must be ≥ 0", { argument: "options.beta", actual: String(beta) });
+  // beta² must stay finite (a beta of 1e155 made every score NaN)
+  if (beta < 0 || beta > 1e6) {
+    throw new InvalidArgumentError(`options.beta must be from 0 to 1e6, got ${beta}`, { argument: "options.beta", expected: "0..1e6", actual: String(beta) });
+  }
   return {
     charOrder,
     wordOrder,
@@ -59,7 +62,12 @@ export function resolveChrfOptions(options: ChrfOptions | undefined): ResolvedCh
 }
 
 /** Statistics width per item: 3 × (charOrder + wordOrder). */
-export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => 3 * (o.charOrder + o.wordOrder);
+export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => {
+  if (typeof o !== "object" || o === null) {
+    throw new InvalidArgumentError(`options must be resolved chrF options, got ${describe(o)}`, { argument: "options" });
+  }
+  return 3 * (optionInt(o.charOrder, "options.charOrder", 6, 0, 32) + optionInt(o.wordOrder, "options.wordOrder", 0, 0, 32));
+};
 
 type Exports = {
   chrfBatch(
@@ -158,12 +166,8 @@ export function chrfFromStatistics(stats: readonly number[] | Float64Array, opti
       actual: describe(stats),
     });
   }
+  checkChrfRows(stats as ArrayLike<number>, "stats");
   const row = Float64Array.from(stats as ArrayLike<number>);
-  for (let j = 0; j < w; j++) {
-    if (!Number.isFinite(row[j]!) || row[j]! < 0) {
-      throw new InvalidArgumentError(`stats[${j}] must be a finite non-negative number`, { argument: "stats", index: j });
-    }
-  }
   return scoreRows(row, 1, o)[0]!;
 }
 
@@ -174,6 +178,7 @@ export function chrfScoresFromStatisticsBatch(stats: Float64Array, options?: Chr
   if (!(stats instanceof Float64Array) || stats.length % w !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${w}`, { argument: "stats" });
   }
+  checkChrfRows(stats, "stats");
   return scoreRows(stats, stats.length / w, o);
 }
 

@@ -8,6 +8,7 @@
 // U+FFFD, a symbol, and becomes a one-character token.
 import { InvalidArgumentError, describe } from "./errors.js";
 import { chunks, kernels, layout, memoryViews } from "./kernel.js";
+import { checkTextSizes } from "./limits.js";
 import { optionBool, requireArray, requireString } from "./validate.js";
 
 type Exports = {
@@ -32,7 +33,8 @@ function flagsOf(options: DprTokenizeOptions | undefined): number {
   return optionBool(options?.normalizeText, "options.normalizeText", false) ? 1 : 0;
 }
 
-function run(texts: readonly string[], flags: number): string[][] {
+function run(texts: readonly string[], flags: number, argument = "texts"): string[][] {
+  checkTextSizes(texts, argument, false);
   const k = kernels() as unknown as Exports;
   const n = texts.length;
   const out = new Array<string[]>(n);
@@ -61,7 +63,7 @@ function run(texts: readonly string[], flags: number): string[][] {
  */
 export function dprTokenize(text: string, options?: DprTokenizeOptions): string[] {
   const flags = flagsOf(options);
-  return run([requireString(text, "text")], flags)[0]!;
+  return run([requireString(text, "text")], flags, "text")[0]!;
 }
 
 /** `dprTokenize` of many strings in one crossing. */

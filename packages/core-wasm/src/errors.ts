@@ -7,7 +7,10 @@ const MARKER = Symbol.for("evalkern.error");
 export class EvalkernError extends Error {
   readonly [MARKER] = true;
   override name = "EvalkernError";
-  /** Stable identifier of this error class (`EVALKERN_ERROR`), for programs and logs. */
+  /**
+   * Stable identifier of this error class (`EVALKERN_ERROR`, `INVALID_ARGUMENT`, `INPUT_TOO_LARGE`,
+   * `OUT_OF_MEMORY`, `NOT_READY`, `KERNEL_ABORT`, ...), for programs and logs: match on it, not on messages.
+   */
   readonly code: string = "EVALKERN_ERROR";
   static isInstance(value: unknown): value is EvalkernError {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
@@ -55,6 +58,43 @@ export class NotReadyError extends EvalkernError {
 export class KernelAbortError extends EvalkernError {
   override name = "KernelAbortError";
   override readonly code: string = "KERNEL_ABORT";
+}
+
+/** What an input-size limit applies to (see `INPUT_LIMITS`). */
+export type InputLimitKind = "string" | "item" | "batch" | "pair" | "table" | "memory";
+
+/**
+ * An input past one of the documented size limits (`INPUT_LIMITS`): refused before any work, so a
+ * huge row costs neither minutes nor gigabytes. `limit` and `size` are in `unit`; `size` is a lower
+ * bound when counting it exactly would itself be costly (a string longer than the limit in UTF-16
+ * code units is already too large in UTF-8 bytes).
+ */
+export class InputTooLargeError extends InvalidArgumentError {
+  override name = "InputTooLargeError";
+  override readonly code: string = "INPUT_TOO_LARGE";
+  readonly kind: InputLimitKind;
+  readonly limit: number;
+  readonly size: number;
+  readonly unit: string;
+  constructor(
+    message: string,
+    context: InvalidArgumentContext & { kind: InputLimitKind; limit: number; size: number; unit: string },
+  ) {
+    super(message, context);
+    this.kind = context.kind;
+    this.limit = context.limit;
+    this.size = context.size;
+    this.unit = context.unit;
+  }
+}
+
+/**
+ * The WebAssembly memory could not grow to what this input needs (the host refused more memory): the
+ * input is refused and the module starts afresh, so the next call works normally.
+ */
+export class OutOfMemoryError extends EvalkernError {
+  override name = "OutOfMemoryError";
+  override readonly code: string = "OUT_OF_MEMORY";
 }
 
 /** A short, safe description of a value for error messages. */

@@ -4,7 +4,17 @@
  * numbers. `await ready()` once; everything else is synchronous.
  */
 export { ready, isReady, sharedPairBatch, type ReadyOptions } from "./kernel.js";
-export { EvalkernError, InvalidArgumentError, NotReadyError, KernelAbortError } from "./errors.js";
+export {
+  EvalkernError,
+  InvalidArgumentError,
+  InputTooLargeError,
+  OutOfMemoryError,
+  NotReadyError,
+  KernelAbortError,
+  type InputLimitKind,
+} from "./errors.js";
+export { INPUT_LIMITS, type InputLimits, utf8Length } from "./limits.js";
+export { MEMORY_RESET_BYTES } from "./kernel.js";
 export * from "./bleu.js";
 export * from "./chrf.js";
 export * from "./rouge.js";

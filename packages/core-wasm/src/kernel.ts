@@ -4,7 +4,8 @@
 // synchronous. Inputs go in as UTF-8 written with `TextEncoder.encodeInto` straight into the module's
 // I/O region, plus u32 offset tables; results come back as f64s. One boundary crossing per batch (or
 // per chunk of a huge batch).
-import { KernelAbortError, NotReadyError } from "./errors.js";
+import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError, describe } from "./errors.js";
+import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { WASM_BASE64 } from "./wasm.generated.js";
 
 /** The raw exports of the kernel module (see `assembly/index.ts`). */
@@ -17,6 +18,15 @@ export interface KernelExports {
 let modulePromise: Promise<WebAssembly.Module> | undefined;
 let readyPromise: Promise<void> | undefined;
 let exportsRef: KernelExports | undefined;
+/** The compiled module of the current instance: a fresh instance of it is cheap (no compilation). */
+let moduleRef: WebAssembly.Module | undefined;
+
+/**
+ * After a call, a memory that grew past this (by an unusually large input) is given back: the module
+ * is instantiated afresh from the compiled module, so memory use returns to its baseline instead of
+ * staying at the high-water mark of the largest input ever seen.
+ */
+export const MEMORY_RESET_BYTES = 64 * 2 ** 20;
 
 function base64ToBytes(b64: string): Uint8Array {
   const bin = atob(b64);
@@ -40,34 +50,124 @@ export interface ReadyOptions {
   readonly wasm?: BufferSource | WebAssembly.Module;
 }
 
+/** The imports of one instance: `abort` turns the kernel's refusals into typed errors. */
+function importsFor(memory: () => WebAssembly.Memory | undefined): WebAssembly.Imports {
+  return {
+    env: {
+      abort(msg: number, file: number, line: number, column: number): never {
+        const mem = memory();
+        const m = mem ? readAsString(mem, msg) : "";
+        if (m === "input too large: table") {
+          throw new InputTooLargeError(
+            "the input needs a kernel table over 512 MiB (a product of two lengths, e.g. a long hypothesis of many distinct tokens for ROUGE-L): refused",
+            { argument: "input", kind: "table", limit: 512 * 2 ** 20, size: 512 * 2 ** 20 + 1, unit: "bytes" },
+          );
+        }
+        if (m === "input too large: memory") {
+          const limit = INPUT_LIMITS.maxMemoryBytes;
+          throw new InputTooLargeError(
+            `the input needs more than the kernels' memory limit of ${limit / 2 ** 20} MiB (INPUT_LIMITS.maxMemoryBytes; e.g. millions of distinct n-grams): refused, and the memory given back`,
+            { argument: "input", kind: "memory", limit, size: limit + 1, unit: "bytes" },
+          );
+        }
+        if (m === "out of memory") {
+          throw new OutOfMemoryError("the WebAssembly memory could not grow to what this input needs: it was refused; the module was reset");
+        }
+        const f = mem ? readAsString(mem, file) : "";
+        throw new KernelAbortError(`evalkern kernel aborted: ${m} at ${f}:${line}:${column}`);
+      },
+    },
+  };
+}
+
+function adopt(instance: WebAssembly.Instance, mod: WebAssembly.Module): void {
+  exportsRef = instance.exports as unknown as KernelExports;
+  moduleRef = mod;
+  views = undefined;
+}
+
 async function instantiate(options: ReadyOptions | undefined): Promise<void> {
   let mod: WebAssembly.Module;
   if (options?.wasm instanceof WebAssembly.Module) mod = options.wasm;
   else if (options?.wasm) mod = await WebAssembly.compile(options.wasm);
   else mod = await (modulePromise ??= WebAssembly.compile(base64ToBytes(WASM_BASE64) as BufferSource));
-  let memoryRef: WebAssembly.Memory | undefined;
-  const imports = {
-    env: {
-      abort(msg: number, file: number, line: number, column: number): never {
-        const m = memoryRef ? readAsString(memoryRef, msg) : "";
-        const f = memoryRef ? readAsString(memoryRef, file) : "";
-        throw new KernelAbortError(`evalkern kernel aborted: ${m} at ${f}:${line}:${column}`);
-      },
-    },
-  };
-  const instance = await WebAssembly.instantiate(mod, imports);
-  const ex = instance.exports as unknown as KernelExports;
-  memoryRef = ex.memory;
-  exportsRef = ex;
-  views = undefined;
+  let ex: KernelExports | undefined;
+  const instance = await WebAssembly.instantiate(mod, importsFor(() => ex?.memory));
+  ex = instance.exports as unknown as KernelExports;
+  if (!(ex.memory instanceof WebAssembly.Memory) || typeof ex.reserve !== "function") {
+    throw new TypeError("the module does not export the kernels' memory and reserve()");
+  }
+  adopt(instance, mod);
 }
+
+/**
+ * Replace the instance by a fresh one of the same compiled module (synchronous and cheap: no
+ * compilation). Used after a trap (the module's state cannot be trusted) and to give memory back.
+ */
+function resetInstance(): void {
+  const mod = moduleRef;
+  if (!mod) return;
+  let ex: KernelExports | undefined;
+  const instance = new WebAssembly.Instance(mod, importsFor(() => ex?.memory));
+  ex = instance.exports as unknown as KernelExports;
+  adopt(instance, mod);
+}
+
+/** After a call: give memory back when it grew past `MEMORY_RESET_BYTES`. */
+function afterCall(): void {
+  if (exportsRef && exportsRef.memory.buffer.byteLength > MEMORY_RESET_BYTES) resetInstance();
+}
+
+/**
+ * Runs one whole call into the module (`body` may cross the boundary many times): a trap becomes a
+ * typed error and a fresh instance, and memory grown past `MEMORY_RESET_BYTES` is given back after.
+ */
+export function guarded<T>(body: () => T): T {
+  depth++;
+  try {
+    return body();
+  } catch (error) {
+    if (EvalkernError.isInstance(error)) {
+      if (error instanceof KernelAbortError || error instanceof OutOfMemoryError || error instanceof InputTooLargeError) resetInstance();
+      throw error;
+    }
+    if (error instanceof WebAssembly.RuntimeError) {
+      resetInstance();
+      throw new KernelAbortError(`evalkern kernel trapped: ${error.message} (a bug in evalkern: please report it; the module was reset)`, { cause: error });
+    }
+    if (error instanceof RangeError) {
+      // the JS side could not allocate (an array buffer, a string past the engine's maximum length)
+      resetInstance();
+      throw new OutOfMemoryError(`the input needs more memory than this runtime gives: ${error.message}`, { cause: error });
+    }
+    throw error;
+  } finally {
+    // only the outermost guarded call gives memory back: an inner one must not swap the instance
+    // under a caller that still holds pointers into it
+    if (--depth === 0) afterCall();
+  }
+}
+
+/** Nesting depth of `guarded` calls. */
+let depth = 0;
 
 /**
  * Compile and instantiate the kernels. Idempotent: call it as often as you like, await it once before
  * any other function of this package. Each worker/realm has its own instance.
  */
 export function ready(options?: ReadyOptions): Promise<void> {
-  if (options?.wasm) return (readyPromise = instantiate(options));
+  if (typeof options === "object" && options !== null && options.wasm) {
+    const previous = readyPromise;
+    const p: Promise<void> = instantiate(options).catch((error: unknown) => {
+      // bytes that are no module (or a module without our exports) leave the current instance in place
+      if (readyPromise === p) readyPromise = previous;
+      throw new InvalidArgumentError(
+        `options.wasm must be the evalkern kernel module (bytes or a compiled WebAssembly.Module): ${error instanceof Error ? error.message : String(error)}`,
+        { argument: "options.wasm", expected: "evalkern .wasm", actual: describe(options.wasm) },
+      );
+    });
+    return (readyPromise = p);
+  }
   return (readyPromise ??= instantiate(undefined).catch((error: unknown) => {
     readyPromise = undefined;
     throw error;
@@ -185,7 +285,10 @@ export function layout(
   return { count, bytes, strOffs, refStart, out, extra };
 }
 
-/** Split [0, n) into chunks of at most ~8 M UTF-16 units and 32 Ki items (a huge string is a chunk alone). */
+/**
+ * Split [0, n) into chunks of at most ~8 M UTF-16 units and 32 Ki items (a huge string is a chunk alone)
+ * and visit them as one guarded call (see `guarded`). Callers check `INPUT_LIMITS` first.
+ */
 export function chunks(
   n: number,
   units: (i: number) => number,
@@ -193,19 +296,21 @@ export function chunks(
 ): void {
   const MAX_UNITS = 8 << 20;
   const MAX_ITEMS = 32768;
-  let from = 0;
-  while (from < n) {
-    let to = from;
-    let acc = 0;
-    while (to < n && to - from < MAX_ITEMS) {
-      const u = units(to);
-      if (to > from && acc + u > MAX_UNITS) break;
-      acc += u;
-      to++;
+  guarded(() => {
+    let from = 0;
+    while (from < n) {
+      let to = from;
+      let acc = 0;
+      while (to < n && to - from < MAX_ITEMS) {
+        const u = units(to);
+        if (to > from && acc + u > MAX_UNITS) break;
+        acc += u;
+        to++;
+      }
+      visit(from, to, acc);
+      from = to;
     }
-    visit(from, to, acc);
-    from = to;
-  }
+  });
 }
 
 /** Copy `count` f64s out of module memory. */
@@ -218,7 +323,8 @@ export function readF64(ptr: number, count: number): Float64Array {
  * Run a pair kernel over a whole batch: lays out each chunk, calls `call` (which invokes the WASM
  * export with the layout's pointers and writes `outPerItem` f64 per item at `layout.out`), and
  * gathers the outputs into one array (n × outPerItem). `extraF64` reserves room at `layout.extra`
- * for kernel-specific input that `call` writes first.
+ * for kernel-specific input that `call` writes first. Sizes are checked against `INPUT_LIMITS` first
+ * (`names` are the argument names the errors use).
  */
 export function runPairKernel(
   hyps: readonly string[],
@@ -226,9 +332,11 @@ export function runPairKernel(
   outPerItem: number,
   call: (l: Layout) => void,
   extraF64 = 0,
+  names: readonly [hyp: string, ref: string] = ["hyps", "refs"],
 ): Float64Array {
+  checkPairSizes(hyps, refs, names[0], names[1], false);
   if (shared && sameBatch(shared, hyps, refs)) {
-    const r = runShared(shared, outPerItem, call, extraF64);
+    const r = guarded(() => runShared(shared!, outPerItem, call, extraF64));
     if (r) return r;
   }
   const n = hyps.length;
@@ -260,13 +368,15 @@ export function runNumericKernel(
   outCount: number,
   call: (inPtr: number, outPtr: number) => void,
 ): Float64Array {
-  const base = kernels().reserve(8 * (input.length + outCount) + 16);
-  ioEpoch++;
-  const inPtr = (base + 7) & ~7;
-  const outPtr = inPtr + 8 * input.length;
-  memoryViews().f64.set(input, inPtr >>> 3);
-  call(inPtr, outPtr);
-  return readF64(outPtr, outCount);
+  return guarded(() => {
+    const base = kernels().reserve(8 * (input.length + outCount) + 16);
+    ioEpoch++;
+    const inPtr = (base + 7) & ~7;
+    const outPtr = inPtr + 8 * input.length;
+    memoryViews().f64.set(input, inPtr >>> 3);
+    call(inPtr, outPtr);
+    return readF64(outPtr, outCount);
+  });
 }
 
 // ------------------------------------------------------------------------------ shared layouts

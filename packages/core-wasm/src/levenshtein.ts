@@ -5,6 +5,7 @@
 // Strings are passed as UTF-8, so a lone surrogate counts as one U+FFFD code point.
 import { InvalidArgumentError } from "./errors.js";
 import { chunks, kernels, layout, memoryViews } from "./kernel.js";
+import { INPUT_LIMITS, checkCells, checkItems } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
 type Exports = {
@@ -20,8 +21,10 @@ export interface LevenshteinBatchResult {
 }
 
 function run(a: readonly string[], b: readonly string[]): LevenshteinBatchResult {
-  const k = kernels() as unknown as Exports;
   const n = a.length;
+  checkItems(n, (i) => a[i]!, (i) => b[i]!, "a", "b", false);
+  for (let i = 0; i < n; i++) checkCells(a[i]!, b[i]!, INPUT_LIMITS.maxLevenshteinCells, "levenshtein", "a", i);
+  const k = kernels() as unknown as Exports;
   const distance = new Float64Array(n);
   const maxLength = new Float64Array(n);
   chunks(

@@ -1,6 +1,7 @@
 // Multiple-choice argmax as lm-evaluation-harness and NeMo BYOB compute it.
 import { InvalidArgumentError, describe } from "./errors.js";
 import { chunks, kernels, layout, memoryViews } from "./kernel.js";
+import { checkItems } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
 /** Index of the chosen answer under each normalisation (first index on ties, as numpy's argmax). */
@@ -50,6 +51,7 @@ function check(q: MultipleChoiceQuestion, index: number | undefined): void {
 export function multipleChoiceArgmaxBatch(questions: readonly MultipleChoiceQuestion[]): Float64Array {
   requireArray(questions, "questions");
   questions.forEach((q, i) => check(q, i));
+  checkItems(questions.length, () => "", (i) => questions[i]!.choices, "choices", "choices", false);
   const out = new Float64Array(questions.length * 4);
   const k = kernels() as unknown as Exports;
   // one "item" per choice string; the question → choice ranges and the lls go in the extra area

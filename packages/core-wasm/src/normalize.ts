@@ -7,6 +7,7 @@
 // Strings are passed as UTF-8, so a lone surrogate in the input (which Python could hold) arrives as
 // U+FFFD, as everywhere in this package.
 import { chunks, kernels, layout, memoryViews } from "./kernel.js";
+import { checkTextSizes } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
 type Exports = {
@@ -20,7 +21,8 @@ type Mode = (typeof Mode)[keyof typeof Mode];
 // ignoreBOM: a result may start with U+FEFF, which the default decoder would silently drop
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-function run(texts: readonly string[], mode: Mode): string[] {
+function run(texts: readonly string[], mode: Mode, argument = "texts"): string[] {
+  checkTextSizes(texts, argument, false);
   const k = kernels() as unknown as Exports;
   const n = texts.length;
   const out = new Array<string>(n);
@@ -52,7 +54,7 @@ function checkAll(texts: unknown, argument: string): readonly string[] {
  * @example normalizeText("The Café!") === "cafe\u0301"
  */
 export function normalizeText(text: string): string {
-  return run([requireString(text, "text")], Mode.NormalizeText)[0]!;
+  return run([requireString(text, "text")], Mode.NormalizeText, "text")[0]!;
 }
 
 /** `normalizeText` of many strings in one crossing. */
@@ -62,12 +64,12 @@ export function normalizeTextBatch(texts: readonly string[]): string[] {
 
 /** Python `unicodedata.normalize("NFD", s)` on Unicode 14.0 data. */
 export function pythonNfd(text: string): string {
-  return run([requireString(text, "text")], Mode.Nfd)[0]!;
+  return run([requireString(text, "text")], Mode.Nfd, "text")[0]!;
 }
 
 /** Python `str.lower()` (full lowercase mapping with Final_Sigma, Unicode 14.0). */
 export function pythonLower(text: string): string {
-  return run([requireString(text, "text")], Mode.Lower)[0]!;
+  return run([requireString(text, "text")], Mode.Lower, "text")[0]!;
 }
 
 /** Batch forms of `pythonNfd` / `pythonLower`. */
@@ -80,5 +82,5 @@ export function pythonLowerBatch(texts: readonly string[]): string[] {
 
 /** `" ".join(s.lower().split())`: the token string of NeMo BYOB's `f1_token`. */
 export function pythonLowerSplitJoin(text: string): string {
-  return run([requireString(text, "text")], Mode.LowerSplitJoin)[0]!;
+  return run([requireString(text, "text")], Mode.LowerSplitJoin, "text")[0]!;
 }

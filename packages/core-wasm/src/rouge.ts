@@ -2,8 +2,9 @@
 // tokenizer, split_summaries=False): rouge1..rouge9, rougeL and rougeLsum, optionally with NLTK's Porter
 // stemmer. One reference gives `score(target, prediction)`; several give `score_multi`, which keeps,
 // per ROUGE type, the reference with the highest F (the first on ties).
-import { InvalidArgumentError, describe } from "./errors.js";
+import { InputTooLargeError, InvalidArgumentError, describe } from "./errors.js";
 import { kernels, memoryViews, runPairKernel } from "./kernel.js";
+import { INPUT_LIMITS, checkCells } from "./limits.js";
 import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
 export type RougeType =
@@ -97,10 +98,64 @@ function resolve(options: RougeOptions | undefined): Resolved {
   return { types: types.slice() as RougeType[], codes, useStemmer };
 }
 
+/**
+ * ROUGE-Lsum's work: one DP table per (reference line, hypothesis line) pair, so about
+ * tokens(hyp) × tokens(ref) cells plus a fixed cost per line pair. Counted exactly (one pass over both
+ * strings) only when the length product could exceed `maxLcsSumCells`.
+ */
+function checkLsum(h: string, r: string, index: number): void {
+  const limit = INPUT_LIMITS.maxLcsSumCells;
+  if (h.length * r.length <= limit) return;
+  const a = lsumShape(h);
+  const b = lsumShape(r);
+  const cost = a.tokens * b.tokens + LINE_PAIR_COST * a.lines * b.lines;
+  if (cost > limit) {
+    throw new InputTooLargeError(
+      `rougeLsum of hyps[${index}] needs ${a.tokens} × ${b.tokens} token cells plus ${a.lines} × ${b.lines} line pairs (cost ${cost}), over its limit of ${limit} (INPUT_LIMITS.maxLcsSumCells): its time grows with the product of the lengths`,
+      { argument: "hyps", index, expected: `cost at most ${limit}`, actual: `cost ${cost}`, kind: "pair", limit, size: cost, unit: "cells" },
+    );
+  }
+}
+
+/** One line pair of ROUGE-Lsum costs about as much as this many DP cells (measured). */
+const LINE_PAIR_COST = 64;
+
+/** Tokens (runs of ASCII letters and digits, an upper bound of rouge-score's) and lines with a token. */
+function lsumShape(s: string): { tokens: number; lines: number } {
+  let tokens = 0;
+  let lines = 0;
+  let inToken = false;
+  let lineHasToken = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 0x20; // folds ASCII upper case onto lower case
+    const word = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x130 || c === 0x212a;
+    if (word && !inToken) {
+      tokens++;
+      lineHasToken = true;
+    } else if (s.charCodeAt(i) === 0x0a) {
+      if (lineHasToken) lines++;
+      lineHasToken = false;
+    }
+    inToken = word;
+  }
+  if (lineHasToken) lines++;
+  return { tokens, lines };
+}
+
 /** n × types × 3 f64 for already validated input. */
 function run(hyps: readonly string[], refs: readonly (readonly string[])[], o: Resolved): Float64Array {
   const tc = o.codes.length;
   if (hyps.length === 0 || tc === 0) return new Float64Array(hyps.length * 3 * tc);
+  const lsum = o.codes.includes(11);
+  if (lsum || o.codes.includes(10)) {
+    // ROUGE-L's LCS and ROUGE-Lsum's tables take time in the product of the two lengths
+    for (let i = 0; i < hyps.length; i++) {
+      for (const r of refs[i]!) {
+        checkCells(hyps[i]!, r, INPUT_LIMITS.maxLcsCells, "rougeL", "hyps", i);
+        if (lsum) checkLsum(hyps[i]!, r, i);
+      }
+    }
+  }
   const k = kernels() as unknown as Exports;
   const stem = o.useStemmer ? 1 : 0;
   return runPairKernel(

@@ -8,7 +8,8 @@
 // which are the same IEEE operations as Python's, so results are bit-exact in every runtime. Words are
 // interned to integers per segment; the edit-distance rows are cached in a prefix trie as sacreBLEU does
 // (the cache saves work only: every row depends on the hypothesis prefix and its fixed length).
-import { InvalidArgumentError, describe } from "./errors.js";
+import { InputTooLargeError, InvalidArgumentError, describe } from "./errors.js";
+import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { pythonLower } from "./normalize.js";
 import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
@@ -427,7 +428,7 @@ function translationEditRate(hyp: Int32Array, ref: Int32Array): number {
 }
 
 /** Segment statistics: [best edits over the references, average reference length]. */
-function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, out: Float64Array, at: number): void {
+function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, out: Float64Array, at: number, index: number): void {
   const ids = new Map<string, number>();
   const intern = (ws: string[]): Int32Array => {
     const a = new Int32Array(ws.length);
@@ -443,6 +444,14 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
   let lengths = 0;
   for (const ref of refs) {
     const r = intern(words(ref, o));
+    // the shift search costs about hyp words × ref words per candidate: bounded before it starts
+    const cells = h.length * r.length;
+    if (cells > INPUT_LIMITS.maxTerWordPairs) {
+      throw new InputTooLargeError(
+        `TER of hyps[${index}] compares ${h.length} × ${r.length} = ${cells} word pairs, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs): its time grows faster than the product of the lengths`,
+        { argument: "hyps", index, expected: `at most ${INPUT_LIMITS.maxTerWordPairs} word pairs`, actual: `${cells} word pairs`, kind: "pair", limit: INPUT_LIMITS.maxTerWordPairs, size: cells, unit: "word pairs" },
+      );
+    }
     const edits = translationEditRate(h, r);
     lengths += r.length;
     if (edits < best) best = edits;
@@ -452,8 +461,9 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
 }
 
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions): Float64Array {
+  checkPairSizes(hyps, refs, "hyps", "refs", false);
   const out = new Float64Array(hyps.length * TER_STATISTICS_WIDTH);
-  for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH);
+  for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH, i);
   return out;
 }
 
@@ -514,6 +524,24 @@ function checkStatistic(v: unknown, what: string, integer: boolean): number {
   return v;
 }
 
+/**
+ * The score, refused when it is not finite: a reference length is an average of word counts, so a
+ * positive one so small that edits / length overflows (numEdits 1, refLength 5e-324 gave Infinity)
+ * cannot come from text.
+ */
+function finiteScore(numEdits: number, refLength: number, index?: number): number {
+  const s = score(numEdits, refLength);
+  if (!Number.isFinite(s)) {
+    throw new InvalidArgumentError(`TER statistics: numEdits ${numEdits} over refLength ${refLength} is no possible score`, {
+      argument: index === undefined ? "statistics" : "stats",
+      index,
+      expected: "a refLength that is 0 or an average of word counts",
+      actual: String(refLength),
+    });
+  }
+  return s;
+}
+
 /** The score of (summed) statistics `{ numEdits, refLength }` — sacreBLEU `_compute_score_from_stats`. */
 export function terFromStatistics(statistics: { readonly numEdits: number; readonly refLength: number }): TerResult {
   if (typeof statistics !== "object" || statistics === null) {
@@ -521,7 +549,7 @@ export function terFromStatistics(statistics: { readonly numEdits: number; reado
   }
   const e = checkStatistic(statistics.numEdits, "numEdits", true);
   const l = checkStatistic(statistics.refLength, "refLength", false);
-  return { score: score(e, l), numEdits: e, refLength: l };
+  return { score: finiteScore(e, l), numEdits: e, refLength: l };
 }
 
 /** Scores from n statistics rows (as returned by `terStatisticsBatch`, or summed rows): one f64 per row. */
@@ -535,7 +563,7 @@ export function terScoresFromStatisticsBatch(stats: Float64Array): Float64Array 
   }
   const out = new Float64Array(stats.length / 2);
   for (let i = 0; i < out.length; i++) {
-    out[i] = score(checkStatistic(stats[2 * i], "numEdits", false), checkStatistic(stats[2 * i + 1], "refLength", false));
+    out[i] = finiteScore(checkStatistic(stats[2 * i], "numEdits", false), checkStatistic(stats[2 * i + 1], "refLength", false), 2 * i + 1);
   }
   return out;
 }

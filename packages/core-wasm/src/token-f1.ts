@@ -55,6 +55,8 @@ function run(predictions: readonly string[], references: readonly (readonly stri
   const k = kernels() as unknown as Exports;
   return runPairKernel(predictions, references, 3, (l: Layout) =>
     k.tokenF1Batch(l.count, l.bytes, l.strOffs, l.refStart, l.out, flags),
+    0,
+    ["predictions", "references"],
   );
 }
 

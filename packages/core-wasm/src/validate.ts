@@ -133,3 +133,54 @@ export function optionEnum<T extends string>(value: unknown, argument: string, a
   }
   return value as T;
 }
+
+/** The largest count a statistic may hold: 2^53, beyond which f64 sums stop being exact. */
+export const MAX_STATISTIC = 2 ** 53;
+
+function badStatistic(argument: string, index: number, message: string, actual: unknown): never {
+  throw new InvalidArgumentError(`${argument}[${index}] ${message}, got ${describe(actual)}`, {
+    argument,
+    index,
+    expected: "an integer count from 0 to 2^53",
+    actual: describe(actual),
+  });
+}
+
+/** A count statistic: an integer from 0 to 2^53 (never NaN, ±Infinity, a fraction or a negative). */
+export function requireCount(value: unknown, argument: string, index: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_STATISTIC) {
+    badStatistic(argument, index, "must be an integer count from 0 to 2^53", value);
+  }
+  return value as number;
+}
+
+/**
+ * Checks rows of BLEU statistics `[sysLen, refLen, counts[N], totals[N]]` in `stats` (n rows): every
+ * value a count (`requireCount`) and every n-gram match count at most its total. sacreBLEU would turn
+ * impossible statistics into a BLEU of 500 or NaN; here they are a typed error.
+ */
+export function checkBleuRows(stats: ArrayLike<number>, maxOrder: number, argument: string): void {
+  const w = 2 + 2 * maxOrder;
+  for (let r = 0; r + w <= stats.length; r += w) {
+    for (let j = 0; j < w; j++) requireCount(stats[r + j], argument, r + j);
+    for (let k = 0; k < maxOrder; k++) {
+      const c = stats[r + 2 + k]!;
+      const t = stats[r + 2 + maxOrder + k]!;
+      if (c > t) badStatistic(argument, r + 2 + k, `(matched ${k + 1}-grams) must not exceed the ${k + 1}-gram total ${t}`, c);
+    }
+  }
+}
+
+/**
+ * Checks rows of chrF statistics (`[hyp, ref, match]` per order, `order` orders per row): counts, and
+ * every match count at most both its hypothesis and reference counts.
+ */
+export function checkChrfRows(stats: ArrayLike<number>, argument: string): void {
+  for (let j = 0; j < stats.length; j++) requireCount(stats[j], argument, j);
+  for (let j = 0; j + 3 <= stats.length; j += 3) {
+    const m = stats[j + 2]!;
+    if (m > stats[j]! || m > stats[j + 1]!) {
+      badStatistic(argument, j + 2, `(matches) must not exceed the hypothesis count ${stats[j]} or the reference count ${stats[j + 1]}`, m);
+    }
+  }
+}

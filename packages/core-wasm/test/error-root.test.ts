@@ -1,13 +1,15 @@
 // One error root: every error class core-wasm exports extends EvalkernError and has a stable string `code`.
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
-import { EvalkernError, InvalidArgumentError, KernelAbortError, NotReadyError } from "../src/index.js";
+import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError } from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
   EvalkernError: () => new EvalkernError("m"),
   InvalidArgumentError: () => new InvalidArgumentError("m", { argument: "a" }),
   NotReadyError: () => new NotReadyError(),
   KernelAbortError: () => new KernelAbortError("m"),
+  InputTooLargeError: () => new InputTooLargeError("m", { argument: "a", kind: "string", limit: 1, size: 2, unit: "bytes" }),
+  OutOfMemoryError: () => new OutOfMemoryError("m"),
 };
 
 describe("error root", () => {
