@@ -86,7 +86,7 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
       const hint = didYouMean(key, keys);
       throw new MetricOptionError(
         "unknown-option",
-        `${metric} has no option ${JSON.stringify(key)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; ${keys.length ? `its options are ${keys.join(", ")}` : "it takes no options"}`,
+        `${metric} has no option ${JSON.stringify(key)}; ${keys.length ? `its options are ${keys.join(", ")}` : "it takes no options"}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ""}`,
         { metric, key, argument: `${where}.${key}`, ...(hint ? { suggestion: hint } : {}) },
       );
     }
