@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import { MetricOptionError, UnknownMetricError, lexicalMetric } from "@evalkern/metrics/registry";
+import { MetricOptionError, UnknownMetricError, lexicalMetric, loadMetrics } from "@evalkern/metrics/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scoreFile } from "../src/index.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
@@ -15,6 +15,7 @@ let pairs: { id: string; hyp: string; refs: string[] }[];
 
 beforeAll(async () => {
   await ready();
+  await loadMetrics();
   dir = tempDir();
   pairsPath = makePairs(dir, 3, 400);
   pairs = readJsonl(readFileSync(pairsPath, "utf8")) as typeof pairs;
@@ -42,7 +43,7 @@ describe("scoreFile: metrics from the registry", () => {
       ["module", "aem"],
       ["module", "evalwire-contains"],
     ]);
-    expect(summary.metricSpecs[5]).toMatchObject({ module: "@evalkern/metrics/registry", export: "answerExactMatch" });
+    expect(summary.metricSpecs[5]).toMatchObject({ module: "@evalkern/metrics/registry/rules", export: "answerExactMatch" });
     const rows = readJsonl(readFileSync(output, "utf8"));
     const h = pairs.map((p) => p.hyp);
     const r = pairs.map((p) => p.refs);

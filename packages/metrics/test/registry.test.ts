@@ -16,7 +16,10 @@ import readme from "../README.md?raw";
 import { f1Token } from "../src/byob/index.js";
 import { EM } from "../src/dspy/answers.js";
 import * as registry from "../src/registry/index.js";
+import * as pairRules from "../src/registry/pair-rules.js";
+import * as byob from "../src/byob/index.js";
 import {
+  MetricNotLoadedError,
   MetricOptionError,
   UnknownMetricError,
   createMetric,
@@ -25,12 +28,16 @@ import {
   listMetrics,
   metricSpec,
   normalizeMetricSpec,
+  loadMetrics,
   registerMetric,
   ruleMetric,
 } from "../src/registry/index.js";
 import { PAIRS } from "./registry-pairs.js";
 
-beforeAll(() => ready());
+beforeAll(async () => {
+  await ready();
+  await loadMetrics();
+});
 
 const hyps = PAIRS.map((p) => p[0]);
 const refs = PAIRS.map((p) => p[1]);
@@ -132,12 +139,17 @@ describe("registry: options", () => {
       options: {},
       version: "@evalkern/metrics@0.1.0",
     });
-    expect(metricSpec("json-diff")).toMatchObject({ metric: "module", module: "@evalkern/metrics/registry", export: "jsonDiff", call: "pair" });
+    expect(metricSpec("json-diff")).toMatchObject({ metric: "module", module: "@evalkern/metrics/registry/rules", export: "jsonDiff", call: "pair" });
     // the module a rule spec names exports the function it names
+    const modules: Record<string, Record<string, unknown>> = { "@evalkern/metrics/registry/rules": pairRules, "@evalkern/metrics/byob": byob };
+    let rules = 0;
     for (const m of listMetrics()) {
       const s = metricSpec(m.name);
-      if (s.module === "@evalkern/metrics/registry") expect(typeof (registry as Record<string, unknown>)[s.export!]).toBe("function");
+      if (s.metric !== "module" || m.name.startsWith("test-")) continue;
+      rules++;
+      expect(typeof modules[s.module!]![s.export!], `${m.name}: ${s.module}#${s.export}`).toBe("function");
     }
+    expect(rules).toBe(20);
   });
 });
 
@@ -207,6 +219,22 @@ describe("registry: plug-ins", () => {
     expect(m.metric).toBe("gsm8k");
   });
 
+  it("a rule that loads on first use is a typed error before loadMetrics, and scores after", async () => {
+    registerMetric(
+      ruleMetric({
+        name: "test-lazy",
+        family: "evalkern",
+        description: "loaded on first use",
+        target: { module: "file:///nowhere/lazy.js", export: "one", call: "pair" },
+        load: async () => () => 1,
+      }),
+    );
+    expect(() => lexicalMetric("test-lazy")).toThrow(MetricNotLoadedError);
+    expect(() => lexicalMetric("test-lazy")).toThrow('await loadMetrics(["test-lazy"])');
+    await loadMetrics(["test-lazy"]);
+    expect(Array.from(lexicalMetric("test-lazy").statistics(["a"], [["b"]]))).toEqual([1]);
+  });
+
   it("a rule registered by a plug-in is listed and scores", () => {
     registerMetric(
       ruleMetric({
@@ -218,6 +246,7 @@ describe("registry: plug-ins", () => {
       }),
     );
     expect(listMetrics().at(-1)!.name).toBe("test-len");
+    expect(listMetrics().some((m) => m.name === "test-lazy")).toBe(true);
     expect(Array.from(lexicalMetric("test-len").statistics(["ab", "c"], [["x"], ["y"]]))).toEqual([2, 1]);
   });
 });

@@ -202,13 +202,15 @@ export function columnsOf(m: NormalizedMetric): string[] {
 }
 
 /**
- * Build a metric. Registry metrics (and module specs naming a registry rule) are built in process; with
- * `load` (workers), other plug-in modules are imported; without it (main thread) only their signatures
- * and corpus scores work, which need no import.
+ * Build a metric. Registry metrics (and module specs naming a registry rule) are built from the registry;
+ * with `load` (workers), rule modules are loaded and other plug-in modules imported; without it (main
+ * thread) only their signatures and corpus scores work, which need no import.
  */
 export async function createBulkMetric(spec: NormalizedMetric, options: { load: boolean }): Promise<BulkMetric> {
   let instance: MetricInstance;
-  if (spec.metric === "module" && !ruleForModule(spec)) {
+  const rule = spec.metric === "module" ? ruleForModule(spec) : undefined;
+  if (rule && options.load) await rule.load(); // the rule's module (BYOB, evalwire, ...) loads on first use
+  if (spec.metric === "module" && !rule) {
     let fn: RuleFunction | undefined;
     if (options.load) {
       const mod = (await import(spec.module!)) as Record<string, unknown>;

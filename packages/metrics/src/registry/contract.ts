@@ -101,6 +101,8 @@ export interface LexicalMetric {
    * or an alias, `spec.options` came from `resolve`). Presets have none: their specs name the base.
    */
   create?(spec: MetricSpecJson): MetricInstance;
+  /** Load what `create` needs on first use (a rule's module); idempotent. See `loadMetrics`. */
+  load?(): Promise<void>;
 }
 
 /** Mean of statistics column `col` over `count` rows, for k rows of sums. */

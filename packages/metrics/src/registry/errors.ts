@@ -1,6 +1,6 @@
 // Typed errors of the metric registry. Both extend core-wasm's `InvalidArgumentError` (so callers that
 // catch bad arguments keep working) and carry a stable `code`.
-import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { EvalkernError, InvalidArgumentError } from "@evalkern/core-wasm";
 
 /** A metric name (or alias) the registry does not know. */
 export class UnknownMetricError extends InvalidArgumentError {
@@ -35,5 +35,16 @@ export class MetricOptionError extends InvalidArgumentError {
     this.metric = context.metric;
     this.key = context.key;
     this.suggestion = context.suggestion;
+  }
+}
+
+/** A metric whose module loads on first use was used before `await loadMetrics([...])` in this thread. */
+export class MetricNotLoadedError extends EvalkernError {
+  override name = "MetricNotLoadedError";
+  readonly code = "metric-not-loaded" as const;
+  readonly metric: string;
+  constructor(metric: string, message: string) {
+    super(message);
+    this.metric = metric;
   }
 }

@@ -2,7 +2,8 @@
  * `@evalkern/metrics/registry`: the lexical-metric contract and one registry of every rule metric of
  * (hypothesis, references) — the core-wasm kernel metrics (BLEU, chrF, chrF++, ROUGE, token F1, exact
  * match, Levenshtein) and the pair-callable rules of DSPy, NeMo BYOB, evalwire and autoevals.
- * `await ready()` once before scoring.
+ * `await ready()` once before scoring (and `await loadMetrics()` before scoring rule metrics in process:
+ * their modules load on first use).
  */
 export { ready } from "@evalkern/core-wasm";
 export {
@@ -14,21 +15,8 @@ export {
   type MetricScale,
   type MetricSpecJson,
 } from "./contract.js";
-export { UnknownMetricError, MetricOptionError } from "./errors.js";
+export { UnknownMetricError, MetricOptionError, MetricNotLoadedError } from "./errors.js";
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
-export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric } from "./registry.js";
-export { ruleMetric, RULES_VERSION, type RuleTarget } from "./rules.js";
-// The pair wrappers rule specs name (`{ metric: "module", module: "@evalkern/metrics/registry", export }`).
-export {
-  answerExactMatch,
-  answerPassageMatch,
-  evalwireExactMatch,
-  evalwireContains,
-  evalwireMembership,
-  evalwireRegex,
-  evalwireJsonMatch,
-  evalwireNumericTolerance,
-  numericDiff,
-  jsonDiff,
-} from "./rules.js";
+export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics } from "./registry.js";
+export { ruleMetric, RULES_VERSION, type RuleTarget, type RuleEntry } from "./rules.js";

@@ -9,13 +9,13 @@ import { em } from "./exact-match.js";
 import { levenshtein } from "./levenshtein.js";
 import { checkOptions, didYouMean, plainOptions } from "./options.js";
 import { rouge, rougeSingle } from "./rouge.js";
-import { RULE_METRICS, type RuleTarget } from "./rules.js";
+import { RULE_METRICS, type RuleEntry } from "./rules.js";
 import type { RuleFunction } from "./callable.js";
 import { f1, hotpotF1 } from "./token-f1.js";
 
 const ordered: LexicalMetric[] = [];
 const byName = new Map<string, LexicalMetric>();
-const byTarget = new Map<string, LexicalMetric & { readonly fn: RuleFunction }>();
+const byTarget = new Map<string, RuleEntry>();
 
 const targetKey = (module: string, exportName: string, call: string) => `${module}#${exportName}#${call}`;
 
@@ -40,8 +40,8 @@ export function registerMetric(metric: LexicalMetric, options: { replace?: boole
     ordered.push(metric);
   }
   for (const n of names) byName.set(n, metric);
-  const rule = metric as LexicalMetric & { target?: RuleTarget; fn?: RuleFunction };
-  if (rule.target && typeof rule.fn === "function") byTarget.set(targetKey(rule.target.module, rule.target.export, rule.target.call), rule as LexicalMetric & { fn: RuleFunction });
+  const rule = metric as Partial<RuleEntry>;
+  if (rule.target && typeof rule.loaded === "function") byTarget.set(targetKey(rule.target.module, rule.target.export, rule.target.call), rule as RuleEntry);
 }
 
 for (const m of [bleu, chrf, chrfPlusPlus, rouge, rougeSingle("rouge1"), rougeSingle("rouge2"), rougeSingle("rougeL"), rougeSingle("rougeLsum"), f1, hotpotF1, em, levenshtein, ...RULE_METRICS]) {
@@ -97,20 +97,29 @@ export function normalizeMetricSpec(spec: { readonly metric: string; readonly na
 }
 
 /** The registry's rule metric behind a module spec naming one of its public functions, if any. */
-export function ruleForModule(spec: Pick<MetricSpecJson, "module" | "export" | "call">): (LexicalMetric & { readonly fn: RuleFunction }) | undefined {
+export function ruleForModule(spec: Pick<MetricSpecJson, "module" | "export" | "call">): RuleEntry | undefined {
   if (!spec.module) return undefined;
   return byTarget.get(targetKey(spec.module, spec.export ?? "default", spec.call ?? "pair"));
 }
 
 /**
- * Build a metric from a normalized spec. Module specs that name a registry rule are built in process;
- * other module specs (user plug-ins) are built with `fn` when given (else without: signatures and corpus
- * scores only).
+ * Load what the metrics of `names` (default: every registered metric) need on first use — the modules of
+ * rule metrics. Idempotent; kernel metrics need only core-wasm's `ready()`.
+ */
+export async function loadMetrics(names?: readonly string[]): Promise<void> {
+  const defs = names ? names.map((n) => getMetric(n)) : ordered;
+  await Promise.all(defs.map((d) => d.load?.()));
+}
+
+/**
+ * Build a metric from a normalized spec. Module specs that name a registry rule are built in process
+ * (after `loadMetrics`, else a `MetricNotLoadedError`); other module specs (user plug-ins) are built with
+ * `fn` when given (else without: signatures and corpus scores only).
  */
 export function createMetric(spec: MetricSpecJson, fn?: RuleFunction): MetricInstance {
   if (spec.metric === "module") {
     const rule = ruleForModule(spec);
-    if (rule) return callableMetric(spec, rule.fn, { metric: rule.name, ...(rule.headline ? { headline: rule.headline } : {}) });
+    if (rule) return rule.loaded() ? rule.create(spec) : callableMetric(spec, fn, { metric: rule.name, ...(rule.headline ? { headline: rule.headline } : {}) });
     return callableMetric(spec, fn);
   }
   const def = getMetric(spec.metric);
@@ -128,5 +137,7 @@ export function createMetric(spec: MetricSpecJson, fn?: RuleFunction): MetricIns
  * m.corpusScores(stats, 1, 1)[0]; // corpus BLEU (0–100)
  */
 export function lexicalMetric(name: string, options: unknown = {}, as?: string): MetricInstance {
-  return createMetric(normalizeMetricSpec({ metric: name, name: as ?? getMetric(name).name, options }));
+  const spec = normalizeMetricSpec({ metric: name, name: as ?? getMetric(name).name, options });
+  const rule = spec.metric === "module" ? ruleForModule(spec) : undefined;
+  return rule ? rule.create(spec) : createMetric(spec);
 }
