@@ -25,7 +25,9 @@ await ready();
 
 /**
  * A metric by name — any metric of the @evalkern/metrics registry (`evalkern metrics` lists them; aliases
- * such as `tokenF1` work too) — or your own `(hypothesis, references) => score in [0, 1]`.
+ * such as `tokenF1` work too) — or your own `(hypothesis, references) => score in [0, 1]`. The kernel
+ * metrics are ready on import; the rule metrics (`byob-f1`, `evalwire-regex`, …) load on first use: call
+ * `await loadMetrics()` from `@evalkern/metrics/registry` once (e.g. in a setup file) before using them.
  */
 export type MatcherMetric =
   | "bleu"
