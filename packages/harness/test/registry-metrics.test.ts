@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import { MetricOptionError, UnknownMetricError, lexicalMetric, loadMetrics } from "@evalkern/metrics/registry";
+import { MetricOptionError, UnknownMetricError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scoreFile } from "../src/index.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
@@ -71,5 +71,23 @@ describe("scoreFile: metrics from the registry", () => {
     expect(e).toMatchObject({ code: "unknown-option", metric: "chrf", key: "word_order", suggestion: "wordOrder", argument: "metrics[0].options.word_order" });
     await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toMatchObject({ code: "invalid-option", key: "useStemmer" });
     await expect(scoreFile({ ...base, metrics: [{ metric: "gsm8k", options: { x: 1 } }] })).rejects.toMatchObject({ code: "unknown-option", metric: "gsm8k" });
+  });
+
+  it("plug-ins: a rule metric runs in workers through its module spec; a metric registered only in this thread is refused", async () => {
+    const module = new URL("./fixtures/starts-with.mjs", import.meta.url).href;
+    const { startsWithReference } = (await import(module)) as { startsWithReference: (h: string, r: string[]) => boolean };
+    registerMetric(ruleMetric({ name: "plug-prefix", family: "evalkern", description: "prefix", target: { module, export: "startsWithReference", call: "pair" }, fn: startsWithReference }));
+    const output = join(dir, "plugin.jsonl");
+    const summary = await scoreFile({ input: pairsPath, output, metrics: ["plug-prefix"], fields: { hypothesis: "hyp", references: "refs" }, workers: 2, bootstrap: false });
+    const rows = readJsonl(readFileSync(output, "utf8"));
+    rows.forEach((row, i) => expect(row["plug-prefix"]).toBe(pairs[i]!.refs.some((r) => pairs[i]!.hyp.startsWith(r)) ? 1 : 0));
+    expect(summary.metrics["plug-prefix"]!.signature).toContain(`module:${module}#startsWithReference|call:pair`);
+
+    // a preset of a built-in (its spec names the built-in) runs; a metric with its own implementation does not
+    registerMetric({ ...getMetric("levenshtein"), name: "lev-preset", aliases: [] });
+    await scoreFile({ input: pairsPath, output: join(dir, "preset.jsonl"), metrics: ["lev-preset"], fields: { hypothesis: "hyp", references: "refs" }, bootstrap: false });
+    registerMetric({ ...getMetric("levenshtein"), name: "thread-local-lev", aliases: [], spec: (_o, name) => ({ metric: "thread-local-lev", name, options: {} }) });
+    const base = { input: pairsPath, output: join(dir, "local.jsonl"), fields: { hypothesis: "hyp", references: "refs" } };
+    await expect(scoreFile({ ...base, metrics: ["thread-local-lev"] })).rejects.toThrow(/registered with registerMetric in this thread only/);
   });
 });

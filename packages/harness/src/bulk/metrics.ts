@@ -11,6 +11,7 @@ import {
   callableMetric,
   createMetric,
   findMetric,
+  isBuiltinMetric,
   listMetrics,
   normalizeMetricSpec,
   ruleForModule,
@@ -167,7 +168,15 @@ function normalizeOne(spec: MetricConfig, where: string): NormalizedMetric {
   const name = spec.name ?? (metric === "chrf" && (options as ChrfOptions | undefined)?.wordOrder ? "chrf++" : metric);
   if (typeof name !== "string" || name.length === 0) bad(`${where}.name must be a non-empty string`, `${where}.name`);
   const normalized = normalizeMetricSpec({ metric, name, options }, `${where}.options`);
-  return normalized.metric === "module" ? normalizeModule(normalized as ModuleMetricConfig, where) : normalized;
+  if (normalized.metric === "module") return normalizeModule(normalized as ModuleMetricConfig, where);
+  if (!isBuiltinMetric(normalized.metric)) {
+    // worker threads import the registry afresh: a metric registered at run time in this thread is not there
+    throw new InvalidArgumentError(
+      `${where}: metric ${JSON.stringify(metric)} was registered with registerMetric in this thread only, and worker threads cannot build it; make it a ruleMetric (a module spec workers import by name) or a { metric: "module", ... } spec`,
+      { argument: `${where}.metric` },
+    );
+  }
+  return normalized;
 }
 
 function normalizeModule(spec: ModuleMetricConfig, where: string): NormalizedMetric {

@@ -18,5 +18,5 @@ export {
 export { UnknownMetricError, MetricOptionError, MetricNotLoadedError } from "./errors.js";
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
-export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics } from "./registry.js";
+export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics, isBuiltinMetric } from "./registry.js";
 export { ruleMetric, RULES_VERSION, type RuleTarget, type RuleEntry } from "./rules.js";

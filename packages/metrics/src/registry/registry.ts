@@ -44,8 +44,19 @@ export function registerMetric(metric: LexicalMetric, options: { replace?: boole
   if (rule.target && typeof rule.loaded === "function") byTarget.set(targetKey(rule.target.module, rule.target.export, rule.target.call), rule as RuleEntry);
 }
 
+const builtins = new Set<LexicalMetric>();
 for (const m of [bleu, chrf, chrfPlusPlus, rouge, rougeSingle("rouge1"), rougeSingle("rouge2"), rougeSingle("rougeL"), rougeSingle("rougeLsum"), f1, hotpotF1, em, levenshtein, ...RULE_METRICS]) {
   registerMetric(m);
+  builtins.add(m);
+}
+
+/**
+ * Whether `name` is one of @evalkern/metrics' own metrics (registered in every thread that imports the
+ * registry), not a plug-in registered at run time by `registerMetric` — which other threads do not see.
+ */
+export function isBuiltinMetric(name: string): boolean {
+  const m = byName.get(name);
+  return m !== undefined && builtins.has(m);
 }
 
 /** Every registered metric, in registration (help) order. */
