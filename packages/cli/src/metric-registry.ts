@@ -1,8 +1,9 @@
 // The metric names the command line knows: the rule metrics of the @evalkern/metrics registry
 // (`@evalkern/metrics/registry`), each mapped to a bulk-scoring spec of @evalkern/harness. Names, option
 // help, scale and headline all come from the registry; this file only adds the command line's messages.
+import { InvalidArgumentError } from "@evalkern/core-wasm";
 import type { MetricSpec } from "@evalkern/harness";
-import { MetricOptionError, checkOptions, didYouMean, findMetric, listMetrics, type LexicalMetric } from "@evalkern/metrics/registry";
+import { checkOptions, didYouMean, findMetric, listMetrics, type LexicalMetric } from "@evalkern/metrics/registry";
 import { usageError } from "./errors.js";
 import type { MetricArgument } from "./metric-options.js";
 
@@ -88,7 +89,7 @@ export function resolveMetric(arg: MetricArgument): ResolvedMetric {
   try {
     checkOptions(metric.name, metric.options, options);
   } catch (e) {
-    if (e instanceof MetricOptionError) throw usageError(`--metric ${arg.raw}: ${e.message}`);
+    if (e instanceof InvalidArgumentError) throw usageError(`--metric ${arg.raw}: ${e.message}`);
     throw e;
   }
   return { definition, name, options, spec: definition.spec(options, name) };

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import { MetricOptionError, UnknownMetricError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
+import { MetricOptionError, UnknownMetricError, UnknownOptionError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scoreFile } from "../src/index.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
@@ -67,10 +67,11 @@ describe("scoreFile: metrics from the registry", () => {
     const base = { input: pairsPath, output: join(dir, "bad.jsonl"), fields: { hypothesis: "hyp", references: "refs" } };
     await expect(scoreFile({ ...base, metrics: ["tokenF2"] })).rejects.toBeInstanceOf(UnknownMetricError);
     const e = await scoreFile({ ...base, metrics: [{ metric: "chrf", options: { word_order: 2 } }] }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(MetricOptionError);
-    expect(e).toMatchObject({ code: "unknown-option", metric: "chrf", key: "word_order", suggestion: "wordOrder", argument: "metrics[0].options.word_order" });
-    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toMatchObject({ code: "invalid-option", key: "useStemmer" });
-    await expect(scoreFile({ ...base, metrics: [{ metric: "gsm8k", options: { x: 1 } }] })).rejects.toMatchObject({ code: "unknown-option", metric: "gsm8k" });
+    expect(e).toBeInstanceOf(UnknownOptionError);
+    expect(e).toMatchObject({ code: "UNKNOWN_OPTION", metric: "chrf", key: "word_order", suggestion: "wordOrder", argument: "metrics[0].options.word_order" });
+    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toBeInstanceOf(MetricOptionError);
+    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toMatchObject({ code: "INVALID_OPTION", key: "useStemmer" });
+    await expect(scoreFile({ ...base, metrics: [{ metric: "gsm8k", options: { x: 1 } }] })).rejects.toMatchObject({ code: "UNKNOWN_OPTION", metric: "gsm8k" });
   });
 
   it("plug-ins: a rule metric runs in workers through its module spec; a metric registered only in this thread is refused", async () => {

@@ -21,6 +21,7 @@ import * as byob from "../src/byob/index.js";
 import {
   MetricNotLoadedError,
   MetricOptionError,
+  UnknownOptionError,
   UnknownMetricError,
   createMetric,
   getMetric,
@@ -66,7 +67,7 @@ describe("registry: names", () => {
     })() as UnknownMetricError;
     expect(e).toBeInstanceOf(UnknownMetricError);
     expect(e).toBeInstanceOf(InvalidArgumentError);
-    expect(e.code).toBe("unknown-metric");
+    expect(e.code).toBe("UNKNOWN_METRIC");
     expect(e.suggestion).toBe("rouge");
     expect(e.message).toContain('did you mean "rouge"');
   });
@@ -89,30 +90,31 @@ describe("registry: names", () => {
 });
 
 describe("registry: options", () => {
-  const error = (f: () => unknown): MetricOptionError => {
+  const error = (f: () => unknown): MetricOptionError & UnknownOptionError => {
     try {
       f();
     } catch (e) {
-      return e as MetricOptionError;
+      return e as MetricOptionError & UnknownOptionError;
     }
     throw new Error("no error");
   };
 
   it("unknown or misspelled keys name the metric and the key, with a did-you-mean", () => {
     const e = error(() => lexicalMetric("bleu", { tokenise: "intl" }));
-    expect(e).toBeInstanceOf(MetricOptionError);
+    expect(e).toBeInstanceOf(UnknownOptionError);
     expect(e).toBeInstanceOf(InvalidArgumentError);
-    expect([e.code, e.metric, e.key, e.suggestion]).toEqual(["unknown-option", "bleu", "tokenise", "tokenize"]);
-    expect(e.message).toContain('bleu has no option "tokenise"');
-    expect(error(() => lexicalMetric("em", { x: 1 })).message).toContain("it takes no options");
+    expect([e.code, e.metric, e.key, e.suggestion]).toEqual(["UNKNOWN_OPTION", "bleu", "tokenise", "tokenize"]);
+    expect(e.message).toContain('bleu: unknown option "tokenise" (did you mean "tokenize"?)');
+    expect(error(() => lexicalMetric("em", { x: 1 })).message).toContain("known options: none");
     // aliases report the canonical name; presets their own schema
     expect(error(() => lexicalMetric("tokenF1", { hotpott: true })).metric).toBe("f1");
     expect(error(() => lexicalMetric("rougeL", { types: ["rouge1"] })).key).toBe("types");
     expect(error(() => lexicalMetric("answer-exact-match", { fraction: 0.5 })).suggestion).toBeUndefined();
   });
 
-  it("wrong types and values are invalid-option errors", () => {
-    expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toMatchObject({ code: "invalid-option", metric: "bleu", key: "lowercase" });
+  it("wrong types and values are MetricOptionErrors (INVALID_OPTION)", () => {
+    expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toMatchObject({ code: "INVALID_OPTION", metric: "bleu", key: "lowercase" });
+    expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toBeInstanceOf(MetricOptionError);
     expect(error(() => lexicalMetric("bleu", { tokenize: "13b" })).message).toContain('did you mean "13a"');
     expect(error(() => lexicalMetric("chrf", { charOrder: 2.5 })).key).toBe("charOrder");
     expect(error(() => lexicalMetric("f1", { mode: "nemo" })).key).toBe("mode");

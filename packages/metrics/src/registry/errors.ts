@@ -1,11 +1,13 @@
-// Typed errors of the metric registry. Both extend core-wasm's `InvalidArgumentError` (so callers that
-// catch bad arguments keep working) and carry a stable `code`.
+// Typed errors of the metric registry, under the one error root (`EvalkernError`, with a stable `code`).
+// Unknown option keys are the package's `UnknownOptionError` (`UNKNOWN_OPTION`, as for every metric).
 import { EvalkernError, InvalidArgumentError } from "@evalkern/core-wasm";
+
+export { UnknownOptionError } from "../errors.js";
 
 /** A metric name (or alias) the registry does not know. */
 export class UnknownMetricError extends InvalidArgumentError {
   override name = "UnknownMetricError";
-  readonly code = "unknown-metric" as const;
+  override readonly code: string = "UNKNOWN_METRIC";
   /** The name as given. */
   readonly metric: string;
   /** The closest known name, when one is close. */
@@ -17,21 +19,17 @@ export class UnknownMetricError extends InvalidArgumentError {
   }
 }
 
-/**
- * An option a metric does not take (`code: "unknown-option"`, with a did-you-mean), or an option value of
- * the wrong type or outside its values (`code: "invalid-option"`).
- */
+/** An option value of the wrong type or outside its values (`INVALID_OPTION`), naming the metric and the key. */
 export class MetricOptionError extends InvalidArgumentError {
   override name = "MetricOptionError";
-  readonly code: "unknown-option" | "invalid-option";
+  override readonly code: string = "INVALID_OPTION";
   /** Canonical name of the metric. */
   readonly metric: string;
   /** The option key at fault. */
   readonly key: string;
   readonly suggestion: string | undefined;
-  constructor(code: "unknown-option" | "invalid-option", message: string, context: { metric: string; key: string; argument: string; suggestion?: string; expected?: string; actual?: string }) {
+  constructor(message: string, context: { metric: string; key: string; argument: string; suggestion?: string; expected?: string; actual?: string }) {
     super(message, { argument: context.argument, ...(context.expected !== undefined ? { expected: context.expected } : {}), ...(context.actual !== undefined ? { actual: context.actual } : {}) });
-    this.code = code;
     this.metric = context.metric;
     this.key = context.key;
     this.suggestion = context.suggestion;
@@ -41,7 +39,7 @@ export class MetricOptionError extends InvalidArgumentError {
 /** A metric whose module loads on first use was used before `await loadMetrics([...])` in this thread. */
 export class MetricNotLoadedError extends EvalkernError {
   override name = "MetricNotLoadedError";
-  readonly code = "metric-not-loaded" as const;
+  override readonly code: string = "METRIC_NOT_LOADED";
   readonly metric: string;
   constructor(metric: string, message: string) {
     super(message);

@@ -15,7 +15,7 @@ export {
   type MetricScale,
   type MetricSpecJson,
 } from "./contract.js";
-export { UnknownMetricError, MetricOptionError, MetricNotLoadedError } from "./errors.js";
+export { UnknownMetricError, MetricOptionError, MetricNotLoadedError, UnknownOptionError } from "./errors.js";
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
 export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics, isBuiltinMetric } from "./registry.js";

@@ -1,7 +1,8 @@
 // Option schemas of lexical metrics: each key's type, allowed values, default and help text. Checking
 // options against a schema rejects unknown or misspelled keys (with a did-you-mean) and wrong types
 // before a kernel sees them; range checks stay with the kernels (core-wasm's `InvalidArgumentError`).
-import { MetricOptionError } from "./errors.js";
+import { MetricOptionError, UnknownOptionError } from "./errors.js";
+import { closestOption } from "../options.js";
 
 export type OptionType = "boolean" | "integer" | "number" | "string" | "string[]";
 
@@ -74,25 +75,18 @@ const TYPE_WORDS: Record<OptionType, string> = {
 };
 
 /**
- * Check `options` against a metric's schema. Unknown keys → `MetricOptionError` (`unknown-option`, naming
- * the metric and the key, with a did-you-mean); wrong types or values → `invalid-option`. `undefined`
+ * Check `options` against a metric's schema. Unknown keys → `UnknownOptionError` (`UNKNOWN_OPTION`, naming
+ * the metric and the key, with a did-you-mean); wrong types or values → `MetricOptionError` (`INVALID_OPTION`). `undefined`
  * values are treated as absent. `where` prefixes the `argument` of the error (e.g. `metrics[0].options`).
  */
 export function checkOptions(metric: string, schema: OptionSchemas, options: Readonly<Record<string, unknown>>, where = "options"): void {
   const keys = Object.keys(schema);
   for (const [key, value] of Object.entries(options)) {
     const s = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
-    if (!s) {
-      const hint = didYouMean(key, keys);
-      throw new MetricOptionError(
-        "unknown-option",
-        `${metric} has no option ${JSON.stringify(key)}; ${keys.length ? `its options are ${keys.join(", ")}` : "it takes no options"}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ""}`,
-        { metric, key, argument: `${where}.${key}`, ...(hint ? { suggestion: hint } : {}) },
-      );
-    }
+    if (!s) throw new UnknownOptionError(metric, key, keys, { argument: where, ...(closestOption(key, keys) !== undefined ? { suggestion: closestOption(key, keys)! } : {}) });
     if (value === undefined) continue;
     if (!typeOk(s.type, value)) {
-      throw new MetricOptionError("invalid-option", `${metric}: option ${key} must be ${TYPE_WORDS[s.type]}, got ${describeValue(value)}`, {
+      throw new MetricOptionError(`${metric}: option ${key} must be ${TYPE_WORDS[s.type]}, got ${describeValue(value)}`, {
         metric,
         key,
         argument: `${where}.${key}`,
@@ -106,7 +100,6 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
         if (!s.values.includes(item as string)) {
           const hint = typeof item === "string" ? didYouMean(item, s.values) : undefined;
           throw new MetricOptionError(
-            "invalid-option",
             `${metric}: option ${key} must be ${s.type === "string[]" ? "a list of " : ""}${s.values.map((x) => JSON.stringify(x)).join(" | ")}, got ${describeValue(item)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}`,
             { metric, key, argument: `${where}.${key}`, expected: s.values.join(" | "), actual: describeValue(item), ...(hint ? { suggestion: hint } : {}) },
           );
@@ -120,12 +113,12 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
 export function plainOptions(metric: string, value: unknown, where = "options"): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw new MetricOptionError("invalid-option", `${where} must be an options object`, { metric, key: "", argument: where, actual: describeValue(value) });
+    throw new MetricOptionError(`${where} must be an options object`, { metric, key: "", argument: where, actual: describeValue(value) });
   }
   try {
     return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
   } catch {
-    throw new MetricOptionError("invalid-option", `${where} must be JSON-serialisable (it is sent to worker threads)`, { metric, key: "", argument: where });
+    throw new MetricOptionError(`${where} must be JSON-serialisable (it is sent to worker threads)`, { metric, key: "", argument: where });
   }
 }
 

@@ -134,7 +134,7 @@ export function createMetric(spec: MetricSpecJson, fn?: RuleFunction): MetricIns
     return callableMetric(spec, fn);
   }
   const def = getMetric(spec.metric);
-  if (!def.create) throw new MetricOptionError("invalid-option", `${def.name}: not a normalized spec (normalize it with normalizeMetricSpec first)`, { metric: def.name, key: "", argument: "metric" });
+  if (!def.create) throw new MetricOptionError(`${def.name}: not a normalized spec (normalize it with normalizeMetricSpec first)`, { metric: def.name, key: "", argument: "metric" });
   return def.create(spec);
 }
 

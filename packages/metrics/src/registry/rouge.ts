@@ -12,7 +12,7 @@ const USE_STEMMER: OptionSchema = { type: "boolean", default: false, help: "true
 function resolveRouge(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const types = (options.types as unknown[] | undefined) ?? [...DEFAULT_ROUGE_TYPES];
   const bad = (message: string): never => {
-    throw new MetricOptionError("invalid-option", `rouge: ${message}`, { metric: "rouge", key: "types", argument: "options.types" });
+    throw new MetricOptionError(`rouge: ${message}`, { metric: "rouge", key: "types", argument: "options.types" });
   };
   if (!Array.isArray(types) || types.length === 0) bad("options.types must be a non-empty array");
   for (const t of types) if (typeof t !== "string" || !(ROUGE_TYPES as readonly string[]).includes(t)) bad(`options.types: unknown ROUGE type ${JSON.stringify(t)}`);

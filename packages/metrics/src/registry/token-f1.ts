@@ -9,7 +9,7 @@ function resolveF1(options: Readonly<Record<string, unknown>>): Record<string, u
   const mode = options.mode ?? "dspy";
   const hotpot = options.hotpot ?? false;
   if (hotpot && mode !== "dspy") {
-    throw new MetricOptionError("invalid-option", `f1: options.hotpot applies to mode "dspy" only`, { metric: "f1", key: "hotpot", argument: "options.hotpot" });
+    throw new MetricOptionError(`f1: options.hotpot applies to mode "dspy" only`, { metric: "f1", key: "hotpot", argument: "options.hotpot" });
   }
   return { mode, hotpot };
 }
