@@ -17,14 +17,18 @@
  *   expect(translations).toScoreAtLeast("bleu", 0.3, { references: goldTranslations }); // corpus BLEU ≥ 30
  * });
  */
-import { corpusBleu, corpusChrf, ready, rougeScore, sentenceBleu, sentenceChrf, tokenF1, type BleuOptions, type ChrfOptions, type RougeType } from "@evalkern/core-wasm";
-import { levenshteinSimilarity } from "@evalkern/metrics/common";
-import { EM } from "@evalkern/metrics/dspy";
+import { ready } from "@evalkern/core-wasm";
+import { getMetric, lexicalMetric, type MetricInstance } from "@evalkern/metrics/registry";
 import { expect } from "vitest";
 
 await ready();
 
-/** A metric by name, or your own `(hypothesis, references) => score in [0, 1]`. */
+/**
+ * A metric by name — any metric of the @evalkern/metrics registry (`evalkern metrics` lists them; aliases
+ * such as `tokenF1` work too) — or your own `(hypothesis, references) => score in [0, 1]`. The kernel
+ * metrics are ready on import; the rule metrics (`byob-f1`, `evalwire-regex`, …) load on first use: call
+ * `await loadMetrics()` from `@evalkern/metrics/registry` once (e.g. in a setup file) before using them.
+ */
 export type MatcherMetric =
   | "bleu"
   | "chrf"
@@ -37,6 +41,7 @@ export type MatcherMetric =
   | "f1"
   | "em"
   | "levenshtein"
+  | (string & {})
   | ((hypothesis: string, references: readonly string[]) => number);
 
 export interface ScoreOptions {
@@ -55,33 +60,21 @@ function metricLabel(metric: MatcherMetric): string {
   return typeof metric === "function" ? metric.name || "custom metric" : metric;
 }
 
+/** The registry metric of a name with options (the unknown-name error lists every known metric). */
+function registryMetric(metric: string, options: Readonly<Record<string, unknown>>): MetricInstance {
+  getMetric(metric); // a typed UnknownMetricError with a did-you-mean for unknown names
+  return lexicalMetric(metric, options);
+}
+
+/** The headline value (0–1 scale) of scores computed by `m` (`k` rows, `columns.length` wide). */
+function headlineOf(m: MetricInstance, values: Float64Array, keys: readonly string[]): number {
+  return values[keys.indexOf(m.headline)]! / m.scale;
+}
+
 function sentence(metric: MatcherMetric, hypothesis: string, refs: readonly string[], options: Readonly<Record<string, unknown>>): number {
   if (typeof metric === "function") return metric(hypothesis, refs);
-  switch (metric) {
-    case "bleu":
-      return sentenceBleu(hypothesis, refs, options as BleuOptions).score / 100;
-    case "chrf":
-      return sentenceChrf(hypothesis, refs, options as ChrfOptions).score / 100;
-    case "chrf++":
-      return sentenceChrf(hypothesis, refs, { wordOrder: 2, ...options } as ChrfOptions).score / 100;
-    case "rouge":
-    case "rouge1":
-    case "rouge2":
-    case "rougeL":
-    case "rougeLsum": {
-      const type = (metric === "rouge" ? "rougeL" : metric) as RougeType;
-      const r = rougeScore(hypothesis, refs, { types: [type], useStemmer: options.useStemmer === true }) as unknown as Record<string, { fmeasure: number }>;
-      return r[type]!.fmeasure;
-    }
-    case "f1":
-      return tokenF1(hypothesis, refs, options).f1;
-    case "em":
-      return EM(hypothesis, refs) ? 1 : 0;
-    case "levenshtein":
-      return Math.max(...refs.map((r) => levenshteinSimilarity(hypothesis, r)));
-    default:
-      throw new TypeError(`unknown metric ${JSON.stringify(metric)}: use bleu, chrf, chrf++, rouge1, rouge2, rougeL, rougeLsum, f1, em, levenshtein or a function`);
-  }
+  const m = registryMetric(metric, options);
+  return headlineOf(m, m.rowValues(m.statistics([hypothesis], [refs]), 1), m.columns);
 }
 
 /**
@@ -100,15 +93,20 @@ export function evalScore(received: unknown, metric: MatcherMetric, options: Sco
   if (Array.isArray(received) && received.every((x) => typeof x === "string")) {
     const refs = options.references;
     if (!Array.isArray(refs) || refs.length !== received.length) throw new TypeError(`give { references } with one entry per output (${received.length})`);
+    // refs[i] holds the references of received[i]
     const lists = refs.map((r) => (typeof r === "string" ? [r] : [...(r as readonly string[])]));
-    if (metric === "bleu" || metric === "chrf" || metric === "chrf++") {
-      // refs[i] holds the references of received[i]
-      if (metric === "bleu") return corpusBleu(received, lists, opts as BleuOptions).score / 100;
-      return corpusChrf(received, lists, (metric === "chrf++" ? { wordOrder: 2, ...opts } : opts) as ChrfOptions).score / 100;
+    if (typeof metric === "function") {
+      let sum = 0;
+      received.forEach((h, i) => (sum += metric(h, lists[i]!)));
+      return received.length ? sum / received.length : 0;
     }
-    let sum = 0;
-    received.forEach((h, i) => (sum += sentence(metric, h, lists[i]!, opts)));
-    return received.length ? sum / received.length : 0;
+    // the registry's corpus score: BLEU/chrF from summed statistics, the others the mean of sentence scores
+    const m = registryMetric(metric, opts);
+    if (received.length === 0) return 0;
+    const stats = m.statistics(received, lists);
+    const sums = new Float64Array(m.width);
+    for (let i = 0; i < received.length; i++) for (let j = 0; j < m.width; j++) sums[j] = sums[j]! + stats[i * m.width + j]!;
+    return headlineOf(m, m.corpusScores(sums, 1, received.length), m.scoreNames);
   }
   throw new TypeError(`expected a string or an array of strings to score, got ${received === null ? "null" : typeof received}`);
 }

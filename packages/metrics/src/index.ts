@@ -71,3 +71,28 @@ export {
 export { PythonCompatError, EvalkernError, InvalidArgumentError, UnknownOptionError } from "./errors.js";
 export { rejectUnknownOptions } from "./options.js";
 export { PythonRegexError, RegexBudgetExceededError } from "./python/regex.js";
+
+// the lexical-metric contract and registry (also `@evalkern/metrics/registry`)
+export {
+  registerMetric,
+  listMetrics,
+  findMetric,
+  getMetric,
+  metricSpec,
+  normalizeMetricSpec,
+  createMetric,
+  lexicalMetric,
+  loadMetrics,
+  ruleMetric,
+  callableMetric,
+  UnknownMetricError,
+  MetricOptionError,
+  MetricNotLoadedError,
+  type LexicalMetric,
+  type MetricInstance,
+  type MetricSpecJson,
+  type MetricFamily,
+  type MetricScale,
+  type OptionSchema,
+  type OptionSchemas,
+} from "./registry/index.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
 import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError } from "../src/dsrs/index.js";
-import { UnknownOptionError } from "../src/index.js";
+import { MetricNotLoadedError, MetricOptionError, UnknownMetricError, UnknownOptionError } from "../src/index.js";
 import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -21,6 +21,9 @@ const instances: Record<string, () => Error> = {
   JudgeRequiredError: () => new JudgeRequiredError("LlmJudgeMetric", "m"),
   TreeSitterNotInstalledError: () => new TreeSitterNotInstalledError("web-tree-sitter"),
   UnknownOptionError: () => new UnknownOptionError("SandboxMetric", "command", ["commands"]),
+  UnknownMetricError: () => new UnknownMetricError("m", "bleuu", "bleu"),
+  MetricOptionError: () => new MetricOptionError("m", { metric: "bleu", key: "lowercase", argument: "options.lowercase" }),
+  MetricNotLoadedError: () => new MetricNotLoadedError("byob-f1", "m"),
   ConcurrentMeasureError: () => new ConcurrentMeasureError("X"),
   InvalidEvaluationError: () => new InvalidEvaluationError("X", "m"),
   MissingTestCaseParamsError: () => new MissingTestCaseParamsError("m", ["input"]),

@@ -1,11 +1,14 @@
-// Plug-in metrics for the bulk scorer: `@evalkern/metrics` rule metrics whose own signature is not
-// `(hypothesis, references)`, wrapped so that it is. The harness imports this module by file URL inside
-// each worker thread (a `{ metric: "module", call: "pair" }` spec) and calls
-// `fn(hypothesis, references, options)` once per row.
-//
-// Every wrapper is synchronous (the harness's module calling convention); metrics are constructed once
-// per option set and worker, not once per row.
-import { answerExactMatch as dspyAnswerExactMatch, answerPassageMatch as dspyAnswerPassageMatch } from "@evalkern/metrics/dspy";
+/**
+ * `@evalkern/metrics/registry/rules`: DSPy, evalwire and autoevals rule metrics whose own signature is not
+ * `(hypothesis, references, options)`, wrapped so that it is — the functions the registry's rule specs
+ * name (`{ metric: "module", module: "@evalkern/metrics/registry/rules", export, call: "pair" }`). The
+ * registry loads this module on first use (`loadMetrics`), so importing the registry stays light.
+ *
+ * Every wrapper is synchronous; evaluators are constructed once per option set, not once per row.
+ */
+import { JSONDiff } from "../common/json-diff.js";
+import { numericDiff as commonNumericDiff } from "../common/numeric-diff.js";
+import { answerExactMatch as dspyAnswerExactMatch, answerPassageMatch as dspyAnswerPassageMatch } from "../dspy/answer-match.js";
 import {
   makeContainsEvaluator,
   makeExactMatchEvaluator,
@@ -14,8 +17,7 @@ import {
   makeNumericToleranceEvaluator,
   makeRegexEvaluator,
   type Evaluator,
-} from "@evalkern/metrics/evalwire";
-import { JSONDiff, numericDiff as commonNumericDiff } from "@evalkern/metrics/common";
+} from "../evalwire/evaluators.js";
 
 type Options = Readonly<Record<string, unknown>>;
 
@@ -95,3 +97,4 @@ export function jsonDiff(hypothesis: string, references: readonly string[]): num
   for (const r of references) best = Math.max(best, JSONDiff({ output, expected: jsonValue(r) }).score ?? 0);
   return best;
 }
+

@@ -1,0 +1,73 @@
+// sacreBLEU chrF / chrF++: statistics 3 × (charOrder + wordOrder) per row; rows and corpus score the
+// (summed) statistics.
+import {
+  chrfFromStatistics,
+  chrfScoresFromStatisticsBatch,
+  chrfSignature,
+  chrfStatisticsBatch,
+  chrfStatisticsWidth,
+  resolveChrfOptions,
+  type ChrfOptions,
+} from "@evalkern/core-wasm";
+import { headlineColumn, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { kernelTail } from "./kernel-sig.js";
+import type { OptionSchemas } from "./options.js";
+
+const CHRF_OPTIONS: OptionSchemas = {
+  charOrder: { type: "integer", default: 6, help: "integer (default 6)" },
+  wordOrder: { type: "integer", default: 0, help: "integer (default 0; 2 = chrF++)" },
+  beta: { type: "number", default: 2, help: "integer (default 2)" },
+  lowercase: { type: "boolean", default: false, help: "true | false" },
+  whitespace: { type: "boolean", default: false, help: "true | false" },
+  epsSmoothing: { type: "boolean", default: false, help: "true | false" },
+};
+
+
+export const chrf: LexicalMetric = {
+  name: "chrf",
+  family: "sacrebleu",
+  description: "sacreBLEU chrF (wordOrder=2 gives chrF++)",
+  options: CHRF_OPTIONS,
+  scale: 100,
+  higherIsBetter: true,
+  spec: (options, name) => ({ metric: "chrf", name, options: { ...options } }),
+  resolve(options) {
+    resolveChrfOptions(options as ChrfOptions);
+    return { ...options };
+  },
+  create(spec: MetricSpecJson): MetricInstance {
+    const o = spec.options as ChrfOptions;
+    const r = resolveChrfOptions(o);
+    const width = chrfStatisticsWidth(r);
+    const label = `chrF${r.beta}${r.wordOrder > 0 ? "+".repeat(r.wordOrder) : ""}`;
+    const columns = [spec.name];
+    return {
+      metric: "chrf",
+      name: spec.name,
+      options: spec.options,
+      width,
+      columns,
+      scoreNames: columns,
+      headline: headlineColumn(spec.name, columns, undefined),
+      corpusColumns: Array.from({ length: width }, (_, i) => i),
+      scale: 100,
+      higherIsBetter: true,
+      statistics: (h, rf) => chrfStatisticsBatch(h, rf, o),
+      rowValues: (stats) => chrfScoresFromStatisticsBatch(stats, o),
+      corpusScores: (sums) => chrfScoresFromStatisticsBatch(sums, o),
+      corpusDetails: (sum) => ({ score: chrfFromStatistics(sum, o) }),
+      signature: (nrefs, tool) => `${label}|${chrfSignature(o, nrefs)}|${kernelTail(tool)}`,
+    };
+  },
+};
+
+/** chrF++: chrF with word bigrams (a preset of `chrf`; its specs name `chrf`). */
+export const chrfPlusPlus: LexicalMetric = {
+  name: "chrf++",
+  family: "sacrebleu",
+  description: "sacreBLEU chrF++ (chrF with word bigrams)",
+  options: CHRF_OPTIONS,
+  scale: 100,
+  higherIsBetter: true,
+  spec: (options, name) => ({ metric: "chrf", name, options: { wordOrder: 2, ...options } }),
+};

@@ -1,0 +1,139 @@
+// The pair-callable rule metrics of DSPy, NeMo BYOB, evalwire and autoevals that bulk scoring offers:
+// each is a function of (hypothesis, references), run row by row. Their specs are `{ metric: "module" }`
+// specs naming a public subpath of @evalkern/metrics (`/byob`, `/registry/rules`), so worker threads
+// build them by name. Their modules load on first use (`load()`), so importing the registry stays light.
+import { callableMetric, type RuleFunction } from "./callable.js";
+import type { LexicalMetric, MetricFamily, MetricInstance, MetricSpecJson } from "./contract.js";
+import { MetricNotLoadedError } from "./errors.js";
+import type { OptionSchemas } from "./options.js";
+
+/** The version recorded in the signatures of the rule metrics below. */
+export const RULES_VERSION = "@evalkern/metrics@0.1.0";
+
+/** Where a rule function lives publicly, and how it is called. */
+export interface RuleTarget {
+  readonly module: string;
+  readonly export: string;
+  readonly call: "pair" | "batch" | "byob";
+  readonly columns?: readonly string[];
+}
+
+/** A registry entry of a rule function: where it lives, and the function once loaded. */
+export interface RuleEntry extends LexicalMetric {
+  readonly target: RuleTarget;
+  /** The function, once loaded in this thread. */
+  loaded(): RuleFunction | undefined;
+  load(): Promise<void>;
+  /** Throws `MetricNotLoadedError` before `load()`. */
+  create(spec: MetricSpecJson): MetricInstance;
+}
+
+/**
+ * A rule metric from a function of (hypothesis, references): its specs are module specs naming `target`
+ * (so worker threads can import it by name). Give the same function as `fn`, or `load` to import it on
+ * first use (then `await loadMetrics([name])` before scoring in process).
+ */
+export function ruleMetric(init: {
+  name: string;
+  family: MetricFamily;
+  description: string;
+  target: RuleTarget;
+  fn?: RuleFunction;
+  load?: () => Promise<RuleFunction>;
+  options?: OptionSchemas;
+  headline?: string;
+  aliases?: readonly string[];
+}): RuleEntry {
+  const { target } = init;
+  let fn = init.fn;
+  let loading: Promise<void> | undefined;
+  const extra = { metric: init.name, ...(init.headline ? { headline: init.headline } : {}) };
+  return {
+    name: init.name,
+    ...(init.aliases ? { aliases: init.aliases } : {}),
+    family: init.family,
+    description: init.description,
+    options: init.options ?? {},
+    scale: 1,
+    higherIsBetter: true,
+    ...(init.headline ? { headline: init.headline } : {}),
+    target,
+    loaded: () => fn,
+    load() {
+      if (fn) return Promise.resolve();
+      if (!init.load) return Promise.reject(new MetricNotLoadedError(init.name, `${init.name}: a rule metric needs fn or load`));
+      return (loading ??= init.load().then((f) => {
+        if (typeof f !== "function") throw new MetricNotLoadedError(init.name, `${init.name}: ${target.module} has no function ${target.export}`);
+        fn = f;
+      }));
+    },
+    spec: (options, name): MetricSpecJson => ({
+      metric: "module",
+      name,
+      module: target.module,
+      export: target.export,
+      call: target.call,
+      ...(target.columns ? { columns: target.columns } : {}),
+      options: { ...options },
+      version: RULES_VERSION,
+    }),
+    create(spec) {
+      if (!fn) throw new MetricNotLoadedError(init.name, `${init.name} is not loaded in this thread: await loadMetrics(${JSON.stringify([init.name])}) first`);
+      return callableMetric(spec, fn, extra);
+    },
+  };
+}
+
+const RULES = "@evalkern/metrics/registry/rules";
+const BYOB = "@evalkern/metrics/byob";
+const pair = (exportName: string) => ({ module: RULES, export: exportName, call: "pair" as const });
+const byob = (exportName: string, columns: readonly string[]) => ({ module: BYOB, export: exportName, call: "byob" as const, columns });
+type PairRules = typeof import("./pair-rules.js");
+type Byob = typeof import("../byob/index.js");
+const pairFn = (name: keyof PairRules) => () => import("./pair-rules.js").then((m) => m[name] as RuleFunction);
+const byobFn = (name: keyof Byob) => () => import("../byob/index.js").then((m) => m[name] as RuleFunction);
+
+/** The pair-callable rule metrics, in help order. */
+export const RULE_METRICS = [
+  ruleMetric({
+    name: "answer-exact-match",
+    family: "dspy",
+    description: "DSPy answer_exact_match (frac < 1: token F1 ≥ frac)",
+    target: pair("answerExactMatch"),
+    load: pairFn("answerExactMatch"),
+    options: { frac: { type: "number", default: 1, help: "number in (0, 1] (default 1)" } },
+  }),
+  ruleMetric({ name: "answer-passage-match", family: "dspy", description: "DSPy answer_passage_match (a reference occurs in the hypothesis as a passage)", target: pair("answerPassageMatch"), load: pairFn("answerPassageMatch") }),
+  ruleMetric({ name: "byob-exact-match", family: "nemo-byob", description: "NeMo BYOB exact_match (first reference as target)", target: byob("exactMatch", ["correct"]), load: byobFn("exactMatch") }),
+  ruleMetric({ name: "byob-contains", family: "nemo-byob", description: "NeMo BYOB contains", target: byob("contains", ["correct"]), load: byobFn("contains") }),
+  ruleMetric({ name: "byob-f1", family: "nemo-byob", description: "NeMo BYOB f1_token (f1, precision, recall)", target: byob("f1Token", ["f1", "precision", "recall"]), load: byobFn("f1Token"), headline: "f1" }),
+  ruleMetric({ name: "byob-regex", family: "nemo-byob", description: "NeMo BYOB regex_match (the reference is the pattern)", target: byob("regexMatch", ["correct"]), load: byobFn("regexMatch") }),
+  ruleMetric({ name: "byob-bleu", family: "nemo-byob", description: "NeMo BYOB bleu (bleu_1..bleu_4)", target: byob("bleu", ["bleu_1", "bleu_2", "bleu_3", "bleu_4"]), load: byobFn("bleu"), headline: "bleu_4" }),
+  ruleMetric({ name: "byob-rouge", family: "nemo-byob", description: "NeMo BYOB rouge (rouge_1, rouge_2, rouge_l)", target: byob("rouge", ["rouge_1", "rouge_2", "rouge_l"]), load: byobFn("rouge"), headline: "rouge_l" }),
+  ruleMetric({ name: "byob-chrf", family: "nemo-byob", description: "NeMo BYOB chrf (chrf, chrf_pp)", target: byob("chrf", ["chrf", "chrf_pp"]), load: byobFn("chrf"), headline: "chrf" }),
+  ruleMetric({ name: "mcq-letter", family: "nemo-byob", description: "NeMo BYOB mcq_letter_extract (correct, parsed)", target: byob("mcqLetterExtract", ["correct", "parsed"]), load: byobFn("mcqLetterExtract"), headline: "correct" }),
+  ruleMetric({ name: "gsm8k", family: "nemo-byob", description: "NeMo BYOB gsm8k_answer (correct, parsed)", target: byob("gsm8kAnswer", ["correct", "parsed"]), load: byobFn("gsm8kAnswer"), headline: "correct" }),
+  ruleMetric({ name: "yes-no", family: "nemo-byob", description: "NeMo BYOB boolean_yesno (correct, parsed)", target: byob("booleanYesno", ["correct", "parsed"]), load: byobFn("booleanYesno"), headline: "correct" }),
+  ruleMetric({ name: "evalwire-exact-match", family: "evalwire", description: "evalwire exact_match (first reference, Python equality)", target: pair("evalwireExactMatch"), load: pairFn("evalwireExactMatch") }),
+  ruleMetric({ name: "evalwire-contains", family: "evalwire", description: "evalwire contains (first reference in the hypothesis)", target: pair("evalwireContains"), load: pairFn("evalwireContains") }),
+  ruleMetric({ name: "evalwire-membership", family: "evalwire", description: "evalwire is_in (the hypothesis is one of the references)", target: pair("evalwireMembership"), load: pairFn("evalwireMembership") }),
+  ruleMetric({ name: "evalwire-regex", family: "evalwire", description: "evalwire regex_match (first reference as a Python regex)", target: pair("evalwireRegex"), load: pairFn("evalwireRegex") }),
+  ruleMetric({
+    name: "evalwire-json-match",
+    family: "evalwire",
+    description: "evalwire json_match (share of matching keys)",
+    target: pair("evalwireJsonMatch"),
+    load: pairFn("evalwireJsonMatch"),
+    options: { keys: { type: "string[]", help: "list of keys (default: the reference's keys)" } },
+  }),
+  ruleMetric({
+    name: "evalwire-numeric",
+    family: "evalwire",
+    description: "evalwire numeric_close (|h − r| ≤ atol + rtol·|r|)",
+    target: pair("evalwireNumericTolerance"),
+    load: pairFn("evalwireNumericTolerance"),
+    options: { atol: { type: "number", default: 1e-6, help: "number (default 1e-6)" }, rtol: { type: "number", default: 0, help: "number (default 0)" } },
+  }),
+  ruleMetric({ name: "numeric-diff", family: "autoevals", description: "autoevals NumericDiff (hypothesis and references read as numbers)", target: pair("numericDiff"), load: pairFn("numericDiff") }),
+  ruleMetric({ name: "json-diff", family: "autoevals", description: "autoevals JSONDiff (hypothesis and references parsed as JSON)", target: pair("jsonDiff"), load: pairFn("jsonDiff") }),
+] as const;
