@@ -11,6 +11,7 @@ import { checkOptions, didYouMean, plainOptions } from "./options.js";
 import { rouge, rougeSingle } from "./rouge.js";
 import { RULE_METRICS, type RuleEntry } from "./rules.js";
 import type { RuleFunction } from "./callable.js";
+import { ter } from "./ter.js";
 import { f1, hotpotF1 } from "./token-f1.js";
 
 const ordered: LexicalMetric[] = [];
@@ -45,7 +46,7 @@ export function registerMetric(metric: LexicalMetric, options: { replace?: boole
 }
 
 const builtins = new Set<LexicalMetric>();
-for (const m of [bleu, chrf, chrfPlusPlus, rouge, rougeSingle("rouge1"), rougeSingle("rouge2"), rougeSingle("rougeL"), rougeSingle("rougeLsum"), f1, hotpotF1, em, levenshtein, ...RULE_METRICS]) {
+for (const m of [bleu, chrf, chrfPlusPlus, ter, rouge, rougeSingle("rouge1"), rougeSingle("rouge2"), rougeSingle("rougeL"), rougeSingle("rougeLsum"), f1, hotpotF1, em, levenshtein, ...RULE_METRICS]) {
   registerMetric(m);
   builtins.add(m);
 }

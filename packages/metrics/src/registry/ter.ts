@@ -1,0 +1,60 @@
+// sacreBLEU TER: statistics [numEdits, refLength] per row (edits to the closest reference, average
+// reference length); rows and the corpus score the (summed) statistics. Lower is better.
+import {
+  TER_STATISTICS_WIDTH,
+  resolveTerOptions,
+  terFromStatistics,
+  terScoresFromStatisticsBatch,
+  terSignature,
+  terStatisticsBatch,
+  type TerOptions,
+} from "@evalkern/core-wasm";
+import { headlineColumn, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { kernelTail } from "./kernel-sig.js";
+import type { OptionSchemas } from "./options.js";
+
+const TER_OPTIONS: OptionSchemas = {
+  normalized: { type: "boolean", default: false, help: "true | false (tercom normalisation: punctuation, XML entities)" },
+  noPunct: { type: "boolean", default: false, help: "true | false (remove punctuation)" },
+  asianSupport: { type: "boolean", default: false, help: "true | false (CJK handling, with normalized and/or noPunct)" },
+  caseSensitive: { type: "boolean", default: false, help: "true | false (default: lowercase)" },
+};
+
+export const ter: LexicalMetric = {
+  name: "ter",
+  family: "sacrebleu",
+  description: "sacreBLEU TER, translation edit rate (lower is better; corpus score from summed edits and reference lengths)",
+  options: TER_OPTIONS,
+  scale: 100,
+  higherIsBetter: false,
+  spec: (options, name) => ({ metric: "ter", name, options: { ...options } }),
+  resolve(options) {
+    resolveTerOptions(options as TerOptions);
+    return { ...options };
+  },
+  create(spec: MetricSpecJson): MetricInstance {
+    const o = spec.options as TerOptions;
+    resolveTerOptions(o);
+    const columns = [spec.name];
+    return {
+      metric: "ter",
+      name: spec.name,
+      options: spec.options,
+      width: TER_STATISTICS_WIDTH,
+      columns,
+      scoreNames: columns,
+      headline: headlineColumn(spec.name, columns, undefined),
+      corpusColumns: [0, 1],
+      scale: 100,
+      higherIsBetter: false,
+      statistics: (h, r) => terStatisticsBatch(h, r, o),
+      rowValues: (stats) => terScoresFromStatisticsBatch(stats),
+      corpusScores: (sums) => terScoresFromStatisticsBatch(sums),
+      corpusDetails: (sum) => {
+        const r = terFromStatistics({ numEdits: sum[0]!, refLength: sum[1]! });
+        return { score: r.score, numEdits: r.numEdits, refLength: r.refLength };
+      },
+      signature: (nrefs, tool) => `TER|${terSignature(o, nrefs)}|${kernelTail(tool)}`,
+    };
+  },
+};
