@@ -38,6 +38,11 @@ export interface ChunkResult {
   readonly badSamples: BadRow[];
   /** Exact partial sums per statistics column (all metrics, concatenated), over valid rows. */
   readonly partials: number[][];
+  /**
+   * For the metrics' `sequentialColumns` (by column index over all metrics): the valid rows' values in
+   * order, which the caller adds left to right across chunks (the reference's float summation).
+   */
+  readonly sequential?: Record<number, number[]>;
   readonly nrefsMin: number;
   readonly nrefsMax: number;
   /** Output bytes, one line per record, in order (jsonOutput; CSV lines with `rows` in CSV). */
@@ -296,6 +301,14 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
 
   const totalWidth = ctx.metrics.reduce((a, m) => a + m.width, 0);
   const partials: number[][] = Array.from({ length: totalWidth }, () => []);
+  const sequential: Record<number, number[]> = {};
+  {
+    let base = 0;
+    for (const m of ctx.metrics) {
+      for (const j of m.sequentialColumns ?? []) sequential[base + j] = [];
+      base += m.width;
+    }
+  }
   let valid = 0;
   for (let v = 0; v < V; v++) {
     if (rowBad[v]) continue;
@@ -309,6 +322,7 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
       for (let j = 0; j < m.width; j++) {
         const x = s[v * m.width + j]!;
         if (x !== 0) fsumAdd(partials[col]!, x);
+        sequential[col]?.push(x);
         col++;
       }
     });
@@ -331,6 +345,7 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
   const result: {
     -readonly [K in keyof ChunkResult]: ChunkResult[K];
   } = { records: R, blank, valid, badByCode, badSamples, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax };
+  if (Object.keys(sequential).length > 0) result.sequential = sequential;
 
   if (ctx.keepStatistics) {
     const w = 1 + totalWidth;

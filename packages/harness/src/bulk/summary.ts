@@ -26,12 +26,13 @@ export function summarizeMetrics(
   partials: readonly (readonly number[])[],
   count: number,
   nrefs: number | "var",
+  sequential?: Readonly<Record<number, number>>,
 ): Record<string, MetricSummary> {
   const out: Record<string, MetricSummary> = {};
   let offset = 0;
   for (const m of metrics) {
     const sum = new Float64Array(m.width);
-    for (let j = 0; j < m.width; j++) sum[j] = fsumValue(partials[offset + j]!);
+    for (let j = 0; j < m.width; j++) sum[j] = sequential?.[offset + j] ?? fsumValue(partials[offset + j]!);
     const values = m.corpusScores(sum, 1, count);
     const scores: Record<string, number> = {};
     m.scoreNames.forEach((name, i) => (scores[name] = values[i]!));

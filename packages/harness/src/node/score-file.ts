@@ -134,6 +134,8 @@ export interface ScoreSummary {
   readonly metricSpecs: readonly NormalizedMetric[];
   /** Exact partial sums of every statistics column (merge these to combine shards exactly). */
   readonly partials: number[][];
+  /** Left-to-right sums of the metrics' sequential columns (TER's reference lengths), by column index. */
+  readonly sequential?: Record<number, number>;
   /** Field paths used. */
   readonly fields: ResolvedFields;
   /** Per-row statistics files, in row order (f32 little-endian rows [valid, ...statistics]), when kept. */
@@ -166,6 +168,8 @@ interface Checkpoint {
   readonly badSamples: BadRow[];
   readonly invalidUtf8: { readonly count: number; readonly lines: number[] };
   readonly partials: number[][];
+  /** Left-to-right sums of the metrics' sequential columns (by column index), see `ChunkResult.sequential`. */
+  readonly sequential?: Record<number, number>;
   readonly nrefsMin: number;
   readonly nrefsMax: number;
   readonly complete: boolean;
@@ -356,6 +360,8 @@ interface State {
   badSamples: BadRow[];
   invalidUtf8: { count: number; lines: number[] };
   sums: ColumnSums;
+  /** Left-to-right float sums of sequential columns, in input order (the reference's summation). */
+  sequential: Record<number, number>;
   nrefsMin: number;
   nrefsMax: number;
   elapsedMs: number;
@@ -478,6 +484,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     badSamples: [],
     invalidUtf8: { count: 0, lines: [] },
     sums: new ColumnSums(totalWidth),
+    sequential: {},
     nrefsMin: Infinity,
     nrefsMax: 0,
     elapsedMs: 0,
@@ -520,6 +527,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       badSamples: previous.badSamples.slice(),
       invalidUtf8: { count: previous.invalidUtf8?.count ?? 0, lines: previous.invalidUtf8?.lines.slice() ?? [] },
       sums: new ColumnSums(totalWidth, previous.partials),
+      sequential: { ...previous.sequential },
       nrefsMin: previous.nrefsMin,
       nrefsMax: previous.nrefsMax,
       elapsedMs: previous.elapsedMs,
@@ -574,6 +582,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
         badSamples: state.badSamples,
         invalidUtf8: state.invalidUtf8,
         partials: state.sums.partials,
+        sequential: state.sequential,
         nrefsMin: state.nrefsMin,
         nrefsMax: state.nrefsMax,
         complete: done,
@@ -628,6 +637,11 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
           for (const l of result.invalidUtf8.lines) if (state.invalidUtf8.lines.length < MAX_BAD_SAMPLES) state.invalidUtf8.lines.push(l);
         }
         state.sums.merge(result.partials);
+        for (const [col, values] of Object.entries(result.sequential ?? {})) {
+          let acc = state.sequential[Number(col)] ?? 0;
+          for (const v of values) acc += v;
+          state.sequential[Number(col)] = acc;
+        }
         if (result.valid > 0) {
           state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
           state.nrefsMax = Math.max(state.nrefsMax, result.nrefsMax);
@@ -850,7 +864,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     // ---- corpus results
     await ready();
     const nrefs = nrefsLabel(state.nrefsMin === Infinity ? 0 : state.nrefsMin, state.nrefsMax);
-    const metricSummaries = summarizeMetrics(metrics, state.sums.partials, state.valid, nrefs);
+    const metricSummaries = summarizeMetrics(metrics, state.sums.partials, state.valid, nrefs, state.sequential);
     if (bootstrap && state.valid > 0) {
       pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
       fsyncSync(statsFd);
@@ -877,6 +891,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
       metrics: metricSummaries,
       metricSpecs: specs,
       partials: state.sums.partials,
+      ...(Object.keys(state.sequential).length > 0 ? { sequential: state.sequential } : {}),
       fields,
       statistics: keepStatistics ? { files: [statsPath], rowWidth } : null,
       resumed,

@@ -84,6 +84,7 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
     const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
     const pool = createPool(workers, { metrics: specs, fields, jsonOutput: false, keepStatistics: bootstrap !== null, positionKey: "index" });
     const sums = new ColumnSums(totalWidth);
+    const sequential: Record<number, number> = {};
     const statsBlocks: Float32Array[] = [];
     let records = 0;
     let valid = 0;
@@ -104,6 +105,11 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
         records += r.records;
         valid += r.valid;
         sums.merge(r.partials);
+        for (const [c, values] of Object.entries(r.sequential ?? {})) {
+          let acc = sequential[Number(c)] ?? 0;
+          for (const v of values) acc += v;
+          sequential[Number(c)] = acc;
+        }
         if (r.valid > 0) {
           nrefsMin = Math.min(nrefsMin, r.nrefsMin);
           nrefsMax = Math.max(nrefsMax, r.nrefsMax);
@@ -142,7 +148,7 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
       while (queue.length) yield* emit(await queue.shift()!);
 
       await ready();
-      const metricSummaries = summarizeMetrics(metrics, sums.partials, valid, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax));
+      const metricSummaries = summarizeMetrics(metrics, sums.partials, valid, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax), sequential);
       if (bootstrap && valid > 0) {
         // one pass over the kept rows, in order (the same resamples as scoreFile's for the same rows)
         const rowWidth = 1 + totalWidth;

@@ -60,8 +60,12 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   const badByCode: Record<string, number> = {};
   const badSamples: BadRow[] = [];
   const invalidUtf8 = { count: 0, lines: [] as number[] };
+  // sequential columns: each shard's left-to-right sum, added in shard order (a single run adds row by row,
+  // so a merged corpus TER can differ from it in the last bit)
+  const sequential: Record<number, number> = {};
   for (const s of sorted) {
     sums.merge(s.partials);
+    for (const [c, v] of Object.entries(s.sequential ?? {})) sequential[Number(c)] = (sequential[Number(c)] ?? 0) + v;
     records += s.rows.records;
     scored += s.rows.scored;
     blank += s.rows.blank;
@@ -76,7 +80,7 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
     for (const l of s.rows.invalidUtf8?.lines ?? []) if (invalidUtf8.lines.length < 100) invalidUtf8.lines.push(l);
   }
   await ready();
-  const metricSummaries = summarizeMetrics(metrics, sums.partials, scored, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax));
+  const metricSummaries = summarizeMetrics(metrics, sums.partials, scored, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax), sequential);
   const files = first.statistics ? sorted.flatMap((s) => s.statistics!.files) : [];
   const bootstrap = resolveBootstrap(options.bootstrap);
   if (bootstrap && scored > 0) {
@@ -106,6 +110,7 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
     metrics: metricSummaries,
     metricSpecs: first.metricSpecs,
     partials: sums.partials,
+    ...(Object.keys(sequential).length > 0 ? { sequential } : {}),
     fields: first.fields,
     statistics: first.statistics ? { files, rowWidth: first.statistics.rowWidth } : null,
     resumed: sorted.some((s) => s.resumed),

@@ -202,7 +202,7 @@ export async function corpusScores(run: ScoredRun): Promise<ScoreTable<number>> 
   const metrics = await mainThreadMetrics(s.metricSpecs);
   await ready();
   const out: ScoreTable<number> = {};
-  for (const [name, m] of Object.entries(summarizeMetrics(metrics, s.partials, s.rows.scored, 1))) out[name] = { ...m.scores };
+  for (const [name, m] of Object.entries(summarizeMetrics(metrics, s.partials, s.rows.scored, 1, s.sequential))) out[name] = { ...m.scores };
   return out;
 }
 

@@ -49,6 +49,11 @@ export interface MetricInstance {
   readonly headline: string;
   /** The statistics columns the corpus scores read (what a bootstrap must resample). */
   readonly corpusColumns: readonly number[];
+  /**
+   * Float columns whose corpus sum is the left-to-right float sum over rows in input order, as the
+   * reference sums them (sacreBLEU's TER average reference lengths); every other column is summed exactly.
+   */
+  readonly sequentialColumns?: readonly number[];
   readonly scale: MetricScale;
   readonly higherIsBetter: boolean;
   /** n × width statistics for n pairs (one batch call). Throws if any pair fails. */

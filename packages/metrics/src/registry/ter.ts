@@ -45,6 +45,8 @@ export const ter: LexicalMetric = {
       scoreNames: columns,
       headline: headlineColumn(spec.name, columns, undefined),
       corpusColumns: [0, 1],
+      // sacreBLEU adds the average reference lengths one segment after another (`sum_of_lists`)
+      sequentialColumns: [1],
       scale: 100,
       higherIsBetter: false,
       statistics: (h, r) => terStatisticsBatch(h, r, o),
