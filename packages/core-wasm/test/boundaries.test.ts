@@ -1,107 +1,18 @@
-// Layering: a package never imports one above it (core-wasm < metrics < judge < harness < cli). This
-// scans every source file's imports — static, `export … from`, dynamic `import()`, `require()` — and every
-// string that names an @evalkern package or points into another package's directory (`new URL("../../x/dist/…",
-// import.meta.url)`, `file://…/packages/x/dist/…`), so a worker loading another package's build by URL
-// fails here too.
-//
+// Layering and import circles of @evalkern/core-wasm, checked with the workspace's one set of rules
+// (scripts/dev/boundaries.mjs): it imports no package of ours, and nothing inside it imports in a circle.
 // core-wasm's suites also run in Chromium, which has no file system: there the test is skipped, and the
-// Node modules are loaded only where it runs.
-import { beforeAll, describe, expect, it } from "vitest";
+// checker (a Node module) is loaded only where it runs.
+import { describe, expect, it } from "vitest";
 import { detectedRuntime } from "./runtime.js";
 
 const onDisk = detectedRuntime() !== "browser";
-let fs: typeof import("node:fs");
-let path: typeof import("node:path");
-let root = "";
-let src = "";
-beforeAll(async () => {
-  if (!onDisk) return;
-  fs = await import("node:fs");
-  path = await import("node:path");
-  const { fileURLToPath } = await import("node:url");
-  root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
-  src = path.join(root, "src");
-});
 
-const PACKAGE = "core-wasm";
-/** The @evalkern packages this one may import (besides itself). */
-const ALLOWED: readonly string[] = [];
-const ALL = ["core-wasm", "metrics", "judge", "harness", "cli"];
-
-
-function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : /\.(ts|mts|cts|js|mjs)$/.test(e.name) && !/\.test\.ts$/.test(e.name) && !e.name.endsWith(".generated.ts") ? [path.join(dir, e.name)] : [],
-  );
-}
-
-/** Source without comments (strings kept), so prose that names a package is not an import. */
-function stripComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'" || c === "`") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
-  return out;
-}
-
-/** Every string literal of a source (import specifiers, dynamic import arguments, URLs). */
-function strings(code: string): string[] {
-  return [...code.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g)].map((m) => m[2]!);
-}
-
-/** Imports of `code` (the text of `file`) that break the layering. */
-function violations(code: string, file: string): string[] {
-  const where = path.relative(root, file);
-  const out: string[] = [];
-  for (const s of strings(stripComments(code))) {
-    if (/\s/.test(s)) continue; // prose (messages), not a specifier or URL
-    const pkg = /^@evalkern\/([\w-]+)/.exec(s)?.[1];
-    if (pkg && pkg !== PACKAGE && ALL.includes(pkg) && !ALLOWED.includes(pkg)) out.push(`${where}: ${JSON.stringify(s)} (@evalkern/${pkg})`);
-    const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|cli)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
-    if (dist && dist !== PACKAGE) out.push(`${where}: ${JSON.stringify(s)} (into ${dist}'s files)`);
-    if (s.startsWith("../") || s.startsWith("./")) {
-      const target = path.resolve(path.dirname(file), s);
-      if (!target.startsWith(root + path.sep)) out.push(`${where}: ${JSON.stringify(s)} (outside the package)`);
-    }
-  }
-  return out;
-}
-
-describe.skipIf(!onDisk)("layering", () => {
-  it(`${PACKAGE} imports no package above it (allowed: ${ALLOWED.join(", ") || "none"})`, () => {
-    const found = files(src).flatMap((f) => violations(fs.readFileSync(f, "utf8"), f));
-    expect(found).toEqual([]);
-  });
-
-  const above = ALL.find((p) => p !== PACKAGE && !ALLOWED.includes(p));
-  it.skipIf(above === undefined)("catches static, dynamic and URL imports of a package above, not prose", () => {
-    const file = path.join(src, "sample.ts");
-    const bad = [
-      `import { x } from "@evalkern/${above}";`,
-      `export { y } from "@evalkern/${above}/sub";`,
-      `const m = await import("@evalkern/${above}/dist/adapters.js");`,
-      `const u = new URL("../../${above}/dist/adapters.js", import.meta.url).href;`,
-      `const f = "file:///repo/packages/${above}/dist/adapters.js";`,
-      `const g = require("../../${above}/src/index.js");`,
-    ];
-    for (const line of bad) expect(violations(line, file), line).not.toEqual([]);
-    const fine = [
-      `// import "@evalkern/${above}" in a comment`,
-      `throw new Error("see @evalkern/${above} for more");`,
-      'import { z } from "./local.js";',
-    ];
-    for (const line of fine) expect(violations(line, file), line).toEqual([]);
+describe.skipIf(!onDisk)("boundaries", () => {
+  it("core-wasm imports no package of ours; no import circles", async () => {
+    const { checkLayering, importCycles } = await import(/* @vite-ignore */ "../../../scripts/dev/boundaries.mjs");
+    const { fileURLToPath } = await import("node:url");
+    const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[/\\]$/, "");
+    expect(checkLayering("core-wasm", root)).toEqual([]);
+    expect(importCycles(root)).toEqual([]);
   });
 });

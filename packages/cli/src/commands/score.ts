@@ -13,7 +13,8 @@ import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
-import { CLI_VERSION, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+export { columnLabel } from "../results.js";
 import { formatScore, formatTable } from "../table.js";
 
 export interface ShardArgument {
@@ -106,11 +107,6 @@ function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary):
 
 // ------------------------------------------------------------------------------------ summary
 
-/** How a metric column is named in tables: `bleu`, `rouge1` (not "rouge rouge1"), `byob-f1.precision`. */
-export function columnLabel(m: Pick<RunMetric, "name" | "columns">, key: string): string {
-  if (m.columns.length === 0) return m.name;
-  return key.startsWith(m.name) ? key : `${m.name}.${key}`;
-}
 
 /** The summary table: corpus scores, 95% CIs, then each metric's signature. */
 export function summaryTable(metrics: readonly RunMetric[]): string {

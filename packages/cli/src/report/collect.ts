@@ -3,7 +3,7 @@
 // per-slice scores (corpus scores from the statistics file for `score` runs, means for judge runs), the
 // worst-scoring rows with their texts, and the signatures.
 import { statSync } from "node:fs";
-import { columnLabel } from "../commands/score.js";
+import { columnLabel } from "../results.js";
 import { inputError } from "../errors.js";
 import { readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun, RunMetric } from "../results.js";

@@ -58,7 +58,8 @@ export {
 
 export { checkSyntax, compareSyntaxTrees, type SyntaxProblem, type TreeComparison } from "./syntax/check.js";
 export { SYNTAX_LANGUAGES, resolveLanguage, grammarFile, type SyntaxLanguage } from "./syntax/languages.js";
-export { configureTreeSitter, preloadLanguages, type TreeSitterConfig } from "./syntax/tree-sitter-config.js";
+export { configureTreeSitter, type TreeSitterConfig } from "./syntax/tree-sitter-config.js";
+export { preloadLanguages } from "./syntax/preload.js";
 
 export { aggregate, AggregationMethod } from "./scoring/aggregation.js";
 export {

@@ -44,12 +44,3 @@ export const treeSitterConfig = (): TreeSitterConfig => config;
 export function configureTreeSitter(next: TreeSitterConfig): void {
   config = { ...config, ...next };
 }
-
-/**
- * Load web-tree-sitter and the grammars of `names` ahead of time, so the first evaluation does not pay
- * for it. Throws `TreeSitterNotInstalledError` when web-tree-sitter or tree-sitter-wasms is not installed.
- */
-export async function preloadLanguages(names: readonly SyntaxLanguage[]): Promise<void> {
-  const { getLanguage } = await import("./tree-sitter.js");
-  await Promise.all(names.map((name) => getLanguage(name)));
-}
