@@ -46,7 +46,7 @@ const refs = PAIRS.map((p) => p[1]);
 describe("registry: names", () => {
   it("lists every kernel metric and the pair rules the CLI offers, in help order", () => {
     const names = listMetrics().map((m) => m.name);
-    expect(names.slice(0, 12)).toEqual(["bleu", "chrf", "chrf++", "rouge", "rouge1", "rouge2", "rougeL", "rougeLsum", "f1", "hotpot-f1", "em", "levenshtein"]);
+    expect(names.slice(0, 13)).toEqual(["bleu", "chrf", "chrf++", "ter", "rouge", "rouge1", "rouge2", "rougeL", "rougeLsum", "f1", "hotpot-f1", "em", "levenshtein"]);
     for (const n of ["answer-exact-match", "byob-f1", "byob-bleu", "gsm8k", "evalwire-regex", "evalwire-numeric", "numeric-diff", "json-diff"]) expect(names).toContain(n);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -76,7 +76,8 @@ describe("registry: names", () => {
     expect(getMetric("bleu").scale).toBe(100);
     expect(getMetric("chrf++").scale).toBe(100);
     expect(getMetric("rouge").scale).toBe(1);
-    for (const m of listMetrics()) expect(m.higherIsBetter).toBe(true);
+    // every rule metric is higher-is-better but TER, an error rate
+    for (const m of listMetrics()) expect(m.higherIsBetter).toBe(m.name !== "ter");
     expect(lexicalMetric("rouge").headline).toBe("rougeL");
     expect(lexicalMetric("rouge", { types: ["rouge1", "rouge2"] }).headline).toBe("rouge1");
     expect(lexicalMetric("rouge", {}, "r").headline).toBe("r.rougeL");

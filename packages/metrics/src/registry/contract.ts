@@ -125,3 +125,45 @@ export function headlineColumn(name: string, columns: readonly string[], headlin
   const keyOf = (c: string) => (c === name ? "score" : c.startsWith(`${name}.`) ? c.slice(name.length + 1) : c);
   return columns.find((c) => keyOf(c) === "score") ?? (headline !== undefined ? columns.find((c) => keyOf(c) === headline) : undefined) ?? columns[0]!;
 }
+
+/**
+ * A metric whose row value is statistics column 0 and whose corpus score is that column's mean (exact
+ * match, Levenshtein, token F1): everything but the statistics, the details and the signature.
+ */
+export function meanOfColumnZero(
+  spec: MetricSpecJson,
+  parts: {
+    readonly metric: string;
+    readonly width: number;
+    readonly statistics: MetricInstance["statistics"];
+    readonly signature: MetricInstance["signature"];
+    /** Corpus details from the summed statistics (default `{ mean }`). */
+    readonly details?: (sum: Float64Array, count: number) => Record<string, unknown>;
+  },
+): MetricInstance {
+  const { width } = parts;
+  const columns = [spec.name];
+  return {
+    metric: parts.metric,
+    name: spec.name,
+    options: spec.options,
+    width,
+    columns,
+    scoreNames: columns,
+    headline: headlineColumn(spec.name, columns, undefined),
+    corpusColumns: [0],
+    scale: 1,
+    higherIsBetter: true,
+    statistics: parts.statistics,
+    rowValues(stats, n) {
+      if (width === 1) return stats.slice(0, n);
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) out[i] = stats[width * i]!;
+      return out;
+    },
+    corpusScores: (sums, k, count) => meanColumns(sums, k, width, [0], count),
+    corpusDetails: parts.details ?? ((sum, count) => ({ mean: count > 0 ? sum[0]! / count : 0 })),
+    signature: parts.signature,
+  };
+}
+

@@ -1,7 +1,7 @@
 // autoevals Levenshtein similarity over code points, best reference: one statistic per row; the corpus
 // score is the mean.
 import { levenshteinSimilarityBatch } from "../common/levenshtein.js";
-import { headlineColumn, meanColumns, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { meanOfColumnZero, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
 import { kernelTail } from "./kernel-sig.js";
 
 export const levenshtein: LexicalMetric = {
@@ -13,19 +13,10 @@ export const levenshtein: LexicalMetric = {
   higherIsBetter: true,
   spec: (_options, name) => ({ metric: "levenshtein", name, options: {} }),
   resolve: () => ({}),
-  create(spec: MetricSpecJson): MetricInstance {
-    const columns = [spec.name];
-    return {
+  create: (spec: MetricSpecJson): MetricInstance =>
+    meanOfColumnZero(spec, {
       metric: "levenshtein",
-      name: spec.name,
-      options: spec.options,
       width: 1,
-      columns,
-      scoreNames: columns,
-      headline: headlineColumn(spec.name, columns, undefined),
-      corpusColumns: [0],
-      scale: 1,
-      higherIsBetter: true,
       statistics(h, r) {
         // similarity against each reference, best one kept
         const a: string[] = [];
@@ -41,10 +32,6 @@ export const levenshtein: LexicalMetric = {
         }
         return out;
       },
-      rowValues: (stats) => stats.slice(),
-      corpusScores: (sums, k, count) => meanColumns(sums, k, 1, [0], count),
-      corpusDetails: (sum, count) => ({ mean: count > 0 ? sum[0]! / count : 0 }),
       signature: (nrefs, tool) => `LevenshteinSimilarity|nrefs:${nrefs}|unit:codepoint|multiref:max|agg:mean|${kernelTail(tool)}`,
-    };
-  },
+    }),
 };

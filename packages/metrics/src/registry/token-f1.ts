@@ -1,7 +1,7 @@
 // Token F1 (DSPy / SQuAD normalisation, or NeMo BYOB's lower + split): statistics (f1, precision,
 // recall) of the best reference per row; the corpus score is the mean F1.
 import { tokenF1Batch, type TokenF1Options } from "@evalkern/core-wasm";
-import { headlineColumn, meanColumns, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { meanOfColumnZero, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
 import { MetricOptionError } from "./errors.js";
 import { kernelTail } from "./kernel-sig.js";
 
@@ -29,28 +29,13 @@ export const f1: LexicalMetric = {
   resolve: resolveF1,
   create(spec: MetricSpecJson): MetricInstance {
     const o = spec.options as TokenF1Options;
-    const columns = [spec.name];
-    return {
+    return meanOfColumnZero(spec, {
       metric: "f1",
-      name: spec.name,
-      options: spec.options,
       width: 3,
-      columns,
-      scoreNames: columns,
-      headline: headlineColumn(spec.name, columns, undefined),
-      corpusColumns: [0],
-      scale: 1,
-      higherIsBetter: true,
       statistics: (h, r) => tokenF1Batch(h, r, o),
-      rowValues(stats, n) {
-        const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) out[i] = stats[3 * i]!;
-        return out;
-      },
-      corpusScores: (sums, k, count) => meanColumns(sums, k, 3, [0], count),
-      corpusDetails: (sum, count) => (count > 0 ? { f1: sum[0]! / count, precision: sum[1]! / count, recall: sum[2]! / count } : { f1: 0, precision: 0, recall: 0 }),
+      details: (sum, count) => (count > 0 ? { f1: sum[0]! / count, precision: sum[1]! / count, recall: sum[2]! / count } : { f1: 0, precision: 0, recall: 0 }),
       signature: (nrefs, tool) => `TokenF1|nrefs:${nrefs}|mode:${o.mode === "byob" ? "nemo-byob" : "dspy"}|hotpot:${o.hotpot ? "yes" : "no"}|multiref:max|agg:mean|${kernelTail(tool)}`,
-    };
+    });
   },
 };
 
