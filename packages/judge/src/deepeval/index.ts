@@ -49,6 +49,8 @@ export {
   rubricScoreRange,
   type GEvalOptions,
   type Rubric,
+  type RubricInput,
+  boundedReasonScoreSchema,
 } from "./g-eval.js";
 export {
   ArenaGEval,

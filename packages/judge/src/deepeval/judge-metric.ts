@@ -11,13 +11,19 @@ import {
 } from "@evalkern/metrics/deepeval";
 import type { GenerateResult, JudgeModel, JudgeSchema, TokenLogprob } from "../model.js";
 import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
+import { resolveJudge } from "../defaults.js";
+import { JudgeConfigError } from "../errors.js";
 import { validateWith } from "../schema.js";
 import { reasonSchema } from "./schema.js";
 
 /** Options of every DeepEval judge metric. */
 export interface JudgeMetricOptions extends ScoredMetricOptions {
-  /** The judge. Required: evalkern keeps no global client. */
-  readonly model: JudgeModel;
+  /**
+   * The judge: a `JudgeModel`, or a model name such as `"gpt-4o-mini"` (an OpenAI-compatible judge built
+   * from `OPENAI_API_KEY` / `OPENAI_BASE_URL` or `EVALKERN_JUDGE_*`). Absent: the default judge of
+   * `configure({ judge })` / `context({ judge }, fn)`; none set is an error.
+   */
+  readonly model?: JudgeModel | string;
 }
 
 /** Extra request fields of a judge call. */
@@ -86,11 +92,24 @@ export async function callJudge<T>(
   return { value, logprobs: result.logprobs };
 }
 
+/**
+ * The metric's judge: a `JudgeModel`; a model name (`"gpt-4o-mini"`), built from the environment
+ * (`judgeFromModelName`); or, when absent, the default judge of `configure({ judge })` /
+ * `context({ judge }, fn)`. Anything else, or no judge at all, is a `JudgeMetricConfigError`.
+ */
 export function checkModel(model: unknown, metric: string): JudgeModel {
-  if (typeof model !== "object" || model === null || typeof (model as JudgeModel).generate !== "function") {
-    throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate())`);
+  if (typeof model === "object" && model !== null && typeof (model as JudgeModel).generate === "function") return model as JudgeModel;
+  if (typeof model === "string" || model === undefined || model === null) {
+    try {
+      return resolveJudge(model, metric);
+    } catch (error) {
+      if (error instanceof JudgeConfigError && !(error instanceof JudgeMetricConfigError)) {
+        throw new JudgeMetricConfigError("model", error.message);
+      }
+      throw error;
+    }
   }
-  return model as JudgeModel;
+  throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate()) or a model name`);
 }
 
 /**
