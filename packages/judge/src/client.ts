@@ -157,7 +157,6 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly maxReasks: number;
-  readonly price: ModelPrice | undefined;
   private readonly prices: PriceTable | undefined;
   private readonly transport: Transport;
   private readonly options: OpenAICompatibleJudgeOptions;
@@ -215,7 +214,6 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     if (options.prices) checkPriceTable(options.prices, "options.prices");
     if (options.price) checkPriceTable({ [model]: options.price }, "options.price");
     this.prices = options.prices;
-    this.price = options.price ?? lookupPrice(options.prices, model) ?? (options.bundledPrices === false ? undefined : knownPrice(model));
 
     const caps = options.capabilities ?? {};
     this.caps = {
@@ -267,6 +265,18 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       supportsTemperature: this.caps.supportsTemperature,
       ...(this.caps.supportsEcho !== undefined ? { supportsEcho: this.caps.supportsEcho } : {}),
     };
+  }
+
+  /**
+   * The price of this model: `price`, else `prices`, else the bundled table as extended by
+   * `setModelPrices` (looked up now, so prices set after construction count). Undefined when unknown.
+   */
+  get price(): ModelPrice | undefined {
+    return (
+      this.options.price ??
+      lookupPrice(this.prices, this.model) ??
+      (this.options.bundledPrices === false ? undefined : knownPrice(this.model))
+    );
   }
 
   /** True when a price is known for this model: metrics then report `evaluationCost`. */
