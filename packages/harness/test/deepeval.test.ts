@@ -89,6 +89,7 @@ describe("evaluate", () => {
     expect(good!.metricsData[1]!.evaluationCost).toBeCloseTo(3 * (0.015 + 0.006), 12);
     expect(good!.metricsData[1]!.costUnknown).toBe(false);
     expect(good!.metricsData[0]!.evaluationCost).toBe(0);
+    expect(good!.metricsData.map((m) => m.scoringPath)).toEqual([null, "structured"]);
 
     expect(bad!.success).toBe(false);
     expect(bad!.metricsData[1]).toMatchObject({ score: 0, success: false, error: null });

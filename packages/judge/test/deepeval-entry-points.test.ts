@@ -21,7 +21,7 @@ import {
   resetModelPrices,
   setModelPrices,
 } from "../src/index.js";
-import { chatJson, startServer, textLogprobs, type ScriptedServer } from "./support/server.js";
+import { chatJson, chatText, startServer, textLogprobs, type ScriptedServer } from "./support/server.js";
 import { testJudge } from "./support/judge.js";
 
 let server: ScriptedServer;
@@ -239,5 +239,60 @@ describe("G-Eval: DeepEval's rubric form and a bounded score schema", () => {
     const score = await metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "a" }));
     expect(metric.scoring).toBe("logprob-weighted");
     expect(score).toBeCloseTo(0.85, 12);
+  });
+});
+
+describe("every judge measurement reports its scoring path", () => {
+  const testCase = new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris is the capital." });
+
+  it("structured when every first reply was valid", async () => {
+    server.enqueue("chat", ...relevancyReplies());
+    const metric = new AnswerRelevancyMetric({ model: testJudge(server) });
+    expect(metric.scoringPath).toBeNull();
+    await metric.aMeasure(testCase);
+    expect(metric.scoringPath).toBe("structured");
+    expect(metric.judgeCalls.map((c) => [c.schema, c.attempts, c.outputMode])).toEqual([
+      ["statements", 1, "json_schema"],
+      [expect.stringMatching(/^verdict/), 1, "json_schema"],
+      ["reason", 1, "json_schema"],
+    ]);
+  });
+
+  it("repaired-and-re-asked when a cut-off reply was asked again (the score never comes from the repaired one)", async () => {
+    server.enqueue(
+      "chat",
+      chatText('{"statements": ["Paris is the capital."]', { finishReason: "length" }),
+      ...relevancyReplies(),
+    );
+    const metric = new AnswerRelevancyMetric({ model: testJudge(server) });
+    expect(await metric.aMeasure(testCase)).toBe(1);
+    expect(metric.scoringPath).toBe("repaired-and-re-asked");
+    expect(metric.judgeCalls[0]!.attempts).toBe(2);
+    await metric.aMeasure(testCase).catch(() => undefined); // the next measurement starts afresh
+    expect(metric.judgeCalls.length).toBeLessThan(3);
+  });
+
+  it("G-Eval: logprob-weighted or raw-score", async () => {
+    const make = (judge: OpenAICompatibleJudge) =>
+      new GEval({ model: judge, name: "C", evaluationSteps: ["Check."], evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT] });
+    const content = '{"reason":"ok","score":8}';
+    server.enqueue("chat", chatJson(JSON.parse(content), { logprobs: textLogprobs(content, (t) => (t === "8" ? { "8": 0 } : undefined)) }));
+    const weighted = make(testJudge(server));
+    await weighted.aMeasure(testCase);
+    expect(weighted.scoringPath).toBe("logprob-weighted");
+    server.enqueue("chat", chatJson({ reason: "ok", score: 8 }));
+    const raw = make(testJudge(server, { capabilities: { supportsLogprobs: false } }));
+    await raw.aMeasure(testCase);
+    expect(raw.scoringPath).toBe("raw-score");
+  });
+
+  it("DSPy judges put it on the prediction", async () => {
+    server.enqueue("chat", chatText('{"reasoning": "r", "recall": 1', { finishReason: "length" }), chatJson({ reasoning: "r", recall: 1, precision: 1 }));
+    const result = await new SemanticF1({ model: testJudge(server) }).forward(
+      Example.from({ question: "q", response: "Paris" }),
+      Prediction.from({ response: "Paris" }),
+    );
+    expect(result.scoringPath).toBe("repaired-and-re-asked");
+    expect(result.f1).toBe(1);
   });
 });

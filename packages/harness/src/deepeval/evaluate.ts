@@ -26,7 +26,10 @@ export type TestCaseLike =
   | ConversationalTestCaseInit
   | SnakeCased<ConversationalTestCaseInit>;
 
-/** How one scoring call got its number, when the metric says (G-Eval: structured, logprob weighting, raw score). */
+/**
+ * How a judge metric got its score: `"structured"`, `"repaired-and-re-asked"`, `"logprob-weighted"`
+ * or `"raw-score"` (see `@evalkern/judge`'s `ScoringPath`); null for rule metrics.
+ */
 export type ScoringPath = string;
 
 /** One metric's measurement of one test case (DeepEval `MetricData`). */
@@ -52,7 +55,7 @@ export interface MetricResult {
   readonly skipped: boolean;
   /** A flaky metric never decides the test case's success. */
   readonly flaky: boolean;
-  /** How the score was obtained, for metrics that report it (e.g. G-Eval `"logprob-weighted"`, `"raw"`, `"strict"`). */
+  /** How a judge metric got its score (`"structured"`, `"repaired-and-re-asked"`, `"logprob-weighted"`, `"raw-score"`); null for rule metrics. */
   readonly scoringPath: ScoringPath | null;
   readonly verboseLogs: string | null;
 }
@@ -175,7 +178,8 @@ function checkMetrics(metrics: unknown): readonly DeepEvalMetric[] {
 }
 
 function scoringPathOf(metric: DeepEvalMetric): ScoringPath | null {
-  const path = (metric as { scoring?: unknown }).scoring;
+  // judge metrics: "structured" | "repaired-and-re-asked" | "logprob-weighted" | "raw-score"
+  const path = (metric as { scoringPath?: unknown }).scoringPath;
   return typeof path === "string" ? path : null;
 }
 

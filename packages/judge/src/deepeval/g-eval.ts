@@ -11,7 +11,7 @@ import {
 } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, type ScoringPath } from "./judge-metric.js";
 import { logprobWeightedScore, type GEvalScoring } from "./logprob-weighting.js";
 import { jsonOnly, numbered, paramList, renderParams } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
@@ -252,6 +252,16 @@ export class GEval extends JudgeMetric {
   /** The score scale `[min, max]` (from the rubric, else 0..10). */
   get scoreRange(): readonly [number, number] {
     return rubricScoreRange(this.rubric);
+  }
+
+  /**
+   * How the last score was obtained: `"logprob-weighted"` or `"raw-score"` for the score call, but
+   * `"repaired-and-re-asked"` when any reply had to be asked again; strict mode is `"structured"`.
+   */
+  override get scoringPath(): ScoringPath | null {
+    const calls = super.scoringPath;
+    if (calls === null || calls === "repaired-and-re-asked" || this.scoring === null || this.scoring === "strict") return calls;
+    return this.scoring === "logprob-weighted" ? "logprob-weighted" : "raw-score";
   }
 
   protected override resetState(): void {

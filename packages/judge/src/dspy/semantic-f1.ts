@@ -56,7 +56,13 @@ export type JudgeMetricPrediction = Prediction &
     recall: number;
     /** Tokens and cost of this evaluation's judge calls (cache hits cost 0). */
     usage: JudgeUsage;
+    /** `"structured"`, or `"repaired-and-re-asked"` when a judge reply had to be asked again. */
+    scoringPath: "structured" | "repaired-and-re-asked";
   }>;
+
+function pathOf(...results: readonly { attempts?: number }[]): "structured" | "repaired-and-re-asked" {
+  return results.some((result) => (result.attempts ?? 1) > 1) ? "repaired-and-re-asked" : "structured";
+}
 
 function checkModel(model: unknown, name: string): JudgeModel | undefined {
   // Given: a JudgeModel or a model name. Absent: the default judge in effect now, if any (else looked
@@ -86,6 +92,7 @@ function prediction(
   recall: number,
   feedback: string,
   usage: JudgeUsage,
+  scoringPath: "structured" | "repaired-and-re-asked",
 ): JudgeMetricPrediction {
   const passed = f1 >= threshold;
   const binarise = trace !== undefined && trace !== null;
@@ -97,6 +104,7 @@ function prediction(
     precision,
     recall,
     usage,
+    scoringPath,
   }) as JudgeMetricPrediction;
 }
 
@@ -156,7 +164,7 @@ export class SemanticF1 {
     const f1 = judgeF1(precision, recall);
     const discussion = result.value.discussion ? `\nDiscussion: ${result.value.discussion}` : "";
     const feedback = `Semantic F1 ${fixed(f1)} (precision ${fixed(precision)}, recall ${fixed(recall)}).${discussion}\nReasoning: ${reasoning}`;
-    return prediction(trace, this.threshold, f1, precision, recall, feedback, result.usage);
+    return prediction(trace, this.threshold, f1, precision, recall, feedback, result.usage, pathOf(result));
   }
 
   /** This metric as a plain DSPy metric function `(example, pred, trace?) => Promise<Prediction>`. */
@@ -209,7 +217,7 @@ export class CompleteAndGrounded {
       `Complete-and-grounded F1 ${fixed(f1)} (groundedness ${fixed(precision)}, completeness ${fixed(recall)}).\n` +
       `Completeness: ${completeness.value.discussion}\nGroundedness: ${groundedness.value.discussion}`;
     const usage = addUsage(addUsage(ZERO_USAGE, completeness.usage), groundedness.usage);
-    return prediction(trace, this.threshold, f1, precision, recall, feedback, usage);
+    return prediction(trace, this.threshold, f1, precision, recall, feedback, usage, pathOf(completeness, groundedness));
   }
 
   asMetric(): (example: Fields, pred: Fields, trace?: unknown) => Promise<JudgeMetricPrediction> {
