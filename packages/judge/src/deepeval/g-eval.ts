@@ -72,7 +72,7 @@ export const stepsSchema = judgeSchema("steps", z.object({ steps: stringList }))
 export function boundedReasonScoreSchema(min: number, max: number) {
   return judgeSchema("reason_score", z.object({ reason: z.string(), score: z.number().int().min(min).max(max) }));
 }
-const strictReasonScoreSchema = judgeSchema(
+export const strictReasonScoreSchema = judgeSchema(
   "reason_score",
   z.object({ reason: z.string(), score: z.number().refine((s) => s === 0 || s === 1, "in strict mode the score must be 0 or 1") }),
 );

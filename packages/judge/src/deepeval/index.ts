@@ -86,3 +86,6 @@ export { StepEfficiencyMetric } from "./step-efficiency.js";
 export { KnowledgeRetentionMetric, knowledgeRetentionScore, type Knowledge, type RetentionVerdict } from "./knowledge-retention.js";
 export { ConversationCompletenessMetric, conversationCompletenessScore } from "./conversation-completeness.js";
 export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from "./role-adherence.js";
+export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
+export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
+export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";

@@ -223,13 +223,15 @@ export abstract class ConversationalJudgeMetric extends BaseConversationalMetric
   }
 
   protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
-    return (
-      await callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
-        metric: this.name,
-        record: (call) => this.judgeCalls.push(call),
-        ...options,
-      })
-    ).value;
+    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  }
+
+  protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
+    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
+      metric: this.name,
+      record: (call) => this.judgeCalls.push(call),
+      ...options,
+    });
   }
 
   /** The judge calls of the last measurement, in completion order. */
