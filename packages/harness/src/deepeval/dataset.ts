@@ -1,6 +1,6 @@
 // DeepEval's `EvaluationDataset`: goldens (inputs and expected answers) from arrays or JSON, JSONL and
-// CSV files, in DeepEval's snake_case or camelCase, and the test cases made from them.
-import { readFile } from "node:fs/promises";
+// CSV files, in DeepEval's snake_case or camelCase, and the test cases made from them. Files are read
+// through the runtime adapter (`runtime().readFile`: node:fs under the Node entry).
 import { parse as parseCsv } from "csv-parse/sync";
 import {
   ConversationalGolden,
@@ -13,6 +13,7 @@ import {
   type SnakeCased,
 } from "@evalkern/metrics/deepeval";
 import { DatasetError, InvalidArgumentError } from "../errors.js";
+import { runtime } from "../runtime/runtime.js";
 import { toTestCase, type TestCaseLike } from "./evaluate.js";
 
 /** A golden, or its fields (snake_case or camelCase). A `scenario` field makes it conversational. */
@@ -146,7 +147,8 @@ function csvValue(field: string, cell: string, delimiter: string, where: { path:
 async function readText(path: string): Promise<string> {
   if (typeof path !== "string" || path === "") throw new InvalidArgumentError("path must be a non-empty string", { argument: "path" });
   try {
-    return await readFile(path, "utf8");
+    // through the runtime adapter (node:fs under the package entry), so this module stays runtime-neutral
+    return new TextDecoder("utf-8").decode(await runtime().readFile(path)).replace(/^\uFEFF/, "");
   } catch (error) {
     throw new DatasetError(`cannot read ${path}: ${(error as Error).message}`, { path, cause: error });
   }
