@@ -4,6 +4,7 @@
 import { LLMTestCase, LLMTestCaseParams } from "@evalkern/metrics/deepeval";
 import { Example, Prediction } from "@evalkern/metrics/dspy";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   AnswerRelevancyMetric,
   BUNDLED_PRICES,
@@ -16,6 +17,10 @@ import {
   configure,
   context,
   judgeFromModelName,
+  LlmJudgeMetric,
+  makeLlmJudgeEvaluator,
+  semanticDiffJudge,
+  zodSchema,
   knownPrice,
   resetJudgeDefaults,
   resetModelPrices,
@@ -88,6 +93,16 @@ describe("a model given by name", () => {
     expect(metric.score).toBe(1);
     expect(metric.evaluationCost).toBeNull();
     expect(metric.inputTokens).toBe(1_000_000);
+  });
+
+  it("the dsrs and evalwire judges take a model name too, and the configured default", () => {
+    useOpenAIEnv();
+    expect(new LlmJudgeMetric({ model: "gpt-4o-mini" }).model.name).toBe("gpt-4o-mini");
+    expect(() => new LlmJudgeMetric({})).toThrow(/configure\(\{ judge \}\)/);
+    configure({ judge: testJudge(server, { model: "configured" }) });
+    expect(new LlmJudgeMetric({}).model.name).toBe("configured");
+    expect(typeof semanticDiffJudge({ model: "gpt-4o-mini" })).toBe("function");
+    expect(typeof makeLlmJudgeEvaluator("gpt-4o-mini", "{output}", zodSchema("v", z.object({ score: z.boolean() })))).toBe("function");
   });
 
   it("without any judge, names the ways to give one", () => {
