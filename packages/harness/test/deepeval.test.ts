@@ -180,6 +180,11 @@ describe("assertTest", () => {
     expect((error as MetricAssertionError).failed.map((f) => f.name)).toEqual(["Json Correctness", "Answer Relevancy"]);
   });
 
+  // vitest marks this test passed only because the body throws: a failing assertTest fails the test it is in
+  it.fails("fails the vitest test it runs in", async () => {
+    await assertTest({ input: "q", actual_output: "not json" }, [new JsonCorrectnessMetric({ expectedSchema: schema })]);
+  });
+
   it("reports a metric that errored with its error", async () => {
     const error = (await assertTest({ input: "q" }, [new JsonCorrectnessMetric({ expectedSchema: schema })]).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain("  - Json Correctness: score None, threshold 0.5\n      error: 'actual_output' cannot be None");
