@@ -129,3 +129,44 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+/** One failed metric of `assertTest`, as listed in its message. */
+export interface FailedMetric {
+  readonly name: string;
+  readonly score: number | null;
+  readonly threshold: number | null;
+  readonly strictMode: boolean;
+  readonly reason: string | null;
+  readonly error: string | null;
+}
+
+/**
+ * `assertTest` found failed metrics (DeepEval's `AssertionError`): the message lists each with its
+ * score, threshold and reason (or error). An `Error`, so vitest and jest report it as a test failure.
+ */
+export class MetricAssertionError extends EvalkernError {
+  override name = "MetricAssertionError";
+  override readonly code: string = "METRIC_ASSERTION";
+  readonly failed: readonly FailedMetric[];
+  /** The full per-metric results of the test case (`evaluate`'s `TestResult`). */
+  readonly result: unknown;
+  constructor(message: string, failed: readonly FailedMetric[], result: unknown) {
+    super(message);
+    this.failed = failed;
+    this.result = result;
+  }
+}
+
+/** A dataset file (JSON, JSONL, CSV) could not be read as goldens; names the file and the line or row. */
+export class DatasetError extends EvalkernError {
+  override name = "DatasetError";
+  override readonly code: string = "DATASET";
+  readonly path: string | null;
+  /** 1-based line (JSONL) or data row (CSV, JSON array index + 1), when one row is at fault. */
+  readonly row: number | null;
+  constructor(message: string, options: { path?: string | null; row?: number | null; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.path = options.path ?? null;
+    this.row = options.row ?? null;
+  }
+}

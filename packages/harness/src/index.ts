@@ -14,6 +14,30 @@ export * from "./errors.js";
 export { setRuntime, runtime, type Runtime, type AsyncContextAdapter, type TextSink } from "./runtime/runtime.js";
 export { context, configure, settings, resetSettings, type Settings } from "./settings.js";
 export { Example, Prediction } from "@evalkern/metrics/dspy";
+export {
+  evaluate,
+  assertTest,
+  formatSummary,
+  toTestCase,
+  EvaluationDataset,
+  Golden,
+  ConversationalGolden,
+  LLMTestCase,
+  ConversationalTestCase,
+  ToolCall,
+  Turn,
+  type DeepEvalMetric,
+  type TestCaseLike,
+  type MetricResult,
+  type TestResult,
+  type EvaluateOptions as DeepEvalEvaluateOptions,
+  type EvaluateProgress,
+  type EvaluateResult,
+  type MetricSummaryRow,
+  type ScoringPath,
+  type GoldenLike,
+  type LoadGoldensOptions,
+} from "./deepeval/index.js";
 export { Evaluate, EvaluationResult, metricScore, type EvaluateOptions, type CallOptions, type EvaluationRow, type EvaluateMetric, type Program } from "./evaluate/evaluate.js";
 export {
   benchmark,

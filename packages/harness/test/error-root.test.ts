@@ -3,12 +3,14 @@ import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
 import {
   BenchmarkRunError,
+  DatasetError,
   EndpointError,
   EndpointUnreachableError,
   EvalkernError,
   FileSystemError,
   InvalidArgumentError,
   MaxErrorsExceededError,
+  MetricAssertionError,
   MetricResultError,
   MigrationError,
   MissingFieldError,
@@ -33,6 +35,8 @@ const instances: Record<string, () => Error> = {
   RunAbortedError: () => new RunAbortedError("m"),
   EndpointUnreachableError: () => new EndpointUnreachableError("http://127.0.0.1:1", "refused"),
   BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
+  MetricAssertionError: () => new MetricAssertionError("m", [], null),
+  DatasetError: () => new DatasetError("m", { path: "/x", row: 1 }),
 };
 
 describe("error root", () => {

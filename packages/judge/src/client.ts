@@ -35,6 +35,7 @@ import { interpret, schemaInstruction, toLogprobs, withInstruction, type ChatDat
 import { checkMessages, checkNumber, finishUsage, type CallState, type RawUsage } from "./openai/shared.js";
 import { CapabilityRejection, Transport, createOpenAIClient } from "./openai/transport.js";
 import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
+import { knownPrice } from "./prices.js";
 import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -103,6 +104,11 @@ export interface OpenAICompatibleJudgeOptions {
   readonly prices?: PriceTable;
   /** The price of this model (overrides `prices`). */
   readonly price?: ModelPrice;
+  /**
+   * Fall back to the bundled, dated price table (`modelPrices()`, extended by `setModelPrices`) for
+   * models neither `price` nor `prices` covers. Default true; false = only your prices count.
+   */
+  readonly bundledPrices?: boolean;
   /** Where calls are booked; share one between judges to total a run. Default: a new ledger. */
   readonly ledger?: UsageLedger;
   /** A fetch implementation (default `globalThis.fetch`). */
@@ -151,7 +157,6 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly maxReasks: number;
-  readonly price: ModelPrice | undefined;
   private readonly prices: PriceTable | undefined;
   private readonly transport: Transport;
   private readonly options: OpenAICompatibleJudgeOptions;
@@ -209,7 +214,6 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     if (options.prices) checkPriceTable(options.prices, "options.prices");
     if (options.price) checkPriceTable({ [model]: options.price }, "options.price");
     this.prices = options.prices;
-    this.price = options.price ?? lookupPrice(options.prices, model);
 
     const caps = options.capabilities ?? {};
     this.caps = {
@@ -261,6 +265,18 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       supportsTemperature: this.caps.supportsTemperature,
       ...(this.caps.supportsEcho !== undefined ? { supportsEcho: this.caps.supportsEcho } : {}),
     };
+  }
+
+  /**
+   * The price of this model: `price`, else `prices`, else the bundled table as extended by
+   * `setModelPrices` (looked up now, so prices set after construction count). Undefined when unknown.
+   */
+  get price(): ModelPrice | undefined {
+    return (
+      this.options.price ??
+      lookupPrice(this.prices, this.model) ??
+      (this.options.bundledPrices === false ? undefined : knownPrice(this.model))
+    );
   }
 
   /** True when a price is known for this model: metrics then report `evaluationCost`. */
@@ -394,7 +410,10 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       cachedInputTokens: raw?.prompt_tokens_details?.cached_tokens ?? 0,
       reasoningTokens: raw?.completion_tokens_details?.reasoning_tokens ?? 0,
     };
-    const price = this.options.price ?? lookupPrice(this.prices, this.model, responseModel);
+    const price =
+      this.options.price ??
+      lookupPrice(this.prices, this.model, responseModel) ??
+      (this.options.bundledPrices === false ? undefined : knownPrice(this.model, responseModel));
     // Without a usage block the tokens are unknown, so the cost is too.
     const costUsd = raw ? costOf(tokens, price) : null;
     return { ...tokens, costUsd, requests: 0, latencyMs };

@@ -60,6 +60,18 @@ export {
 export { FileCacheStore, type FileCacheStoreOptions } from "./cache/file-store.js";
 export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
 export { ENV, readEnv, type EnvSource } from "./env.js";
+export { PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";
+export {
+  configure,
+  context,
+  judgeDefaults,
+  resetJudgeDefaults,
+  defaultJudge,
+  resolveJudge,
+  judgeFromModelName,
+  OPENAI_ENV,
+  type JudgeDefaults,
+} from "./defaults.js";
 export { withMetricTag, tryGenerate, type JudgeOutcome } from "./generate.js";
 
 // Metric families.

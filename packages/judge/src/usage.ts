@@ -14,7 +14,8 @@ export interface ModelPrice {
 /**
  * Prices by model name. Lookup: the exact name, else the longest key the name starts with (so
  * `"gpt-4o"` prices `"gpt-4o-2024-08-06"`, and `"gpt-4o-mini"` wins over `"gpt-4o"` for the mini).
- * evalkern ships no prices: provider prices change, and a stale number would be a made-up cost.
+ * A judge falls back to the bundled, dated table of `prices.ts` (`modelPrices()`) for models this
+ * table does not cover.
  */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 

@@ -149,13 +149,14 @@ describe("GEval", () => {
     expect(() => new GEval({ ...base, topLogprobs: 21 })).toThrow(/0\.\.20/);
   });
 
-  it("clamps out-of-range judge scores to [0, 1] and keeps the raw value", async () => {
+  it("normalisation clamps to [0, 1]; a judge score outside the scale violates the bounded schema (no score from it)", async () => {
     expect(normalizeGEvalScore(12, [0, 10])).toBe(1);
     expect(normalizeGEvalScore(-1, [0, 10])).toBe(0);
     const judge = new FakeJudge([scored(12)]);
     const metric = new GEval({ model: judge, name: "C", evaluationSteps: ["s"], evaluationParams: params });
-    expect(await metric.aMeasure(testCase)).toBe(1);
-    expect(metric.judgeScore).toBe(12);
+    await expect(metric.aMeasure(testCase)).rejects.toBeInstanceOf(JudgeReplyError);
+    expect(metric.score).toBeNull();
+    expect(metric.success).toBe(false);
   });
 
   it("strict mode: a 0/1 prompt without rubric or logprobs, threshold 1, score used as is", async () => {

@@ -116,6 +116,12 @@ const SCRIPTS: Record<string, Script> = {
     out_of_character: [{ verdicts: [] }],
     reason: Array.from({ length: 3 }, () => ({ reason: "The score is as it is because of the verdicts." })),
   },
+  "Prompt alignment, turn relevancy and conversational G-Eval": {
+    verdicts: [{ verdicts: [v("no", "Two sentences: 'It opens at 9am. Tickets are 12 euros.'"), v("yes")] }],
+    turn_verdict: [v("yes"), v("no", "'Our museum was founded in 1901.' does not say whether there is a café.")],
+    reason_score: [{ reason: "The opening hours are given, but the café question is ignored.", score: 7 }],
+    reason: Array.from({ length: 2 }, () => ({ reason: "The score is as it is because of the verdicts." })),
+  },
 };
 
 function importedNames(code: string, from: string): { names: string[]; rest: string } {

@@ -4,7 +4,7 @@
 // judge call from a per-schema queue of scripted replies.
 import { readFileSync } from "node:fs";
 import * as metricsDsrs from "@evalkern/metrics/dsrs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as zod from "zod";
 import * as judgePackage from "../src/index.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
@@ -95,7 +95,28 @@ const SCRIPTS: Record<string, Script> = {
     ],
     semantic_equivalence: [{ reason: "Same sum; names differ and addition commutes.", equivalent: true, similarity: 1 }],
   },
+  "Judges by name, a default judge, prices and DeepEval's rubric form": {
+    reason_score: [
+      () => chatJson({ reason: "Both say Paris.", score: 9 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
+      () => chatJson({ reason: "Both say Paris.", score: 8 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
+      () => chatJson({ reason: "Both say Paris.", score: 8 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
+    ],
+    semantic_recall_precision: [
+      { reasoning: "Same city.", recall: 1, precision: 1 },
+      { reasoning: "Adds the country.", recall: 1, precision: 0.5 },
+    ],
+  },
 };
+
+const savedEnv = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
+afterEach(() => {
+  judgePackage.resetJudgeDefaults();
+  judgePackage.resetModelPrices();
+  for (const [key, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -13,19 +13,28 @@ function block(language: string, after = 0): { code: string; end: number } {
   return { code: readme.slice(bodyStart, end), end };
 }
 
-describe("README-deepeval.md example", () => {
-  it("runs and prints the documented output", async () => {
-    const example = block("js");
-    const expected = block("text", example.end).code.split("\n");
+function pairs(): { code: string; expected: string[] }[] {
+  const found: { code: string; expected: string[] }[] = [];
+  let from = 0;
+  while (readme.indexOf("```js\n", from) !== -1) {
+    const example = block("js", from);
+    const output = block("text", example.end);
+    found.push({ code: example.code, expected: output.code.split("\n") });
+    from = output.end;
+  }
+  return found;
+}
 
+describe("README-deepeval.md examples", () => {
+  it.each(pairs().map((pair, index) => [index, pair] as const))("example %i runs and prints the documented output", async (_index, { code, expected }) => {
     const importLine = /import\s*\{([^}]*)\}\s*from\s*"@evalkern\/metrics\/deepeval";\n/;
-    const match = importLine.exec(example.code);
+    const match = importLine.exec(code);
     expect(match, "the example imports from @evalkern/metrics/deepeval").not.toBeNull();
     const names = (match?.[1] ?? "")
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
-    const body = example.code.replace(importLine, "");
+    const body = code.replace(importLine, "");
 
     const printed: string[] = [];
     const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };

@@ -22,7 +22,7 @@ import { json, jsonOnly, numbered } from "./render.js";
 import { judgeSchema } from "./schema.js";
 
 export interface ArenaGEvalOptions extends MetricOptions {
-  readonly model: JudgeModel;
+  readonly model?: JudgeModel | string;
   /** The criterion's name; displayed as `"<name> [Arena GEval]"`. */
   readonly name: string;
   /** Fields shown for every contestant (and required on each contestant's test case). */

@@ -11,7 +11,7 @@ import {
 } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, type ScoringPath } from "./judge-metric.js";
 import { logprobWeightedScore, type GEvalScoring } from "./logprob-weighting.js";
 import { jsonOnly, numbered, paramList, renderParams } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
@@ -23,6 +23,29 @@ export interface Rubric {
   readonly expectedOutcome: string;
 }
 
+/**
+ * A rubric band as written for DeepEval: `{ score: [lo, hi], expected_outcome }`, or Python's
+ * `Rubric(score_range=..., expected_outcome=...)` fields. Accepted wherever a `Rubric` is.
+ */
+export type RubricInput =
+  | Rubric
+  | { readonly score: readonly [number, number] | number; readonly expected_outcome?: string; readonly expectedOutcome?: string }
+  | { readonly score_range: readonly [number, number]; readonly expected_outcome?: string; readonly expectedOutcome?: string };
+
+/** One rubric band in evalkern's form, from any accepted spelling (unchanged when not recognised). */
+function normalizeRubricItem(item: unknown): unknown {
+  if (typeof item !== "object" || item === null) return item;
+  const r = item as Record<string, unknown>;
+  const rawRange = r.scoreRange ?? r.score_range ?? r.score;
+  const range = typeof rawRange === "number" ? [rawRange, rawRange] : rawRange;
+  const outcome = r.expectedOutcome ?? r.expected_outcome;
+  const known = new Set(["scoreRange", "score_range", "score", "expectedOutcome", "expected_outcome"]);
+  const ranges = ["scoreRange", "score_range", "score"].filter((k) => r[k] !== undefined).length;
+  const outcomes = ["expectedOutcome", "expected_outcome"].filter((k) => r[k] !== undefined).length;
+  if (ranges > 1 || outcomes > 1 || Object.keys(r).some((k) => !known.has(k))) return { invalid: true };
+  return { scoreRange: range, expectedOutcome: outcome };
+}
+
 export interface GEvalOptions extends JudgeMetricOptions {
   /** The criterion's name; the metric is displayed as `"<name> [GEval]"`. */
   readonly name: string;
@@ -32,15 +55,24 @@ export interface GEvalOptions extends JudgeMetricOptions {
   readonly criteria?: string | null;
   /** How to judge, step by step. Takes precedence over `criteria`. */
   readonly evaluationSteps?: readonly string[] | null;
-  /** Score bands; non-overlapping (adjacent bands must not share an endpoint). */
-  readonly rubric?: readonly Rubric[] | null;
+  /**
+   * Score bands; non-overlapping (adjacent bands must not share an endpoint). Either form:
+   * `{ scoreRange: [0, 2], expectedOutcome }` or DeepEval's `{ score: [0, 2], expected_outcome }`.
+   */
+  readonly rubric?: readonly RubricInput[] | null;
   /** Alternatives per token to ask for (0..20). Default 20. */
   readonly topLogprobs?: number;
 }
 
 export const stepsSchema = judgeSchema("steps", z.object({ steps: stringList }));
-const reasonScoreSchema = judgeSchema("reason_score", z.object({ reason: z.string(), score: z.number() }));
-const strictReasonScoreSchema = judgeSchema(
+/**
+ * The score reply on `[min, max]`: an integer inside the scale, so a server that follows the schema
+ * cannot answer 7.5 or 11 (which no digit token spells, forcing the raw-score fallback).
+ */
+export function boundedReasonScoreSchema(min: number, max: number) {
+  return judgeSchema("reason_score", z.object({ reason: z.string(), score: z.number().int().min(min).max(max) }));
+}
+export const strictReasonScoreSchema = judgeSchema(
   "reason_score",
   z.object({ reason: z.string(), score: z.number().refine((s) => s === 0 || s === 1, "in strict mode the score must be 0 or 1") }),
 );
@@ -88,7 +120,7 @@ export function checkRubric(value: unknown, owner: string): readonly Rubric[] | 
     throw new JudgeMetricConfigError("rubric", `${owner}: 'rubric' must be a non-empty list or null`);
   }
   const rubric = value.map((item: unknown, index) => {
-    const r = item as Rubric;
+    const r = normalizeRubricItem(item) as Rubric;
     const range = r?.scoreRange;
     if (
       !Array.isArray(range) ||
@@ -99,7 +131,7 @@ export function checkRubric(value: unknown, owner: string): readonly Rubric[] | 
     ) {
       throw new JudgeMetricConfigError(
         "rubric",
-        `${owner}: rubric[${index}] must be {scoreRange: [start, end], expectedOutcome} with integers 0 <= start <= end <= 10`,
+        `${owner}: rubric[${index}] must be {scoreRange: [start, end], expectedOutcome} or {score: [start, end], expected_outcome} with integers 0 <= start <= end <= 10`,
       );
     }
     return Object.freeze({ scoreRange: Object.freeze([range[0], range[1]]) as readonly [number, number], expectedOutcome: r.expectedOutcome });
@@ -222,6 +254,16 @@ export class GEval extends JudgeMetric {
     return rubricScoreRange(this.rubric);
   }
 
+  /**
+   * How the last score was obtained: `"logprob-weighted"` or `"raw-score"` for the score call, but
+   * `"repaired-and-re-asked"` when any reply had to be asked again; strict mode is `"structured"`.
+   */
+  override get scoringPath(): ScoringPath | null {
+    const calls = super.scoringPath;
+    if (calls === null || calls === "repaired-and-re-asked" || this.scoring === null || this.scoring === "strict") return calls;
+    return this.scoring === "logprob-weighted" ? "logprob-weighted" : "raw-score";
+  }
+
   protected override resetState(): void {
     super.resetState();
     this.scoring = null;
@@ -286,7 +328,7 @@ ${jsonOnly(`{"reason": "<string>", "score": <integer ${min}-${max}>}`)}`;
       return { score, reason, verboseSteps: [...verbose, `Scoring: strict (judge score ${score})`] };
     }
     const useLogprobs = this.model.supportsLogprobs && this.topLogprobs > 0;
-    const reply = await this.judgeWithLogprobs(reasonScoreSchema, prompt, {
+    const reply = await this.judgeWithLogprobs(boundedReasonScoreSchema(...this.scoreRange), prompt, {
       signal,
       ...(useLogprobs ? { logprobs: true, topLogprobs: this.topLogprobs } : {}),
     });

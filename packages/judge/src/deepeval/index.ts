@@ -11,6 +11,9 @@ export {
   callJudge,
   validateReply,
   tryMeasure,
+  callsScoringPath,
+  type ScoringPath,
+  type JudgeCallRecord,
   type JudgeMetricOptions,
   type JudgeCallOptions,
   type JudgeReply,
@@ -49,6 +52,8 @@ export {
   rubricScoreRange,
   type GEvalOptions,
   type Rubric,
+  type RubricInput,
+  boundedReasonScoreSchema,
 } from "./g-eval.js";
 export {
   ArenaGEval,
@@ -81,3 +86,6 @@ export { StepEfficiencyMetric } from "./step-efficiency.js";
 export { KnowledgeRetentionMetric, knowledgeRetentionScore, type Knowledge, type RetentionVerdict } from "./knowledge-retention.js";
 export { ConversationCompletenessMetric, conversationCompletenessScore } from "./conversation-completeness.js";
 export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from "./role-adherence.js";
+export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
+export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
+export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";

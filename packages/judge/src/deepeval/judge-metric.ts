@@ -11,13 +11,48 @@ import {
 } from "@evalkern/metrics/deepeval";
 import type { GenerateResult, JudgeModel, JudgeSchema, TokenLogprob } from "../model.js";
 import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
+import { resolveJudge } from "../defaults.js";
+import { JudgeConfigError } from "../errors.js";
 import { validateWith } from "../schema.js";
 import { reasonSchema } from "./schema.js";
 
 /** Options of every DeepEval judge metric. */
 export interface JudgeMetricOptions extends ScoredMetricOptions {
-  /** The judge. Required: evalkern keeps no global client. */
-  readonly model: JudgeModel;
+  /**
+   * The judge: a `JudgeModel`, or a model name such as `"gpt-4o-mini"` (an OpenAI-compatible judge built
+   * from `OPENAI_API_KEY` / `OPENAI_BASE_URL` or `EVALKERN_JUDGE_*`). Absent: the default judge of
+   * `configure({ judge })` / `context({ judge }, fn)`; none set is an error.
+   */
+  readonly model?: JudgeModel | string;
+}
+
+/**
+ * How a judge measurement got its score:
+ * - `"structured"`: every call's first reply was valid structured output;
+ * - `"repaired-and-re-asked"`: some reply was invalid or needed repair, so the judge was asked again
+ *   (the score comes only from a valid reply, never from a repaired one);
+ * - `"logprob-weighted"`: G-Eval's score is the probability-weighted mean of the score token's candidates;
+ * - `"raw-score"`: G-Eval's score is the judge's integer as written (no usable logprobs).
+ */
+export type ScoringPath = "structured" | "repaired-and-re-asked" | "logprob-weighted" | "raw-score";
+
+/** One judge call of a measurement, as the model reported it. */
+export interface JudgeCallRecord {
+  /** The schema's name (`"statements"`, `"verdicts"`, `"reason"`...). */
+  readonly schema: string;
+  /** Rung of the structured-output ladder (`"json_schema"`, `"json_object"`, `"text"`), when reported. */
+  readonly outputMode: string | null;
+  /** Replies received: 1, plus the re-asks after invalid or repaired output. */
+  readonly attempts: number;
+  /** Capability fallbacks taken (e.g. `"json_schema->json_object"`, `"logprobs-dropped"`). */
+  readonly fallbacks: readonly string[];
+  readonly cached: boolean;
+}
+
+/** The path of a measurement from its calls: re-asked when any call was, else structured. */
+export function callsScoringPath(calls: readonly JudgeCallRecord[]): ScoringPath | null {
+  if (calls.length === 0) return null;
+  return calls.some((call) => call.attempts > 1) ? "repaired-and-re-asked" : "structured";
 }
 
 /** Extra request fields of a judge call. */
@@ -27,6 +62,8 @@ export interface JudgeCallOptions {
   readonly metric?: string;
   readonly logprobs?: boolean;
   readonly topLogprobs?: number;
+  /** Told about every call that returned (for `judgeCalls` / `scoringPath`). */
+  readonly record?: (call: JudgeCallRecord) => void;
 }
 
 /** The validated value of a judge call, with the token logprobs when they were asked for. */
@@ -76,6 +113,13 @@ export async function callJudge<T>(
     }
     throw error;
   }
+  options.record?.({
+    schema: schema.name,
+    outputMode: result.outputMode ?? null,
+    attempts: result.attempts ?? 1,
+    fallbacks: result.fallbacks ?? [],
+    cached: result.cached,
+  });
   const usage = result.usage;
   accrue({
     costUsd: result.cached ? 0 : (usage?.costUsd ?? null),
@@ -86,11 +130,24 @@ export async function callJudge<T>(
   return { value, logprobs: result.logprobs };
 }
 
+/**
+ * The metric's judge: a `JudgeModel`; a model name (`"gpt-4o-mini"`), built from the environment
+ * (`judgeFromModelName`); or, when absent, the default judge of `configure({ judge })` /
+ * `context({ judge }, fn)`. Anything else, or no judge at all, is a `JudgeMetricConfigError`.
+ */
 export function checkModel(model: unknown, metric: string): JudgeModel {
-  if (typeof model !== "object" || model === null || typeof (model as JudgeModel).generate !== "function") {
-    throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate())`);
+  if (typeof model === "object" && model !== null && typeof (model as JudgeModel).generate === "function") return model as JudgeModel;
+  if (typeof model === "string" || model === undefined || model === null) {
+    try {
+      return resolveJudge(model, metric);
+    } catch (error) {
+      if (error instanceof JudgeConfigError && !(error instanceof JudgeMetricConfigError)) {
+        throw new JudgeMetricConfigError("model", error.message);
+      }
+      throw error;
+    }
   }
-  return model as JudgeModel;
+  throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate()) or a model name`);
 }
 
 /**
@@ -113,7 +170,24 @@ export abstract class JudgeMetric extends BaseMetric {
   }
 
   protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
-    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), { metric: this.name, ...options });
+    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
+      metric: this.name,
+      record: (call) => this.judgeCalls.push(call),
+      ...options,
+    });
+  }
+
+  /** The judge calls of the last measurement, in completion order. */
+  judgeCalls: JudgeCallRecord[] = [];
+
+  /** How the last measurement got its score (null before one, or when no call returned). */
+  get scoringPath(): ScoringPath | null {
+    return callsScoringPath(this.judgeCalls);
+  }
+
+  protected override resetState(): void {
+    super.resetState();
+    this.judgeCalls = [];
   }
 
   /** Cost is reported for priced models (DeepEval's "native" models); `reportsCost: false` → null. */
@@ -149,7 +223,28 @@ export abstract class ConversationalJudgeMetric extends BaseConversationalMetric
   }
 
   protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
-    return (await callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), { metric: this.name, ...options })).value;
+    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  }
+
+  protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
+    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
+      metric: this.name,
+      record: (call) => this.judgeCalls.push(call),
+      ...options,
+    });
+  }
+
+  /** The judge calls of the last measurement, in completion order. */
+  judgeCalls: JudgeCallRecord[] = [];
+
+  /** How the last measurement got its score (null before one, or when no call returned). */
+  get scoringPath(): ScoringPath | null {
+    return callsScoringPath(this.judgeCalls);
+  }
+
+  protected override resetState(): void {
+    super.resetState();
+    this.judgeCalls = [];
   }
 
   protected override get tracksCost(): boolean {

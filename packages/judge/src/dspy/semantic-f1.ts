@@ -3,6 +3,7 @@
 // evaluation time and pass/fail when a `trace` is given.
 import { Prediction } from "@evalkern/metrics/dsrs";
 import { JudgeConfigError } from "../errors.js";
+import { defaultJudge, resolveJudge } from "../defaults.js";
 import type { GenerateResult, JudgeModel, JudgeUsage } from "../model.js";
 import { addUsage, ZERO_USAGE } from "../usage.js";
 import { fieldText, type Fields } from "./fields.js";
@@ -19,8 +20,11 @@ import {
 } from "./prompts.js";
 
 export interface SemanticF1Options {
-  /** The judge. Required: evalkern keeps no global LM (DSPy uses `dspy.settings.lm`). */
-  readonly model: JudgeModel;
+  /**
+   * The judge: a `JudgeModel` or a model name (`"gpt-4o-mini"`, built from the environment). Absent: the
+   * default judge of `configure({ judge })` / `context({ judge }, fn)`, as DSPy uses `dspy.settings.lm`.
+   */
+  readonly model?: JudgeModel | string;
   /** Pass mark when a trace is given. Default 0.66. */
   readonly threshold?: number;
   /** Enumerate key ideas and discuss them before scoring (DSPy's decompositional signature). Default false. */
@@ -30,7 +34,8 @@ export interface SemanticF1Options {
 }
 
 export interface CompleteAndGroundedOptions {
-  readonly model: JudgeModel;
+  /** As `SemanticF1Options.model`. */
+  readonly model?: JudgeModel | string;
   /** Pass mark when a trace is given. Default 0.66. */
   readonly threshold?: number;
   readonly tag?: string;
@@ -51,13 +56,22 @@ export type JudgeMetricPrediction = Prediction &
     recall: number;
     /** Tokens and cost of this evaluation's judge calls (cache hits cost 0). */
     usage: JudgeUsage;
+    /** `"structured"`, or `"repaired-and-re-asked"` when a judge reply had to be asked again. */
+    scoringPath: "structured" | "repaired-and-re-asked";
   }>;
 
-function checkModel(model: unknown, name: string): JudgeModel {
-  if (typeof model !== "object" || model === null || typeof (model as JudgeModel).generate !== "function") {
-    throw new JudgeConfigError(`${name} needs options.model, a JudgeModel`, { argument: "options.model" });
+function pathOf(...results: readonly { attempts?: number }[]): "structured" | "repaired-and-re-asked" {
+  return results.some((result) => (result.attempts ?? 1) > 1) ? "repaired-and-re-asked" : "structured";
+}
+
+function checkModel(model: unknown, name: string): JudgeModel | undefined {
+  // Given: a JudgeModel or a model name. Absent: the default judge in effect now, if any (else looked
+  // up again on first use, as DSPy reads dspy.settings.lm at call time).
+  if (model === undefined || model === null) return defaultJudge();
+  if (typeof model === "string" || (typeof model === "object" && typeof (model as JudgeModel).generate === "function")) {
+    return resolveJudge(model, name);
   }
-  return model as JudgeModel;
+  throw new JudgeConfigError(`${name}: options.model must be a JudgeModel or a model name`, { argument: "options.model" });
 }
 
 function checkThreshold(threshold: unknown): number {
@@ -78,6 +92,7 @@ function prediction(
   recall: number,
   feedback: string,
   usage: JudgeUsage,
+  scoringPath: "structured" | "repaired-and-re-asked",
 ): JudgeMetricPrediction {
   const passed = f1 >= threshold;
   const binarise = trace !== undefined && trace !== null;
@@ -89,6 +104,7 @@ function prediction(
     precision,
     recall,
     usage,
+    scoringPath,
   }) as JudgeMetricPrediction;
 }
 
@@ -115,13 +131,18 @@ function prediction(
  * result.score; // 0.8
  */
 export class SemanticF1 {
-  readonly model: JudgeModel;
+  private resolvedModel: JudgeModel | undefined;
   readonly threshold: number;
   readonly decompositional: boolean;
   readonly tag: string;
 
-  constructor(options: SemanticF1Options) {
-    this.model = checkModel(options?.model, "SemanticF1");
+  /** The judge: the one given, else the default judge (read when first needed if none was set at construction). */
+  get model(): JudgeModel {
+    return (this.resolvedModel ??= resolveJudge(undefined, this.tag));
+  }
+
+  constructor(options: SemanticF1Options = {}) {
+    this.resolvedModel = checkModel(options?.model, "SemanticF1");
     this.threshold = checkThreshold(options.threshold);
     this.decompositional = options.decompositional === true;
     this.tag = options.tag ?? "SemanticF1";
@@ -143,7 +164,7 @@ export class SemanticF1 {
     const f1 = judgeF1(precision, recall);
     const discussion = result.value.discussion ? `\nDiscussion: ${result.value.discussion}` : "";
     const feedback = `Semantic F1 ${fixed(f1)} (precision ${fixed(precision)}, recall ${fixed(recall)}).${discussion}\nReasoning: ${reasoning}`;
-    return prediction(trace, this.threshold, f1, precision, recall, feedback, result.usage);
+    return prediction(trace, this.threshold, f1, precision, recall, feedback, result.usage, pathOf(result));
   }
 
   /** This metric as a plain DSPy metric function `(example, pred, trace?) => Promise<Prediction>`. */
@@ -165,12 +186,17 @@ export class SemanticF1 {
  * (await metric.forward(example, Prediction.from({ response, context: passages }))).score;
  */
 export class CompleteAndGrounded {
-  readonly model: JudgeModel;
+  private resolvedModel: JudgeModel | undefined;
   readonly threshold: number;
   readonly tag: string;
 
-  constructor(options: CompleteAndGroundedOptions) {
-    this.model = checkModel(options?.model, "CompleteAndGrounded");
+  /** The judge: the one given, else the default judge (read when first needed if none was set at construction). */
+  get model(): JudgeModel {
+    return (this.resolvedModel ??= resolveJudge(undefined, this.tag));
+  }
+
+  constructor(options: CompleteAndGroundedOptions = {}) {
+    this.resolvedModel = checkModel(options?.model, "CompleteAndGrounded");
     this.threshold = checkThreshold(options.threshold);
     this.tag = options.tag ?? "CompleteAndGrounded";
   }
@@ -191,7 +217,7 @@ export class CompleteAndGrounded {
       `Complete-and-grounded F1 ${fixed(f1)} (groundedness ${fixed(precision)}, completeness ${fixed(recall)}).\n` +
       `Completeness: ${completeness.value.discussion}\nGroundedness: ${groundedness.value.discussion}`;
     const usage = addUsage(addUsage(ZERO_USAGE, completeness.usage), groundedness.usage);
-    return prediction(trace, this.threshold, f1, precision, recall, feedback, usage);
+    return prediction(trace, this.threshold, f1, precision, recall, feedback, usage, pathOf(completeness, groundedness));
   }
 
   asMetric(): (example: Fields, pred: Fields, trace?: unknown) => Promise<JudgeMetricPrediction> {

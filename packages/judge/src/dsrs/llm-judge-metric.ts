@@ -5,6 +5,7 @@
 import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "@evalkern/metrics/dsrs";
 import { z } from "zod";
 import { JudgeConfigError } from "../errors.js";
+import { resolveJudge } from "../defaults.js";
 import type { JudgeMessage, JudgeModel } from "../model.js";
 import { zodSchema } from "../schema.js";
 import { costMsats, checkRate, renderFields, usageNote } from "./render.js";
@@ -34,7 +35,8 @@ export const LlmJudgeVerdict = zodSchema(
 );
 
 export interface LlmJudgeMetricOptions {
-  readonly model: JudgeModel;
+  /** A `JudgeModel` or a model name (built from the environment); absent: the `configure({ judge })` default. */
+  readonly model?: JudgeModel | string;
   /** Default `"llm_judge"`. */
   readonly name?: string;
   /** Default: {@link DEFAULT_JUDGE_PROMPT}. */
@@ -97,10 +99,7 @@ export class LlmJudgeMetric implements Metric {
   readonly confidence: number;
 
   constructor(options: LlmJudgeMetricOptions) {
-    if (typeof options?.model?.generate !== "function") {
-      throw new JudgeConfigError("LlmJudgeMetric needs options.model, a JudgeModel", { argument: "options.model" });
-    }
-    this.model = options.model;
+    this.model = resolveJudge(options?.model, "LlmJudgeMetric");
     this.name = options.name ?? "llm_judge";
     if (typeof this.name !== "string") throw new JudgeConfigError("options.name must be a string", { argument: "options.name" });
     this.systemPrompt = options.systemPrompt ?? DEFAULT_JUDGE_PROMPT;

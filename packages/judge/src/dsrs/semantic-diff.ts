@@ -3,6 +3,7 @@
 import { DiffMetric, MetricScore, SEMANTIC_DIFF_COST_MSATS, type DiffMetricOptions, type SemanticDiffJudge } from "@evalkern/metrics/dsrs";
 import { z } from "zod";
 import { JudgeConfigError } from "../errors.js";
+import { resolveJudge } from "../defaults.js";
 import type { JudgeMessage, JudgeModel } from "../model.js";
 import { zodSchema } from "../schema.js";
 import { DSRS_PROMPT_VERSION } from "./llm-judge-metric.js";
@@ -18,7 +19,8 @@ export const SemanticEquivalence = zodSchema(
 );
 
 export interface SemanticDiffOptions {
-  readonly model: JudgeModel;
+  /** A `JudgeModel` or a model name (built from the environment); absent: the `configure({ judge })` default. */
+  readonly model?: JudgeModel | string;
   /** Fixed cost per evaluation in msats. Default 50 (dsrs's `Semantic` cost). */
   readonly costMsats?: number;
   /** USD → msats rate: report the actual spend instead of the fixed cost (0 for a cache hit). */
@@ -54,10 +56,7 @@ function messages(expected: string, actual: string): JudgeMessage[] {
  * (or the actual spend with `msatsPerUsd`). A failed call rejects with the typed error.
  */
 export function semanticDiffJudge(options: SemanticDiffOptions): SemanticDiffJudge {
-  const model = options?.model;
-  if (typeof model?.generate !== "function") {
-    throw new JudgeConfigError("semanticDiffJudge needs options.model, a JudgeModel", { argument: "options.model" });
-  }
+  const model = resolveJudge(options?.model, "semanticDiffJudge");
   const fixed = options.costMsats ?? SEMANTIC_DIFF_COST_MSATS;
   if (!Number.isSafeInteger(fixed) || fixed < 0) {
     throw new JudgeConfigError("options.costMsats must be a non-negative integer", { argument: "options.costMsats", actual: String(fixed) });

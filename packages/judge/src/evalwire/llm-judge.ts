@@ -1,6 +1,7 @@
 // evalwire `make_llm_judge_evaluator` (src/evalwire/evaluators/llm_judge.py; judges.md §8): a judge bound
 // to a prompt template and an output schema, returning one field of the structured reply.
 import { parseExpected, type PyValue } from "@evalkern/metrics/evalwire";
+import { resolveJudge } from "../defaults.js";
 import { JudgeConfigError, JudgeError } from "../errors.js";
 import type { GenerateResult, JudgeModel, JudgeSchema } from "../model.js";
 import { pyStr } from "@evalkern/metrics/python";
@@ -88,7 +89,7 @@ export function formatTemplate(template: string, values: Readonly<Record<"output
  * await judge("Paris", { expected_output: "Paris" }); // true
  */
 export function makeLlmJudgeEvaluator<T extends Record<string, unknown>>(
-  model: JudgeModel,
+  modelOrName: JudgeModel | string,
   promptTemplate: string,
   outputSchema: JudgeSchema<T>,
   options: LlmJudgeEvaluatorOptions = {},
@@ -106,9 +107,10 @@ export function makeLlmJudgeEvaluator<T extends Record<string, unknown>>(
   if (errorCallback != null && typeof errorCallback !== "function") {
     throw new JudgeConfigError("errorCallback must be a function", { argument: "errorCallback" });
   }
-  if (typeof model !== "object" || model === null || typeof model.generate !== "function") {
-    throw new JudgeConfigError("model must be a JudgeModel", { argument: "model" });
+  if (typeof modelOrName !== "string" && (typeof modelOrName !== "object" || modelOrName === null || typeof modelOrName.generate !== "function")) {
+    throw new JudgeConfigError("model must be a JudgeModel or a model name", { argument: "model" });
   }
+  const model = resolveJudge(modelOrName, "makeLlmJudgeEvaluator");
   if (typeof promptTemplate !== "string") {
     throw new JudgeConfigError("promptTemplate must be a string", { argument: "promptTemplate" });
   }

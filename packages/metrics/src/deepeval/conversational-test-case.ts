@@ -10,6 +10,7 @@ import {
   optionalRecord,
   optionalString,
   optionalStringArray,
+  type SnakeCased,
 } from "./validate.js";
 
 export type TurnRole = "user" | "assistant";
@@ -53,7 +54,7 @@ export class Turn {
   readonly toolsCalled: readonly ToolCall[] | null;
   readonly metadata: Readonly<Record<string, unknown>> | null;
 
-  constructor(init: TurnInit) {
+  constructor(init: TurnInit | SnakeCased<TurnInit>) {
     const owner = "Turn";
     const record = expectInit(owner, init, TURN_FIELDS);
     if (record.role !== "user" && record.role !== "assistant") fail(owner, "role", `"user" or "assistant"`, record.role);
@@ -71,7 +72,7 @@ export class Turn {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[TURN_MARKER] === true;
   }
 
-  static from(value: Turn | TurnInit): Turn {
+  static from(value: Turn | TurnInit | SnakeCased<TurnInit>): Turn {
     return Turn.isInstance(value) ? value : new Turn(value);
   }
 
@@ -93,7 +94,7 @@ export class Turn {
 
 /** The fields a `ConversationalTestCase` is built from. */
 export interface ConversationalTestCaseInit {
-  readonly turns: readonly (Turn | TurnInit)[];
+  readonly turns: readonly (Turn | TurnInit | SnakeCased<TurnInit>)[];
   readonly scenario?: string | null;
   readonly context?: readonly string[] | null;
   readonly name?: string | null;
@@ -156,7 +157,7 @@ export class ConversationalTestCase {
   readonly tags: readonly string[] | null;
   readonly multimodal: boolean;
 
-  constructor(init: ConversationalTestCaseInit) {
+  constructor(init: ConversationalTestCaseInit | SnakeCased<ConversationalTestCaseInit>) {
     const owner = "ConversationalTestCase";
     const record = expectInit(owner, init, CONVERSATION_FIELDS);
     if (!Array.isArray(record.turns)) fail(owner, "turns", "a non-empty array of Turn", record.turns);
@@ -207,7 +208,7 @@ export class ConversationalTestCase {
     );
   }
 
-  static from(value: ConversationalTestCase | ConversationalTestCaseInit): ConversationalTestCase {
+  static from(value: ConversationalTestCase | ConversationalTestCaseInit | SnakeCased<ConversationalTestCaseInit>): ConversationalTestCase {
     return ConversationalTestCase.isInstance(value) ? value : new ConversationalTestCase(value);
   }
 

@@ -31,6 +31,13 @@ export {
   type TurnRole,
 } from "./conversational-test-case.js";
 export {
+  Golden,
+  ConversationalGolden,
+  type GoldenInit,
+  type ConversationalGoldenInit,
+} from "./golden.js";
+export { camelCaseKeys, snakeToCamel, type SnakeCased } from "./validate.js";
+export {
   ArenaTestCase,
   type ArenaTestCaseInit,
   type Contestant,
@@ -83,6 +90,7 @@ export {
   type ToolSelectionRequest,
   type ToolSelectionResult,
 } from "./tool-correctness.js";
+export { JsonCorrectnessMetric, type JsonCorrectnessOptions } from "./json-correctness.js";
 export {
   constructVerboseLogs,
   formatVerboseBlock,

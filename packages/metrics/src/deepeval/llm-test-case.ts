@@ -11,6 +11,7 @@ import {
   optionalString,
   optionalStringArray,
   requiredString,
+  type SnakeCased,
 } from "./validate.js";
 
 /** A retrieved chunk with the document it came from (DeepEval `RetrievedContextData`). */
@@ -112,7 +113,7 @@ export class LLMTestCase {
   readonly multimodal: boolean;
   readonly trace: Readonly<Record<string, unknown>> | null;
 
-  constructor(init: LLMTestCaseInit) {
+  constructor(init: LLMTestCaseInit | SnakeCased<LLMTestCaseInit>) {
     const owner = "LLMTestCase";
     const record = expectInit(owner, init, FIELDS);
     this.input = requiredString(owner, "input", record.input);
@@ -141,7 +142,7 @@ export class LLMTestCase {
   }
 
   /** An `LLMTestCase` as is, or one built from its fields. */
-  static from(value: LLMTestCase | LLMTestCaseInit): LLMTestCase {
+  static from(value: LLMTestCase | LLMTestCaseInit | SnakeCased<LLMTestCaseInit>): LLMTestCase {
     return LLMTestCase.isInstance(value) ? value : new LLMTestCase(value);
   }
 

@@ -16,7 +16,7 @@ export function fail(owner: string, argument: string, expected: string, value: u
 /** The init object itself must be a plain object, and only known keys are accepted. */
 export function expectInit(owner: string, init: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof init !== "object" || init === null || Array.isArray(init)) fail(owner, "init", "an object", init);
-  const record = init as Record<string, unknown>;
+  const record = camelCaseKeys(owner, init as Record<string, unknown>);
   for (const key of Object.keys(record)) {
     if (!allowed.includes(key)) {
       throw new InvalidArgumentError(`${owner}: unknown field '${key}' (known fields: ${allowed.join(", ")})`, {
@@ -79,3 +79,49 @@ export function aliased(owner: string, record: Record<string, unknown>, name: st
   }
   return hasName ? record[name] : record[alias];
 }
+
+/** `actual_output` → `actualOutput`; keys without an underscore (or with a leading one) are kept. */
+export function snakeToCamel(key: string): string {
+  if (!key.includes("_") || key.startsWith("_")) return key;
+  return key.replace(/_+([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * DeepEval's snake_case field names (`actual_output`, `retrieval_context`, `tools_called`, ...) as the
+ * camelCase ones evalkern uses: the one mapping every test case, turn, tool call and golden goes
+ * through. Both spellings of one field in one object are refused (which one would win is a guess).
+ */
+export function camelCaseKeys(owner: string, record: Record<string, unknown>): Record<string, unknown> {
+  let changed = false;
+  for (const key of Object.keys(record)) {
+    if (snakeToCamel(key) !== key) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return record;
+  const out: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
+  for (const [key, value] of Object.entries(record)) {
+    const name = snakeToCamel(key);
+    const first = origin.get(name);
+    if (first !== undefined) {
+      const [a, b] = key.includes("_") ? [key, first] : [first, key];
+      throw new InvalidArgumentError(`${owner}: '${a}' and '${b}' are the same field; give one`, {
+        argument: key,
+        expected: `only '${name}'`,
+        actual: "both",
+      });
+    }
+    origin.set(name, key);
+    out[name] = value;
+  }
+  return out;
+}
+
+type CamelToSnake<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${CamelToSnake<Tail>}`
+  : S;
+
+/** An init type with DeepEval's snake_case keys (`actualOutput` → `actual_output`). */
+export type SnakeCased<T> = { [K in keyof T as K extends string ? CamelToSnake<K> : K]: T[K] };
