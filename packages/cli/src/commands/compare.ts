@@ -7,6 +7,7 @@ import { basename, join, resolve } from "node:path";
 import { pairedTest, type PairedScore, type PairedTestResult } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
+import { ByFieldCheck } from "../by-fields.js";
 import { readRecords } from "../io/records.js";
 import { existsSync } from "node:fs";
 import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
@@ -67,6 +68,7 @@ interface RowInfo {
 async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
   const m = run.manifest;
   const out: RowInfo[] = [];
+  const byCheck = new ByFieldCheck(by);
   let header: readonly string[] | undefined;
   const path = m.output;
   for await (const r of readRecords(path, m.outputFormat, { start: 0, end: statSync(path).size, startLine: 1 }, path.endsWith(".tsv") ? "\t" : ",")) {
@@ -82,9 +84,11 @@ async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]
       row = {};
       for (const [i, h] of header.entries()) row[h] = r.fields[i];
     }
+    if (row) byCheck.row(row, (f) => row![f] !== undefined);
     const refs = JSON.stringify(m.fields.references.map((f) => row?.[f] ?? null));
     out.push({ refs, slices: by.map((f) => (row?.[f] === undefined || row?.[f] === null ? "(none)" : String(row[f]))) });
   }
+  byCheck.check(new Set(m.metrics.map((x) => x.name)));
   return out;
 }
 

@@ -4,6 +4,7 @@
 // worst-scoring rows with their texts, and the signatures.
 import { statSync } from "node:fs";
 import { columnLabel } from "../commands/score.js";
+import { ByFieldCheck } from "../by-fields.js";
 import { inputError } from "../errors.js";
 import { readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun, RunMetric } from "../results.js";
@@ -229,6 +230,8 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
   const keys = new Map<string, (string | null)[]>(by.map((f) => [f, []]));
   const means = new Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>(by.map((f) => [f, new Map()]));
   let rows = 0;
+  // only fields the user asked for are checked (detected ones exist by construction)
+  const byCheck = new ByFieldCheck(options.by ?? []);
 
   {
     for await (const { line, row } of outputRows(m.output, format)) {
@@ -238,6 +241,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
         if (useStats) for (const f of by) keys.get(f)!.push(null);
         continue;
       }
+      byCheck.row(row, (f) => getPath(row, f) !== undefined);
       const sliceValues: Record<string, string> = {};
       for (const f of by) {
         const v = getPath(row, f);
@@ -289,6 +293,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     }
   }
   if (rows === 0) throw inputError(`${m.output} has no rows`);
+  byCheck.check(new Set(m.metrics.map((x) => x.name)));
   m.metrics.forEach((metric, i) => trim(worst[i]!, metric.higherIsBetter));
 
   const notes: string[] = [];
