@@ -149,3 +149,68 @@ describe("a closed stdout", () => {
     expect(readJsonl(join(dir, "pipe.jsonl"))).toHaveLength(300);
   }, 120_000);
 });
+
+describe("the report", () => {
+  const rowIds = (html: string, section: number) =>
+    [...(html.split('<details class="worst')[section + 1] ?? "").matchAll(/<span class="row-id">([^<]*)<\/span><br><span class="muted">line (\d+)<\/span>/g)].map((m) => [m[1], m[2]]);
+
+  it("shows rows by id (or --id-field), counts ties for worst and samples them the same way every run, and has per-slice CIs", async () => {
+    const html1 = join(dir, "r1.html");
+    const html2 = join(dir, "r2.html");
+    const a = await runCli(["report", scored, "-o", html1, "--by", "lang", "--worst", "3"], { cwd: dir, env: noColor });
+    expect(a.code).toBe(0);
+    const b = await runCli(["report", scored, "-o", html2, "--by", "lang", "--worst", "3"], { cwd: dir, env: noColor });
+    expect(b.code).toBe(0);
+    const page = readFileSync(html1, "utf8");
+    // rows are named by their `id`, the line below it
+    const ids = rowIds(page, 0);
+    expect(ids).toHaveLength(3);
+    for (const [id, line] of ids) expect(id).toBe(`p${Number(line) - 1}`);
+    // em: far more than 3 rows score 0; the page says how many, and the sample is the same on every run
+    const em = page.split('<details class="worst')[6]!;
+    const zeroLines = readJsonl(scored).flatMap((r, i) => ((r.em as { score: number }).score === 0 ? [i + 1] : []));
+    const zeros = zeroLines.length;
+    expect(em).toContain(`${zeros} rows tie at the worst score, 0.000; those shown are a deterministic sample`);
+    expect(rowIds(readFileSync(html2, "utf8"), 5)).toEqual(rowIds(page, 5));
+    expect(rowIds(page, 5)).toHaveLength(3);
+    expect(rowIds(page, 5).map(([, line]) => Number(line))).not.toEqual(zeroLines.slice(0, 3)); // a sample, not the file's first ones
+    // per-slice 95% CIs under each slice score
+    expect(page).toContain("the 95% bootstrap CI over the slice's rows");
+    expect(page).toMatch(/<span class="muted slice-ci">\d+\.\d\d – \d+\.\d\d<\/span>/);
+    // --id-field picks another field
+    const byKind = await runCli(["report", scored, "-o", join(dir, "r3.html"), "--id-field", "kind", "--worst", "3", "--no-ci"], { cwd: dir, env: noColor });
+    expect(byKind.code).toBe(0);
+    const kinds = new Set(readJsonl(examplePairs).map((r) => r.kind as string));
+    for (const [id] of rowIds(readFileSync(join(dir, "r3.html"), "utf8"), 0)) expect(kinds.has(id!)).toBe(true);
+    expect(readFileSync(join(dir, "r3.html"), "utf8")).not.toContain("slice-ci");
+  }, 120_000);
+
+  it("compares two systems: `report a b` with paired deltas and significance per metric and slice", async () => {
+    const better = join(dir, "better.jsonl");
+    writeFileSync(better, readJsonl(examplePairs).map((r, i) => JSON.stringify(i % 3 === 0 ? { ...r, hyp: (r.refs as string[])[0] } : r)).join("\n"));
+    const betterScored = join(dir, "better.scored.jsonl");
+    expect((await runCli(["score", better, "-o", betterScored, "--no-ci", "--quiet"], { cwd: dir, env: noColor })).code).toBe(0);
+    const html = join(dir, "ab.html");
+    const r = await runCli(["report", scored, betterScored, "-o", html, "--by", "lang", "--resamples", "200"], { cwd: dir, env: noColor });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain("Compared with the baseline");
+    expect(page).toContain("300 paired rows");
+    const section = page.slice(page.indexOf('id="comparison"'), page.indexOf('id="distributions"'));
+    // bleu improves clearly: a positive, significant Δ
+    expect(section).toMatch(/<th scope="row">bleu<\/th><td class="num">66\.95<\/td><td class="num">\d+\.\d\d<\/td><td class="num delta better significant">\+\d+\.\d\d<\/td><td class="num">0\.\d{4}<\/td><td>\*+<\/td>/);
+    expect(section).toContain("by <code>lang</code>");
+    const langs = new Set(readJsonl(examplePairs).map((x) => x.lang as string));
+    for (const l of langs) expect(section).toContain(`rowspan="9">${l}</th>`);
+    // the same references row by row, else exit 3; three files is a usage error
+    const other = join(dir, "other.jsonl");
+    writeFileSync(other, readJsonl(examplePairs).map((x) => JSON.stringify({ ...x, refs: ["x"] })).join("\n"));
+    expect((await runCli(["score", other, "-o", join(dir, "other.scored.jsonl"), "--no-ci", "--quiet"], { cwd: dir, env: noColor })).code).toBe(0);
+    const mismatch = await runCli(["report", scored, join(dir, "other.scored.jsonl"), "-o", join(dir, "x.html")], { cwd: dir, env: noColor });
+    expect(mismatch.code).toBe(3);
+    expect(mismatch.stderr).toContain("different references");
+    const three = await runCli(["report", scored, scored, scored], { cwd: dir, env: noColor });
+    expect(three.code).toBe(2);
+  }, 120_000);
+});
