@@ -72,7 +72,7 @@ export class Log {
 
   /** A warning or note: not under --quiet. */
   warn(message: string): void {
-    if (!this.#quiet) this.#sink.write(`evalkern: warning: ${message}\n`);
+    if (!this.#quiet) this.#sink.write(`evalkern: ${message}\n`);
   }
   /** A note for people: not under --quiet. */
   info(message: string): void {
