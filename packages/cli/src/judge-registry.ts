@@ -151,8 +151,13 @@ export function judgeMetricsHelp(): string {
 export function checkJudgeMetric(arg: MetricArgument): void {
   const d = BY_NAME.get(arg.name);
   if (!d) throw usageError(`unknown judge metric ${JSON.stringify(arg.name)}; known: ${judgeMetricNames().join(", ")} (rule metrics such as bleu belong to \`evalkern score\`)`);
+  if (arg.options.as !== undefined && arg.options.name !== undefined) throw usageError(`--metric ${arg.raw}: give name= only (as= is its deprecated spelling)`);
+  for (const key of ["name", "as"]) {
+    const v = arg.options[key];
+    if (v !== undefined && (typeof v !== "string" || !/^[A-Za-z_][\w+.-]*$/.test(v))) throw usageError(`--metric ${arg.raw}: ${key}= must be a word (letters, digits, _ - + .)`);
+  }
   for (const key of Object.keys(arg.options)) {
-    if (key === "as") continue;
+    if (key === "as" || key === "name") continue;
     if (!Object.prototype.hasOwnProperty.call(d.options, key)) throw usageError(`--metric ${arg.raw}: ${d.name} has no option ${JSON.stringify(key)}; its options are ${Object.keys(d.options).join(", ")}`);
   }
 }
@@ -178,7 +183,11 @@ export function createJudgeRunner(
 ): JudgeRunner {
   checkJudgeMetric(arg);
   const d = BY_NAME.get(arg.name)!;
-  const { as: alias, ...options } = arg.options as Record<string, unknown>;
+  // name= renames the output key (as in `score`); as= is its deprecated spelling. G-Eval's own `name`
+  // option is the same name, so it is passed on to G-Eval too.
+  const { as: oldAlias, name: newAlias, ...options } = arg.options as Record<string, unknown>;
+  const alias = newAlias ?? oldAlias;
+  if (d.name === "g-eval" && typeof newAlias === "string") options.name = newAlias;
   let make: ReturnType<JudgeDefinition["create"]>;
   try {
     make = d.create(judge, judge.withMetricTag(model, typeof alias === "string" ? alias : d.name), options);

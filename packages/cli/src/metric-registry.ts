@@ -17,6 +17,8 @@ export interface MetricDefinition {
   /** Option keys accepted after `name:` (besides `name=` to rename the output column), with their help. */
   readonly options: Readonly<Record<string, string>>;
   readonly scale: Scale;
+  /** Direction of the scores (from the registry): false for error rates and distances (TER, levenshtein). */
+  readonly higherIsBetter: boolean;
   /** Column shown as the metric's `score` when it has several (ROUGE → rougeL). */
   readonly headline?: string;
   /** The harness spec; `name` is the output key. */
@@ -34,6 +36,7 @@ function definitionOf(m: LexicalMetric): MetricDefinition {
       description: m.description,
       options: Object.fromEntries(Object.entries(m.options).map(([k, s]) => [k, s.help])),
       scale: m.scale,
+      higherIsBetter: m.higherIsBetter,
       ...(m.headline ? { headline: m.headline } : {}),
       spec: (o, name) => m.spec(o, name) as MetricSpec,
     };

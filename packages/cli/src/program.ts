@@ -4,6 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CliError, EXIT, messageOf } from "./errors.js";
 import { judgeMetricsHelp } from "./judge-registry.js";
+import { log } from "./log.js";
 import { metricsHelp } from "./metric-registry.js";
 import { CLI_VERSION } from "./results.js";
 
@@ -59,7 +60,14 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(s.startsWith("error:") ? `evalkern: ${s.slice(7)}` : s),
     })
+    .option("-q, --quiet", "print nothing on stderr but errors (no progress, notes or warnings); results still go to stdout")
+    .option("--verbose", "more detail on stderr (phases and their timings); DEBUG=evalkern adds debug lines")
     .exitOverride();
+  program.hook("preAction", (root) => {
+    const g = root.opts() as { quiet?: boolean; verbose?: boolean };
+    log.configure(io.stderr, { quiet: g.quiet === true, verbose: g.verbose === true });
+    log.debug(`evalkern ${CLI_VERSION}, node ${process.version}, ${process.platform}/${process.arch}`);
+  });
 
   const sink = { stdout: io.stdout, stderr: io.stderr };
 
@@ -86,6 +94,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--report <file>", "also write the HTML report of this run")
     .option("--allow-bad-rows", "exit 0 even when some rows could not be scored (they carry _error in the output)")
     .option("--json", "print the summary as JSON instead of a table")
+    .addOption(new Option("--signatures <form>", "signatures in the table: short (metric options and a hash of the full form) or full; files and the report always keep the full form").choices(["short", "full"]).default("short"))
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
     .option("--no-csv-escape", "CSV output: write text cells starting with = + - @ as they are (by default they get a leading ' so spreadsheets do not run them as formulas)")
@@ -120,6 +129,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,
+          signatures: o.signatures as "short" | "full",
         },
         sink,
       );
@@ -223,7 +233,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--no-progress", "no progress on stderr")
     .addHelpText(
       "after",
-      `\n${judgeMetricsHelp()}\nRename a metric's output key with as=NAME.\n\nExamples:\n  evalkern judge rag.jsonl --metric faithfulness --metric answer-relevancy --model gpt-4o-mini --cache judge-cache.jsonl\n  evalkern judge rag.jsonl --metric faithfulness --model gpt-4o-mini --cache judge-cache.jsonl --replay   # CI: no network\n`,
+      `\n${judgeMetricsHelp()}\nRename a metric's output key with name=NAME, as in \`evalkern score\` (as=NAME still works but is deprecated; for g-eval, name= is also G-Eval's name).\n\nExamples:\n  evalkern judge rag.jsonl --metric faithfulness --metric answer-relevancy --model gpt-4o-mini --cache judge-cache.jsonl\n  evalkern judge rag.jsonl --metric faithfulness --model gpt-4o-mini --cache judge-cache.jsonl --replay   # CI: no network\n`,
     )
     .action(async (input: string, o: Record<string, unknown>) => {
       const { judgeCommand } = await import("./commands/judge.js");
@@ -237,15 +247,30 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
       "One HTML file with no external resources: score distributions per metric (SVG), per-slice tables, the " +
         "worst-scoring rows with hypothesis and references side by side, and the run's signatures.",
     )
-    .argument("<results>", "per-row output of `evalkern score -o` or `evalkern judge -o`")
+    .argument("<results...>", "per-row output of `evalkern score -o` or `evalkern judge -o`; two score outputs (baseline, then system) for a two-system report with paired deltas and significance")
     .option("-o, --output <file>", "HTML file", "report.html")
     .option("--by <field>", "slice field(s) (default: detected: fields with 2–50 distinct short values)", collectList)
     .option("--worst <n>", "worst rows shown per metric", positiveInt("--worst"), 15)
     .option("--title <text>", "page title")
-    .addHelpText("after", "\nExample:\n  evalkern report out.jsonl -o report.html --by lang\n")
-    .action(async (results: string, o: Record<string, unknown>) => {
+    .option("--id-field <path>", "field shown as each row's id (default: the run's --id-field, else `id` when rows have one)")
+    .option("--no-ci", "no bootstrap CIs per slice")
+    .option("--resamples <n>", "bootstrap resamples of the per-slice CIs and the paired test", positiveInt("--resamples"), 1000)
+    .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
+    .addHelpText("after", "\nExamples:\n  evalkern report out.jsonl -o report.html --by lang\n  evalkern report base.scored.jsonl new.scored.jsonl -o ab.html --by lang   # paired Δ and p per metric and slice\n")
+    .action(async (results: string[], o: Record<string, unknown>) => {
+      if (results.length > 2) throw new CliError(`report takes one results file, or two (baseline, then system); got ${results.length}`, EXIT.usage);
       const { writeReport } = await import("./commands/report.js");
-      const r = await writeReport({ results, output: o.output as string, by: o.by as string[] | undefined, worst: o.worst as number, title: o.title as string | undefined });
+      const r = await writeReport({
+        results: results[results.length - 1]!,
+        ...(results.length === 2 ? { baseline: results[0]! } : {}),
+        paired: { resamples: o.resamples as number, seed: o.seed as number },
+        output: o.output as string,
+        by: o.by as string[] | undefined,
+        worst: o.worst as number,
+        title: o.title as string | undefined,
+        idField: o.idField as string | undefined,
+        sliceCi: o.ci === false ? false : { resamples: o.resamples as number, seed: o.seed as number },
+      });
       io.stdout.write(`wrote ${r.path} (${(r.bytes / 1024).toFixed(1)} KiB)\n`);
     });
 
@@ -258,9 +283,10 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--no-ci", "skip the bootstrap confidence intervals")
     .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
     .option("--json", "print the summary as JSON")
+    .addOption(new Option("--signatures <form>", "signatures in the table: short or full").choices(["short", "full"]).default("short"))
     .action(async (outputs: string[], o: Record<string, unknown>) => {
       const { mergeCommand } = await import("./commands/merge.js");
-      code = await mergeCommand({ outputs, output: o.output as string, ci: o.ci !== false, workers: o.workers as number | undefined, json: o.json === true }, sink);
+      code = await mergeCommand({ outputs, output: o.output as string, ci: o.ci !== false, workers: o.workers as number | undefined, json: o.json === true, signatures: o.signatures as "short" | "full" }, sink);
     });
 
   program
@@ -298,7 +324,7 @@ export async function main(argv: readonly string[], io: ProgramIo): Promise<numb
       return error.exitCode;
     }
     io.stderr.write(`evalkern: ${messageOf(error)}\n`);
-    if (process.env.EVALKERN_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
+    if (process.env.EVALKERN_DEBUG || log.debugging) io.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
     return EXIT.failure;
   }
 }

@@ -19,7 +19,7 @@ describe("progress", () => {
     expect(writes[0]).toMatch(/^\rscore {2}25\.0% \|█+[ ▏▎▍▌▋▊▉]* +\| 25,000 rows · 25,000 rows\/s · ETA 0:03$/);
     expect(writes[1]).toContain("50.0%");
     expect(writes[1]).toContain("ETA 0:02");
-    expect(writes[2]).toBe("\r\x1b[2Kscore: 100,000 rows in 0:02 (50,000 rows/s)\n");
+    expect(writes[2]).toBe("\r\x1b[2Kscore: 100,000 rows done (50,000 rows/s)\n");
   });
 
   it("prints plain periodic lines elsewhere", () => {

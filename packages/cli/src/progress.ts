@@ -18,6 +18,8 @@ export interface RowProgressOptions {
   readonly sink: ProgressSink;
   /** Label in front ("score"). */
   readonly label: string;
+  /** What is counted (default "rows"): "resamples" for the bootstrap. */
+  readonly unit?: string;
   /** Force the terminal bar on or off (default: `sink.isTTY`). */
   readonly tty?: boolean;
   /** Plain-line interval (default 5000 ms); the bar redraws at most every 100 ms. */
@@ -32,6 +34,14 @@ export function formatDuration(ms: number): string {
   const m = Math.floor((s % 3600) / 60);
   const sec = String(s % 60).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/**
+ * The one way a run's duration is printed: `1.5 s` under a minute, then `2:05` / `1:02:05`.
+ */
+export function formatElapsed(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "?";
+  return ms < 59_950 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms);
 }
 
 export function formatCount(n: number): string {
@@ -58,15 +68,16 @@ export function createRowProgress(options: RowProgressOptions): RowProgress {
   const every = tty ? 100 : (options.intervalMs ?? 5000);
   let last = start;
   let drawn = false;
+  const unit = options.unit ?? "rows";
 
   const text = (rows: number, fraction: number | undefined, elapsed: number): string => {
     const eta = fraction !== undefined && fraction > 0 && fraction < 1 ? formatDuration((elapsed * (1 - fraction)) / fraction) : undefined;
     const pct = fraction !== undefined ? `${(100 * Math.min(1, fraction)).toFixed(1)}%` : undefined;
     if (!tty) {
-      return `${options.label}: ${formatCount(rows)} rows${pct ? ` (${pct})` : ""}, ${rate(rows, elapsed)} rows/s, elapsed ${formatDuration(elapsed)}${eta ? `, ETA ${eta}` : ""}\n`;
+      return `${options.label}: ${formatCount(rows)} ${unit}${pct ? ` (${pct})` : ""}, ${rate(rows, elapsed)} ${unit}/s, elapsed ${formatDuration(elapsed)}${eta ? `, ETA ${eta}` : ""}\n`;
     }
     const cols = Math.max(50, options.sink.columns ?? 80);
-    const tail = ` ${formatCount(rows)} rows · ${rate(rows, elapsed)} rows/s · ${eta ? `ETA ${eta}` : formatDuration(elapsed)}`;
+    const tail = ` ${formatCount(rows)} ${unit} · ${rate(rows, elapsed)} ${unit}/s · ${eta ? `ETA ${eta}` : formatDuration(elapsed)}`;
     const head = `${options.label} ${(pct ?? "").padStart(6)} `;
     const width = Math.max(10, cols - head.length - tail.length - 3);
     const f = Math.min(1, fraction ?? 0);
@@ -86,7 +97,8 @@ export function createRowProgress(options: RowProgressOptions): RowProgress {
     },
     finish(rows, note) {
       const elapsed = now() - start;
-      const line = `${options.label}: ${formatCount(rows)} rows in ${formatDuration(elapsed)} (${rate(rows, elapsed)} rows/s)${note ? `, ${note}` : ""}\n`;
+      // no duration here: the run's one duration is in its summary (the whole command, measured once)
+      const line = `${options.label}: ${formatCount(rows)} ${unit} done (${rate(rows, elapsed)} ${unit}/s)${note ? `, ${note}` : ""}\n`;
       options.sink.write(tty && drawn ? `\r\x1b[2K${line}` : line);
     },
   };

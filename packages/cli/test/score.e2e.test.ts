@@ -19,7 +19,7 @@ describe("evalkern score on the bundled example", () => {
     expect(r.stdout).toContain("signatures");
     expect(r.stdout).toMatch(/BLEU\|nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0/);
     // non-TTY stderr: a plain final progress line, no carriage returns
-    expect(r.stderr).toMatch(/score: 300 rows in \d+:\d\d \([\d.,]+ rows\/s\)/);
+    expect(r.stderr).toMatch(/score: 300 rows done \([\d.,]+ rows\/s\)/);
     expect(r.stderr).not.toContain("\r");
 
     const out = join(dir, "pairs.scored.jsonl");

@@ -177,6 +177,24 @@ describe("bootstrap confidence intervals", () => {
     expect(c.metrics.bleu!.ci!.bleu!.ci).not.toBe(a.metrics.bleu!.ci!.bleu!.ci);
   });
 
+  it("reports the bootstrap phase through onPhaseProgress (done 0, then up to all resamples) with the same CIs", async () => {
+    const seen: { phase: string; done: number; total: number }[] = [];
+    const d = await scoreFile({
+      input,
+      output: join(dir, "d.jsonl"),
+      metrics: ["bleu", "rougeL", "tokenF1"],
+      workers: 2,
+      bootstrap: { resamples: 300, seed: 7 },
+      onPhaseProgress: (p) => seen.push({ ...p }),
+    });
+    expect(d.metrics.bleu!.ci).toEqual(a.metrics.bleu!.ci);
+    expect(d.metrics.rougeL!.ci).toEqual(a.metrics.rougeL!.ci);
+    expect(seen[0]).toEqual({ phase: "bootstrap", done: 0, total: 300 });
+    expect(seen.at(-1)).toEqual({ phase: "bootstrap", done: 300, total: 300 });
+    expect(seen.length).toBeGreaterThan(2); // the resamples are cut finer than one range per worker, so progress moves
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.done).toBeGreaterThan(seen[i - 1]!.done);
+  });
+
   it("brackets the corpus score, with the width the normal approximation predicts for a mean", () => {
     for (const [m, s] of [["bleu", "bleu"], ["rougeL", "rougeL"], ["tokenF1", "tokenF1"]] as const) {
       const ci = a.metrics[m]!.ci![s]!;

@@ -7,6 +7,7 @@ import { basename, join, resolve } from "node:path";
 import { pairedTest, type PairedScore, type PairedTestResult } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
+import { ByFieldCheck } from "../by-fields.js";
 import { readRecords } from "../io/records.js";
 import { existsSync } from "node:fs";
 import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
@@ -59,14 +60,15 @@ async function scoredRun(path: string, options: CompareOptions, tmp: () => strin
   return loadRun(output);
 }
 
-interface RowInfo {
+export interface RowInfo {
   readonly refs: string;
   readonly slices: readonly string[];
 }
 
-async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
+export async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
   const m = run.manifest;
   const out: RowInfo[] = [];
+  const byCheck = new ByFieldCheck(by);
   let header: readonly string[] | undefined;
   const path = m.output;
   for await (const r of readRecords(path, m.outputFormat, { start: 0, end: statSync(path).size, startLine: 1 }, path.endsWith(".tsv") ? "\t" : ",")) {
@@ -82,9 +84,11 @@ async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<RowInfo[]
       row = {};
       for (const [i, h] of header.entries()) row[h] = r.fields[i];
     }
+    if (row) byCheck.row(row, (f) => row![f] !== undefined);
     const refs = JSON.stringify(m.fields.references.map((f) => row?.[f] ?? null));
     out.push({ refs, slices: by.map((f) => (row?.[f] === undefined || row?.[f] === null ? "(none)" : String(row[f]))) });
   }
+  byCheck.check(new Set(m.metrics.map((x) => x.name)));
   return out;
 }
 
@@ -104,23 +108,32 @@ function signed(x: number, scale: number): string {
   return `${x >= 0 ? "+" : "−"}${formatScore(Math.abs(x), scale)}`;
 }
 
+/**
+ * Check that two score runs can be compared row by row (same metrics, same rows, same references) and
+ * return the baseline's row info (slice values for `by`).
+ */
+export async function pairedRows(a: LoadedRun, b: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
+  if (JSON.stringify(a.summary!.metricSpecs) !== JSON.stringify(b.summary!.metricSpecs)) {
+    throw usageError(
+      `the two runs used different metrics or options (${a.manifest.metrics.map((m) => m.name).join(", ")} vs ${b.manifest.metrics.map((m) => m.name).join(", ")}): score both with the same --metric flags`,
+    );
+  }
+  const infoA = await rowInfo(a, by);
+  const infoB = await rowInfo(b, by);
+  if (infoA.length !== infoB.length) throw inputError(`the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`);
+  for (let i = 0; i < infoA.length; i++) {
+    if (infoA[i]!.refs !== infoB[i]!.refs) throw inputError(`row ${i + 1} has different references in the two files: a paired test needs the same references row by row`);
+  }
+  return infoA;
+}
+
 export async function compareCommand(options: CompareOptions, io: ScoreIo): Promise<number> {
   let tmpDir: string | undefined;
   const tmp = () => (tmpDir ??= mkdtempSync(join(tmpdir(), "evalkern-compare-")));
   try {
     const a = await scoredRun(options.a, options, tmp, "a");
     const b = await scoredRun(options.b, options, tmp, "b");
-    if (JSON.stringify(a.summary!.metricSpecs) !== JSON.stringify(b.summary!.metricSpecs)) {
-      throw usageError(
-        `the two runs used different metrics or options (${a.manifest.metrics.map((m) => m.name).join(", ")} vs ${b.manifest.metrics.map((m) => m.name).join(", ")}): score both with the same --metric flags`,
-      );
-    }
-    const infoA = await rowInfo(a, options.by);
-    const infoB = await rowInfo(b, options.by);
-    if (infoA.length !== infoB.length) throw inputError(`the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`);
-    for (let i = 0; i < infoA.length; i++) {
-      if (infoA[i]!.refs !== infoB[i]!.refs) throw inputError(`row ${i + 1} has different references in the two files: a paired test needs the same references row by row`);
-    }
+    const infoA = await pairedRows(a, b, options.by);
     let whole: PairedTestResult;
     try {
       whole = await pairedTest({

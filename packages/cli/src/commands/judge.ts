@@ -14,6 +14,7 @@ import { createRowProgress, formatCount } from "../progress.js";
 import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
 import { formatScore, formatTable } from "../table.js";
 import type { ScoreIo } from "./score.js";
+import { log } from "../log.js";
 
 export interface JudgeCommandOptions {
   readonly input: string;
@@ -113,6 +114,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const metricArgs = (options.metric ?? []).map(parseMetricArgument);
   if (metricArgs.length === 0) throw usageError(`give at least one --metric (${judgeMetricNames().join(", ")})`);
   metricArgs.forEach(checkJudgeMetric);
+  for (const a of metricArgs) if (a.options.as !== undefined) log.warn(`--metric ${a.raw}: as= is deprecated, rename with name= (as in \`evalkern score\`)`);
   if (options.replay && !options.cache) throw usageError("--replay needs --cache <file> (the recorded judge calls)");
   const env = process.env;
   const modelName = options.model ?? env.EVALKERN_JUDGE_MODEL;
@@ -155,7 +157,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const runners: JudgeRunner[] = metricArgs.map((a) => createJudgeRunner(judge, LLMTestCase as never, model, a, CLI_VERSION));
   const seen = new Set<string>();
   for (const r of runners) {
-    if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with as=...`);
+    if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);
     seen.add(r.name);
   }
 
@@ -169,7 +171,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
 
   // rows × metrics, a bounded number in flight
   const results: Cell[][] = rows.map(() => runners.map(() => ({ ok: false })));
-  const progress = options.progress !== false ? createRowProgress({ sink: io.stderr, label: "judge" }) : undefined;
+  const progress = options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: "judge" }) : undefined;
   const tasks: [number, number][] = [];
   for (let i = 0; i < rows.length; i++) for (let j = 0; j < runners.length; j++) tasks.push([i, j]);
   let nextTask = 0;

@@ -8,6 +8,7 @@ import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { CLI_VERSION, ensureSidecar, loadRun, type RunManifest, type RunMetric } from "../results.js";
 import type { ScoreIo } from "./score.js";
+import { colorEnabled } from "../log.js";
 import { summaryTable } from "./score.js";
 
 export interface MergeOptions {
@@ -16,6 +17,8 @@ export interface MergeOptions {
   readonly ci: boolean;
   readonly workers?: number | undefined;
   readonly json: boolean;
+  /** Signatures in the table: short (default) or full. */
+  readonly signatures?: "short" | "full" | undefined;
 }
 
 export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<number> {
@@ -81,7 +84,7 @@ export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<
   };
   writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   if (options.json) io.stdout.write(`${JSON.stringify({ output, rows: manifest.rows, metrics }, null, 2)}\n`);
-  else io.stdout.write(`evalkern merge · ${runs.length} shards → ${relative(process.cwd(), output) || output}\n${merged.rows.scored.toLocaleString("en-US")} rows scored\n\n${summaryTable(metrics)}\n`);
+  else io.stdout.write(`evalkern merge · ${runs.length} shards → ${relative(process.cwd(), output) || output}\n${merged.rows.scored.toLocaleString("en-US")} rows scored\n\n${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`);
   return EXIT.ok;
 }
 

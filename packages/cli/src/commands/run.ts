@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { requireFile } from "../io/records.js";
+import { log } from "../log.js";
 import { createRowProgress } from "../progress.js";
 import { formatTable } from "../table.js";
 import type { ScoreIo } from "./score.js";
@@ -187,7 +188,7 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
   let anySkipped = false;
   let anyFailed = false;
   for (const b of benchmarks) {
-    const progress = options.progress !== false ? createRowProgress({ sink: io.stderr, label: `run ${b.normalizedName}` }) : undefined;
+    const progress = options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: `run ${b.normalizedName}` }) : undefined;
     let result: Awaited<ReturnType<Benchmark["run"]>>;
     let allFailed = false;
     const started = performance.now();

@@ -12,8 +12,10 @@ import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type F
 import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
-import { createRowProgress, formatCount, type ProgressSink } from "../progress.js";
+import { createRowProgress, formatCount, formatElapsed, type ProgressSink } from "../progress.js";
 import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+import { log, colorEnabled, style } from "../log.js";
+import { shortSignature, type SignatureStyle } from "../signatures.js";
 export { columnLabel } from "../results.js";
 import { formatScore, formatTable } from "../table.js";
 
@@ -61,6 +63,8 @@ export interface ScoreCommandOptions {
   readonly report?: string | undefined;
   readonly allowBadRows: boolean;
   readonly json: boolean;
+  /** Signatures in the table: short (default) or full. */
+  readonly signatures?: SignatureStyle | undefined;
 }
 
 export interface ScoreIo {
@@ -97,7 +101,7 @@ function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary):
       scale: m.definition.scale,
       columns: columns.map((c) => ({ column: c.column, key: c.key })),
       headline,
-      higherIsBetter: true,
+      higherIsBetter: m.definition.higherIsBetter,
       signature: s.signature,
       corpus: { ...s.scores },
       ...(s.ci ? { ci } : {}),
@@ -108,8 +112,24 @@ function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary):
 // ------------------------------------------------------------------------------------ summary
 
 
-/** The summary table: corpus scores, 95% CIs, then each metric's signature. */
-export function summaryTable(metrics: readonly RunMetric[]): string {
+/** How a scale is written in tables: `0–100` (sacreBLEU's BLEU, chrF, TER) or `0–1`. */
+export function scaleLabel(scale: number): string {
+  return scale === 100 ? "0–100" : "0–1";
+}
+
+export interface SummaryTableOptions {
+  /** Short signatures (default) or the full form. */
+  readonly signatures?: SignatureStyle;
+  /** ANSI bold/dim (see `colorEnabled`). */
+  readonly color?: boolean;
+}
+
+/**
+ * The summary table: corpus scores, 95% CIs and each column's scale and direction, then each metric's
+ * signature (short by default: the full form is in run.json and the report).
+ */
+export function summaryTable(metrics: readonly RunMetric[], options: SummaryTableOptions = {}): string {
+  const st = style(options.color === true);
   const rows: string[][] = [];
   for (const m of metrics) {
     const cols = m.columns.length ? m.columns : [{ column: m.headline, key: "score" }];
@@ -120,13 +140,18 @@ export function summaryTable(metrics: readonly RunMetric[]): string {
         formatScore(m.corpus[c.column], m.scale),
         ci ? `${formatScore(ci.lower, m.scale)} – ${formatScore(ci.upper, m.scale)}` : "–",
         ci ? `±${formatScore(ci.ci, m.scale)}` : "",
+        `${scaleLabel(m.scale)} ${m.higherIsBetter === false ? "↓" : "↑"}`,
       ]);
     }
   }
-  const table = formatTable(["metric", "score", "95% CI", ""], rows, { align: ["l", "r", "r", "r"] });
+  const table = formatTable(["metric", "score", "95% CI", "", "scale"], rows, { align: ["l", "r", "r", "r", "l"] });
+  const [head, ...body] = table.split("\n");
   const width = Math.max(...metrics.map((m) => m.name.length));
-  const sigs = metrics.map((m) => `  ${m.name.padEnd(width)}  ${m.signature}`);
-  return `${table}\n\nsignatures\n${sigs.join("\n")}`;
+  const full = options.signatures === "full";
+  const sigs = metrics.map((m) => `  ${m.name.padEnd(width)}  ${full ? m.signature : shortSignature(m.signature)}`);
+  const scales = "scale: BLEU, chrF and TER on sacreBLEU's 0–100, the other metrics on 0–1; ↑ higher is better, ↓ lower is better";
+  const more = full ? "" : `\n${st.dim("  (short form: metric options, then #hash of the full signature; --signatures full prints it, run.json keeps it)")}`;
+  return `${st.bold(head!)}\n${body.join("\n")}\n${st.dim(scales)}\n\n${st.bold("signatures")}\n${sigs.join("\n")}${more}`;
 }
 
 function badRowsNote(summary: ScoreSummary, input: string): string {
@@ -217,9 +242,15 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
   const cores = availableParallelism();
-  if (options.workers !== undefined && options.workers > cores) io.stderr.write(`evalkern: --workers ${options.workers} is more than the ${cores} available cores: using ${cores}\n`);
-  const showProgress = options.progress !== false;
-  const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
+  if (options.workers !== undefined && options.workers > cores) log.warn(`--workers ${options.workers} is more than the ${cores} available cores: using ${cores}`);
+  const showProgress = options.progress !== false && !log.quiet;
+  const intervalMs = options.progressInterval ?? 5000;
+  const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs }) : undefined;
+  // the CIs phase (bootstrap resamples over the statistics) has its own progress
+  let ciProgress: ReturnType<typeof createRowProgress> | undefined;
+  let scoredAt = 0;
+  let lastRecords = 0;
+  log.debug(`phase score: input ${input} (${format}), output ${output}, ${resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${cores} cores`);
   let summary: ScoreSummary;
   guard.setAbortable(true);
   try {
@@ -243,7 +274,21 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
       ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
       ...(options.strictUtf8 ? { strictUtf8: true } : {}),
-      onProgress: (p) => progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined),
+      onProgress: (p) => {
+        lastRecords = p.records;
+        progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined);
+      },
+      onPhaseProgress: (p) => {
+        if (p.done === 0) {
+          scoredAt = performance.now();
+          log.debug(`phase score done; phase ci: ${p.total} bootstrap resamples`);
+          if (showProgress) {
+            progress?.finish(lastRecords);
+            ciProgress = createRowProgress({ sink: io.stderr, label: "95% CIs", unit: "resamples", intervalMs });
+          }
+        }
+        ciProgress?.update(p.done, p.done / p.total);
+      },
       signal: guard.signal,
     });
   } catch (e) {
@@ -253,7 +298,9 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     guard.setAbortable(false);
   }
   if (guard.interrupted) return guard.stopped();
-  progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
+  if (ciProgress) ciProgress.finish(options.resamples, summary.resumed ? "resumed from a checkpoint" : undefined);
+  else progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
+  log.detail(`phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`);
 
   const metrics = runMetrics(resolved, summary);
   const joinStarted = performance.now();
@@ -286,15 +333,15 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
 
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ output, rows: manifest.rows, timings: { scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+      `${JSON.stringify({ output, rows: manifest.rows, timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
     );
   } else {
     const where = `${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}`;
     const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
     io.stdout.write(
-      `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${(summary.elapsedMs / 1000).toFixed(1)} s · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
+      `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${formatElapsed(log.elapsedMs())} · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
     );
-    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics)}\n`);
+    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`);
   }
 
   if (options.report) {

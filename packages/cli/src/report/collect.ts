@@ -4,6 +4,7 @@
 // worst-scoring rows with their texts, and the signatures.
 import { statSync } from "node:fs";
 import { columnLabel } from "../results.js";
+import { ByFieldCheck } from "../by-fields.js";
 import { inputError } from "../errors.js";
 import { readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun, RunMetric } from "../results.js";
@@ -43,7 +44,14 @@ export interface SliceTable {
   readonly field: string;
   /** "corpus" (from summed statistics) or "mean" (of row scores). */
   readonly aggregation: "corpus" | "mean";
-  readonly values: { readonly value: string; readonly rows: number; readonly scored: number; readonly scores: Record<string, number | undefined> }[];
+  readonly values: {
+    readonly value: string;
+    readonly rows: number;
+    readonly scored: number;
+    readonly scores: Record<string, number | undefined>;
+    /** 95% bootstrap CI per column (score runs with statistics, unless turned off). */
+    readonly ci?: Record<string, { readonly lower: number; readonly upper: number } | undefined>;
+  }[];
 }
 
 export interface ReportData {
@@ -57,10 +65,43 @@ export interface ReportData {
   readonly series: readonly SeriesData[];
   readonly slices: readonly SliceTable[];
   /** `referenceLabel`: what the rows are judged against when it is not the reference/expected output. */
-  readonly worst: readonly { readonly label: string; readonly scale: number; readonly rows: readonly RowSample[]; readonly referenceLabel?: string }[];
+  readonly worst: readonly {
+    readonly label: string;
+    readonly scale: number;
+    readonly rows: readonly RowSample[];
+    readonly referenceLabel?: string;
+    /** Rows that share the worst score (when more than are shown, `rows` holds a deterministic sample of them). */
+    readonly tie?: { readonly score: number; readonly count: number };
+  }[];
   readonly signatures: readonly { readonly name: string; readonly signature: string }[];
   readonly notes: readonly string[];
   readonly judge?: Readonly<Record<string, unknown>>;
+  /** The slice fields used (given with --by or detected). */
+  readonly sliceFields: readonly string[];
+  /** Two-system reports: this run (the system) against a baseline, paired per metric and slice. */
+  readonly comparison?: ComparisonData;
+}
+
+/** One metric column of a paired test, ready to print. */
+export interface PairedRow {
+  readonly label: string;
+  readonly scale: number;
+  readonly higherIsBetter: boolean;
+  readonly baseline: number;
+  readonly system: number;
+  /** system − baseline. */
+  readonly difference: number;
+  readonly pValue: number;
+}
+
+export interface ComparisonData {
+  readonly baseline: string;
+  readonly system: string;
+  readonly rows: number;
+  readonly resamples: number;
+  readonly seed: number;
+  readonly metrics: readonly PairedRow[];
+  readonly slices: readonly { readonly field: string; readonly values: readonly { readonly value: string; readonly rows: number; readonly metrics: readonly PairedRow[] }[] }[];
 }
 
 export interface CollectOptions {
@@ -69,6 +110,21 @@ export interface CollectOptions {
   /** Worst rows kept per metric (default 15). */
   readonly worst?: number;
   readonly title?: string;
+  /** Field shown as the row's id (default: the run's --id-field, else `id` when the rows have one). */
+  readonly idField?: string | undefined;
+  /** Per-slice bootstrap CIs (score runs): resamples and seed; false turns them off (default 1000, 12345). */
+  readonly sliceCi?: false | { readonly resamples: number; readonly seed: number };
+}
+
+/** FNV-1a of a row's line: a deterministic, evenly spread order among rows with the same score. */
+function tieOrder(line: number): number {
+  let h = 0x811c9dc5;
+  const t = String(line);
+  for (let i = 0; i < t.length; i++) {
+    h ^= t.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 function getPath(obj: unknown, path: string): unknown {
@@ -217,9 +273,13 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     for (const c of cols) series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
   }
   const worst = m.metrics.map(() => [] as RowSample[]);
+  // the worst score of each metric and how many rows have it
+  const worstScore = m.metrics.map(() => ({ score: NaN, count: 0 }));
+  const idField = options.idField ?? fields.id;
   const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? judgeReferences(metric.name) : undefined));
+  // among rows with the same score, a deterministic sample (hash of the line), not the file's first ones
   const trim = (list: RowSample[], higher: boolean) => {
-    list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || a.line - b.line);
+    list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || tieOrder(a.line) - tieOrder(b.line) || a.line - b.line);
     list.length = Math.min(list.length, keep);
   };
 
@@ -229,6 +289,8 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
   const keys = new Map<string, (string | null)[]>(by.map((f) => [f, []]));
   const means = new Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>(by.map((f) => [f, new Map()]));
   let rows = 0;
+  // only fields the user asked for are checked (detected ones exist by construction)
+  const byCheck = new ByFieldCheck(options.by ?? []);
 
   {
     for await (const { line, row } of outputRows(m.output, format)) {
@@ -238,6 +300,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
         if (useStats) for (const f of by) keys.get(f)!.push(null);
         continue;
       }
+      byCheck.row(row, (f) => getPath(row, f) !== undefined);
       const sliceValues: Record<string, string> = {};
       for (const f of by) {
         const v = getPath(row, f);
@@ -273,10 +336,15 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
       m.metrics.forEach((metric, i) => {
         const v = valueOf(row, metric, "score");
         if (v === undefined) return;
+        const w = worstScore[i]!;
+        if (Number.isNaN(w.score) || (metric.higherIsBetter ? v < w.score : v > w.score)) {
+          w.score = v;
+          w.count = 1;
+        } else if (v === w.score) w.count++;
         const list = worst[i]!;
         list.push({
           line,
-          id: fields.id ? text(getPath(row, fields.id)) : undefined,
+          id: idField ? text(getPath(row, idField)) || undefined : row.id !== undefined && row.id !== null && typeof row.id !== "object" ? text(row.id) : undefined,
           score: v,
           hypothesis: text(getPath(row, fields.hypothesis)),
           references: refsOf(row, judgedAgainst[i]?.paths ?? fields.references),
@@ -289,13 +357,15 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     }
   }
   if (rows === 0) throw inputError(`${m.output} has no rows`);
+  byCheck.check(new Set(m.metrics.map((x) => x.name)));
   m.metrics.forEach((metric, i) => trim(worst[i]!, metric.higherIsBetter));
 
   const notes: string[] = [];
   let corpusSlices: Map<string, Map<string, SliceScore>> | undefined;
   if (useStats && run.summary && by.length) {
     try {
-      const res = await sliceScores(run.summary, Object.fromEntries(keys));
+      const ciOpts = options.sliceCi === false ? undefined : (options.sliceCi ?? { resamples: 1000, seed: 12345 });
+      const res = await sliceScores(run.summary, Object.fromEntries(keys), ciOpts ? { bootstrap: ciOpts } : {});
       corpusSlices = new Map(by.map((f) => [f, new Map(res[f]!.map((e) => [e.value, e]))]));
     } catch {
       notes.push("Slice scores are means of row scores: the statistics file did not match the run's corpus scores.");
@@ -308,15 +378,18 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
     const values = [...table.entries()]
       .map(([value, e]) => {
         const scores: Record<string, number | undefined> = {};
+        const ci: Record<string, { lower: number; upper: number } | undefined> = {};
         for (const s of series) {
           const label = `${s.metric.name}\u0000${s.column}`;
+          const c = corpus?.get(value)?.ci?.[s.metric.name]?.[s.column];
+          if (c) ci[label] = { lower: c.lower, upper: c.upper };
           if (corpus) scores[label] = corpus.get(value)?.scores[s.metric.name]?.[s.column];
           else {
             const a = e.sums.get(label);
             scores[label] = a && a.n > 0 ? a.s / a.n : undefined;
           }
         }
-        return { value, rows: e.rows, scored: e.scored, scores };
+        return { value, rows: e.rows, scored: e.scored, scores, ...(Object.keys(ci).length ? { ci } : {}) };
       })
       .sort((a, b) => b.rows - a.rows || a.value.localeCompare(b.value));
     return { field, aggregation: corpus ? "corpus" : "mean", values };
@@ -346,9 +419,20 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
       higherIsBetter: s.metric.higherIsBetter,
     })),
     slices: sliceTables,
-    worst: m.metrics.map((metric, i) => ({ label: metric.name, scale: metric.scale, rows: worst[i]!, ...(judgedAgainst[i] ? { referenceLabel: judgedAgainst[i]!.label } : {}) })),
+    worst: m.metrics.map((metric, i) => {
+      const w = worstScore[i]!;
+      const shownAtWorst = worst[i]!.filter((r) => r.score === w.score).length;
+      return {
+        label: metric.name,
+        scale: metric.scale,
+        rows: worst[i]!,
+        ...(judgedAgainst[i] ? { referenceLabel: judgedAgainst[i]!.label } : {}),
+        ...(w.count > shownAtWorst ? { tie: { score: w.score, count: w.count } } : {}),
+      };
+    }),
     signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature })),
     notes,
     ...(m.judge ? { judge: m.judge } : {}),
+    sliceFields: by,
   };
 }

@@ -1,7 +1,7 @@
 // The report as one self-contained HTML file: inline CSS, charts drawn here as inline SVG, no script,
 // no font, image or stylesheet from anywhere (a Content-Security-Policy forbids any fetch), so it opens
 // the same offline, from a CI artifact or an e-mail attachment.
-import { BINS, type ReportData, type RowSample, type SeriesData, type SliceTable } from "./collect.js";
+import { BINS, type ComparisonData, type PairedRow, type ReportData, type RowSample, type SeriesData, type SliceTable } from "./collect.js";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -97,17 +97,59 @@ function sliceTable(t: SliceTable, series: readonly SeriesData[]): string {
           const x = v.scores[label];
           if (x === undefined) return `<td class="num">–</td>`;
           const w = Math.max(0, Math.min(100, (x / s.scale) * 100));
-          return `<td class="num${best.get(label) === x ? " best" : ""}"><div class="cell-bar"><span style="width:${w.toFixed(1)}%;background:${scoreColor(x, s.scale, s.higherIsBetter)}"></span></div>${fmt(x, s.scale)}</td>`;
+          const ci = v.ci?.[label];
+          const ciText = ci ? `<br><span class="muted slice-ci">${fmt(ci.lower, s.scale)} – ${fmt(ci.upper, s.scale)}</span>` : "";
+          return `<td class="num${best.get(label) === x ? " best" : ""}"><div class="cell-bar"><span style="width:${w.toFixed(1)}%;background:${scoreColor(x, s.scale, s.higherIsBetter)}"></span></div>${fmt(x, s.scale)}${ciText}</td>`;
         })
         .join("");
       return `<tr><th scope="row">${escapeHtml(v.value)}</th><td class="num">${v.rows.toLocaleString("en-US")}</td>${cells}</tr>`;
     })
     .join("\n");
-  const how = t.aggregation === "corpus" ? "corpus scores from the slice's summed statistics (BLEU/chrF are not means of row scores)" : "means of row scores";
+  const hasCi = t.values.some((v) => v.ci);
+  const how = `${t.aggregation === "corpus" ? "corpus scores from the slice's summed statistics (BLEU/chrF are not means of row scores)" : "means of row scores"}${hasCi ? "; below each, the 95% bootstrap CI over the slice's rows" : ""}`;
   return `<section class="card slice"><h3>by <code>${escapeHtml(t.field)}</code></h3><p class="hint">${how}</p>
 <div class="scroll"><table><thead><tr><th>${escapeHtml(t.field)}</th><th class="num">rows</th>${head}</tr></thead><tbody>
 ${rows}
 </tbody></table></div></section>`;
+}
+
+function stars(p: number): string {
+  return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : "";
+}
+
+function pairedCells(r: PairedRow): string {
+  const better = r.difference === 0 ? "" : r.difference > 0 === r.higherIsBetter ? " better" : " worse";
+  const sig = r.pValue < 0.05 ? " significant" : "";
+  const delta = `${r.difference >= 0 ? "+" : "−"}${fmt(Math.abs(r.difference), r.scale)}`;
+  return `<td class="num">${fmt(r.baseline, r.scale)}</td><td class="num">${fmt(r.system, r.scale)}</td><td class="num delta${better}${sig}">${delta}</td><td class="num">${r.pValue.toFixed(4)}</td><td>${stars(r.pValue)}</td>`;
+}
+
+/** The two-system view: paired deltas and significance per metric and per slice. */
+function comparisonSection(c: ComparisonData): string {
+  const head = `<th class="num">baseline</th><th class="num">system</th><th class="num">Δ</th><th class="num">p</th><th></th>`;
+  const whole = c.metrics.map((r) => `<tr><th scope="row">${escapeHtml(r.label)}</th>${pairedCells(r)}</tr>`).join("\n");
+  const slices = c.slices
+    .map((t) => {
+      const rows = t.values
+        .flatMap((v) =>
+          v.metrics.map(
+            (r, k) =>
+              `<tr>${k === 0 ? `<th scope="row" rowspan="${v.metrics.length}">${escapeHtml(v.value)}</th><td class="num" rowspan="${v.metrics.length}">${v.rows.toLocaleString("en-US")}</td>` : ""}<td>${escapeHtml(r.label)}</td>${pairedCells(r)}</tr>`,
+          ),
+        )
+        .join("\n");
+      return `<section class="card slice"><h3>by <code>${escapeHtml(t.field)}</code></h3>
+<div class="scroll"><table class="paired"><thead><tr><th>${escapeHtml(t.field)}</th><th class="num">rows</th><th>metric</th>${head}</tr></thead><tbody>
+${rows}
+</tbody></table></div></section>`;
+    })
+    .join("\n");
+  return `<h2 id="comparison">Compared with the baseline</h2>
+<p class="hint">baseline <code>${escapeHtml(c.baseline)}</code> · system <code>${escapeHtml(c.system)}</code> (this report) · ${c.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${c.resamples} resamples, seed ${c.seed}. p: probability of a difference at least this large by chance (* &lt; 0.05, ** &lt; 0.01, *** &lt; 0.001); Δ is green when the system is better, red when worse.</p>
+<section class="card"><div class="scroll"><table class="paired"><thead><tr><th>metric</th>${head}</tr></thead><tbody>
+${whole}
+</tbody></table></div></section>
+${slices ? `<div class="slices">${slices}</div>` : ""}`;
 }
 
 const WORD = /(\s+)/;
@@ -146,7 +188,7 @@ function worstRow(r: RowSample, rank: number, scale: number): string {
   const reason = r.reason ? `<div class="reason"><b>reason</b> ${escapeHtml(r.reason)}</div>` : "";
   return `<tr>
 <td class="rank">${rank}</td>
-<td class="where">line ${r.line}${r.id ? `<br><span class="muted">${escapeHtml(r.id)}</span>` : ""}<br>${chips}</td>
+<td class="where">${r.id ? `<span class="row-id">${escapeHtml(r.id)}</span><br><span class="muted">line ${r.line}</span>` : `line ${r.line}`}<br>${chips}</td>
 <td class="num score" style="color:${scoreColor(r.score, scale)}">${fmt(r.score, scale)}</td>
 <td class="text">${input}${marked(r.hypothesis, refWords, "miss")}${reason}</td>
 <td class="text">${refs}</td>
@@ -208,6 +250,8 @@ mark.miss{background:#ffe3e3;color:#a61e1e;border-radius:3px;padding:0 1px}
 mark.add{background:#d3f9d8;color:#1b6b2a;border-radius:3px;padding:0 1px}
 .ref+.ref{margin-top:6px;padding-top:6px;border-top:1px dashed var(--line)}
 .refno{display:inline-block;font-size:10px;color:var(--muted);border:1px solid var(--line);border-radius:8px;padding:0 5px;margin-right:5px}
+.delta.better{color:#2b8a3e}.delta.worse{color:#c92a2a}.delta.significant{font-weight:700}
+.row-id{font-weight:650;word-break:break-all}
 .chip{display:inline-block;background:#edf2ff;color:#364fc7;border-radius:9px;padding:0 7px;margin:3px 3px 0 0;font-size:11px}
 .input,.reason{font-size:12.5px;color:#39415a;background:#f4f6fa;border-radius:6px;padding:4px 7px;margin:0 0 6px}
 .reason{margin:6px 0 0}
@@ -232,7 +276,11 @@ export function renderReport(d: ReportData): string {
     : `<p class="muted">No slice field (pass <code>--by FIELD</code>).</p>`;
   const worst = d.worst
     .map(
-      (w, i) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>
+      (w, i) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>${
+        w.tie
+          ? `<p class="hint tie">${w.tie.count.toLocaleString("en-US")} rows tie at the worst score, ${fmt(w.tie.score, w.scale)}; those shown are a deterministic sample of them (the same on every run).</p>`
+          : ""
+      }
 <div class="scroll"><table><thead><tr><th>#</th><th>row</th><th class="num">score</th><th>hypothesis <span class="muted">(<mark class="miss">words not in any reference</mark>)</span></th><th>${escapeHtml(w.referenceLabel ?? "reference")} <span class="muted">(<mark class="add">words not in the hypothesis</mark>)</span></th></tr></thead><tbody>
 ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 </tbody></table></div></details>`,
@@ -258,6 +306,7 @@ ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 <main>
 <div class="stats">${stat(d.rows.records.toLocaleString("en-US"), "rows")}${stat(d.rows.scored.toLocaleString("en-US"), "scored")}${stat(d.rows.bad.toLocaleString("en-US"), "could not be scored")}${stat(String(d.worst.length), d.worst.length === 1 ? "metric" : "metrics")}${judgeStats}</div>
 ${notes}
+${d.comparison ? comparisonSection(d.comparison) : ""}
 <h2 id="distributions">Score distributions</h2>
 <div class="grid-charts">
 ${charts}

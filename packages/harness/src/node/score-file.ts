@@ -99,6 +99,11 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly signal?: AbortSignal;
   /** Called after each chunk is written. */
   readonly onProgress?: (progress: { readonly bytes: number; readonly totalBytes: number; readonly records: number }) => void;
+  /**
+   * Called in the phases after scoring: `bootstrap` as the CI resamples complete (`done` of `total`
+   * resamples; first with done 0).
+   */
+  readonly onPhaseProgress?: (progress: { readonly phase: "bootstrap"; readonly done: number; readonly total: number }) => void;
 }
 
 export interface RowCounts {
@@ -868,7 +873,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary
     if (bootstrap && state.valid > 0) {
       pool ??= createPool(workers, { metrics: specs, fields, jsonOutput: true, keepStatistics, positionKey: "line", rows: rowsOut?.rows });
       fsyncSync(statsFd);
-      const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, state.valid, bootstrap, pool);
+      const onPhase = options.onPhaseProgress;
+      onPhase?.({ phase: "bootstrap", done: 0, total: bootstrap.resamples });
+      const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, state.valid, bootstrap, pool, onPhase ? (done, total) => onPhase({ phase: "bootstrap", done, total }) : undefined);
       for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
     }
     const summary: ScoreSummary = {

@@ -124,6 +124,11 @@ export interface ResampleJob {
   readonly groupings: readonly Int32Array[];
   readonly resamples: number;
   readonly seed: number;
+  /**
+   * Called as resamples complete (`done` of `resamples`); the resample ranges are then cut finer (a few
+   * per worker) so that progress moves. The results do not depend on how the ranges are cut.
+   */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -140,7 +145,8 @@ export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { 
   const own = "run" in pool ? undefined : createPool(pool.workers, pool.config);
   const p = "run" in pool ? pool : own!;
   try {
-    const tasks = Math.max(1, Math.min(p.threads, B));
+    const tasks = Math.max(1, Math.min(job.onProgress ? p.threads * 4 : p.threads, B));
+    let done = 0;
     const jobs: Promise<void>[] = [];
     for (let t = 0; t < tasks; t++) {
       const from = Math.floor((t * B) / tasks);
@@ -162,6 +168,8 @@ export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { 
         p.run<{ sums: Float64Array }>({ type: "bootstrap", ...task }).then(({ sums }) => {
           const K = to - from;
           for (let g = 0; g < G; g++) out.set(sums.subarray(g * K * C, (g + 1) * K * C), (g * B + from) * C);
+          done += K;
+          job.onProgress?.(done, B);
         }),
       );
     }
@@ -184,10 +192,14 @@ export async function bootstrapFromFiles(
   n: number,
   opts: { resamples: number; seed: number },
   pool: Parameters<typeof resampleStatistics>[1],
+  onProgress?: (done: number, total: number) => void,
 ): Promise<ScoreTable<ConfidenceInterval>> {
   await ready();
   const layout = corpusLayout(metrics);
-  const sums = await resampleStatistics({ files, rowWidth, layout, sizes: [n], all: true, groupings: [], resamples: opts.resamples, seed: opts.seed }, pool);
+  const sums = await resampleStatistics(
+    { files, rowWidth, layout, sizes: [n], all: true, groupings: [], resamples: opts.resamples, seed: opts.seed, ...(onProgress ? { onProgress } : {}) },
+    pool,
+  );
   return cis(scoreGathered(layout, sums, 0, opts.resamples, layout.columns.length, 0, n), opts.seed);
 }
 
