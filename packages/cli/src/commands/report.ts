@@ -10,7 +10,7 @@ import { collectReport, type ComparisonData, type PairedRow } from "../report/co
 import { renderReport } from "../report/html.js";
 import { loadRun, type LoadedRun, type RunMetric } from "../results.js";
 import { columnLabel } from "../results.js";
-import { pairedRows } from "./compare.js";
+import { pairedRows } from "../paired-rows.js";
 
 export interface ReportOptions {
   /** Per-row output of `evalkern score` or `evalkern judge`. */
