@@ -1,19 +1,17 @@
 // `evalkern compare a b`: sacreBLEU's paired bootstrap test between two systems on the same references,
 // for the whole set and per slice (`--by lang`), both from the harness's `pairedTest` (one pass over the
 // statistics; this command only supplies each row's slice value).
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pairedTest, type PairedScore, type PairedTestResult } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { ByFieldCheck } from "../by-fields.js";
-import { readRecords } from "../io/records.js";
 import { existsSync } from "node:fs";
 import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
 import { formatScore, formatTable } from "../table.js";
 import { scoreCommand, type ScoreIo } from "./score.js";
-import { pairedRows, rowInfo, type RowInfo } from "../paired-rows.js";
+import { pairedRows } from "../paired-rows.js";
 export { pairedRows, rowInfo, type RowInfo } from "../paired-rows.js";
 
 export interface CompareOptions {
