@@ -83,6 +83,16 @@ describe("in-memory cache", () => {
   });
 });
 
+describe("a cache path the system will not create", () => {
+  it.each(["jsonl", "dir"] as const)("%s: under /proc the write fails with the system's error instead of hanging", async (layout) => {
+    if (process.platform !== "linux") return;
+    const store = new FileCacheStore({ path: layout === "jsonl" ? "/proc/evalkern-no-such/deeper/cache.jsonl" : "/proc/evalkern-no-such/deeper/cache", layout });
+    const error = await store.set("a".repeat(64), { value: 1 } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { code?: string }).code).toMatch(/^E[A-Z]+$/);
+  });
+});
+
 describe("directory cache keys are names, never paths", () => {
   it("refuses keys with separators, dots or traversal on set and get, and writes nothing outside its folder", async () => {
     const root = join(dir, "traversal");

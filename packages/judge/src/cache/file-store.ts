@@ -30,6 +30,25 @@ export interface FileCacheStoreOptions {
  * @example
  * const cache = new JudgeCache({ store: new FileCacheStore({ path: "judge-cache.jsonl" }) });
  */
+/**
+ * `mkdir -p` in a bounded number of steps: each level is tried at most twice. (Node's recursive mkdir
+ * loops for ever where mkdir answers ENOENT although the parent exists, as under /proc.)
+ */
+async function makeDirectories(fs: Fs, path: Path, dir: string, depth = 0): Promise<void> {
+  try {
+    await fs.mkdir(dir);
+    return;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || depth >= 256 || path.dirname(dir) === dir) throw error;
+  }
+  await makeDirectories(fs, path, path.dirname(dir), depth + 1);
+  await fs.mkdir(dir).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+  });
+}
+
 /** Keys a directory cache accepts (SHA-256 hex keys and simple names): no separators, dots or traversal. */
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -108,13 +127,13 @@ export class FileCacheStore implements JudgeCacheStore {
       const line = `${JSON.stringify({ key, entry })}\n`;
       // Appends are serialised so concurrent calls never interleave lines.
       this.writing = this.writing.then(async () => {
-        await fs.mkdir(path.dirname(this.path), { recursive: true });
+        await makeDirectories(fs, path, path.dirname(this.path));
         await fs.appendFile(this.path, line, "utf8");
       });
       return this.writing;
     }
     const file = await this.entryPath(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await makeDirectories(fs, path, path.dirname(file));
     const temp = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
     await fs.writeFile(temp, JSON.stringify(entry), "utf8");
     await fs.rename(temp, file);
