@@ -1,0 +1,302 @@
+// Stage 4 of `scoreFile`, the scoring pipeline: the main thread reads the input in large blocks and cuts
+// it at record boundaries into chunks (no parsing), and sends each chunk's bytes (transferred, not
+// copied) to a worker; the worker parses the rows, calls each metric's batch kernel once for the chunk
+// and returns the chunk's JSONL output, statistics rows and exact column sums. Results are committed
+// strictly in input order (output, statistics, running content hash, sums) and checkpointed every
+// `checkpointIntervalMs`; at most `window` chunks are in flight, so memory depends on the window, not
+// on the file. A chunk over its time budget is re-run row by row to find the rows over the row budget.
+import type { Hash } from "node:crypto";
+import { open } from "node:fs/promises";
+import { RunAbortedError } from "../errors.js";
+import { createProgress } from "../progress.js";
+import type { ChunkInput, ChunkResult, PresetError } from "../bulk/chunk.js";
+import { Csv, firstRecordBoundary, lastRecordBoundary, countNewlines } from "../bulk/records.js";
+import type { RunFiles, State } from "./checkpoint.js";
+import { READ_BLOCK, readRange, scanRecord, type InputGeometry } from "./geometry.js";
+import type { WorkerPool } from "./pool.js";
+import type { ResolvedScoreOptions, ScoreFileOptions } from "./score-options.js";
+
+const MAX_BAD_SAMPLES = 100;
+/** The rejection of a task stopped by its time budget. */
+const TIMED_OUT = Symbol("timed out");
+
+export interface PipelineInput {
+  readonly opts: ResolvedScoreOptions;
+  /** For its `signal`, `displayProgress` and `onProgress`. */
+  readonly options: ScoreFileOptions;
+  readonly geometry: InputGeometry;
+  /** Advanced as chunks are committed. */
+  readonly state: State;
+  /** The input's content hash up to `state.nextOffset`, continued here in input order. */
+  readonly hasher: Hash;
+  readonly files: RunFiles;
+  readonly pool: WorkerPool;
+}
+
+/**
+ * Score the input from `state.nextOffset` to the end of the shard, committing every chunk in input order.
+ * Rejects with the first failure (after checkpointing every committed row when it is `RunAbortedError`).
+ */
+export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: number; readonly maxInFlight: number }> {
+  const { opts, options, geometry, state, hasher, files, pool } = p;
+  const { input, format, delimiter, chunkBytes, maxRowBytes, rowTimeoutMs, window, checkpointMs } = opts;
+  let maxInFlight = 0;
+  let chunks = 0;
+  const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
+  let lastCheckpoint = performance.now();
+  let failure: unknown;
+  let inFlight = 0;
+  let nextSeq = 0;
+  let submitted = 0;
+  const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number; endHash: string }>();
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  let aborted: RunAbortedError | undefined;
+  const onAbort = () => {
+    aborted ??= new RunAbortedError(`scoring of ${input} was stopped (${String(options.signal?.reason ?? "aborted")}); rows written so far are checkpointed`);
+    failure ??= aborted;
+    signal();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const commit = (result: ChunkResult, endOffset: number, endLine: number, endHash: string): void => {
+    files.append(state, result);
+    state.nextOffset = endOffset;
+    state.nextLine = endLine;
+    state.contentHash = endHash;
+    state.records += result.records;
+    state.blank += result.blank;
+    state.valid += result.valid;
+    for (const [code, n] of Object.entries(result.badByCode)) state.badByCode[code] = (state.badByCode[code] ?? 0) + n;
+    for (const b of result.badSamples) if (state.badSamples.length < MAX_BAD_SAMPLES) state.badSamples.push(b);
+    if (result.invalidUtf8) {
+      state.invalidUtf8.count += result.invalidUtf8.count;
+      for (const l of result.invalidUtf8.lines) if (state.invalidUtf8.lines.length < MAX_BAD_SAMPLES) state.invalidUtf8.lines.push(l);
+    }
+    state.sums.merge(result.partials);
+    for (const [col, values] of Object.entries(result.sequential ?? {})) {
+      let acc = state.sequential[Number(col)] ?? 0;
+      for (const v of values) acc += v;
+      state.sequential[Number(col)] = acc;
+    }
+    if (result.valid > 0) {
+      state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
+      state.nrefsMax = Math.max(state.nrefsMax, result.nrefsMax);
+    }
+    chunks++;
+    progress?.update((endOffset - geometry.start) / 1e6);
+    options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.records });
+    if (performance.now() - lastCheckpoint >= checkpointMs) {
+      files.writeCheckpoint(state, false);
+      lastCheckpoint = performance.now();
+    }
+  };
+
+  // ---- time budgets: a task's clock starts when a worker starts it (a shared stamp), not when queued
+  const timed = new Set<{ readonly started: Float64Array; readonly budget: number; readonly controller: AbortController }>();
+  let watchdog: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = Date.now();
+    for (const t of timed) if (t.started[0]! > 0 && now - t.started[0]! > t.budget) t.controller.abort(TIMED_OUT);
+    if (timed.size === 0 && watchdog) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+    }
+  };
+  const runTimed = async (input: ChunkInput, transfer: ArrayBufferLike[], budget: number): Promise<ChunkResult> => {
+    if (!(rowTimeoutMs > 0)) return pool.run<ChunkResult>({ type: "chunk", input }, transfer);
+    const started = new SharedArrayBuffer(8);
+    const t = { started: new Float64Array(started), budget, controller: new AbortController() };
+    timed.add(t);
+    watchdog ??= setInterval(tick, Math.max(50, Math.min(1000, rowTimeoutMs / 4))).unref();
+    try {
+      return await pool.run<ChunkResult>({ type: "chunk", input, started }, transfer, t.controller.signal);
+    } catch (e) {
+      throw t.controller.signal.aborted ? TIMED_OUT : e;
+    } finally {
+      timed.delete(t);
+    }
+  };
+  const chunkInput = (bytes: Uint8Array, firstLine: number, presetErrors?: readonly PresetError[]): ChunkInput =>
+    format === "jsonl"
+      ? { kind: "jsonl", bytes, firstLine, ...(presetErrors ? { presetErrors } : {}) }
+      : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, ...(presetErrors ? { presetErrors } : {}) };
+  /**
+   * A chunk over its budget: re-read its bytes, run each record alone (fresh workers replace the
+   * terminated ones) to find the rows over the row budget, then run the chunk again with those
+   * rows reported as `row_timeout` instead of scored.
+   */
+  const recoverTimedOut = async (start: number, endOffset: number, firstLine: number, lines: number): Promise<ChunkResult> => {
+    const bytes = readRange(input, start, endOffset);
+    const d = delimiter.charCodeAt(0);
+    const rows: { bytes: Uint8Array; line: number }[] = [];
+    for (let off = 0, line = firstLine; off < bytes.length; ) {
+      const r = scanRecord(bytes, off, bytes.length, format, d, Csv.FieldStart);
+      const stop = r.end >= 0 ? r.end : bytes.length;
+      rows.push({ bytes: bytes.slice(off, stop), line });
+      line += r.end >= 0 ? r.lines : countNewlines(bytes, off, stop);
+      off = stop;
+    }
+    const slow: PresetError[] = [];
+    const message = `not scored within the time budget of ${rowTimeoutMs} ms per row (rowTimeoutMs)`;
+    await Promise.all(
+      rows.map(async (r) => {
+        try {
+          await runTimed(chunkInput(r.bytes, r.line), [r.bytes.buffer], rowTimeoutMs);
+        } catch (e) {
+          if (e !== TIMED_OUT) throw e;
+          slow.push({ position: r.line, code: "row_timeout", message });
+        }
+      }),
+    );
+    slow.sort((a, b) => a.position - b.position);
+    try {
+      return await runTimed(chunkInput(bytes.slice(), firstLine, slow), [], rowTimeoutMs * (1 + lines / 1000));
+    } catch (e) {
+      if (e !== TIMED_OUT) throw e;
+      // every row passed alone but not together: report the chunk's rows rather than stop the run
+      const all = rows.filter((r) => new TextDecoder().decode(r.bytes).trim() !== "").map((r) => ({ position: r.line, code: "row_timeout" as const, message }));
+      return runTimed({ kind: "errors", errors: all }, [], rowTimeoutMs);
+    }
+  };
+
+  const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number, tooLarge?: { readonly bytes: number }): void => {
+    const seq = submitted++;
+    hasher.update(bytes); // in input order, before the bytes are transferred to a worker
+    const endHash = hasher.copy().digest("hex");
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const lines = endLine - firstLine;
+    const start = endOffset - bytes.length;
+    const task: Promise<ChunkResult> = tooLarge
+      ? runTimed(
+          {
+            kind: "errors",
+            errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${tooLarge.bytes} bytes, over maxRowBytes (${maxRowBytes}): not read or scored` }],
+          },
+          [],
+          rowTimeoutMs,
+        )
+      : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000)).catch((e: unknown) => {
+          if (e !== TIMED_OUT) throw e;
+          return recoverTimedOut(start, endOffset, firstLine, lines);
+        });
+    task
+      .then((result) => {
+        pending.set(seq, { result, endOffset, endLine, endHash });
+        while (failure === undefined && pending.has(nextSeq)) {
+          const p = pending.get(nextSeq)!;
+          pending.delete(nextSeq);
+          nextSeq++;
+          try {
+            commit(p.result, p.endOffset, p.endLine, p.endHash);
+          } catch (e) {
+            failure = e;
+          }
+          inFlight--;
+        }
+      })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(signal);
+  };
+
+  // ---- read and cut
+  const fh = await open(input, "r");
+  try {
+    let pos = state.nextOffset;
+    let line = state.nextLine;
+    let carry = new Uint8Array(0);
+    const end = geometry.end;
+    // the rest of a record over maxRowBytes being skipped (hashed, never kept): its first line,
+    // bytes and newlines so far, CSV quote state
+    let skipping: { line: number; bytes: number; lines: number; state: Csv } | undefined;
+    const EMPTY = new Uint8Array(0);
+    while (failure === undefined && (pos < end || carry.length > 0)) {
+      const want = Math.max(READ_BLOCK, 2 * chunkBytes);
+      const data = new Uint8Array(carry.length + Math.min(want, end - pos));
+      data.set(carry, 0);
+      let filled = carry.length;
+      while (filled < data.length) {
+        const { bytesRead } = await fh.read(data, filled, data.length - filled, pos);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+        pos += bytesRead;
+      }
+      const eof = pos >= end;
+      const buf = data.subarray(0, filled);
+      const bufStart = pos - filled; // absolute offset of buf[0]
+      const d = delimiter.charCodeAt(0);
+      let off = 0;
+      if (skipping) {
+        const r = scanRecord(buf, 0, buf.length, format, d, skipping.state);
+        const stop = r.end >= 0 ? r.end : buf.length;
+        hasher.update(buf.subarray(0, stop));
+        skipping.bytes += stop;
+        skipping.lines += r.end >= 0 ? r.lines : countNewlines(buf, 0, stop);
+        skipping.state = r.state;
+        if (r.end < 0 && !eof) {
+          carry = EMPTY;
+          continue;
+        }
+        while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
+        if (failure !== undefined) break;
+        submit(EMPTY, skipping.line, bufStart + stop, skipping.line + skipping.lines, { bytes: skipping.bytes });
+        line = skipping.line + skipping.lines;
+        off = stop;
+        skipping = undefined;
+      }
+      while (failure === undefined && off < buf.length) {
+        // keep chunks full-size: read more first unless this is the end
+        if (!eof && buf.length - off < chunkBytes) break;
+        let cut: number;
+        let lines: number;
+        const last = lastRecordBoundary(buf, off, Math.min(off + chunkBytes, buf.length), format, d);
+        if (last.end >= 0) ({ end: cut, lines } = last);
+        else {
+          // one record longer than a chunk: cut after it
+          const first = firstRecordBoundary(buf, off, buf.length, format, d);
+          if (first.end >= 0) ({ end: cut, lines } = first);
+          else if (eof) {
+            cut = buf.length; // the last record, without a trailing newline
+            lines = countNewlines(buf, off, cut);
+          } else if (buf.length - off > maxRowBytes) {
+            // a record over maxRowBytes with no end in sight: skip the rest as it streams by
+            const r = scanRecord(buf, off, buf.length, format, d, Csv.FieldStart);
+            hasher.update(buf.subarray(off));
+            skipping = { line, bytes: buf.length - off, lines: r.lines, state: r.state };
+            off = buf.length;
+            break;
+          } else break; // need more bytes for a whole record
+        }
+        while (inFlight >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
+        if (failure !== undefined) break;
+        if (cut - off > maxRowBytes) {
+          // refused unread: only its line and size travel (its bytes are hashed for resume)
+          hasher.update(buf.subarray(off, cut));
+          submit(EMPTY, line, bufStart + cut, line + lines, { bytes: cut - off });
+        } else submit(buf.slice(off, cut), line, bufStart + cut, line + lines); // slice: an own buffer to transfer
+        line += lines;
+        off = cut;
+      }
+      carry = buf.slice(off);
+      if (eof && carry.length === 0) break;
+    }
+  } finally {
+    await fh.close();
+  }
+  while (inFlight > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
+  if (watchdog) clearInterval(watchdog);
+  options.signal?.removeEventListener("abort", onAbort);
+  if (failure !== undefined) {
+    if (failure === aborted) files.writeCheckpoint(state, false); // every committed row, so resume loses none
+    throw failure;
+  }
+  progress?.finish();
+  return { chunks, maxInFlight };
+}
