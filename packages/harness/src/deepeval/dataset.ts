@@ -3,8 +3,10 @@
 // through the runtime adapter (`runtime().readFile`: node:fs under the Node entry).
 import { parse as parseCsv } from "csv-parse/sync";
 import {
+  CONVERSATIONAL_GOLDEN_FIELDS,
   ConversationalGolden,
   ConversationalTestCase,
+  GOLDEN_FIELDS as GOLDEN_FIELD_NAMES,
   Golden,
   LLMTestCase,
   snakeToCamel,
@@ -42,37 +44,8 @@ export interface LoadGoldensOptions {
   readonly extraKeys?: "custom" | "error";
 }
 
-const GOLDEN_FIELDS = new Set([
-  "input",
-  "actualOutput",
-  "expectedOutput",
-  "context",
-  "retrievalContext",
-  "metadata",
-  "additionalMetadata",
-  "comments",
-  "toolsCalled",
-  "expectedTools",
-  "sourceFile",
-  "name",
-  "tags",
-  "customColumnKeyValues",
-  "multimodal",
-]);
-const CONVERSATIONAL_FIELDS = new Set([
-  "scenario",
-  "expectedOutcome",
-  "userDescription",
-  "context",
-  "metadata",
-  "additionalMetadata",
-  "comments",
-  "name",
-  "tags",
-  "turns",
-  "sourceFile",
-  "customColumnKeyValues",
-]);
+const GOLDEN_FIELDS: ReadonlySet<string> = new Set(GOLDEN_FIELD_NAMES);
+const CONVERSATIONAL_FIELDS: ReadonlySet<string> = new Set(CONVERSATIONAL_GOLDEN_FIELDS);
 const LIST_FIELDS = new Set(["context", "retrievalContext", "tags"]);
 const JSON_FIELDS = new Set(["toolsCalled", "expectedTools", "metadata", "additionalMetadata", "turns", "customColumnKeyValues"]);
 

@@ -35,7 +35,8 @@ export interface GoldenInit {
   readonly multimodal?: boolean;
 }
 
-const GOLDEN_FIELDS = [
+/** The fields of a `Golden` (camelCase), as its constructor and the dataset loaders accept them. */
+export const GOLDEN_FIELDS = [
   "input",
   "actualOutput",
   "expectedOutput",
@@ -183,7 +184,8 @@ export interface ConversationalGoldenInit {
   readonly customColumnKeyValues?: Readonly<Record<string, string>> | null;
 }
 
-const CONVERSATIONAL_GOLDEN_FIELDS = [
+/** The fields of a `ConversationalGolden` (camelCase). */
+export const CONVERSATIONAL_GOLDEN_FIELDS = [
   "scenario",
   "expectedOutcome",
   "userDescription",

@@ -33,6 +33,8 @@ export {
 export {
   Golden,
   ConversationalGolden,
+  GOLDEN_FIELDS,
+  CONVERSATIONAL_GOLDEN_FIELDS,
   type GoldenInit,
   type ConversationalGoldenInit,
 } from "./golden.js";
