@@ -19,6 +19,8 @@ export interface JudgeOutcome {
   readonly score: number | null;
   readonly success: boolean | null;
   readonly reason: string | null;
+  /** How the judge reached the score: structured, repaired-and-re-asked, logprob-weighted or raw-score. */
+  readonly scoringPath: string | null;
 }
 
 /** A ready judge metric: measure one case (throws on failure; one call per case, safe to run concurrently). */
@@ -214,7 +216,7 @@ export function createJudgeRunner(
               retrievalContext: c.retrievalContext,
             });
       const score = await metric.aMeasure(testCase as never, signal ? { signal } : {});
-      return { score, success: metric.success, reason: metric.reason };
+      return { score, success: metric.success, reason: metric.reason, scoringPath: (metric as { scoringPath?: string | null }).scoringPath ?? null };
     },
   };
 }

@@ -33,6 +33,8 @@ export interface RunMetric {
   readonly corpus: Readonly<Record<string, number>>;
   /** 95% bootstrap CI per column. */
   readonly ci?: Readonly<Record<string, { readonly lower: number; readonly upper: number; readonly ci: number }>>;
+  /** Judge runs: how many measurements took each scoring path (a fallback is never silent). */
+  readonly scoringPaths?: Readonly<Record<string, number>>;
 }
 
 export interface RunManifest {

@@ -1,7 +1,7 @@
 // `evalkern judge` end to end: DeepEval Faithfulness against a scripted OpenAI-compatible server on
 // loopback, the cost summary, then `--replay` from the recorded cache with the server gone.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readJsonl, runCli, tempDir } from "./support/cli.js";
 import { chat, startServer, type Request } from "./support/openai-server.js";
@@ -64,6 +64,10 @@ describe("evalkern judge", () => {
     const rows = readJsonl(out);
     expect(rows.map((r) => (r.faithfulness as { score: number }).score)).toEqual([1, 0.5, 1]);
     expect(rows[1]).toMatchObject({ id: "b", faithfulness: { success: true, reason: "Scored by the test judge." } });
+    // how each score was reached is in every row and in the run's manifest (no silent fallback)
+    expect(rows.map((r) => (r.faithfulness as { scoringPath: string }).scoringPath)).toEqual(["structured", "structured", "structured"]);
+    const manifest = JSON.parse(readFileSync(join(dir, `${basename(out)}.evalkern`, "run.json"), "utf8")) as { metrics: { scoringPaths?: Record<string, number> }[] };
+    expect(manifest.metrics[0]!.scoringPaths).toEqual({ structured: 3 });
     expect(first.stdout).toMatch(/^faithfulness\s+0\.8333\s/m);
     // identical concurrent calls are merged by the cache (counted as cached calls, no request)
     const m = /cost\s+\$\d+\.\d{6} · (\d+) judge calls \((\d+) cached, 0 failed\) · (\d+) HTTP requests · (\d+) input \+ (\d+) output tokens/.exec(first.stdout);

@@ -107,6 +107,7 @@ interface Cell {
   readonly score?: number | null;
   readonly success?: boolean | null;
   readonly reason?: string | null;
+  readonly scoringPath?: string | null;
   readonly error?: string;
 }
 
@@ -183,7 +184,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       const [i, j] = t;
       try {
         const r = await runners[j]!.measure(cases[i]!);
-        results[i]![j] = { ok: true, score: r.score, success: r.success, reason: r.reason };
+        results[i]![j] = { ok: true, score: r.score, success: r.success, reason: r.reason, scoringPath: r.scoringPath };
       } catch (e) {
         results[i]![j] = { ok: false, error: (e as Error)?.message ?? String(e) };
       }
@@ -197,7 +198,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   // per-row output
   const outputFormat = formatOf(output);
   const writer = new AtomicWriter(output);
-  const cell = (c: Cell) => (c.ok ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null } : { score: null, error: c.error });
+  const cell = (c: Cell) => (c.ok ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null, scoringPath: c.scoringPath ?? null } : { score: null, error: c.error });
   if (outputFormat === "csv") {
     const keys = [...new Set(rows.flatMap((r) => Object.keys(r.value)))];
     const d = delimiterOf(output);
@@ -221,6 +222,11 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const metrics: RunMetric[] = runners.map((m, j) => {
     const scores = results.map((r) => r[j]!).filter((c) => c.ok && typeof c.score === "number").map((c) => c.score as number);
     const { mean, ci } = meanWithCi(scores);
+    const scoringPaths: Record<string, number> = {};
+    for (const r of results) {
+      const c = r[j]!;
+      if (c.ok && c.scoringPath) scoringPaths[c.scoringPath] = (scoringPaths[c.scoringPath] ?? 0) + 1;
+    }
     return {
       name: m.name,
       metric: m.name,
@@ -232,6 +238,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       signature: m.signature,
       corpus: { [m.name]: mean },
       ...(ci ? { ci: { [m.name]: ci } } : {}),
+      ...(Object.keys(scoringPaths).length > 0 ? { scoringPaths } : {}),
     };
   });
   const failures = results.flatMap((r, i) => r.map((c, j) => ({ c, i, j }))).filter((x) => !x.c.ok);

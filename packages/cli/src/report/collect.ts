@@ -73,7 +73,7 @@ export interface ReportData {
     /** Rows that share the worst score (when more than are shown, `rows` holds a deterministic sample of them). */
     readonly tie?: { readonly score: number; readonly count: number };
   }[];
-  readonly signatures: readonly { readonly name: string; readonly signature: string }[];
+  readonly signatures: readonly { readonly name: string; readonly signature: string; readonly scoringPaths?: Readonly<Record<string, number>> }[];
   readonly notes: readonly string[];
   readonly judge?: Readonly<Record<string, unknown>>;
   /** The slice fields used (given with --by or detected). */
@@ -430,7 +430,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
         ...(w.count > shownAtWorst ? { tie: { score: w.score, count: w.count } } : {}),
       };
     }),
-    signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature })),
+    signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature, ...(x.scoringPaths ? { scoringPaths: x.scoringPaths } : {}) })),
     notes,
     ...(m.judge ? { judge: m.judge } : {}),
     sliceFields: by,

@@ -286,7 +286,9 @@ ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 </tbody></table></div></details>`,
     )
     .join("\n");
-  const sigs = d.signatures.map((s) => `<tr><th scope="row">${escapeHtml(s.name)}</th><td>${escapeHtml(s.signature)}</td></tr>`).join("\n");
+  const paths = (p: Readonly<Record<string, number>> | undefined) =>
+    p ? `<br><span class="muted">scoring paths: ${Object.entries(p).map(([k, n]) => `${escapeHtml(k)} ${n.toLocaleString("en-US")}`).join(", ")}</span>` : "";
+  const sigs = d.signatures.map((s) => `<tr><th scope="row">${escapeHtml(s.name)}</th><td>${escapeHtml(s.signature)}${paths(s.scoringPaths)}</td></tr>`).join("\n");
   const notes = d.notes.length ? `<div class="notes">${d.notes.map(escapeHtml).join("<br>")}</div>` : "";
   return `<!doctype html>
 <html lang="en">
