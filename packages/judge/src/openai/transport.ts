@@ -2,6 +2,7 @@
 // the judge's retry policy — 408/409/429/5xx, network errors, timeouts and unparsable bodies retried with
 // backoff and Retry-After (within a time budget beyond `maxAttempts`), one probe on a refused connection,
 // capability rejections (a 400 naming `response_format`, `logprobs`, `echo`) surfaced for fallback.
+import { EvalkernError } from "@evalkern/metrics";
 import OpenAI, { AzureOpenAI } from "openai";
 import {
   JudgeAbortedError,
@@ -18,7 +19,10 @@ import { isConnectionRefused, isRetryableStatus, nextRetry, parseRetryAfter, sle
 import type { CallState } from "./shared.js";
 
 /** A 400/422 naming a parameter the model does not support (handled by falling back, not retried). */
-export class CapabilityRejection extends Error {
+/** Internal signal (never reaches users): the server refused a capability; the caller steps down and retries. */
+export class CapabilityRejection extends EvalkernError {
+  override name = "CapabilityRejection";
+  override readonly code: string = "CAPABILITY_REJECTED";
   constructor(
     readonly capability: "response_format" | "logprobs" | "echo",
     readonly perSchema: boolean,
