@@ -9,7 +9,7 @@ import {
   resolveBleuOptions,
   type BleuOptions,
 } from "@evalkern/core-wasm";
-import { headlineColumn, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { summedStatistics, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
 import { kernelTail } from "./kernel-sig.js";
 
 export const bleu: LexicalMetric = {
@@ -37,22 +37,14 @@ export const bleu: LexicalMetric = {
     const width = bleuStatisticsWidth(N);
     const corpusOptions: BleuOptions = { ...o, effectiveOrder: o.effectiveOrder ?? false };
     const rowEff = resolveBleuOptions(o, true).effectiveOrder;
-    const columns = [spec.name];
-    return {
+    return summedStatistics(spec, {
       metric: "bleu",
-      name: spec.name,
-      options: spec.options,
       width,
-      columns,
-      scoreNames: columns,
-      headline: headlineColumn(spec.name, columns, undefined),
-      corpusColumns: Array.from({ length: width }, (_, i) => i),
-      scale: 100,
       higherIsBetter: true,
       statistics: (h, r) => bleuStatisticsBatch(h, r, o),
-      rowValues: (stats) => bleuScoresFromStatisticsBatch(stats, o),
+      scores: (stats) => bleuScoresFromStatisticsBatch(stats, o),
       corpusScores: (sums) => bleuScoresFromStatisticsBatch(sums, corpusOptions),
-      corpusDetails(sum) {
+      details(sum) {
         const res = bleuFromStatistics(
           { sysLen: sum[0]!, refLen: sum[1]!, counts: Array.from(sum.subarray(2, 2 + N)), totals: Array.from(sum.subarray(2 + N, 2 + 2 * N)) },
           o,
@@ -60,6 +52,6 @@ export const bleu: LexicalMetric = {
         return { score: res.score, precisions: res.precisions, bp: res.bp, ratio: res.refLen > 0 ? res.sysLen / res.refLen : 0, sysLen: res.sysLen, refLen: res.refLen, counts: res.counts, totals: res.totals };
       },
       signature: (nrefs, tool) => `BLEU|${bleuSignature(o, nrefs, false)}|row:sentence-eff:${rowEff ? "yes" : "no"}|${kernelTail(tool)}`,
-    };
+    });
   },
 };

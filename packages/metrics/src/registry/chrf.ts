@@ -9,7 +9,7 @@ import {
   resolveChrfOptions,
   type ChrfOptions,
 } from "@evalkern/core-wasm";
-import { headlineColumn, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { summedStatistics, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
 import { kernelTail } from "./kernel-sig.js";
 import type { OptionSchemas } from "./options.js";
 
@@ -40,24 +40,15 @@ export const chrf: LexicalMetric = {
     const r = resolveChrfOptions(o);
     const width = chrfStatisticsWidth(r);
     const label = `chrF${r.beta}${r.wordOrder > 0 ? "+".repeat(r.wordOrder) : ""}`;
-    const columns = [spec.name];
-    return {
+    return summedStatistics(spec, {
       metric: "chrf",
-      name: spec.name,
-      options: spec.options,
       width,
-      columns,
-      scoreNames: columns,
-      headline: headlineColumn(spec.name, columns, undefined),
-      corpusColumns: Array.from({ length: width }, (_, i) => i),
-      scale: 100,
       higherIsBetter: true,
       statistics: (h, rf) => chrfStatisticsBatch(h, rf, o),
-      rowValues: (stats) => chrfScoresFromStatisticsBatch(stats, o),
-      corpusScores: (sums) => chrfScoresFromStatisticsBatch(sums, o),
-      corpusDetails: (sum) => ({ score: chrfFromStatistics(sum, o) }),
+      scores: (stats) => chrfScoresFromStatisticsBatch(stats, o),
+      details: (sum) => ({ score: chrfFromStatistics(sum, o) }),
       signature: (nrefs, tool) => `${label}|${chrfSignature(o, nrefs)}|${kernelTail(tool)}`,
-    };
+    });
   },
 };
 

@@ -167,3 +167,46 @@ export function meanOfColumnZero(
   };
 }
 
+/**
+ * A sacreBLEU-style metric of one score column whose row and corpus scores are functions of (summed)
+ * statistics, every statistics column feeding the corpus score (BLEU, chrF, TER): everything but the
+ * kernel calls, the details and the signature. Scale 0–100.
+ */
+export function summedStatistics(
+  spec: MetricSpecJson,
+  parts: {
+    readonly metric: string;
+    readonly width: number;
+    readonly higherIsBetter: boolean;
+    readonly statistics: MetricInstance["statistics"];
+    /** Scores of k rows of (summed) statistics. */
+    readonly scores: (stats: Float64Array) => Float64Array;
+    /** Corpus scores when they differ from row scores (BLEU's corpus-level effective order). */
+    readonly corpusScores?: (sums: Float64Array) => Float64Array;
+    readonly details: MetricInstance["corpusDetails"];
+    readonly signature: MetricInstance["signature"];
+    readonly sequentialColumns?: readonly number[];
+  },
+): MetricInstance {
+  const columns = [spec.name];
+  const corpus = parts.corpusScores ?? parts.scores;
+  return {
+    metric: parts.metric,
+    name: spec.name,
+    options: spec.options,
+    width: parts.width,
+    columns,
+    scoreNames: columns,
+    headline: headlineColumn(spec.name, columns, undefined),
+    corpusColumns: Array.from({ length: parts.width }, (_, i) => i),
+    ...(parts.sequentialColumns ? { sequentialColumns: parts.sequentialColumns } : {}),
+    scale: 100,
+    higherIsBetter: parts.higherIsBetter,
+    statistics: parts.statistics,
+    rowValues: (stats) => parts.scores(stats),
+    corpusScores: (sums) => corpus(sums),
+    corpusDetails: parts.details,
+    signature: parts.signature,
+  };
+}
+

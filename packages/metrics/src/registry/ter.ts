@@ -9,7 +9,7 @@ import {
   terStatisticsBatch,
   type TerOptions,
 } from "@evalkern/core-wasm";
-import { headlineColumn, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
+import { summedStatistics, type LexicalMetric, type MetricInstance, type MetricSpecJson } from "./contract.js";
 import { kernelTail } from "./kernel-sig.js";
 import type { OptionSchemas } from "./options.js";
 
@@ -35,28 +35,19 @@ export const ter: LexicalMetric = {
   create(spec: MetricSpecJson): MetricInstance {
     const o = spec.options as TerOptions;
     resolveTerOptions(o);
-    const columns = [spec.name];
-    return {
+    return summedStatistics(spec, {
       metric: "ter",
-      name: spec.name,
-      options: spec.options,
       width: TER_STATISTICS_WIDTH,
-      columns,
-      scoreNames: columns,
-      headline: headlineColumn(spec.name, columns, undefined),
-      corpusColumns: [0, 1],
+      higherIsBetter: false,
       // sacreBLEU adds the average reference lengths one segment after another (`sum_of_lists`)
       sequentialColumns: [1],
-      scale: 100,
-      higherIsBetter: false,
       statistics: (h, r) => terStatisticsBatch(h, r, o),
-      rowValues: (stats) => terScoresFromStatisticsBatch(stats),
-      corpusScores: (sums) => terScoresFromStatisticsBatch(sums),
-      corpusDetails: (sum) => {
+      scores: (stats) => terScoresFromStatisticsBatch(stats),
+      details: (sum) => {
         const r = terFromStatistics({ numEdits: sum[0]!, refLength: sum[1]! });
         return { score: r.score, numEdits: r.numEdits, refLength: r.refLength };
       },
       signature: (nrefs, tool) => `TER|${terSignature(o, nrefs)}|${kernelTail(tool)}`,
-    };
+    });
   },
 };
