@@ -15,6 +15,8 @@ import {
   checkCriteria,
   checkRubric,
   formatRubric,
+  gEvalScoringPath,
+  GeneratedSteps,
   normalizeGEvalScore,
   rubricScoreRange,
   stepsSchema,
@@ -99,7 +101,7 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
   scoring: GEvalScoring | null = null;
   judgeScore: number | null = null;
   weightedJudgeScore: number | null = null;
-  private generatedSteps: Promise<readonly string[]> | null = null;
+  private readonly generatedSteps = new GeneratedSteps();
 
   constructor(options: ConversationalGEvalOptions) {
     super(options, { defaultThreshold: 0.5 });
@@ -136,9 +138,7 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
   }
 
   override get scoringPath(): ScoringPath | null {
-    const calls = super.scoringPath;
-    if (calls === null || calls === "repaired-and-re-asked" || this.scoring === null || this.scoring === "strict") return calls;
-    return this.scoring === "logprob-weighted" ? "logprob-weighted" : "raw-score";
+    return gEvalScoringPath(super.scoringPath, this.scoring);
   }
 
   protected override resetState(): void {
@@ -150,8 +150,8 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
 
   private steps(signal: AbortSignal | undefined): Promise<readonly string[]> {
     if (this.evaluationSteps) return Promise.resolve(this.evaluationSteps);
-    if (!this.generatedSteps) {
-      const pending = this.judge(
+    return this.generatedSteps.get(() =>
+      this.judge(
         stepsSchema,
         `You are setting up the evaluation of a conversation between a user and an assistant. From the criteria below, write 3 or 4 concise evaluation steps that explain how to judge the ${paramNames(this.evaluationParams)} of the conversation's turns. Each step should be one clear instruction.
 
@@ -160,13 +160,8 @@ ${this.criteria}
 
 ${jsonOnly('{"steps": ["<step>", ...]}')}`,
         { signal },
-      ).then(({ steps }) => Object.freeze([...steps]));
-      this.generatedSteps = pending;
-      pending.catch(() => {
-        if (this.generatedSteps === pending) this.generatedSteps = null;
-      });
-    }
-    return this.generatedSteps;
+      ),
+    );
   }
 
   private renderConversation(testCase: ConversationalTestCase): string {

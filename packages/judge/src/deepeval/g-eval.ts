@@ -168,6 +168,31 @@ export function formatRubric(rubric: readonly Rubric[]): string {
 }
 
 /** `(g − min) / (max − min)` clamped to [0, 1]. */
+/**
+ * G-Eval's scoring path: the judge calls' own path, except that a score read from the score call is
+ * `"logprob-weighted"` or `"raw-score"` (strict mode and re-asked replies keep the calls' path).
+ */
+export function gEvalScoringPath(calls: ScoringPath | null, scoring: GEvalScoring | null): ScoringPath | null {
+  if (calls === null || calls === "repaired-and-re-asked" || scoring === null || scoring === "strict") return calls;
+  return scoring === "logprob-weighted" ? "logprob-weighted" : "raw-score";
+}
+
+/** Evaluation steps generated once per metric and shared by its measurements; a failed generation is tried again. */
+export class GeneratedSteps {
+  #pending: Promise<readonly string[]> | null = null;
+
+  get(generate: () => Promise<{ readonly steps: readonly string[] }>): Promise<readonly string[]> {
+    if (!this.#pending) {
+      const pending = generate().then(({ steps }) => Object.freeze([...steps]));
+      this.#pending = pending;
+      pending.catch(() => {
+        if (this.#pending === pending) this.#pending = null;
+      });
+    }
+    return this.#pending;
+  }
+}
+
 export function normalizeGEvalScore(judgeScore: number, range: readonly [number, number]): number {
   const value = (judgeScore - range[0]) / (range[1] - range[0]);
   return Math.min(1, Math.max(0, value));
@@ -221,7 +246,7 @@ export class GEval extends JudgeMetric {
   judgeScore: number | null = null;
   /** The probability-weighted score on the rubric scale (null unless `scoring` is "logprob-weighted"). */
   weightedJudgeScore: number | null = null;
-  private generatedSteps: Promise<readonly string[]> | null = null;
+  private readonly generatedSteps = new GeneratedSteps();
 
   constructor(options: GEvalOptions) {
     super(options, { defaultThreshold: 0.5 });
@@ -259,9 +284,7 @@ export class GEval extends JudgeMetric {
    * `"repaired-and-re-asked"` when any reply had to be asked again; strict mode is `"structured"`.
    */
   override get scoringPath(): ScoringPath | null {
-    const calls = super.scoringPath;
-    if (calls === null || calls === "repaired-and-re-asked" || this.scoring === null || this.scoring === "strict") return calls;
-    return this.scoring === "logprob-weighted" ? "logprob-weighted" : "raw-score";
+    return gEvalScoringPath(super.scoringPath, this.scoring);
   }
 
   protected override resetState(): void {
@@ -273,16 +296,7 @@ export class GEval extends JudgeMetric {
 
   private steps(signal: AbortSignal | undefined): Promise<readonly string[]> {
     if (this.evaluationSteps) return Promise.resolve(this.evaluationSteps);
-    if (!this.generatedSteps) {
-      const pending = this.judge(stepsSchema, evaluationStepsPrompt(this.criteria as string, this.evaluationParams), { signal }).then(
-        ({ steps }) => Object.freeze([...steps]),
-      );
-      this.generatedSteps = pending;
-      pending.catch(() => {
-        if (this.generatedSteps === pending) this.generatedSteps = null;
-      });
-    }
-    return this.generatedSteps;
+    return this.generatedSteps.get(() => this.judge(stepsSchema, evaluationStepsPrompt(this.criteria as string, this.evaluationParams), { signal }));
   }
 
   private scorePrompt(steps: readonly string[], testCase: LLMTestCase): string {
