@@ -1,6 +1,6 @@
 // BYOB against a scripted OpenAI-compatible server on loopback: the endpoint failures of issue 11
 // (in-flight refusals of max_tokens 0, a dead server, scorer output validation, 25 % 429s with Retry-After).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { multipleChoiceAcc, ready } from "@evalkern/metrics/byob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,42 +10,8 @@ import { ScorerResultError, exactMatch, scorer } from "@evalkern/metrics/byob";
 import type { ModelEndpoint } from "@evalkern/metrics";
 import { EndpointUnreachableError, benchmark, type ScorerInput } from "../src/index.js";
 import { tempDir } from "./helpers.js";
+import { ScriptedServer, json } from "./scripted-server.js";
 
-interface Seen {
-  readonly path: string;
-  readonly body: Record<string, unknown>;
-}
-
-type Handler = (req: Seen, res: ServerResponse) => void;
-
-class ScriptedServer {
-  server!: Server;
-  url = "";
-  seen: Seen[] = [];
-  handler: Handler = (_r, res) => res.writeHead(500).end();
-
-  async start(): Promise<void> {
-    this.server = createServer((req: IncomingMessage, res) => {
-      let data = "";
-      req.on("data", (d) => (data += d));
-      req.on("end", () => {
-        const seen: Seen = { path: req.url ?? "", body: data ? (JSON.parse(data) as Record<string, unknown>) : {} };
-        this.seen.push(seen);
-        this.handler(seen, res);
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  script(handler: Handler): void {
-    this.seen = [];
-    this.handler = handler;
-  }
-}
-
-const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 
 /** Echo of `prompt` as whitespace-led word tokens with code-point offsets, plus one generated token when asked. */
 function echo(prompt: string, maxTokens: number, lp: (token: string) => number) {

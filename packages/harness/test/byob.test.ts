@@ -1,5 +1,5 @@
 // BYOB benchmarks against a real OpenAI-compatible HTTP server on loopback, with scripted replies.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,44 +7,8 @@ import { exactMatch, multipleChoiceAcc, ready } from "@evalkern/metrics/byob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BenchmarkRunError, NoNetworkError, aggregateScores, benchmark, loadDataset, normalizeBenchmarkName, type ScorerInput } from "../src/index.js";
 import { tempDir } from "./helpers.js";
+import { ScriptedServer, json, type Seen } from "./scripted-server.js";
 
-interface Seen {
-  path: string;
-  body: Record<string, unknown>;
-  headers: IncomingMessage["headers"];
-}
-
-type Handler = (req: Seen, res: ServerResponse) => void;
-
-/** A loopback server whose replies the current test scripts. */
-class ScriptedServer {
-  server!: Server;
-  url = "";
-  seen: Seen[] = [];
-  handler: Handler = (_r, res) => res.writeHead(500).end();
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let data = "";
-      req.on("data", (d) => (data += d));
-      req.on("end", () => {
-        const seen: Seen = { path: req.url ?? "", body: data ? (JSON.parse(data) as Record<string, unknown>) : {}, headers: req.headers };
-        this.seen.push(seen);
-        this.handler(seen, res);
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  script(handler: Handler): void {
-    this.seen = [];
-    this.handler = handler;
-  }
-}
-
-const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 
 const chatReply = (content: string) => ({ choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
 

@@ -1,0 +1,41 @@
+// A loopback HTTP server whose replies the current test scripts (the BYOB suites' OpenAI-compatible stand-in).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Seen {
+  path: string;
+  body: Record<string, unknown>;
+  headers: IncomingMessage["headers"];
+}
+
+export type Handler = (req: Seen, res: ServerResponse) => void;
+
+/** A loopback server whose replies the current test scripts. */
+export class ScriptedServer {
+  server!: Server;
+  url = "";
+  seen: Seen[] = [];
+  handler: Handler = (_r, res) => res.writeHead(500).end();
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      let data = "";
+      req.on("data", (d) => (data += d));
+      req.on("end", () => {
+        const seen: Seen = { path: req.url ?? "", body: data ? (JSON.parse(data) as Record<string, unknown>) : {}, headers: req.headers };
+        this.seen.push(seen);
+        this.handler(seen, res);
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  script(handler: Handler): void {
+    this.seen = [];
+    this.handler = handler;
+  }
+}
+
+export const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
