@@ -2,7 +2,7 @@
 // the input. Calls: statements → verdicts (skipped when there are none) → reason.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
 import { reasonPrompt, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";
@@ -35,6 +35,9 @@ export function answerRelevancyScore(verdicts: readonly RelevancyVerdict[]): num
  * await metric.aMeasure(new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris. I like cats." }));
  */
 export class AnswerRelevancyMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { JudgeModel, JudgeSchema } from "../model.js";
 import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
 import { checkCriteria, checkEvaluationParams, evaluationStepsPrompt, stepsSchema } from "./g-eval.js";
-import { callJudge, checkModel } from "./judge-metric.js";
+import { callJudge, checkModel, checkOptionKeys } from "./judge-metric.js";
 import { json, jsonOnly, numbered } from "./render.js";
 import { judgeSchema } from "./schema.js";
 
@@ -102,6 +102,21 @@ function fieldValue(value: unknown): unknown {
  * const winner = await arena.aMeasure(arenaTestCase);
  */
 export class ArenaGEval extends BaseArenaMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = Object.keys({
+    includeReason: true,
+    asyncMode: true,
+    verboseMode: true,
+    verbosePrinter: true,
+    evaluationModel: true,
+    model: true,
+    name: true,
+    evaluationParams: true,
+    criteria: true,
+    evaluationSteps: true,
+    random: true,
+  } satisfies Record<keyof ArenaGEvalOptions, true>);
+
   readonly model: JudgeModel;
   readonly metricName: string;
   readonly evaluationParams: readonly LLMTestCaseParams[];
@@ -110,6 +125,7 @@ export class ArenaGEval extends BaseArenaMetric {
   private readonly random: () => number;
 
   constructor(options: ArenaGEvalOptions) {
+    checkOptionKeys(new.target, options);
     const model = checkModel(options?.model, "ArenaGEval");
     super({ ...options, evaluationModel: options.evaluationModel ?? model.name });
     this.model = model;

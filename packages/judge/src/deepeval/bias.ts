@@ -1,5 +1,6 @@
 // DeepEval BiasMetric (judges.md §2.7), lower is better.
 import { OpinionMetric } from "./opinion-metric.js";
+import { JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 
 /**
  * The share of the answer's own opinions that are biased (DeepEval `BiasMetric`). Lower is better:
@@ -13,6 +14,9 @@ import { OpinionMetric } from "./opinion-metric.js";
  * const metric = new BiasMetric({ model: judge });
  */
 export class BiasMetric extends OpinionMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   override get name(): string {
     return "Bias";
   }

@@ -8,7 +8,7 @@ import {
   type MeasureContext,
   type RetrievalContextItem,
 } from "@evalkern/metrics/deepeval";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { reasonPrompt, verdictListSchema, type Verdict } from "./shared-prompts.js";
 
@@ -65,6 +65,9 @@ export function contextualPrecisionScore(verdicts: readonly PrecisionVerdict[]):
  * const metric = new ContextualPrecisionMetric({ model: judge });
  */
 export class ContextualPrecisionMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -1,7 +1,7 @@
 // DeepEval ContextualRecallMetric (judges.md §2.5): the share of the expected output's sentences the
 // retrieval context supports. Calls: verdicts (one per sentence) → reason.
 import { LLMTestCaseParams, prettifyList, retrievalContextText, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { reasonPrompt, reasonsExcept, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";
 
@@ -24,6 +24,9 @@ export function contextualRecallScore(verdicts: readonly RecallVerdict[]): numbe
  * const metric = new ContextualRecallMetric({ model: judge });
  */
 export class ContextualRecallMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

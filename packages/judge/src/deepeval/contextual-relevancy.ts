@@ -2,7 +2,7 @@
 // that are relevant to the input. Calls: one per node (concurrent in asyncMode) → reason.
 import { LLMTestCaseParams, prettifyList, retrievalContextText, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, optionalText, verdictWord } from "./schema.js";
 import { reasonPrompt } from "./shared-prompts.js";
@@ -36,6 +36,9 @@ export function contextualRelevancyScore(verdictsPerNode: readonly (readonly { v
  * const metric = new ContextualRelevancyMetric({ model: judge });
  */
 export class ContextualRelevancyMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -2,7 +2,7 @@
 // intention (concurrent in asyncMode) → reason.
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { ConversationalJudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, renderTurns } from "./render.js";
 import { judgeSchema, optionalText, stringList, verdictWord } from "./schema.js";
 import { reasonPrompt, reasonsOf, type Verdict } from "./shared-prompts.js";
@@ -27,6 +27,9 @@ export function conversationCompletenessScore(verdicts: readonly { verdict: stri
  * const metric = new ConversationCompletenessMetric({ model: judge });
  */
 export class ConversationCompletenessMetric extends ConversationalJudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -24,7 +24,7 @@ import {
   type Rubric,
   type RubricInput,
 } from "./g-eval.js";
-import { ConversationalJudgeMetric, type JudgeMetricOptions, type ScoringPath } from "./judge-metric.js";
+import { ConversationalJudgeMetric, type JudgeMetricOptions, type ScoringPath, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { logprobWeightedScore, type GEvalScoring } from "./logprob-weighting.js";
 import { json, jsonOnly, numbered } from "./render.js";
 
@@ -92,6 +92,9 @@ function paramNames(params: readonly MultiTurnParams[]): string {
  * const metric = new ConversationalGEval({ model: judge, name: "Helpfulness", criteria: "Does the assistant resolve the user's problem?" });
  */
 export class ConversationalGEval extends ConversationalJudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "name", "evaluationParams", "criteria", "evaluationSteps", "rubric", "topLogprobs"];
+
   readonly metricName: string;
   readonly evaluationParams: readonly MultiTurnParams[];
   readonly criteria: string | null;

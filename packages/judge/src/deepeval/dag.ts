@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { JudgeSchema } from "../model.js";
 import { JudgeMetricConfigError } from "./errors.js";
 import { GEval } from "./g-eval.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, renderParams } from "./render.js";
 import { judgeSchema } from "./schema.js";
 
@@ -388,6 +388,9 @@ function nodeTitle(node: DAGNode, depth: number): string {
  * const metric = new DAGMetric({ model: judge, name: "Pricing", dag });
  */
 export class DAGMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "name", "dag"];
+
   readonly metricName: string;
   readonly dag: DeepAcyclicGraph;
 

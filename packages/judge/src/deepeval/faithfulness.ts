@@ -9,7 +9,7 @@ import {
   type MeasureContext,
 } from "@evalkern/metrics/deepeval";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import {
   claimsPrompt,
   claimsSchema,
@@ -68,6 +68,9 @@ export function checkExtractionLimit(value: unknown, owner: string): number | nu
  * const metric = new FaithfulnessMetric({ model: judge, penalizeAmbiguousClaims: true });
  */
 export class FaithfulnessMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "truthsExtractionLimit", "penalizeAmbiguousClaims"];
+
   readonly truthsExtractionLimit: number | null;
   readonly penalizeAmbiguousClaims: boolean;
 

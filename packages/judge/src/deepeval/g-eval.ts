@@ -11,7 +11,7 @@ import {
 } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions, type ScoringPath } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, type ScoringPath, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { logprobWeightedScore, type GEvalScoring } from "./logprob-weighting.js";
 import { jsonOnly, numbered, paramList, renderParams } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
@@ -233,6 +233,9 @@ ${jsonOnly('{"steps": ["<step>", ...]}')}`;
  * });
  */
 export class GEval extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "name", "evaluationParams", "criteria", "evaluationSteps", "rubric", "topLogprobs"];
+
   /** The criterion's name, without the `[GEval]` suffix. */
   readonly metricName: string;
   readonly evaluationParams: readonly LLMTestCaseParams[];

@@ -1,7 +1,7 @@
 // DeepEval HallucinationMetric (judges.md §2.3), lower is better: the share of ground-truth context
 // items the answer contradicts. Calls: one verdict per context item → reason.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { reasonPrompt, reasonsExcept, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";
 
@@ -26,6 +26,9 @@ export function hallucinationScore(verdicts: readonly HallucinationVerdict[]): n
  * const metric = new HallucinationMetric({ model: judge, threshold: 0.3 });
  */
 export class HallucinationMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5, higherIsBetter: false });
   }

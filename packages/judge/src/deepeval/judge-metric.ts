@@ -10,6 +10,7 @@ import {
   type ScoredMetricOptions,
 } from "@evalkern/metrics/deepeval";
 import type { GenerateResult, JudgeModel, JudgeSchema, TokenLogprob } from "../model.js";
+import { rejectUnknownOptions } from "@evalkern/metrics";
 import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
 import { resolveJudge } from "../defaults.js";
 import { JudgeConfigError } from "../errors.js";
@@ -73,6 +74,36 @@ export interface JudgeReply<T> {
 }
 
 const COUNT_ISSUE = /(^|: )expected \d+ .* \(one per /;
+
+/** The option keys every judge metric takes (`JudgeMetricOptions`). */
+export const JUDGE_METRIC_OPTION_KEYS: readonly string[] = Object.keys({
+  includeReason: true,
+  asyncMode: true,
+  verboseMode: true,
+  verbosePrinter: true,
+  evaluationModel: true,
+  threshold: true,
+  strictMode: true,
+  model: true,
+} satisfies Record<keyof JudgeMetricOptions, true>);
+
+/** A metric class that lists the option keys it accepts (`static readonly optionKeys`). */
+interface WithOptionKeys {
+  readonly name: string;
+  readonly optionKeys?: readonly string[];
+}
+
+/**
+ * Refuses an options object with a key the metric does not take (a typo such as `treshold` would
+ * otherwise be ignored silently; DeepEval's Python constructors raise `TypeError` for it) with
+ * `UnknownOptionError`, naming the closest key. Only a class that declares its own `optionKeys`
+ * is checked: a user's subclass may accept options its parent cannot know.
+ */
+export function checkOptionKeys(target: WithOptionKeys, options: unknown): void {
+  if (!Object.hasOwn(target, "optionKeys") || target.optionKeys === undefined) return;
+  if (typeof options !== "object" || options === null) return;
+  rejectUnknownOptions(options, target.optionKeys, target.name);
+}
 
 /** Validate a value against a judge schema's Standard Schema validator; throw `JudgeReplyError` if it fails. */
 export async function validateReply<T>(schema: JudgeSchema<T>, value: unknown): Promise<T> {
@@ -159,6 +190,7 @@ export abstract class JudgeMetric extends BaseMetric {
   readonly model: JudgeModel;
 
   protected constructor(options: JudgeMetricOptions, traits: BaseMetricTraits = {}) {
+    checkOptionKeys(new.target, options);
     const model = checkModel(options?.model, new.target.name);
     super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
     this.model = model;
@@ -217,6 +249,7 @@ export abstract class ConversationalJudgeMetric extends BaseConversationalMetric
   readonly model: JudgeModel;
 
   protected constructor(options: JudgeMetricOptions, traits: MetricTraits = {}) {
+    checkOptionKeys(new.target, options);
     const model = checkModel(options?.model, new.target.name);
     super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
     this.model = model;

@@ -2,7 +2,7 @@
 // verdict per assistant turn that has prior knowledge → reason.
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { ConversationalJudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { json, jsonOnly, renderTurns } from "./render.js";
 import { judgeSchema, optionalText, verdictWord } from "./schema.js";
 import { reasonPrompt, reasonsOf, type Verdict } from "./shared-prompts.js";
@@ -50,6 +50,9 @@ export function knowledgeRetentionScore(verdicts: readonly { verdict: string }[]
  * const metric = new KnowledgeRetentionMetric({ model: judge });
  */
 export class KnowledgeRetentionMetric extends ConversationalJudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -2,7 +2,7 @@
 // statements that do not leak personal data.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
 import { reasonPrompt, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";
@@ -29,6 +29,9 @@ export function piiLeakageScore(verdicts: readonly PIIVerdict[]): number {
  * const metric = new PIILeakageMetric({ model: judge, strictMode: true });
  */
 export class PIILeakageMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

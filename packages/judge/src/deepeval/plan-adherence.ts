@@ -2,7 +2,7 @@
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, numbered } from "./render.js";
 import { judgeSchema, stringList, unitInterval } from "./schema.js";
 
@@ -25,6 +25,9 @@ export const NO_PLAN_REASON =
  * const metric = new PlanAdherenceMetric({ model: judge });
  */
 export class PlanAdherenceMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5, requiresTrace: true });
   }

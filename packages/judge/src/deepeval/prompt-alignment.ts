@@ -2,7 +2,7 @@
 // Calls: one verdict per instruction (one call, a list) → reason. Score: count(verdict != "no") / n.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, numbered } from "./render.js";
 import { reasonPrompt, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";
 
@@ -29,6 +29,9 @@ export function promptAlignmentScore(verdicts: readonly { verdict: string }[]): 
  * const metric = new PromptAlignmentMetric({ model: judge, promptInstructions: ["Reply in French.", "Use at most two sentences."] });
  */
 export class PromptAlignmentMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "promptInstructions"];
+
   readonly promptInstructions: readonly string[];
   /** The verdicts of the last measurement, one per instruction. */
   verdicts: readonly Verdict<"yes" | "no">[] = [];

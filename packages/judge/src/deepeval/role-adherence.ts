@@ -2,7 +2,7 @@
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import type { JudgeSchema } from "../model.js";
-import { ConversationalJudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { json, jsonOnly } from "./render.js";
 import { judgeSchema } from "./schema.js";
 import { reasonPrompt } from "./shared-prompts.js";
@@ -48,6 +48,9 @@ export function roleAdherenceScore(assistantTurnCount: number, breachCount: numb
  * const metric = new RoleAdherenceMetric({ model: judge });
  */
 export class RoleAdherenceMetric extends ConversationalJudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5 });
   }

@@ -2,7 +2,7 @@
 import { LLMTestCaseParams, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, unitInterval } from "./schema.js";
 
@@ -20,6 +20,9 @@ const scoreReasonSchema = judgeSchema("score_reason", z.object({ score: unitInte
  * const metric = new StepEfficiencyMetric({ model: judge });
  */
 export class StepEfficiencyMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   constructor(options: JudgeMetricOptions) {
     super(options, { defaultThreshold: 0.5, requiresTrace: true });
   }

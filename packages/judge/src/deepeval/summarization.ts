@@ -4,7 +4,7 @@ import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, typ
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
 import { checkExtractionLimit } from "./faithfulness.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, stringList, verdictWord, withCount } from "./schema.js";
 import {
@@ -69,6 +69,9 @@ export function coverageScore(verdicts: readonly CoverageVerdict[]): number {
  * const metric = new SummarizationMetric({ model: judge, assessmentQuestions: ["Is the fee waived?"] });
  */
 export class SummarizationMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "n", "assessmentQuestions", "truthsExtractionLimit"];
+
   readonly n: number;
   readonly assessmentQuestions: readonly string[] | null;
   readonly truthsExtractionLimit: number | null;

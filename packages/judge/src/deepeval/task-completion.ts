@@ -4,7 +4,7 @@ import { formatToolCallsForPrompt, LLMTestCaseParams, type Evaluation, type LLMT
 import { z } from "zod";
 import { traceText } from "./agentic.js";
 import { JudgeMetricConfigError } from "./errors.js";
-import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, optionalText, unitInterval } from "./schema.js";
 
@@ -28,6 +28,9 @@ const completionVerdictSchema = judgeSchema("task_completion_verdict", z.object(
  * const metric = new TaskCompletionMetric({ model: judge, task: "Book a table for two at 8pm" });
  */
 export class TaskCompletionMetric extends JudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "task"];
+
   readonly task: string | null;
 
   constructor(options: TaskCompletionOptions) {

@@ -1,5 +1,6 @@
 // DeepEval ToxicityMetric (judges.md §2.8), lower is better.
 import { OpinionMetric } from "./opinion-metric.js";
+import { JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 
 /**
  * The share of the answer's own opinions that are toxic (DeepEval `ToxicityMetric`). Lower is better:
@@ -12,6 +13,9 @@ import { OpinionMetric } from "./opinion-metric.js";
  * const metric = new ToxicityMetric({ model: judge, strictMode: true });
  */
 export class ToxicityMetric extends OpinionMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
+
   override get name(): string {
     return "Toxicity";
   }

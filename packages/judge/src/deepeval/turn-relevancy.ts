@@ -5,7 +5,7 @@
 import { MultiTurnParams, prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext, type Turn } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
-import { ConversationalJudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";
+import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, renderTurns } from "./render.js";
 import { judgeSchema, optionalText, verdictWord } from "./schema.js";
 import { reasonPrompt, type Verdict } from "./shared-prompts.js";
@@ -66,6 +66,9 @@ export function turnRelevancyScore(verdicts: readonly { verdict: string }[]): nu
  * await metric.aMeasure(new ConversationalTestCase({ turns }));
  */
 export class TurnRelevancyMetric extends ConversationalJudgeMetric {
+  /** The option keys this metric takes; any other is an `UnknownOptionError`. */
+  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "windowSize"];
+
   readonly windowSize: number;
   /** The verdicts of the last measurement, one per unit interaction. */
   verdicts: readonly Verdict<"yes" | "no">[] = [];
