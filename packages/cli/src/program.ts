@@ -152,6 +152,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
     .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
     .option("--json", "print the results as JSON")
+    .option("--no-progress", "no progress on stderr while raw input files are scored")
+    .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
     .addHelpText("after", "\nExamples:\n  evalkern compare base.scored.jsonl new.scored.jsonl --by lang\n  evalkern compare base.jsonl new.jsonl --metric bleu --metric chrf\n")
     .action(async (a: string, b: string, o: Record<string, unknown>) => {
       const { compareCommand } = await import("./commands/compare.js");
@@ -167,6 +169,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           seed: o.seed as number,
           workers: o.workers as number | undefined,
           json: o.json === true,
+          progress: o.progress !== false,
+          progressInterval: o.progressInterval as number,
         },
         sink,
       );

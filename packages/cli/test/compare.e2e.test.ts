@@ -1,6 +1,6 @@
 // `evalkern compare` end to end: two systems on the bundled references, paired bootstrap per metric and
 // per slice, from scored outputs and from raw input files.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { examplePairs, readJsonl, runCli, tempDir } from "./support/cli.js";
@@ -53,9 +53,23 @@ describe("evalkern compare", () => {
 
   it("scores raw input files first, and rejects different references or metrics", async () => {
     const r = await runCli(["compare", examplePairs, better, "--metric", "chrf", "--resamples", "200"], { cwd: dir });
-    expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^chrf\s+74\.93 ±/m);
+    // what is scored first is said, with the scoring's progress (plain lines: stderr is a pipe)
+    expect(r.stderr).toContain(`baseline ${examplePairs} is not a scored output: scoring it first`);
+    expect(r.stderr).toContain(`system ${better} is not a scored output: scoring it first`);
+    expect(r.stderr).toMatch(/^score: 300 rows done/m);
+    const quiet = await runCli(["--quiet", "compare", examplePairs, better, "--metric", "chrf", "--resamples", "200"], { cwd: dir });
+    expect(quiet.stderr).toBe("");
+    expect(quiet.stdout).toBe(r.stdout);
+    // a bad row of a raw input is reported, not swallowed
+    const broken = join(dir, "broken.jsonl");
+    writeFileSync(broken, readFileSync(better, "utf8").replace(/\n/, "\n{not json\n"));
+    const withBad = await runCli(["compare", examplePairs, broken, "--metric", "chrf", "--resamples", "50", "--no-progress"], { cwd: dir });
+    expect(withBad.stderr).toContain("1 of 301 rows could not be scored (invalid_json: 1)");
+    expect(withBad.stderr).toContain(`${broken}:2: invalid JSON`);
+    expect(withBad.stderr).toContain("different numbers of rows (300 vs 301)");
+    expect(withBad.code).toBe(3);
 
     const other = join(dir, "other-refs.jsonl");
     writeFileSync(other, readJsonl(examplePairs).map((x, i) => JSON.stringify(i === 7 ? { ...x, refs: ["something else"] } : x)).join("\n"));

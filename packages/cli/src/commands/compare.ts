@@ -8,6 +8,7 @@ import { pairedTest, type PairedScore, type PairedTestResult } from "@evalkern/h
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { existsSync } from "node:fs";
+import { log } from "../log.js";
 import { loadRun, sidecarDir, type LoadedRun, type RunMetric } from "../results.js";
 import { formatScore, formatTable } from "../table.js";
 import { scoreCommand, type ScoreIo } from "./score.js";
@@ -25,12 +26,13 @@ export interface CompareOptions {
   readonly seed: number;
   readonly workers?: number | undefined;
   readonly json: boolean;
+  /** Progress on stderr while raw input files are scored (default true; never under --quiet). */
+  readonly progress?: boolean;
+  readonly progressInterval?: number;
 }
 
-const quiet: ScoreIo = { stdout: { write: () => true }, stderr: { write: () => true } };
-
 /** A scored run for `path`: its own when it is an `evalkern score` output, else scored now into `tmp`. */
-async function scoredRun(path: string, options: CompareOptions, tmp: () => string, label: string): Promise<LoadedRun> {
+async function scoredRun(path: string, options: CompareOptions, tmp: () => string, label: string, io: ScoreIo): Promise<LoadedRun> {
   if (!existsSync(resolve(path))) throw inputError(`${label} not found: ${path}`);
   if (existsSync(join(sidecarDir(path), "run.json"))) {
     const run = loadRun(path);
@@ -39,6 +41,9 @@ async function scoredRun(path: string, options: CompareOptions, tmp: () => strin
     return run;
   }
   const output = join(tmp(), `${label}-${basename(path)}`);
+  // the scoring's table goes nowhere (the comparison is the result); its progress, bad-row and
+  // UTF-8 notes go to stderr like those of `evalkern score`
+  log.info(`${label === "a" ? "baseline" : "system"} ${path} is not a scored output: scoring it first`);
   const code = await scoreCommand(
     {
       input: path,
@@ -50,11 +55,12 @@ async function scoredRun(path: string, options: CompareOptions, tmp: () => strin
       ci: false,
       resamples: options.resamples,
       seed: options.seed,
-      progress: false,
+      progress: options.progress !== false,
+      ...(options.progressInterval !== undefined ? { progressInterval: options.progressInterval } : {}),
       allowBadRows: true,
       json: true,
     },
-    quiet,
+    { stdout: { write: () => true }, stderr: io.stderr },
   );
   if (code !== EXIT.ok) throw inputError(`could not score ${path}`);
   return loadRun(output);
@@ -80,8 +86,8 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
   let tmpDir: string | undefined;
   const tmp = () => (tmpDir ??= mkdtempSync(join(tmpdir(), "evalkern-compare-")));
   try {
-    const a = await scoredRun(options.a, options, tmp, "a");
-    const b = await scoredRun(options.b, options, tmp, "b");
+    const a = await scoredRun(options.a, options, tmp, "a", io);
+    const b = await scoredRun(options.b, options, tmp, "b", io);
     const infoA = await pairedRows(a, b, options.by);
     let whole: PairedTestResult;
     try {
