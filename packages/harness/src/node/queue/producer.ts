@@ -299,6 +299,20 @@ class QueuePool implements WorkerPool {
   }
 }
 
+/**
+ * Close the queue's connections: gracefully when Redis answers, else (unreachable, wrong password: a
+ * graceful close would wait for it forever) dropped after `ms`.
+ */
+export async function closeWithin(items: readonly ({ close(): Promise<void>; disconnect(): Promise<void> } | undefined)[], redis: Redis | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = Promise.allSettled([...items.map((i) => i?.close()), redis?.quit()]);
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  const r = await Promise.race([graceful, late]);
+  clearTimeout(timer);
+  redis?.disconnect();
+  if (r === "late") await Promise.race([Promise.allSettled(items.map((i) => i?.disconnect())), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+}
+
 /** Remove a run's jobs (waiting, finished; a job being scored is left to expire with its lock) and its id set. */
 async function removeRun(queue: Queue | undefined, client: Redis | undefined, setKey: string): Promise<void> {
   if (!queue || !client || !setKey) return;
@@ -418,7 +432,6 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
     throw e;
   } finally {
     await pool?.destroy();
-    await Promise.allSettled([events?.close(), queue?.close(), redis?.quit()]);
-    redis?.disconnect();
+    await closeWithin([events, queue], redis, 5000);
   }
 }

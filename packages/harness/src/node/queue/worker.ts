@@ -188,7 +188,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   try {
     await Promise.race([worker.waitUntilReady(), new Promise((_, rej) => setTimeout(() => rej(new Error("timed out after 30 s")), 30_000).unref())]);
   } catch (e) {
-    await worker.close(true).catch(() => undefined);
+    await Promise.race([worker.close(true).catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await worker.disconnect().catch(() => undefined);
     throw new QueueConnectionError(`cannot reach the queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`, conn.safeUrl);
   }
   void worker.run().catch((e: unknown) => log(`queue ${conn.safeUrl}: the worker stopped: ${safeMessage(e, conn.redact)}`));
