@@ -27,8 +27,15 @@ const METRICS = ["bleu", "chrf", "rougeL", "tokenF1"];
 if (args.includes("--worker")) {
   const { runWorker } = await import("../dist/node/queue/index.js");
   const w = await runWorker({ queue: opt("queue"), concurrency: 1 });
+  const cpu0 = process.cpuUsage();
   process.stdout.write("READY\n");
-  process.on("SIGTERM", () => void w.close().then(() => process.exit(0)));
+  process.on("SIGTERM", () =>
+    void w.close().then(() => {
+      const c = process.cpuUsage(cpu0); // this process and its worker thread
+      process.stdout.write(`CPU ${JSON.stringify({ ms: (c.user + c.system) / 1000, chunks: w.scored() })}\n`);
+      process.exit(0);
+    }),
+  );
 } else {
   const { scoreFile } = await import("../dist/index.js");
   const { scoreFileDistributed } = await import("../dist/node/queue/index.js");
@@ -69,26 +76,62 @@ if (args.includes("--worker")) {
     }
     return ps;
   };
-  const stopWorkers = (ps) => Promise.all(ps.map((p) => new Promise((r) => (p.once("exit", r), p.kill("SIGTERM")))));
+  /** Stop the workers; their CPU ms and chunks, summed. */
+  const stopWorkers = async (ps) => {
+    const outs = await Promise.all(
+      ps.map(
+        (p) =>
+          new Promise((resolve) => {
+            let out = "";
+            p.stdout.on("data", (d) => (out += d));
+            p.once("exit", () => resolve(out));
+            p.kill("SIGTERM");
+          }),
+      ),
+    );
+    let ms = 0;
+    let chunks = 0;
+    for (const o of outs) {
+      const m = /CPU (\{.*\})/.exec(o);
+      if (m) {
+        const c = JSON.parse(m[1]);
+        ms += c.ms;
+        chunks += c.chunks;
+      }
+    }
+    return { ms, chunks };
+  };
+  const cpuMs = (c) => (c.user + c.system) / 1000;
 
   const results = [];
   try {
     process.stderr.write(`${count} pairs (${(statSync(input).size / 1e6).toFixed(1)} MB), chunks of ${chunkBytes >> 10} KiB, metrics ${METRICS.join(", ")}\n`);
     let t0 = performance.now();
+    let c0 = process.cpuUsage();
     const local = await scoreFile({ input, output: join(work, "local.jsonl"), metrics: METRICS, workers: 1, chunkBytes });
     const localMs = performance.now() - t0;
+    const localCpu = cpuMs(process.cpuUsage(c0));
     const chunks = local.diagnostics.chunks;
-    results.push({ run: "local scoreFile, 1 worker thread", ms: localMs, rowsPerS: count / (localMs / 1000) });
+    results.push({ run: "local scoreFile, 1 worker thread", ms: localMs, rowsPerS: count / (localMs / 1000), cpu: `${(localCpu / 1000).toFixed(1)} s (one process)` });
+    const cpuRuns = [];
     for (const n of workersList) {
       const ps = await startWorkers(n);
       t0 = performance.now();
+      c0 = process.cpuUsage();
       await scoreFileDistributed({ input, output: join(work, `dist-${n}.jsonl`), metrics: METRICS, chunkBytes, queue, job: `bench-${n}-${Date.now()}`, window: 4 * n + 4 });
       const ms = performance.now() - t0;
-      await stopWorkers(ps);
-      results.push({ run: `queue, ${n} worker process${n === 1 ? "" : "es"} × 1 thread`, ms, rowsPerS: count / (ms / 1000) });
+      const producerCpu = cpuMs(process.cpuUsage(c0));
+      const w = await stopWorkers(ps);
+      cpuRuns.push({ producerCpu, workerCpu: w.ms });
+      results.push({ run: `queue, ${n} worker process${n === 1 ? "" : "es"} × 1 thread`, ms, rowsPerS: count / (ms / 1000), cpu: `producer ${(producerCpu / 1000).toFixed(1)} s, workers ${(w.ms / 1000).toFixed(1)} s` });
     }
     const one = results[1];
     const overheadMs = one ? (one.ms - localMs) / chunks : NaN;
+    // CPU per chunk by role, averaged over the queue runs: less sensitive to a busy machine than wall time
+    const avg = (f) => cpuRuns.reduce((a, r) => a + f(r), 0) / Math.max(1, cpuRuns.length);
+    const workerCpuPerChunk = avg((r) => r.workerCpu) / chunks;
+    const producerCpuPerChunk = avg((r) => r.producerCpu) / chunks;
+    const localCpuPerChunk = localCpu / chunks;
     // tiny chunks: scoring is nearly free, so the time per chunk is the queue's own cost
     const tinyRows = Math.min(count, 4000);
     const tiny = join(work, "tiny.jsonl");
@@ -102,10 +145,12 @@ if (args.includes("--worker")) {
 
     const cpu = cpus()[0]?.model ?? "?";
     process.stdout.write(`\nnode ${process.version}, ${availableParallelism()} cores (${cpu}), load ${loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
-    process.stdout.write(`${"run".padEnd(44)} ${"wall".padStart(9)} ${"rows/s".padStart(10)}\n`);
-    for (const r of results) process.stdout.write(`${r.run.padEnd(44)} ${(r.ms / 1000).toFixed(2).padStart(8)}s ${Math.round(r.rowsPerS).toLocaleString("en-US").padStart(10)}\n`);
-    process.stdout.write(`\n${chunks} chunks of ${chunkBytes >> 10} KiB: queue overhead ${overheadMs.toFixed(1)} ms per chunk (1 worker vs local, same thread count)\n`);
-    process.stdout.write(`${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU): ${perTinyChunk.toFixed(2)} ms per chunk end to end, window 8 (the engine's cost per chunk when scoring is nearly free)\n`);
+    process.stdout.write(`| run | wall (s) | rows/s | CPU |\n|---|---:|---:|---|\n`);
+    for (const r of results) process.stdout.write(`| ${r.run} | ${(r.ms / 1000).toFixed(2)} | ${Math.round(r.rowsPerS).toLocaleString("en-US")} | ${r.cpu} |\n`);
+    process.stdout.write(`\n${chunks} chunks of ${chunkBytes >> 10} KiB (${Math.round(count / chunks)} rows each):\n`);
+    process.stdout.write(`- wall overhead per chunk, 1 worker vs local (same thread count): ${overheadMs.toFixed(1)} ms\n`);
+    process.stdout.write(`- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`);
+    process.stdout.write(`- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk end to end (the engine's cost per chunk when scoring is nearly free)\n`);
   } finally {
     redis.kill("SIGKILL");
     rmSync(work, { recursive: true, force: true });

@@ -122,6 +122,8 @@ class QueuePool implements WorkerPool {
       readonly pollMs: number;
       readonly connectionTimeoutMs: number;
       readonly setKey: string;
+      /** `<prefix>:<queue>:`, the start of a job's hash key. */
+      readonly jobKeyPrefix: string;
       readonly log: (line: string) => void;
       readonly onProgress: ((p: QueueProgress) => void) | undefined;
       readonly progressMs: number;
@@ -206,18 +208,21 @@ class QueuePool implements WorkerPool {
       try {
         const state = await this.queue.getJobState(id);
         this.contact();
-        if (state === "completed" || state === "failed") {
+        if (state === "completed") {
+          // only the result: the job's data (the chunk's bytes) need not travel back
+          const raw = await this.redis.hget(`${this.o.jobKeyPrefix}${id}`, "returnvalue");
+          this.contact();
+          if (raw === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
+          const result = decodeResult(JSON.parse(raw) as string);
+          this.inFlight.delete(id);
+          this.done++;
+          this.fetched.push({ id, lastLine: f.data.lines[1] });
+          f.resolve(result);
+        } else if (state === "failed") {
           const job = await Job.fromId<ChunkJobData, string>(this.queue, id);
           this.contact();
-          if (!job) return; // removed meanwhile: the next check adds it again
-          if (!this.inFlight.has(id)) return;
-          if (state === "completed") {
-            const result = decodeResult(job.returnvalue);
-            this.inFlight.delete(id);
-            this.done++;
-            this.fetched.push({ id, lastLine: f.data.lines[1] });
-            f.resolve(result);
-          } else if (!f.retried && (job.finishedOn ?? 0) < this.started) {
+          if (!job || !this.inFlight.has(id)) return;
+          if (!f.retried && (job.finishedOn ?? 0) < this.started) {
             // failed before this producer started (an earlier run of the same job): try it again once
             f.retried = true;
             this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`);
@@ -409,6 +414,7 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
             pollMs,
             connectionTimeoutMs,
             setKey,
+            jobKeyPrefix: `${prefix}:${queueName}:`,
             log,
             onProgress: options.onQueueProgress,
             progressMs,
