@@ -106,6 +106,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--job <name>", "with --queue: the run's name (letters, digits, . _ -); rerunning with the same name resumes, reusing the chunks workers already scored")
     .addOption(new Option("--queue-name <name>", "with --queue: BullMQ queue name shared with the workers").default("evalkern"))
     .addOption(new Option("--attempts <n>", "with --queue: attempts of a chunk that fails or exceeds its time budget before the run stops naming its lines").argParser(positiveInt("--attempts")).default(3))
+    .option("--shared-input <path>", "with --queue: the input's path as the workers see it (shared storage); chunks then travel as byte ranges + sha256 instead of bytes (workers need --shared-dir)")
     .addHelpText(
       "after",
       `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
@@ -144,6 +145,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           job: o.job as string | undefined,
           queueName: o.queueName as string | undefined,
           attempts: o.attempts as number | undefined,
+          sharedInput: o.sharedInput as string | undefined,
         },
         sink,
       );
@@ -164,6 +166,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .addOption(new Option("--lock-duration <ms>", "lock of a chunk being scored, renewed at half of it; a dead worker's chunks go to others after it").argParser(positiveInt("--lock-duration")).default(30000))
     .addOption(new Option("--stalled-interval <ms>", "how often to look for chunks of dead workers").argParser(positiveInt("--stalled-interval")).default(30000))
     .addOption(new Option("--max-stalled <n>", "times a chunk may lose its worker before it fails as a poison chunk").argParser(nonNegativeInt("--max-stalled")).default(1))
+    .option("--shared-dir <dir>", "let this worker read chunks of inputs under <dir> when a producer passes --shared-input (repeatable; default: none, chunks travel through Redis)", collect)
     .addHelpText(
       "after",
       "\nOne Redis, N machines (no docker-compose needed):\n" +
@@ -182,6 +185,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           lockDuration: o.lockDuration as number | undefined,
           stalledInterval: o.stalledInterval as number | undefined,
           maxStalled: o.maxStalled as number | undefined,
+          sharedDirs: (o.sharedDir as string[] | undefined) ?? [],
         },
         { stderr: io.stderr },
       );

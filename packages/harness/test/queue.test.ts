@@ -216,6 +216,26 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(loops);
   }, 200_000);
 
+  it("sharedInput: workers allowed to read the file take byte ranges instead of bytes; others refuse them", async () => {
+    const output = join(dir, "shared.jsonl");
+    const reader = await runWorker({ queue: redis.url, concurrency: 1, sharedInputDirs: [dir] });
+    try {
+      await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "shared", pollIntervalMs: 200, sharedInput: input });
+      expect(reader.scored()).toBeGreaterThan(0);
+    } finally {
+      await reader.close();
+    }
+    expectSameRun(local, output);
+    const blind = await runWorker({ queue: redis.url, concurrency: 1 });
+    try {
+      const e = await scoreFileDistributed({ input, output: join(dir, "shared2.jsonl"), metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, job: "shared2", pollIntervalMs: 200, sharedInput: input }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(QueueJobRejectedError);
+      expect((e as Error).message).toMatch(/reads none \(start it with sharedInputDirs/);
+    } finally {
+      await blind.close();
+    }
+  }, 120_000);
+
   it("workers refuse jobs that name plug-in modules (no code through the queue)", async () => {
     const worker = await runWorker({ queue: redis.url, concurrency: 1 });
     try {

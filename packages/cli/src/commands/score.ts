@@ -73,6 +73,8 @@ export interface ScoreCommandOptions {
   readonly queueName?: string | undefined;
   /** Attempts of a failing chunk before the run stops (queue mode, default 3). */
   readonly attempts?: number | undefined;
+  /** The input's path as queue workers see it (they read byte ranges of it instead of receiving bytes). */
+  readonly sharedInput?: string | undefined;
 }
 
 export interface ScoreIo {
@@ -226,6 +228,7 @@ async function distributed(options: ScoreCommandOptions, io: ScoreIo, showProgre
       ...(options.job ? { job: options.job } : {}),
       ...(options.queueName ? { queueName: options.queueName } : {}),
       ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+      ...(options.sharedInput ? { sharedInput: options.sharedInput } : {}),
       progressIntervalMs: intervalMs,
       log: (line) => log.warn(line),
       ...(showProgress

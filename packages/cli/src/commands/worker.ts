@@ -13,6 +13,8 @@ export interface WorkerCommandOptions {
   readonly lockDuration?: number | undefined;
   readonly stalledInterval?: number | undefined;
   readonly maxStalled?: number | undefined;
+  /** Directories whose files the worker may read for --shared-input chunks. */
+  readonly sharedDirs?: readonly string[] | undefined;
 }
 
 export interface WorkerIo {
@@ -31,6 +33,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: WorkerIo)
       ...(options.lockDuration !== undefined ? { lockDurationMs: options.lockDuration } : {}),
       ...(options.stalledInterval !== undefined ? { stalledIntervalMs: options.stalledInterval } : {}),
       ...(options.maxStalled !== undefined ? { maxStalledCount: options.maxStalled } : {}),
+      ...(options.sharedDirs && options.sharedDirs.length ? { sharedInputDirs: options.sharedDirs } : {}),
       log: (line) => (log.quiet ? undefined : io.stderr.write(`evalkern worker: ${line}\n`)),
     });
   } catch (e) {

@@ -25,7 +25,9 @@ import {
   checkRunName,
   chunkJobId,
   decodeResult,
+  encode,
   encodeInput,
+  sha256Hex,
   parseQueueUrl,
   safeMessage,
   type ChunkJobData,
@@ -69,6 +71,12 @@ export interface DistributedScoreOptions extends ScoreFileOptions {
   readonly progressIntervalMs?: number;
   /** Lines about the queue (connection lost/restored, chunks requeued), the password removed. */
   readonly log?: (line: string) => void;
+  /**
+   * The input's path as the workers see it, when they can read it (shared storage): jobs then carry
+   * a byte range and its sha256 instead of the bytes, and workers started with `sharedInputDirs`
+   * holding that path read the range themselves (default: the bytes travel through Redis).
+   */
+  readonly sharedInput?: string;
 }
 
 function positiveInt(v: unknown, name: string, dflt: number): number {
@@ -124,6 +132,7 @@ class QueuePool implements WorkerPool {
       readonly setKey: string;
       /** `<prefix>:<queue>:`, the start of a job's hash key. */
       readonly jobKeyPrefix: string;
+      readonly sharedInput: string | undefined;
       readonly log: (line: string) => void;
       readonly onProgress: ((p: QueueProgress) => void) | undefined;
       readonly progressMs: number;
@@ -262,7 +271,11 @@ class QueuePool implements WorkerPool {
     const input = task.input;
     const firstLine = input.kind === "errors" ? input.errors[0]!.position : input.kind === "rows" ? input.firstIndex : input.firstLine;
     const lastLine = input.kind === "jsonl" || input.kind === "csv" ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0)) : firstLine;
-    const encoded = encodeInput(input);
+    const shared = this.o.sharedInput;
+    const encoded =
+      shared !== undefined && task.offset !== undefined && (input.kind === "jsonl" || input.kind === "csv")
+        ? encode({ ...input, bytes: undefined, shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) } })
+        : encodeInput(input);
     const id = chunkJobId(this.o.run, this.o.fingerprint, this.o.config, encoded, firstLine);
     const data: ChunkJobData = { v: 1, run: this.o.run, config: this.o.config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
@@ -366,6 +379,8 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   const connectionTimeoutMs = positiveInt(options.connectionTimeoutMs, "connectionTimeoutMs", 60_000);
   const progressMs = positiveInt(options.progressIntervalMs, "progressIntervalMs", 5000);
   const log = (line: string) => options.log?.(conn.redact(line));
+  const sharedInput = options.sharedInput;
+  if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
 
   let queue: Queue | undefined;
   let events: QueueEvents | undefined;
@@ -415,6 +430,7 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
             connectionTimeoutMs,
             setKey,
             jobKeyPrefix: `${prefix}:${queueName}:`,
+            sharedInput,
             log,
             onProgress: options.onQueueProgress,
             progressMs,

@@ -90,19 +90,41 @@ export const encodeInput = (input: ChunkInput): string => encode(input);
 export const encodeResult = (result: ChunkResult): string => encode(result);
 export const decodeResult = (text: string): ChunkResult => decode<ChunkResult>(text);
 
+/**
+ * A chunk given as a byte range of a file the workers can read themselves (`sharedInput`), instead of
+ * its bytes: the worker reads [start, start + length) and checks the sha256 before scoring.
+ */
+export interface SharedRange {
+  readonly path: string;
+  readonly start: number;
+  readonly length: number;
+  readonly sha256: string;
+}
+
+/** A chunk input as it travels: either with its bytes, or with a `shared` range in place of them. */
+export type WireInput = ChunkInput | (Omit<Extract<ChunkInput, { kind: "jsonl" | "csv" }>, "bytes"> & { readonly shared: SharedRange });
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
 /** The chunk input inside a job, checked for shape (a worker trusts nothing that comes through the queue). */
-export function decodeInput(text: unknown): ChunkInput {
+export function decodeInput(text: unknown): WireInput {
   if (typeof text !== "string") throw new InvalidArgumentError("job input must be a string", { argument: "input" });
   const v = decode<Record<string, unknown>>(text);
   const line = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 1;
   const presetOk = (p: unknown) => p === undefined || (Array.isArray(p) && p.every((e) => e && typeof e === "object" && line((e as { position?: unknown }).position) && typeof (e as { message?: unknown }).message === "string"));
-  if (v && (v.kind === "jsonl" || v.kind === "csv") && v.bytes instanceof Uint8Array && line(v.firstLine) && presetOk(v.presetErrors)) {
+  const sharedOk = (r: unknown) => {
+    const x = r as Partial<SharedRange> | undefined;
+    return !!x && typeof x.path === "string" && x.path.length > 0 && Number.isSafeInteger(x.start) && x.start! >= 0 && Number.isSafeInteger(x.length) && x.length! >= 0 && typeof x.sha256 === "string" && /^[0-9a-f]{64}$/.test(x.sha256);
+  };
+  if (v && (v.kind === "jsonl" || v.kind === "csv") && (v.bytes instanceof Uint8Array || (v.bytes === undefined && sharedOk(v.shared))) && line(v.firstLine) && presetOk(v.presetErrors)) {
     if (v.kind === "csv" && !(Array.isArray(v.header) && v.header.every((h) => typeof h === "string") && typeof v.delimiter === "string" && v.delimiter.length === 1)) {
       throw new InvalidArgumentError("malformed CSV chunk (header, delimiter)", { argument: "input" });
     }
-    return v as unknown as ChunkInput;
+    return v as unknown as WireInput;
   }
-  if (v && v.kind === "errors" && presetOk(v.errors) && Array.isArray(v.errors)) return v as unknown as ChunkInput;
+  if (v && v.kind === "errors" && presetOk(v.errors) && Array.isArray(v.errors)) return v as unknown as WireInput;
   throw new InvalidArgumentError("malformed chunk input", { argument: "input" });
 }
 

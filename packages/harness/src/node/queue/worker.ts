@@ -6,17 +6,20 @@
 // Only built-in registry metrics run: every job's metric specs are normalized again here and must come
 // out unchanged (names, options), plug-in modules are refused unless they name a registry rule, and the
 // row settings must be what the specs give. No code travels through the queue.
+import { realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import { Worker as BullWorker, UnrecoverableError, type Job } from "bullmq";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { ruleForModule } from "@evalkern/metrics/registry";
-import type { ChunkResult } from "../../bulk/chunk.js";
+import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
 import { normalizeMetrics, stableJson, type MetricSpec, type NormalizedMetric } from "../../bulk/metrics.js";
 import { resolveFields } from "../../bulk/records.js";
 import { rowsOutput } from "../../bulk/rows.js";
 import { QueueConnectionError, QueueJobRejectedError } from "../../errors.js";
 import { createPool, defaultWorkers, type WorkerPool } from "../pool.js";
 import type { WorkerConfig } from "../worker.js";
-import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, decodeInput, encodeResult, parseQueueUrl, safeMessage, type ChunkJobData, type RemoteConfig } from "./wire.js";
+import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, decodeInput, encodeResult, parseQueueUrl, safeMessage, sha256Hex, type ChunkJobData, type RemoteConfig, type SharedRange, type WireInput } from "./wire.js";
+import { readRange } from "../geometry.js";
 
 export interface RunWorkerOptions {
   /** The queue: `redis://[:password@]host[:port][/db]` or `rediss://…`. The password is never logged. */
@@ -40,6 +43,12 @@ export interface RunWorkerOptions {
   readonly beforeChunk?: (chunk: { readonly run: string; readonly lines: readonly [number, number]; readonly attempt: number }) => void | Promise<void>;
   /** Lines about the worker (connected, chunks refused or failed), the password removed. */
   readonly log?: (line: string) => void;
+  /**
+   * Directories whose files this worker may read when a producer sends byte ranges of a shared input
+   * (`sharedInput`) instead of bytes (default: none, such jobs are refused). Paths are resolved
+   * (symlinks too) before the check.
+   */
+  readonly sharedInputDirs?: readonly string[];
 }
 
 export interface QueueWorker {
@@ -98,6 +107,29 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
 }
 
 /**
+ * Read a shared input range, if its file is inside an allowed directory, and check its length and sha256
+ * (the file the worker sees must be the producer's). Refused paths fail the job at once; a mismatch is an
+ * ordinary failure (retried: the file may still be arriving).
+ */
+function readShared(r: SharedRange, allowedDirs: readonly string[]): Uint8Array {
+  if (allowedDirs.length === 0) reject("the job names a shared input file, and this worker reads none (start it with sharedInputDirs / --shared-dir)");
+  let real: string;
+  try {
+    real = realpathSync(resolve(r.path));
+  } catch {
+    throw new Error(`the shared input ${r.path} cannot be read on this worker`);
+  }
+  if (!allowedDirs.some((d) => real === d || real.startsWith(d.endsWith(sep) ? d : d + sep))) {
+    reject(`the shared input ${r.path} is outside the directories this worker may read (sharedInputDirs / --shared-dir)`);
+  }
+  const bytes = readRange(real, r.start, r.start + r.length);
+  if (bytes.length !== r.length || sha256Hex(bytes) !== r.sha256) {
+    throw new Error(`the shared input ${r.path} on this worker differs from the producer's (bytes ${r.start}–${r.start + r.length})`);
+  }
+  return bytes.slice(); // an own buffer to transfer
+}
+
+/**
  * Run a queue worker: take chunk jobs from the queue and score them until `close()`. Resolves once
  * connected to Redis (rejects with `QueueConnectionError` when it cannot be reached).
  *
@@ -120,6 +152,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   const stalledInterval = int(options.stalledIntervalMs, "stalledIntervalMs", 30_000, 100);
   const maxStalledCount = int(options.maxStalledCount, "maxStalledCount", 1, 0);
   const log = (line: string) => options.log?.(conn.redact(line));
+  const allowedDirs = (options.sharedInputDirs ?? []).map((d) => {
+    if (typeof d !== "string" || d.length === 0) throw new InvalidArgumentError("sharedInputDirs must be directory paths", { argument: "sharedInputDirs" });
+    try {
+      return realpathSync(resolve(d));
+    } catch {
+      throw new InvalidArgumentError(`sharedInputDirs: ${d} does not exist`, { argument: "sharedInputDirs" });
+    }
+  });
 
   // one thread pool per run settings (a worker serves runs one after another; keep the last two)
   const pools = new Map<string, WorkerPool>();
@@ -146,13 +186,18 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     const data = job.data;
     if (!data || data.v !== 1 || typeof data.run !== "string" || !Array.isArray(data.lines)) reject("malformed job data");
     const config = validateRemoteConfig(data.config);
-    let input;
+    let input: WireInput;
     try {
       input = decodeInput(data.input);
     } catch (e) {
       reject(e instanceof Error ? e.message : String(e));
     }
     if (input.kind === "rows") reject("row-object chunks are not taken from the queue");
+    let chunk: ChunkInput;
+    if ("shared" in input) {
+      const { shared, ...rest } = input;
+      chunk = { ...rest, bytes: readShared(shared, allowedDirs) } as ChunkInput;
+    } else chunk = input;
     const lines = [data.lines[0], data.lines[1]] as const;
     await options.beforeChunk?.({ run: data.run, lines, attempt: job.attemptsStarted ?? job.attemptsMade + 1 });
     const pool = poolFor(config);
@@ -160,8 +205,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     const controller = new AbortController();
     const timer = budget > 0 ? setTimeout(() => controller.abort(), budget) : undefined;
     try {
-      const transfer = input.kind === "jsonl" || input.kind === "csv" ? [input.bytes.buffer] : [];
-      const result = await pool.run<ChunkResult>({ type: "chunk", input }, transfer, controller.signal);
+      const transfer = chunk.kind === "jsonl" || chunk.kind === "csv" ? [chunk.bytes.buffer] : [];
+      const result = await pool.run<ChunkResult>({ type: "chunk", input: chunk }, transfer, controller.signal);
       scored++;
       return encodeResult(result);
     } catch (e) {
