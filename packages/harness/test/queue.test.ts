@@ -194,6 +194,29 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(workers.map((w) => w.kill("SIGTERM")));
   }, 200_000);
 
+  it("Redis gone for longer than connectionTimeoutMs: QueueConnectionError naming the URL; the same job resumes once it is back", async () => {
+    const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
+    const output = join(dir, "redis-gone.jsonl");
+    const options = { input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "redis-gone", pollIntervalMs: 200, checkpointIntervalMs: 0, connectionTimeoutMs: 3000 };
+    const first = start(PRODUCER, options);
+    for (;;) {
+      const ck = existsSync(checkpointPath(output)) ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean }) : undefined;
+      if (ck && ck.nextLine > 500 && !ck.complete) break;
+      if (first.proc.exitCode !== null) throw new Error(`the producer finished before Redis could be stopped: ${first.stderr}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await redis.stop();
+    const exit = await first.exited;
+    expect(exit.code).toBe(1);
+    expect(first.stderr).toMatch(new RegExp(`FAILED QUEUE_CONNECTION lost the connection to the queue redis://127\\.0\\.0\\.1:${redis.port}/0 for more than 3 s`));
+    await redis.start();
+    const second = start(PRODUCER, options);
+    const done = await second.waitFor(/^DONE /, 150_000);
+    expect(JSON.parse(done.slice(5))).toMatchObject({ records: 4000, resumed: true });
+    expectSameRun(local, output);
+    await Promise.all(workers.map((w) => w.kill("SIGTERM")));
+  }, 200_000);
+
   it("a poison chunk (it SIGKILLs every worker that takes it) ends with ChunkFailedError naming its lines", async () => {
     // workers are restarted as they die, like a service manager would
     let stop = false;

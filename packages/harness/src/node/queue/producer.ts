@@ -222,7 +222,14 @@ class QueuePool implements WorkerPool {
           const raw = await this.redis.hget(`${this.o.jobKeyPrefix}${id}`, "returnvalue");
           this.contact();
           if (raw === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
-          const result = decodeResult(JSON.parse(raw) as string);
+          let result: ChunkResult;
+          try {
+            result = decodeResult(JSON.parse(raw) as string);
+          } catch (e) {
+            const [a, b] = f.data.lines;
+            this.fail(new ChunkFailedError(`the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)}); is an older evalkern worker on this queue?`, { lines: [a, b], attempts: 1, reason: "malformed result" }));
+            return;
+          }
           this.inFlight.delete(id);
           this.done++;
           this.fetched.push({ id, lastLine: f.data.lines[1] });
