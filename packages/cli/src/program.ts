@@ -102,7 +102,18 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
     .option("--row-timeout <ms>", "time budget per row; rows over it are bad rows (row_timeout) and the run goes on (default 60000, 0: none)", nonNegativeInt("--row-timeout"))
     .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
-    .addHelpText("after", `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n`)
+    .option("--queue <url>", "score on a cluster: send the chunks to `evalkern worker`s through this BullMQ queue on Redis (redis://[:password@]host:port/db or rediss:// for TLS; the password is never printed); the files written are those of a local run")
+    .option("--job <name>", "with --queue: the run's name (letters, digits, . _ -); rerunning with the same name resumes, reusing the chunks workers already scored")
+    .addOption(new Option("--queue-name <name>", "with --queue: BullMQ queue name shared with the workers").default("evalkern"))
+    .addOption(new Option("--attempts <n>", "with --queue: attempts of a chunk that fails or exceeds its time budget before the run stops naming its lines").argParser(positiveInt("--attempts")).default(3))
+    .option("--shared-input <path>", "with --queue: the input's path as the workers see it (shared storage); chunks then travel as byte ranges + sha256 instead of bytes (workers need --shared-dir)")
+    .addHelpText(
+      "after",
+      `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
+        `On a cluster (one Redis 7, \`evalkern worker --queue …\` on each machine; see \`evalkern worker --help\`):\n  evalkern score big.jsonl -o out.jsonl --queue redis://:PASSWORD@10.0.0.5:6379/0 --job nightly-1\n` +
+        `  The chunks' bytes travel through Redis (no shared disk needed); rows, corpus scores and CIs are those of a local run.\n` +
+        `  Killed, the same command (same --job) resumes; a chunk that crashes workers repeatedly stops the run naming its lines.\n`,
+    )
     .action(async (input: string, o: Record<string, unknown>) => {
       const { scoreCommand, parseShard } = await import("./commands/score.js");
       code = await scoreCommand(
@@ -130,8 +141,53 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,
           signatures: o.signatures as "short" | "full",
+          queue: o.queue as string | undefined,
+          job: o.job as string | undefined,
+          queueName: o.queueName as string | undefined,
+          attempts: o.attempts as number | undefined,
+          sharedInput: o.sharedInput as string | undefined,
         },
         sink,
+      );
+    });
+
+  program
+    .command("worker")
+    .summary("score chunks of `evalkern score --queue` runs on this machine (BullMQ/Redis worker)")
+    .description(
+      "Run a queue worker for distributed scoring: take chunks of `evalkern score --queue` runs from the BullMQ queue on Redis " +
+        "and score them on this machine's cores with the same code as a local run. Needs no shared file system (the chunks " +
+        "travel through Redis) and runs only the built-in metrics a job names. A worker that dies loses its chunks' locks; " +
+        "another worker takes them over. Ctrl-C/SIGTERM: finish the chunks being scored, then exit 0.",
+    )
+    .requiredOption("--queue <url>", "the queue: redis://[:password@]host:port/db or rediss:// (TLS); the password is never printed")
+    .option("-c, --concurrency <n>", "chunks scored at once, one worker thread each (default: all cores)", positiveInt("--concurrency"))
+    .addOption(new Option("--queue-name <name>", "BullMQ queue name shared with the producers").default("evalkern"))
+    .addOption(new Option("--lock-duration <ms>", "lock of a chunk being scored, renewed at half of it; a dead worker's chunks go to others after it").argParser(positiveInt("--lock-duration")).default(30000))
+    .addOption(new Option("--stalled-interval <ms>", "how often to look for chunks of dead workers").argParser(positiveInt("--stalled-interval")).default(30000))
+    .addOption(new Option("--max-stalled <n>", "times a chunk may lose its worker before it fails as a poison chunk").argParser(nonNegativeInt("--max-stalled")).default(1))
+    .option("--shared-dir <dir>", "let this worker read chunks of inputs under <dir> when a producer passes --shared-input (repeatable; default: none, chunks travel through Redis)", collect)
+    .addHelpText(
+      "after",
+      "\nOne Redis, N machines (no docker-compose needed):\n" +
+        "  redis:     redis-server --port 6379 --bind 10.0.0.5 --requirepass PASSWORD --save '' --appendonly no\n" +
+        "  machine i: evalkern worker --queue redis://:PASSWORD@10.0.0.5:6379/0\n" +
+        "  producer:  evalkern score big.jsonl -o out.jsonl --queue redis://:PASSWORD@10.0.0.5:6379/0 --job nightly-1\n" +
+        "Throughput is about N machines × one machine's rows/s while Redis keeps up (see the harness README for the model).\n",
+    )
+    .action(async (o: Record<string, unknown>) => {
+      const { workerCommand } = await import("./commands/worker.js");
+      code = await workerCommand(
+        {
+          queue: o.queue as string,
+          queueName: o.queueName as string | undefined,
+          concurrency: o.concurrency as number | undefined,
+          lockDuration: o.lockDuration as number | undefined,
+          stalledInterval: o.stalledInterval as number | undefined,
+          maxStalled: o.maxStalled as number | undefined,
+          sharedDirs: (o.sharedDir as string[] | undefined) ?? [],
+        },
+        { stderr: io.stderr },
       );
     });
 

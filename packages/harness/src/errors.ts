@@ -170,3 +170,49 @@ export class DatasetError extends EvalkernError {
     this.row = options.row ?? null;
   }
 }
+
+/**
+ * The BullMQ/Redis queue of a distributed run (`scoreFileDistributed`, `runWorker`) could not be reached,
+ * or was lost for longer than allowed. The URL in the message has its password removed. Rows committed
+ * before are checkpointed: rerun with the same job name to resume.
+ */
+export class QueueConnectionError extends EvalkernError {
+  override name = "QueueConnectionError";
+  override readonly code: string = "QUEUE_CONNECTION";
+  /** The queue URL without its password. */
+  readonly url: string;
+  constructor(message: string, url: string) {
+    super(message);
+    this.url = url;
+  }
+}
+
+/**
+ * A chunk of a distributed run failed on every attempt (a "poison" chunk: it crashed or stalled its
+ * workers, or exceeded its time budget, `attempts` times). Names the chunk's input lines.
+ */
+export class ChunkFailedError extends EvalkernError {
+  override name = "ChunkFailedError";
+  override readonly code: string = "CHUNK_FAILED";
+  /** First and last input line of the chunk (1-based, inclusive). */
+  readonly lines: readonly [number, number];
+  readonly attempts: number;
+  /** The last failure, as the worker or the queue reported it. */
+  readonly reason: string;
+  constructor(message: string, o: { readonly lines: readonly [number, number]; readonly attempts: number; readonly reason: string }) {
+    super(message);
+    this.lines = o.lines;
+    this.attempts = o.attempts;
+    this.reason = o.reason;
+  }
+}
+
+/**
+ * A queue worker refused a job: it named a metric that is not a built-in registry metric, a plug-in
+ * module, invalid options, or was malformed. Workers run only built-in metrics; no code travels
+ * through the queue.
+ */
+export class QueueJobRejectedError extends EvalkernError {
+  override name = "QueueJobRejectedError";
+  override readonly code: string = "QUEUE_JOB_REJECTED";
+}

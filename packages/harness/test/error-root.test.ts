@@ -19,6 +19,9 @@ import {
   OutputLockedError,
   ResumeMismatchError,
   RunAbortedError,
+  QueueConnectionError,
+  ChunkFailedError,
+  QueueJobRejectedError,
 } from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -34,6 +37,9 @@ const instances: Record<string, () => Error> = {
   FileSystemError: () => new FileSystemError("m", { osCode: "ENOSPC", path: "/x", operation: "write" }),
   OutputLockedError: () => new OutputLockedError("m", { path: "/x", pid: 1 }),
   RunAbortedError: () => new RunAbortedError("m"),
+  QueueConnectionError: () => new QueueConnectionError("m", "redis://127.0.0.1:1"),
+  ChunkFailedError: () => new ChunkFailedError("m", { lines: [1, 2], attempts: 3, reason: "r" }),
+  QueueJobRejectedError: () => new QueueJobRejectedError("m"),
   EndpointUnreachableError: () => new EndpointUnreachableError("http://127.0.0.1:1", "refused"),
   BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
   MetricAssertionError: () => new MetricAssertionError("m", [], null),

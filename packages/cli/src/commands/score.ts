@@ -65,6 +65,16 @@ export interface ScoreCommandOptions {
   readonly json: boolean;
   /** Signatures in the table: short (default) or full. */
   readonly signatures?: SignatureStyle | undefined;
+  /** Score on a cluster: chunks go to `evalkern worker`s through this BullMQ/Redis queue (redis:// or rediss://). */
+  readonly queue?: string | undefined;
+  /** The queue run's name; rerunning with it resumes (queue mode). */
+  readonly job?: string | undefined;
+  /** BullMQ queue name shared with the workers (default "evalkern"). */
+  readonly queueName?: string | undefined;
+  /** Attempts of a failing chunk before the run stops (queue mode, default 3). */
+  readonly attempts?: number | undefined;
+  /** The input's path as queue workers see it (they read byte ranges of it instead of receiving bytes). */
+  readonly sharedInput?: string | undefined;
 }
 
 export interface ScoreIo {
@@ -204,6 +214,33 @@ function withResumeHint(error: unknown, raw: string): unknown {
 }
 
 /**
+ * `scoreFileDistributed` bound to the --queue options (loaded only in queue mode: BullMQ and ioredis
+ * are not imported by a local run). Queue lines (connection lost/restored, cluster progress) go to
+ * stderr with the password removed.
+ */
+async function distributed(options: ScoreCommandOptions, io: ScoreIo, showProgress: boolean): Promise<(o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary>> {
+  const { scoreFileDistributed } = await import("@evalkern/harness/queue");
+  const intervalMs = options.progressInterval ?? 5000;
+  return (o) =>
+    scoreFileDistributed({
+      ...o,
+      queue: options.queue!,
+      ...(options.job ? { job: options.job } : {}),
+      ...(options.queueName ? { queueName: options.queueName } : {}),
+      ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+      ...(options.sharedInput ? { sharedInput: options.sharedInput } : {}),
+      progressIntervalMs: intervalMs,
+      log: (line) => log.warn(line),
+      ...(showProgress
+        ? {
+            onQueueProgress: (p) =>
+              io.stderr.write(`queue: ${formatCount(p.chunksDone)} chunks done, ${formatCount(p.chunksInFlight)} queued or being scored${p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? "" : "s"} connected` : ""}${p.chunksRequeued ? `, ${p.chunksRequeued} requeued` : ""}\n`),
+          }
+        : {}),
+    });
+}
+
+/**
  * Run `evalkern score`; returns the exit code. One run per output (a second fails at once); SIGINT/
  * SIGTERM stop it with what was kept and how to resume, exit 130/143.
  */
@@ -254,7 +291,8 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   let summary: ScoreSummary;
   guard.setAbortable(true);
   try {
-    summary = await scoreFile({
+    const score: (o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary> = options.queue ? await distributed(options, io, showProgress) : scoreFile;
+    summary = await score({
       input,
       output: raw,
       outputRows: "rows",
@@ -266,7 +304,8 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       format,
       delimiter,
       ...(options.workers !== undefined ? { workers: options.workers } : {}),
-      resume: options.resume === true,
+      // queue mode with --job: a checkpoint of the same job resumes without --resume
+      ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
       ...(options.shard ? { shard: options.shard } : {}),
       bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
       keepStatistics: true,

@@ -180,6 +180,9 @@ export function startOrRestore(o: {
  * statistics files (appended to in input order) and the checkpoint.
  */
 export class RunFiles {
+  /** Called after each checkpoint is written (the queue producer drops the chunk results it covers). */
+  onCheckpoint: ((state: Readonly<State>) => void) | undefined;
+
   private constructor(
     private readonly o: { readonly output: string; readonly statsPath: string; readonly ckptPath: string; readonly job: string; readonly resumed: boolean; readonly t0: number },
     readonly outFd: number,
@@ -263,6 +266,7 @@ export class RunFiles {
       elapsedMs: state.elapsedMs + (performance.now() - t0),
     };
     writeFileAtomic(ckptPath, JSON.stringify(ck));
+    this.onCheckpoint?.(state);
   }
 
   /** Close the output and statistics files. */

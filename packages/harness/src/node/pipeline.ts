@@ -107,14 +107,15 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
       watchdog = undefined;
     }
   };
-  const runTimed = async (input: ChunkInput, transfer: ArrayBufferLike[], budget: number): Promise<ChunkResult> => {
-    if (!(rowTimeoutMs > 0)) return pool.run<ChunkResult>({ type: "chunk", input }, transfer);
+  /** `offset`: the chunk's byte offset in the input (the queue pool can send workers a range of a shared file). */
+  const runTimed = async (input: ChunkInput, transfer: ArrayBufferLike[], budget: number, offset?: number): Promise<ChunkResult> => {
+    if (!(rowTimeoutMs > 0)) return pool.run<ChunkResult>({ type: "chunk", input, ...(offset !== undefined ? { offset } : {}) }, transfer);
     const started = new SharedArrayBuffer(8);
     const t = { started: new Float64Array(started), budget, controller: new AbortController() };
     timed.add(t);
     watchdog ??= setInterval(tick, Math.max(50, Math.min(1000, rowTimeoutMs / 4))).unref();
     try {
-      return await pool.run<ChunkResult>({ type: "chunk", input, started }, transfer, t.controller.signal);
+      return await pool.run<ChunkResult>({ type: "chunk", input, started, ...(offset !== undefined ? { offset } : {}) }, transfer, t.controller.signal);
     } catch (e) {
       throw t.controller.signal.aborted ? TIMED_OUT : e;
     } finally {
@@ -181,7 +182,7 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
           [],
           rowTimeoutMs,
         )
-      : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000)).catch((e: unknown) => {
+      : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000), start).catch((e: unknown) => {
           if (e !== TIMED_OUT) throw e;
           return recoverTimedOut(start, endOffset, firstLine, lines);
         });

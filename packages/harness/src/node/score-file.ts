@@ -222,28 +222,57 @@ function writeSummary(
  * summary.metrics.bleu.scores.bleu; // corpus BLEU
  */
 export async function scoreFile(options: ScoreFileOptions): Promise<ScoreSummary> {
+  return scoreFileWith(options, {});
+}
+
+/**
+ * How a run other than the local one (the BullMQ producer, `queue/producer.ts`) plugs into `scoreFile`:
+ * where chunks are scored, and whether to resume. Everything else (chunking, ordering, checkpoints,
+ * corpus scores, CIs, summary) is the same code.
+ * @internal
+ */
+export interface ScoreFileHooks {
+  /**
+   * The pool that scores the chunks (default: worker threads on this machine). Bootstrap CIs always
+   * run on local worker threads.
+   */
+  readonly chunkPool?: (run: { readonly opts: ResolvedScoreOptions; readonly job: string; readonly rows: ReturnType<typeof resolveRowsOutput> }) => Promise<WorkerPool>;
+  /** Decide `resume` once the job's fingerprint is known (default: `options.resume`). */
+  readonly resume?: (job: string, ckptPath: string) => boolean;
+  /** Called after each checkpoint is written, with the committed state. */
+  readonly onCheckpoint?: (state: Readonly<State>) => void;
+  /** Overrides of the resolved options (e.g. no time budget on the producer). */
+  readonly override?: Partial<Pick<ResolvedScoreOptions, "rowTimeoutMs" | "window">>;
+}
+
+/** `scoreFile` with its chunk pool and resume decision supplied by the caller. @internal */
+export async function scoreFileWith(options: ScoreFileOptions, hooks: ScoreFileHooks): Promise<ScoreSummary> {
   const t0 = performance.now();
-  const opts = resolveScoreOptions(options);
+  const opts: ResolvedScoreOptions = { ...resolveScoreOptions(options), ...hooks.override };
   const plan = await planJob(opts, options);
-  const { state, hasher, resumed, complete } = startOrRestore({ resume: options.resume, ...opts, ...plan });
+  const resume = hooks.resume ? hooks.resume(plan.job, plan.ckptPath) : options.resume;
+  const { state, hasher, resumed, complete } = startOrRestore({ resume, ...opts, ...plan });
 
   options.signal?.throwIfAborted();
   const files = RunFiles.open({ ...opts, ...plan, resumed, t0 });
+  if (hooks.onCheckpoint) files.onCheckpoint = hooks.onCheckpoint;
   let pool: WorkerPool | undefined;
+  let chunkPool: WorkerPool | undefined;
   let run = { chunks: 0, maxInFlight: 0 };
+  const localPool = () => (pool ??= createPool(opts.workers, { metrics: opts.specs, fields: opts.fields, jsonOutput: true, keepStatistics: opts.keepStatistics, positionKey: "line", rows: plan.rowsOut?.rows, strictUtf8: opts.strictUtf8 }));
   try {
     files.rewind(state, plan.rowsOut?.header);
     if (!complete && state.nextOffset < plan.geometry.end) {
-      pool = createPool(opts.workers, { metrics: opts.specs, fields: opts.fields, jsonOutput: true, keepStatistics: opts.keepStatistics, positionKey: "line", rows: plan.rowsOut?.rows, strictUtf8: opts.strictUtf8 });
-      run = await runPipeline({ opts, options, geometry: plan.geometry, state, hasher, files, pool });
+      chunkPool = hooks.chunkPool ? await hooks.chunkPool({ opts, job: plan.job, rows: plan.rowsOut }) : localPool();
+      run = await runPipeline({ opts, options, geometry: plan.geometry, state, hasher, files, pool: chunkPool });
     }
     if (!complete) files.writeCheckpoint(state, true);
     state.elapsedMs += performance.now() - t0;
-    const workerPool = () => (pool ??= createPool(opts.workers, { metrics: opts.specs, fields: opts.fields, jsonOutput: true, keepStatistics: opts.keepStatistics, positionKey: "line", rows: plan.rowsOut?.rows }));
-    const metricSummaries = await corpusResults(opts, plan, state, files, workerPool, options);
+    const metricSummaries = await corpusResults(opts, plan, state, files, localPool, options);
     return writeSummary(opts, plan, state, metricSummaries, { resumed, ...run });
   } finally {
     files.close();
+    if (chunkPool !== pool) await chunkPool?.destroy();
     await pool?.destroy();
     files.release();
   }

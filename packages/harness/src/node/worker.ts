@@ -26,6 +26,8 @@ export type WorkerTask =
       readonly input: ChunkInput;
       /** 8 bytes shared with the main thread: the worker writes `Date.now()` when scoring starts (time budgets). */
       readonly started?: SharedArrayBuffer;
+      /** Byte offset of the chunk in the input file (not used here; the queue pool may send workers a file range). */
+      readonly offset?: number;
     }
   | ({ readonly type: "bootstrap" } & BootstrapTask);
 

@@ -1,0 +1,466 @@
+// The producer of a distributed run: `scoreFile`'s own pipeline (chunking by byte ranges, commit in
+// input order, checkpoints, corpus scores, bootstrap CIs, summary), with the chunks scored by
+// `runWorker` processes through a BullMQ queue on Redis instead of local worker threads. The files
+// written are those of a one-machine run, byte for byte.
+//
+// Each chunk is one job whose id binds the run name to the chunk's content (see `chunkJobId`): a
+// producer killed and restarted with the same job name resumes from its checkpoint and picks up the
+// results of chunks the workers already finished, without scoring them again. A job lost from Redis (a
+// Redis restart without persistence) is added again; a job that failed on every attempt (a poison chunk)
+// stops the run with `ChunkFailedError` naming its lines; a Redis unreachable for longer than
+// `connectionTimeoutMs` stops it with `QueueConnectionError` (rows committed so far are checkpointed).
+// Results are removed from Redis once a checkpoint covers them, and the run's jobs when it completes.
+import { Job, Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import type { ChunkResult } from "../../bulk/chunk.js";
+import { countNewlines } from "../../bulk/records.js";
+import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError } from "../../errors.js";
+import { readJson } from "../files.js";
+import type { WorkerPool } from "../pool.js";
+import { scoreFileWith, type ScoreFileOptions, type ScoreSummary } from "../score-file.js";
+import type { WorkerTask } from "../worker.js";
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE_NAME,
+  checkRunName,
+  chunkJobId,
+  decodeResult,
+  encode,
+  encodeInput,
+  sha256Hex,
+  parseQueueUrl,
+  safeMessage,
+  type ChunkJobData,
+  type QueueConnection,
+  type RemoteConfig,
+} from "./wire.js";
+import { InvalidArgumentError } from "@evalkern/core-wasm";
+
+export interface QueueProgress {
+  /** Chunks whose results came back (this producer run). */
+  readonly chunksDone: number;
+  /** Chunks queued or being scored. */
+  readonly chunksInFlight: number;
+  /** Chunks added to the queue again (lost from Redis). */
+  readonly chunksRequeued: number;
+  /** Workers connected to the queue (undefined when Redis does not tell). */
+  readonly workers: number | undefined;
+}
+
+export interface DistributedScoreOptions extends ScoreFileOptions {
+  /** The queue: `redis://[:password@]host[:port][/db]` or `rediss://…` (TLS). The password is never logged. */
+  readonly queue: string;
+  /**
+   * The run's name: letters, digits, `.`, `_`, `-` (default: the job's fingerprint). Rerunning with the
+   * same name after the producer was stopped resumes (unless `resume: false`), reusing the chunks the
+   * workers finished meanwhile.
+   */
+  readonly job?: string;
+  /** BullMQ queue name shared with the workers (default "evalkern"). */
+  readonly queueName?: string;
+  /** Redis key prefix (default "bull"). */
+  readonly prefix?: string;
+  /** Attempts of a chunk whose scoring throws or exceeds its time budget (default 3). Stalls are counted by the workers (`maxStalledCount`). */
+  readonly attempts?: number;
+  /** How often in-flight chunks are checked besides the queue's events (default 1000 ms). */
+  readonly pollIntervalMs?: number;
+  /** How long Redis may be unreachable before the run stops with `QueueConnectionError` (default 60 000 ms). */
+  readonly connectionTimeoutMs?: number;
+  /** Called about every `progressIntervalMs` (default 5000) with the cluster's progress. */
+  readonly onQueueProgress?: (progress: QueueProgress) => void;
+  readonly progressIntervalMs?: number;
+  /** Lines about the queue (connection lost/restored, chunks requeued), the password removed. */
+  readonly log?: (line: string) => void;
+  /**
+   * The input's path as the workers see it, when they can read it (shared storage): jobs then carry
+   * a byte range and its sha256 instead of the bytes, and workers started with `sharedInputDirs`
+   * holding that path read the range themselves (default: the bytes travel through Redis).
+   */
+  readonly sharedInput?: string;
+}
+
+function positiveInt(v: unknown, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError(`${name} must be a positive integer`, { argument: name });
+  return v;
+}
+
+/** The key of the set of a run's job ids (for the clean-up when the run completes). */
+function runSetKey(prefix: string, queueName: string, run: string): string {
+  return `${prefix}:${queueName}:evalkern-run:${run}`;
+}
+
+interface InFlight {
+  readonly id: string;
+  readonly data: ChunkJobData;
+  readonly resolve: (r: ChunkResult) => void;
+  readonly reject: (e: unknown) => void;
+  checking: boolean;
+  /** A failure left from an earlier producer run was retried once. */
+  retried: boolean;
+}
+
+/** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
+class QueuePool implements WorkerPool {
+  readonly threads = 1;
+  private readonly inFlight = new Map<string, InFlight>();
+  /** Jobs whose results were taken, by last line, to drop once a checkpoint covers them. */
+  private readonly fetched: { id: string; lastLine: number }[] = [];
+  private lastContact = Date.now();
+  private readonly started = Date.now();
+  private poller: NodeJS.Timeout | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private disconnected = false;
+  private closed = false;
+  private failed: unknown;
+  done = 0;
+  requeued = 0;
+
+  constructor(
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+    private readonly redis: Redis,
+    private readonly conn: QueueConnection,
+    private readonly o: {
+      readonly run: string;
+      readonly fingerprint: string;
+      readonly config: RemoteConfig;
+      readonly attempts: number;
+      readonly pollMs: number;
+      readonly connectionTimeoutMs: number;
+      readonly setKey: string;
+      /** `<prefix>:<queue>:`, the start of a job's hash key. */
+      readonly jobKeyPrefix: string;
+      readonly sharedInput: string | undefined;
+      readonly log: (line: string) => void;
+      readonly onProgress: ((p: QueueProgress) => void) | undefined;
+      readonly progressMs: number;
+    },
+  ) {
+    events.on("completed", ({ jobId }) => this.check(jobId));
+    events.on("failed", ({ jobId }) => this.check(jobId));
+    this.poller = setInterval(() => {
+      for (const id of this.inFlight.keys()) this.check(id);
+    }, o.pollMs);
+    this.poller.unref();
+    this.watchdog = setInterval(() => this.watch(), Math.min(1000, o.pollMs)).unref();
+    if (o.onProgress) {
+      this.progressTimer = setInterval(() => void this.reportProgress(), o.progressMs);
+      this.progressTimer.unref();
+    }
+  }
+
+  private async reportProgress(): Promise<void> {
+    let workers: number | undefined;
+    try {
+      workers = await this.queue.getWorkersCount();
+    } catch {
+      workers = undefined;
+    }
+    this.o.onProgress?.({ chunksDone: this.done, chunksInFlight: this.inFlight.size, chunksRequeued: this.requeued, workers });
+  }
+
+  /** Fail every waiting chunk when Redis has not answered for `connectionTimeoutMs`. */
+  private watch(): void {
+    if (this.inFlight.size === 0 || this.closed) {
+      this.lastContact = Date.now();
+      return;
+    }
+    const silent = Date.now() - this.lastContact;
+    if (silent > 3 * this.o.pollMs + 2000 && !this.disconnected) {
+      this.disconnected = true;
+      this.o.log(`queue ${this.conn.safeUrl}: no answer from Redis for ${Math.round(silent / 1000)} s; waiting up to ${Math.round(this.o.connectionTimeoutMs / 1000)} s for it to come back`);
+    }
+    if (silent > this.o.connectionTimeoutMs) {
+      this.fail(
+        new QueueConnectionError(
+          `lost the connection to the queue ${this.conn.safeUrl} for more than ${Math.round(this.o.connectionTimeoutMs / 1000)} s (connectionTimeoutMs); the rows scored so far are checkpointed: run the same command with the same job name to resume`,
+          this.conn.safeUrl,
+        ),
+      );
+    }
+  }
+
+  private contact(): void {
+    this.lastContact = Date.now();
+    if (this.disconnected) {
+      this.disconnected = false;
+      this.o.log(`queue ${this.conn.safeUrl}: Redis answers again`);
+    }
+  }
+
+  private fail(e: unknown): void {
+    this.failed ??= e;
+    for (const f of this.inFlight.values()) f.reject(this.failed);
+    this.inFlight.clear();
+  }
+
+  private async add(f: InFlight): Promise<void> {
+    await this.queue.add("chunk", f.data, {
+      jobId: f.id,
+      attempts: this.o.attempts,
+      backoff: { type: "fixed", delay: 500 },
+      removeOnComplete: false,
+      removeOnFail: false,
+    });
+    await this.redis.sadd(this.o.setKey, f.id);
+    this.contact();
+  }
+
+  /** Look at a job: take its result, report its failure, or add it again when Redis lost it. */
+  private check(id: string): void {
+    const f = this.inFlight.get(id);
+    if (!f || f.checking) return;
+    f.checking = true;
+    void (async () => {
+      try {
+        const state = await this.queue.getJobState(id);
+        this.contact();
+        if (state === "completed") {
+          // only the result: the job's data (the chunk's bytes) need not travel back
+          const raw = await this.redis.hget(`${this.o.jobKeyPrefix}${id}`, "returnvalue");
+          this.contact();
+          if (raw === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
+          let result: ChunkResult;
+          try {
+            result = decodeResult(JSON.parse(raw) as string);
+          } catch (e) {
+            const [a, b] = f.data.lines;
+            this.fail(new ChunkFailedError(`the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)}); is an older evalkern worker on this queue?`, { lines: [a, b], attempts: 1, reason: "malformed result" }));
+            return;
+          }
+          this.inFlight.delete(id);
+          this.done++;
+          this.fetched.push({ id, lastLine: f.data.lines[1] });
+          f.resolve(result);
+        } else if (state === "failed") {
+          const job = await Job.fromId<ChunkJobData, string>(this.queue, id);
+          this.contact();
+          if (!job || !this.inFlight.has(id)) return;
+          if (!f.retried && (job.finishedOn ?? 0) < this.started) {
+            // failed before this producer started (an earlier run of the same job): try it again once
+            f.retried = true;
+            this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`);
+            await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+          } else {
+            const [a, b] = f.data.lines;
+            const reason = this.conn.redact(job.failedReason ?? "unknown failure");
+            const attempts = Math.max(job.attemptsMade, job.attemptsStarted ?? 0, 1);
+            if (reason.startsWith("job refused:")) {
+              this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${reason.slice("job refused:".length).trim()}`));
+              return;
+            }
+            this.fail(
+              new ChunkFailedError(
+                `the chunk of input lines ${a}–${b} failed on every attempt (${attempts}; a "poison" chunk): ${reason}. The rows before it are checkpointed; fix or remove those lines, then run again.`,
+                { lines: [a, b], attempts, reason },
+              ),
+            );
+          }
+        } else if (state === "unknown") {
+          // lost (Redis restarted without persistence, or the job was removed): add it again
+          this.requeued++;
+          this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} was lost from Redis; added again`);
+          await this.add(f);
+        }
+      } catch {
+        // Redis unreachable: the watchdog decides when that is too long
+      } finally {
+        f.checking = false;
+      }
+    })();
+  }
+
+  run<R>(task: WorkerTask): Promise<R> {
+    if (task.type !== "chunk") return Promise.reject(new Error("the queue pool scores chunks only"));
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    const input = task.input;
+    const firstLine = input.kind === "errors" ? input.errors[0]!.position : input.kind === "rows" ? input.firstIndex : input.firstLine;
+    const lastLine = input.kind === "jsonl" || input.kind === "csv" ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0)) : firstLine;
+    const shared = this.o.sharedInput;
+    const encoded =
+      shared !== undefined && task.offset !== undefined && (input.kind === "jsonl" || input.kind === "csv")
+        ? encode({ ...input, bytes: undefined, shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) } })
+        : encodeInput(input);
+    const id = chunkJobId(this.o.run, this.o.fingerprint, this.o.config, encoded, firstLine);
+    const data: ChunkJobData = { v: 1, run: this.o.run, config: this.o.config, lines: [firstLine, lastLine], input: encoded };
+    return new Promise<R>((resolve, reject) => {
+      const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: false, retried: false };
+      this.inFlight.set(id, f);
+      this.add(f).then(
+        () => this.check(id), // finished already (a restarted producer): take it now
+        () => undefined, // Redis unreachable: the poller adds it once it is back (state "unknown")
+      );
+    });
+  }
+
+  /** A checkpoint covers every line before `nextLine`: drop those chunks' results from Redis. */
+  dropCommitted(nextLine: number): void {
+    const keep: { id: string; lastLine: number }[] = [];
+    const drop: string[] = [];
+    for (const f of this.fetched) {
+      if (f.lastLine < nextLine) drop.push(f.id);
+      else keep.push(f);
+    }
+    if (drop.length === 0) return;
+    this.fetched.splice(0, this.fetched.length, ...keep);
+    void this.removeJobs(drop).catch(() => undefined); // best effort: the run's clean-up removes the rest
+  }
+
+  async removeJobs(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      await this.queue.remove(id);
+      await this.redis.srem(this.o.setKey, id);
+    }
+  }
+
+  async destroy(): Promise<void> {
+    this.closed = true;
+    if (this.poller) clearInterval(this.poller);
+    if (this.watchdog) clearInterval(this.watchdog);
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    this.fail(this.failed ?? new Error("the queue pool was closed"));
+  }
+}
+
+/**
+ * Close the queue's connections: gracefully when Redis answers, else (unreachable, wrong password: a
+ * graceful close would wait for it forever) dropped after `ms`.
+ */
+export async function closeWithin(items: readonly ({ close(): Promise<void>; disconnect(): Promise<void> } | undefined)[], redis: Redis | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = Promise.allSettled([...items.map((i) => i?.close()), redis?.quit()]);
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  const r = await Promise.race([graceful, late]);
+  clearTimeout(timer);
+  redis?.disconnect();
+  if (r === "late") await Promise.race([Promise.allSettled(items.map((i) => i?.disconnect())), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+}
+
+/** Remove a run's jobs (waiting, finished; a job being scored is left to expire with its lock) and its id set. */
+async function removeRun(queue: Queue | undefined, client: Redis | undefined, setKey: string): Promise<void> {
+  if (!queue || !client || !setKey) return;
+  const ids = await client.smembers(setKey);
+  for (const id of ids) {
+    try {
+      await queue.remove(id);
+    } catch {
+      // active (locked) jobs cannot be removed; the worker's result is then dropped with the job
+    }
+  }
+  await client.del(setKey);
+}
+
+/** Whether the checkpoint beside the output belongs to this job (then a named run resumes). */
+function checkpointOfJob(ckptPath: string, fingerprint: string): boolean {
+  try {
+    return readJson<{ job?: string }>(ckptPath)?.job === fingerprint;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Score a JSONL/CSV file on a cluster: chunks go through a BullMQ queue on Redis to `runWorker`
+ * processes (on any machines that reach the Redis), and the output, statistics file and summary are
+ * written here exactly as `scoreFile` writes them on one machine (same rows in input order, same corpus
+ * scores and CIs, byte-identical files). Needs at least one worker running.
+ *
+ * @example
+ * const summary = await scoreFileDistributed({
+ *   input: "big.jsonl", output: "scores.jsonl", metrics: ["bleu", "chrf"],
+ *   queue: "redis://:secret@10.0.0.5:6379/0", job: "nightly-2026-11-25",
+ * });
+ */
+export async function scoreFileDistributed(options: DistributedScoreOptions): Promise<ScoreSummary> {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("scoreFileDistributed(options): options must be an object", { argument: "options" });
+  const conn = parseQueueUrl(options.queue);
+  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
+  if (typeof queueName !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(queueName)) throw new InvalidArgumentError("queueName must be 1–100 letters, digits, '.', '_' or '-'", { argument: "queueName" });
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (typeof prefix !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(prefix)) throw new InvalidArgumentError("prefix must be 1–100 letters, digits, '.', '_' or '-'", { argument: "prefix" });
+  const named = options.job !== undefined ? checkRunName(options.job) : undefined;
+  const attempts = positiveInt(options.attempts, "attempts", 3);
+  const pollMs = positiveInt(options.pollIntervalMs, "pollIntervalMs", 1000);
+  const connectionTimeoutMs = positiveInt(options.connectionTimeoutMs, "connectionTimeoutMs", 60_000);
+  const progressMs = positiveInt(options.progressIntervalMs, "progressIntervalMs", 5000);
+  const log = (line: string) => options.log?.(conn.redact(line));
+  const sharedInput = options.sharedInput;
+  if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
+
+  let queue: Queue | undefined;
+  let events: QueueEvents | undefined;
+  let redis: Redis | undefined;
+  let pool: QueuePool | undefined;
+  let run = "";
+  let setKey = "";
+  const swallow = () => undefined; // connection errors surface through the watchdog, not as crashes
+  try {
+    const summary = await scoreFileWith(
+      options,
+      {
+        override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
+        resume: (fingerprint, ckptPath) => options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint)),
+        onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
+        chunkPool: async ({ opts, job, rows }) => {
+          run = named ?? job;
+          setKey = runSetKey(prefix, queueName, run);
+          queue = new Queue(queueName, { connection: conn.options, prefix });
+          queue.on("error", swallow);
+          events = new QueueEvents(queueName, { connection: conn.options, prefix });
+          events.on("error", swallow);
+          redis = new Redis({ ...conn.options, lazyConnect: false });
+          redis.on("error", swallow);
+          try {
+            await Promise.race([
+              Promise.all([queue.waitUntilReady(), events.waitUntilReady(), redis.ping()]),
+              new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), connectionTimeoutMs).unref()),
+            ]);
+          } catch (e) {
+            throw new QueueConnectionError(`cannot reach the queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`, conn.safeUrl);
+          }
+          const config: RemoteConfig = {
+            metrics: opts.specs,
+            fields: opts.fields,
+            keepStatistics: opts.keepStatistics,
+            ...(rows ? { rows: rows.rows } : {}),
+            strictUtf8: opts.strictUtf8,
+            rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
+          };
+          pool = new QueuePool(queue, events, redis, conn, {
+            run,
+            fingerprint: job,
+            config,
+            attempts,
+            pollMs,
+            connectionTimeoutMs,
+            setKey,
+            jobKeyPrefix: `${prefix}:${queueName}:`,
+            sharedInput,
+            log,
+            onProgress: options.onQueueProgress,
+            progressMs,
+          });
+          return pool;
+        },
+      },
+    );
+    // the run is complete: remove its jobs (results and data) from Redis
+    await removeRun(queue, redis, setKey);
+    return summary;
+  } catch (e) {
+    if (e instanceof ChunkFailedError || e instanceof QueueJobRejectedError) {
+      // the run cannot complete: take its other chunks off the queue too (resuming re-adds them)
+      await pool?.destroy();
+      await removeRun(queue, redis, setKey).catch(() => undefined);
+      throw e;
+    }
+    if (e instanceof QueueConnectionError) throw e;
+    if (e instanceof Error && conn.redact(e.message) !== e.message) e.message = conn.redact(e.message);
+    throw e;
+  } finally {
+    await pool?.destroy();
+    await closeWithin([events, queue], redis, 5000);
+  }
+}

@@ -1,0 +1,226 @@
+// What travels through the queue between the producer (`scoreFileDistributed`) and the workers
+// (`runWorker`): the chunk job's data and the chunk's result, as JSON text. Bytes (the chunk's input,
+// its JSONL output, its f32 statistics rows) travel as base64; every other number as JSON, whose
+// shortest round-trip form gives back the same double (non-finite numbers and -0 are tagged), so the
+// exact partial sums and TER's sequential values are bit-identical to a local run's.
+//
+// Also: the queue URL (redis:// or rediss://, optionally with a password) turned into ioredis options,
+// and the same URL with its password removed, for every message that names it.
+import { createHash } from "node:crypto";
+import { InvalidArgumentError } from "@evalkern/core-wasm";
+import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
+import type { NormalizedMetric } from "../../bulk/metrics.js";
+import type { ResolvedFields } from "../../bulk/records.js";
+import type { RowsOutput } from "../../bulk/rows.js";
+
+/** Queue name workers and producers share by default. */
+export const DEFAULT_QUEUE_NAME = "evalkern";
+/** Key prefix in Redis (BullMQ's default). */
+export const DEFAULT_PREFIX = "bull";
+
+/** What a worker needs to score a run's chunks: built-in metric specs and the row settings, nothing else. */
+export interface RemoteConfig {
+  readonly metrics: readonly NormalizedMetric[];
+  readonly fields: ResolvedFields;
+  readonly keepStatistics: boolean;
+  readonly rows?: RowsOutput;
+  readonly strictUtf8: boolean;
+  /** Time budget of one row (ms, 0: none); a chunk gets this plus a thousandth of it per line. */
+  readonly rowTimeoutMs: number;
+}
+
+/** The data of one chunk job. */
+export interface ChunkJobData {
+  readonly v: 1;
+  /** The run's name (`--job`). */
+  readonly run: string;
+  readonly config: RemoteConfig;
+  /** First and last input line of the chunk (1-based, inclusive). */
+  readonly lines: readonly [number, number];
+  /** `encodeInput` of the chunk. */
+  readonly input: string;
+}
+
+// ------------------------------------------------------------------------- JSON with bytes
+
+function b64(view: ArrayBufferView): string {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("base64");
+}
+/** Base64 to a fresh, aligned ArrayBuffer (typed arrays over it need alignment). */
+function unb64(text: string): ArrayBuffer {
+  const buf = Buffer.from(text, "base64");
+  const out = new ArrayBuffer(buf.length);
+  new Uint8Array(out).set(buf);
+  return out;
+}
+
+function replacer(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === "number") {
+    if (Number.isFinite(value) && !Object.is(value, -0)) return value;
+    return { $n: Object.is(value, -0) ? "-0" : String(value) };
+  }
+  if (value instanceof Uint8Array) return { $u8: b64(value) };
+  if (value instanceof Float32Array) return { $f32: b64(value) };
+  if (value instanceof Float64Array) return { $f64: b64(value) };
+  return value;
+}
+
+function reviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1) {
+      if (typeof o.$n === "string") return o.$n === "-0" ? -0 : Number(o.$n);
+      if (typeof o.$u8 === "string") return new Uint8Array(unb64(o.$u8));
+      if (typeof o.$f32 === "string") return new Float32Array(unb64(o.$f32));
+      if (typeof o.$f64 === "string") return new Float64Array(unb64(o.$f64));
+    }
+  }
+  return value;
+}
+
+export function encode(value: unknown): string {
+  return JSON.stringify(value, replacer);
+}
+export function decode<T>(text: string): T {
+  return JSON.parse(text, reviver) as T;
+}
+
+export const encodeInput = (input: ChunkInput): string => encode(input);
+export const encodeResult = (result: ChunkResult): string => encode(result);
+export const decodeResult = (text: string): ChunkResult => decode<ChunkResult>(text);
+
+/**
+ * A chunk given as a byte range of a file the workers can read themselves (`sharedInput`), instead of
+ * its bytes: the worker reads [start, start + length) and checks the sha256 before scoring.
+ */
+export interface SharedRange {
+  readonly path: string;
+  readonly start: number;
+  readonly length: number;
+  readonly sha256: string;
+}
+
+/** A chunk input as it travels: either with its bytes, or with a `shared` range in place of them. */
+export type WireInput = ChunkInput | (Omit<Extract<ChunkInput, { kind: "jsonl" | "csv" }>, "bytes"> & { readonly shared: SharedRange });
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The chunk input inside a job, checked for shape (a worker trusts nothing that comes through the queue). */
+export function decodeInput(text: unknown): WireInput {
+  if (typeof text !== "string") throw new InvalidArgumentError("job input must be a string", { argument: "input" });
+  const v = decode<Record<string, unknown>>(text);
+  const line = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 1;
+  const presetOk = (p: unknown) => p === undefined || (Array.isArray(p) && p.every((e) => e && typeof e === "object" && line((e as { position?: unknown }).position) && typeof (e as { message?: unknown }).message === "string"));
+  const sharedOk = (r: unknown) => {
+    const x = r as Partial<SharedRange> | undefined;
+    return !!x && typeof x.path === "string" && x.path.length > 0 && Number.isSafeInteger(x.start) && x.start! >= 0 && Number.isSafeInteger(x.length) && x.length! >= 0 && typeof x.sha256 === "string" && /^[0-9a-f]{64}$/.test(x.sha256);
+  };
+  if (v && (v.kind === "jsonl" || v.kind === "csv") && (v.bytes instanceof Uint8Array || (v.bytes === undefined && sharedOk(v.shared))) && line(v.firstLine) && presetOk(v.presetErrors)) {
+    if (v.kind === "csv" && !(Array.isArray(v.header) && v.header.every((h) => typeof h === "string") && typeof v.delimiter === "string" && v.delimiter.length === 1)) {
+      throw new InvalidArgumentError("malformed CSV chunk (header, delimiter)", { argument: "input" });
+    }
+    return v as unknown as WireInput;
+  }
+  if (v && v.kind === "errors" && presetOk(v.errors) && Array.isArray(v.errors)) return v as unknown as WireInput;
+  throw new InvalidArgumentError("malformed chunk input", { argument: "input" });
+}
+
+/**
+ * A chunk job's id: the run, the chunk's first line and a hash of the run's fingerprint, the worker
+ * settings and the chunk's bytes. A restarted producer finds the results of chunks already scored under
+ * the same id; different content never shares one.
+ */
+export function chunkJobId(run: string, fingerprint: string, config: RemoteConfig, encodedInput: string, firstLine: number): string {
+  const h = createHash("sha256").update(fingerprint).update("\0").update(encode(config)).update("\0").update(encodedInput).digest("hex").slice(0, 24);
+  return `${run}.${firstLine}.${h}`;
+}
+
+const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** Check a run name (`--job`): letters, digits, `.`, `_`, `-`, at most 100 (BullMQ ids may not hold `:`). */
+export function checkRunName(name: unknown): string {
+  if (typeof name !== "string" || !RUN_NAME.test(name)) {
+    throw new InvalidArgumentError("job must be 1–100 letters, digits, '.', '_' or '-' (starting with a letter or digit)", { argument: "job" });
+  }
+  return name;
+}
+
+// ------------------------------------------------------------------------------ the queue URL
+
+export interface QueueConnection {
+  /** ioredis options (BullMQ's `connection`). */
+  readonly options: {
+    host: string;
+    port: number;
+    db: number;
+    username?: string;
+    password?: string;
+    tls?: { servername?: string };
+    maxRetriesPerRequest: null;
+    enableOfflineQueue: boolean;
+    retryStrategy: (times: number) => number;
+    connectTimeout: number;
+  };
+  /** The URL with its password replaced by `***` (for messages). */
+  readonly safeUrl: string;
+  /** Remove the password (raw and URL-encoded) from any text. */
+  readonly redact: (text: string) => string;
+}
+
+/** Parse `redis://[user][:password@]host[:port][/db]` or `rediss://…` (TLS). */
+export function parseQueueUrl(url: unknown): QueueConnection {
+  if (typeof url !== "string" || url.length === 0) throw new InvalidArgumentError("queue must be a redis:// or rediss:// URL", { argument: "queue" });
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    // never echo the text: it may hold a password
+    throw new InvalidArgumentError("queue is not a valid URL (expected redis://[:password@]host[:port][/db] or rediss://…)", { argument: "queue" });
+  }
+  if (u.protocol !== "redis:" && u.protocol !== "rediss:") {
+    throw new InvalidArgumentError(`queue URL must start with redis:// or rediss:// (got ${u.protocol}//)`, { argument: "queue" });
+  }
+  const rawPassword = u.password;
+  const password = rawPassword ? decodeURIComponent(rawPassword) : undefined;
+  const username = u.username ? decodeURIComponent(u.username) : undefined;
+  const dbText = u.pathname.replace(/^\//, "");
+  const db = dbText === "" ? 0 : Number(dbText);
+  if (!Number.isSafeInteger(db) || db < 0) throw new InvalidArgumentError(`queue URL database must be a number (got ${JSON.stringify(dbText)})`, { argument: "queue" });
+  const host = u.hostname.replace(/^\[(.*)\]$/, "$1") || "127.0.0.1";
+  const port = u.port ? Number(u.port) : 6379;
+  const safe = new URL(url);
+  if (safe.password) safe.password = "***";
+  const safeUrl = safe.toString();
+  const secrets = [rawPassword, password].filter((s): s is string => !!s && s.length > 0);
+  const redact = (text: string): string => {
+    let out = String(text);
+    // the whole URL first (keeps the rest of it readable), then any stray copy of the password
+    out = out.split(url).join(safeUrl);
+    for (const s of secrets) out = out.split(s).join("***");
+    return out;
+  };
+  return {
+    options: {
+      host,
+      port,
+      db,
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+      ...(u.protocol === "rediss:" ? { tls: { servername: host } } : {}),
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      retryStrategy: (times: number) => Math.min(100 * times, 1000),
+      connectTimeout: 10_000,
+    },
+    safeUrl,
+    redact,
+  };
+}
+
+/** An error's message with the password removed. */
+export function safeMessage(e: unknown, redact: (s: string) => string): string {
+  return redact(e instanceof Error ? e.message : String(e));
+}
