@@ -86,7 +86,7 @@ afterAll(() => {
 describe("packaging: the tarball of every workspace package", () => {
   it("packs every package of the workspace, the unscoped evalkern included", () => {
     expect([...unpacked.keys()].sort()).toEqual(
-      ["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "evalkern"],
+      ["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "@evalkern/vitest", "evalkern"],
     );
   });
 
@@ -140,9 +140,19 @@ describe("packaging: the tarball of every workspace package", () => {
     expect(missing).toEqual([]);
   });
 
-  it("keeps the side effect of @evalkern/cli/vitest (bundlers must not drop `import \"@evalkern/cli/vitest\"`)", () => {
-    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/cli")!, "package.json"), "utf8")) as Manifest;
-    expect(m.sideEffects).toContain("./dist/vitest.js");
+  it("keeps the side effect of @evalkern/vitest and @evalkern/cli/vitest (bundlers must not drop `import \"@evalkern/vitest\"`)", () => {
+    const cli = JSON.parse(readFileSync(join(unpacked.get("@evalkern/cli")!, "package.json"), "utf8")) as Manifest;
+    expect(cli.sideEffects).toContain("./dist/vitest.js");
+    const matchers = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
+    expect(matchers.sideEffects).toContain("./dist/index.js");
+    // the exports target of "." is the file sideEffects names
+    expect(targets((matchers.exports as Record<string, unknown>)["."])).toContain("./dist/index.js");
+  });
+
+  it("@evalkern/vitest depends on metrics and core-wasm only, vitest being a peer", () => {
+    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
+    expect(Object.keys(m.dependencies ?? {}).sort()).toEqual(["@evalkern/core-wasm", "@evalkern/metrics"]);
+    expect(Object.keys(m.peerDependencies ?? {})).toEqual(["vitest"]);
   });
 
   it("ships no source map without its sources and no sourceMappingURL to a missing map", () => {
@@ -182,6 +192,7 @@ describe("packaging: the tarball of every workspace package", () => {
       }
     }
     expect(specifiers).toContain("@evalkern/cli/vitest");
+    expect(specifiers).toContain("@evalkern/vitest");
     expect(specifiers).toContain("@evalkern/metrics/dspy");
     const script = `const out = {};
 for (const s of ${JSON.stringify(specifiers)}) {
