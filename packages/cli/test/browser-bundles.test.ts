@@ -103,3 +103,21 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
     for (const entry of NODE_ONLY_ENTRIES) expect(BROWSER_ENTRIES as readonly string[]).not.toContain(entry);
   });
 });
+
+describe("side effects a bundler must keep", () => {
+  it('import "@evalkern/vitest" (and "@evalkern/cli/vitest") survives bundling: expect is extended', async () => {
+    for (const entry of ["@evalkern/vitest", "@evalkern/cli/vitest"]) {
+      const result = await build({
+        stdin: { contents: `import ${JSON.stringify(entry)};`, resolveDir: CLI, sourcefile: "setup.js", loader: "js" },
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+        external: ["vitest", "@evalkern/core-wasm", "@evalkern/metrics", "@evalkern/metrics/*"],
+      });
+      expect(result.warnings.map((w) => w.text), entry).toEqual([]);
+      expect(result.outputFiles[0]!.text, entry).toMatch(/expect\.extend\(evalkernMatchers\)/);
+    }
+  });
+});
