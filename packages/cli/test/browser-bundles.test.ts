@@ -30,6 +30,7 @@ export const BROWSER_ENTRIES = [
   "@evalkern/metrics/registry",
   "@evalkern/metrics/registry/rules",
   "@evalkern/judge",
+  "@evalkern/harness/browser",
 ] as const;
 
 /**
@@ -97,6 +98,23 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
     const printed = execFileSync(process.execPath, [pathToFileURL(file).pathname], { encoding: "utf8" }).trim().split("\n");
     expect(printed[0]).toMatch(/^JudgeConfigError JUDGE_CONFIG FileCacheStore needs Node's file system .* browser/);
     expect(printed[1]).toMatch(/^CommandRunnerUnavailableError COMMAND_RUNNER_UNAVAILABLE .*browser build/);
+  });
+
+  it("the browser build of the harness runs DSPy's Evaluate and BYOB scoring with no Node adapter", async () => {
+    const result = await bundle(`
+      import { Evaluate, Example, context, benchmark, runtime } from "@evalkern/harness/browser";
+      import { exactMatch, ready } from "@evalkern/metrics/byob";
+      await ready();
+      const devset = [Example.from({ q: "2+2?", a: "4" }).withInputs("q"), Example.from({ q: "3+3?", a: "6" }).withInputs("q")];
+      const evaluate = new Evaluate({ devset, metric: (e, p) => e.a === p.a, displayProgress: false });
+      const result = await context({ lm: "m" }, () => evaluate.call(({ q }) => ({ a: q === "2+2?" ? "4" : "5" })));
+      const qa = benchmark({ name: "qa", dataset: [{ question: "Capital of France?", answer: "Paris" }], prompt: "{question}", targetField: "answer" }, exactMatch);
+      console.log(runtime().name, result.score, qa.normalizedName);
+    `);
+    const file = join(work, "harness-probe.mjs");
+    writeFileSync(file, result.text);
+    const printed = execFileSync(process.execPath, [pathToFileURL(file).pathname], { encoding: "utf8" }).trim();
+    expect(printed).toBe("fallback 50 qa");
   });
 
   it("Node-only entry points are not in the browser list", () => {
