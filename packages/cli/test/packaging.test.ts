@@ -23,6 +23,7 @@ interface Manifest {
   bin?: Record<string, string>;
   exports?: Record<string, unknown>;
   sideEffects?: boolean | string[];
+  browser?: Record<string, string | false>;
   files?: string[];
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -124,7 +125,7 @@ describe("packaging: the tarball of every workspace package", () => {
     expect(checked).toBeGreaterThanOrEqual(8); // metrics' and judge's README-*.md pages at least
   });
 
-  it("ships every exports, bin, main, types and sideEffects target", () => {
+  it("ships every exports, bin, main, types, sideEffects and browser target", () => {
     const missing: string[] = [];
     for (const [name, dir] of unpacked) {
       const m = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
@@ -134,6 +135,8 @@ describe("packaging: the tarball of every workspace package", () => {
         ...(m.main ? [m.main] : []),
         ...(m.types ? [m.types] : []),
         ...(Array.isArray(m.sideEffects) ? m.sideEffects : []),
+        // the browser field's replacements (and the files they replace)
+        ...Object.entries(m.browser ?? {}).flatMap(([from, to]) => (typeof to === "string" ? [from, to] : [from])),
       ];
       for (const t of all) if (!existsSync(join(dir, t))) missing.push(`${name}: ${t}`);
     }
