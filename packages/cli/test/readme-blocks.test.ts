@@ -11,9 +11,11 @@
 //   wrapper) to a scripted loopback server: the examples of packages/judge's READMEs get the replies
 //   their own tests script (packages/judge/test/support/readme-scripts.ts), every other call a reply
 //   built from the JSON schema the judge asks for.
+// - the blocks of one README run in order in one directory, as a reader follows it: a later block may
+//   read what an earlier one wrote (filter with `-t "packages/cli/README.md"`, a whole README, not one block).
 // Each test is named by file and line; skipped blocks carry their reason and are listed.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -120,13 +122,11 @@ beforeAll(async () => {
   server.handle("models", () => jsonReply({ object: "list", data: [{ id: "readme-model", object: "model" }] }));
   work = mkdtempSync(join(tmpdir(), "evalkern-readme-"));
   const modules = join(work, "node_modules");
-  for (const dir of ["core-wasm", "metrics", "judge", "harness", "cli", "evalkern", "vitest"]) {
-    let name: string;
-    try {
-      name = JSON.parse(readFileSync(join(ROOT, "packages", dir, "package.json"), "utf8")).name;
-    } catch {
-      continue;
-    }
+  // every workspace package under its published name (they resolve their own dependencies from their folders)
+  for (const dir of readdirSync(join(ROOT, "packages"))) {
+    const manifest = join(ROOT, "packages", dir, "package.json");
+    if (!existsSync(manifest)) continue;
+    const name: string = JSON.parse(readFileSync(manifest, "utf8")).name;
     link(join(ROOT, "packages", dir), join(modules, ...name.split("/")));
   }
   // third-party packages the examples import themselves
