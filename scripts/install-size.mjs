@@ -2,7 +2,8 @@
 // Install size and dependency count of each published package, as a user gets them: `pnpm pack` every
 // package (after `pnpm run build`), then for each one install its tarball alone in an empty temp dir with
 // npm (`npm i --prefer-offline ./pkg.tgz` plus the tarballs of its own @evalkern dependencies, as the
-// registry would provide them) and measure node_modules. Prints a Markdown table.
+// registry would provide them) and measure node_modules. Peer dependencies are not installed (vitest,
+// the peer of @evalkern/vitest, is the user's own). Prints a Markdown table.
 //
 //   node scripts/install-size.mjs            # all packages
 //   node scripts/install-size.mjs metrics    # some
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
-const order = ["core-wasm", "metrics", "judge", "harness", "cli"];
+const order = ["core-wasm", "metrics", "vitest", "judge", "harness", "cli"];
 const args = process.argv.slice(2);
 const withPeers = args.includes("--with-optional-peers");
 const names = args.filter((a) => !a.startsWith("--"));
@@ -60,7 +61,9 @@ for (const dir of wanted) {
         for (const [peer, range] of Object.entries(m.peerDependencies ?? {})) files.push(`${peer}@${range}`);
       }
     }
-    execFileSync("npm", ["i", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...files], { cwd: work, stdio: "ignore" });
+    // --legacy-peer-deps: a peer dependency is the user's own (vitest for @evalkern/vitest), not part of
+    // what installing the package adds; optional peers are counted only with --with-optional-peers
+    execFileSync("npm", ["i", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--legacy-peer-deps", ...files], { cwd: work, stdio: "ignore" });
     const lock = JSON.parse(readFileSync(join(work, "package-lock.json"), "utf8"));
     const installed = Object.keys(lock.packages).filter((p) => p.startsWith("node_modules/"));
     const evalkern = installed.filter((p) => p.startsWith("node_modules/@evalkern/"));

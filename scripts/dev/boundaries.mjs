@@ -1,5 +1,6 @@
 // The layering rules of the workspace, checked by every package's boundaries test:
-// - a package never imports one above it (core-wasm < metrics < judge < harness < cli). Every source file's
+// - a package never imports one above it (core-wasm < metrics < judge < harness < cli; the vitest matchers,
+//   vitest, sit above metrics and below cli, beside judge and harness, which may not import them). Every source file's
 //   imports are scanned — static, `export … from`, dynamic `import()`, `require()` — and every string that
 //   names an @evalkern package or points into another package's directory (`new URL("../../x/dist/…",
 //   import.meta.url)`, `file://…/packages/x/dist/…`), so a worker loading another package's build by URL
@@ -14,7 +15,8 @@ export const LAYERS = {
   metrics: ["core-wasm"],
   judge: ["metrics", "core-wasm"],
   harness: ["judge", "metrics", "core-wasm"],
-  cli: ["harness", "judge", "metrics", "core-wasm"],
+  vitest: ["metrics", "core-wasm"],
+  cli: ["harness", "judge", "metrics", "core-wasm", "vitest"],
 };
 const ALL = Object.keys(LAYERS);
 
@@ -63,7 +65,7 @@ export function layeringViolations(pkg, root, code, file) {
     if (/\s/.test(s)) continue; // prose (messages), not a specifier or URL
     const other = /^@evalkern\/([\w-]+)/.exec(s)?.[1];
     if (other && other !== pkg && ALL.includes(other) && !allowed.includes(other)) out.push(`${where}: ${JSON.stringify(s)} (@evalkern/${other})`);
-    const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|cli)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
+    const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|vitest|cli)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
     if (dist && dist !== pkg) out.push(`${where}: ${JSON.stringify(s)} (into ${dist}'s files)`);
     if (s.startsWith("../") || s.startsWith("./")) {
       const target = resolve(dirname(file), s);

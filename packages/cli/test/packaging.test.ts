@@ -23,6 +23,7 @@ interface Manifest {
   bin?: Record<string, string>;
   exports?: Record<string, unknown>;
   sideEffects?: boolean | string[];
+  browser?: Record<string, string | false>;
   files?: string[];
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -86,7 +87,7 @@ afterAll(() => {
 describe("packaging: the tarball of every workspace package", () => {
   it("packs every package of the workspace, the unscoped evalkern included", () => {
     expect([...unpacked.keys()].sort()).toEqual(
-      ["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "evalkern"],
+      ["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "@evalkern/vitest", "evalkern"],
     );
   });
 
@@ -124,7 +125,7 @@ describe("packaging: the tarball of every workspace package", () => {
     expect(checked).toBeGreaterThanOrEqual(8); // metrics' and judge's README-*.md pages at least
   });
 
-  it("ships every exports, bin, main, types and sideEffects target", () => {
+  it("ships every exports, bin, main, types, sideEffects and browser target", () => {
     const missing: string[] = [];
     for (const [name, dir] of unpacked) {
       const m = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
@@ -134,15 +135,27 @@ describe("packaging: the tarball of every workspace package", () => {
         ...(m.main ? [m.main] : []),
         ...(m.types ? [m.types] : []),
         ...(Array.isArray(m.sideEffects) ? m.sideEffects : []),
+        // the browser field's replacements (and the files they replace)
+        ...Object.entries(m.browser ?? {}).flatMap(([from, to]) => (typeof to === "string" ? [from, to] : [from])),
       ];
       for (const t of all) if (!existsSync(join(dir, t))) missing.push(`${name}: ${t}`);
     }
     expect(missing).toEqual([]);
   });
 
-  it("keeps the side effect of @evalkern/cli/vitest (bundlers must not drop `import \"@evalkern/cli/vitest\"`)", () => {
-    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/cli")!, "package.json"), "utf8")) as Manifest;
-    expect(m.sideEffects).toContain("./dist/vitest.js");
+  it("keeps the side effect of @evalkern/vitest and @evalkern/cli/vitest (bundlers must not drop `import \"@evalkern/vitest\"`)", () => {
+    const cli = JSON.parse(readFileSync(join(unpacked.get("@evalkern/cli")!, "package.json"), "utf8")) as Manifest;
+    expect(cli.sideEffects).toContain("./dist/vitest.js");
+    const matchers = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
+    expect(matchers.sideEffects).toContain("./dist/index.js");
+    // the exports target of "." is the file sideEffects names
+    expect(targets((matchers.exports as Record<string, unknown>)["."])).toContain("./dist/index.js");
+  });
+
+  it("@evalkern/vitest depends on metrics and core-wasm only, vitest being a peer", () => {
+    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
+    expect(Object.keys(m.dependencies ?? {}).sort()).toEqual(["@evalkern/core-wasm", "@evalkern/metrics"]);
+    expect(Object.keys(m.peerDependencies ?? {})).toEqual(["vitest"]);
   });
 
   it("ships no source map without its sources and no sourceMappingURL to a missing map", () => {
@@ -182,6 +195,7 @@ describe("packaging: the tarball of every workspace package", () => {
       }
     }
     expect(specifiers).toContain("@evalkern/cli/vitest");
+    expect(specifiers).toContain("@evalkern/vitest");
     expect(specifiers).toContain("@evalkern/metrics/dspy");
     const script = `const out = {};
 for (const s of ${JSON.stringify(specifiers)}) {

@@ -7,6 +7,7 @@ import * as metricsDsrs from "@evalkern/metrics/dsrs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as zod from "zod";
 import * as judgePackage from "../src/index.js";
+import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -47,66 +48,6 @@ function bindImports(code: string): { names: string[]; values: unknown[]; body: 
   });
   return { names, values, body };
 }
-
-type Script = Record<string, Array<unknown | (() => ScriptedReply)>>;
-
-const bad = { explanation: "unsure", score: "maybe" };
-
-/** The scripted judge replies of each example, keyed by title, then by schema name. */
-const SCRIPTS: Record<string, Script> = {
-  "The judge client": {
-    verdict: [() => chatJson({ reason: "Paris is the capital of France.", verdict: "yes" }, { usage: { prompt_tokens: 40, completion_tokens: 12 } })],
-  },
-  "DSPy: SemanticF1 and CompleteAndGrounded": {
-    decompositional_semantic_recall_precision: Array.from({ length: 2 }, () => ({
-      reasoning: "Both name Rayleigh scattering.",
-      ground_truth_key_ideas: "1. air scatters light 2. short wavelengths more 3. blue 4. Rayleigh scattering",
-      system_response_key_ideas: "1. Rayleigh scattering 2. blue scattered more than red",
-      discussion: "Three of four ideas are present; 'sunlight' is implicit.",
-      recall: 0.75,
-      precision: 1,
-    })),
-    answer_completeness: [
-      {
-        reasoning: "r",
-        ground_truth_key_ideas: "scattering; short wavelengths; blue; Rayleigh",
-        system_response_key_ideas: "Rayleigh; blue more than red",
-        discussion: "Misses why short wavelengths scatter more.",
-        completeness: 0.5,
-      },
-    ],
-    answer_groundedness: [
-      { reasoning: "r", system_response_claims: "Rayleigh scattering makes the sky blue.", discussion: "Passage 1 supports it.", groundedness: 1 },
-    ],
-  },
-  "evalwire: makeLlmJudgeEvaluator": {
-    correctness: [
-      { explanation: "Paris is expected.", score: true },
-      { explanation: "Lyon is not Paris.", score: false },
-      bad,
-      bad,
-      bad,
-    ],
-  },
-  "dsrs: LlmJudgeMetric and Semantic DiffMetric": {
-    judge_verdict: [
-      { reason: "max() raises on an empty list.", score: 0.6 },
-      { reason: "Handles the empty list.", score: 0.9 },
-    ],
-    semantic_equivalence: [{ reason: "Same sum; names differ and addition commutes.", equivalent: true, similarity: 1 }],
-  },
-  "Judges by name, a default judge, prices and DeepEval's rubric form": {
-    reason_score: [
-      () => chatJson({ reason: "Both say Paris.", score: 9 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
-      () => chatJson({ reason: "Both say Paris.", score: 8 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
-      () => chatJson({ reason: "Both say Paris.", score: 8 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),
-    ],
-    semantic_recall_precision: [
-      { reasoning: "Same city.", recall: 1, precision: 1 },
-      { reasoning: "Adds the country.", recall: 1, precision: 0.5 },
-    ],
-  },
-};
 
 const savedEnv = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
 afterEach(() => {

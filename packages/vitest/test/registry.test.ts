@@ -5,7 +5,7 @@ import { EM } from "@evalkern/metrics/dspy";
 import { levenshteinSimilarity } from "@evalkern/metrics/common";
 import { MetricNotLoadedError, UnknownMetricError, UnknownOptionError, loadMetrics } from "@evalkern/metrics/registry";
 import { describe, expect, it } from "vitest";
-import { evalScore } from "../src/vitest.js";
+import { evalScore } from "../src/index.js";
 
 const PAIRS: [string, string[]][] = [
   ["the cat sat on the mat", ["the cat sat on a mat", "a cat was on the mat"]],

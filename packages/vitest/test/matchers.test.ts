@@ -1,8 +1,8 @@
-// The vitest integration: `@evalkern/cli/vitest` extends expect with score thresholds (0–1 scale).
+// The vitest integration: `@evalkern/vitest` extends expect with score thresholds (0–1 scale).
 import { describe, expect, it } from "vitest";
-import { evalScore } from "../src/vitest.js";
+import { evalScore } from "../src/index.js";
 
-describe("@evalkern/cli/vitest matchers", () => {
+describe("@evalkern/vitest matchers", () => {
   it("toScoreAtLeast / toScoreAtMost on one output", () => {
     expect("The cat sat on the mat.").toScoreAtLeast("bleu", 0.99, { reference: "The cat sat on the mat." });
     expect("the cat sat on the mat").toScoreAtLeast("rougeL", 0.7, { reference: "the cat was sitting on the mat" });
