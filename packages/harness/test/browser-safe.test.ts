@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bootstrapCi, pairedTest, scoreFile, sliceScores } from "../src/index.js";
 import * as browser from "../src/browser.js";
-// @ts-expect-error: a plain .mjs script without types
 import { stripComments } from "../../../scripts/dev/boundaries.mjs";
 
 

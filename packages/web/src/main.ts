@@ -264,7 +264,7 @@ function buildMetrics(): void {
         l.append(key);
         const given = want.get(m.name)?.[key];
         let el: HTMLInputElement | HTMLSelectElement;
-        if (s.type === "boolean" || s.values) {
+        if (s.type === "boolean" || (s.values && s.type !== "string[]")) {
           el = document.createElement("select");
           el.append(option("", `default${s.default !== undefined ? ` (${String(s.default)})` : ""}`));
           for (const v of s.type === "boolean" ? ["true", "false"] : s.values!) el.append(option(v));
@@ -272,7 +272,7 @@ function buildMetrics(): void {
           el = document.createElement("input");
           el.type = s.type === "integer" || s.type === "number" ? "number" : "text";
           if (s.type === "number") el.step = "any";
-          el.placeholder = s.default !== undefined ? String(s.default) : s.type === "string[]" ? "a,b" : "";
+          el.placeholder = s.default !== undefined ? String(s.default) : s.type === "string[]" ? (s.values ? s.values.slice(0, 3).join(",") : "a,b") : "";
           el.size = 8;
         }
         el.dataset.option = key;
