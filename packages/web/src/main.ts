@@ -32,7 +32,9 @@ export interface EvalkernResult {
   /** metric → headline corpus score and its 95% CI, plus every column's. */
   readonly metrics: Record<string, { score: number; ci: { lower: number; upper: number; ci: number } | null; scores: Record<string, number>; cis: Record<string, { lower: number; upper: number; ci: number }>; signature: string }>;
   readonly baseline?: EvalkernResult;
+  /** From Score to done (scoring, CIs, report), and the scoring phase alone. */
   readonly elapsedMs: number;
+  readonly scoreMs: number;
   readonly workers: number;
   readonly rowsPerSecond: number;
 }
@@ -74,6 +76,20 @@ const makeStatsWorker = () => new Worker(new URL("./stats-worker.ts", import.met
 const pool = new WorkerPool(cores, makeScoreWorker);
 let stats = makeStatsWorker();
 $("workers").textContent = `${cores} worker${cores === 1 ? "" : "s"} (one per core)`;
+
+/** Start the statistics worker and its helpers; with the scoring pool warm, the page needs no network any more. */
+function warmStats(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stats.onmessage = (ev: MessageEvent<FromStatsWorker>) => (ev.data.type === "warm" ? resolve() : undefined);
+    stats.onerror = (ev) => reject(new Error(ev.message || "the statistics worker failed to start"));
+    stats.postMessage({ type: "warm", workers: cores });
+  });
+}
+let statsWarm = warmStats();
+Promise.all([pool.warm(), statsWarm]).then(
+  () => (document.body.dataset.workers = "ready"),
+  (e: unknown) => fail(e),
+);
 
 // ------------------------------------------------------------------------------------ input
 
@@ -408,6 +424,7 @@ function statsJob(req: StatsRequest, transfer: Transferable[]): Promise<Extract<
   return new Promise((resolve, reject) => {
     stats.onmessage = (ev: MessageEvent<FromStatsWorker>) => {
       const m = ev.data;
+      if (m.type === "warm") return;
       if (m.type === "progress") progressUi(m.phase, m.total ? m.done / m.total : 0, m.total > 1 ? `${m.done} / ${m.total}` : "…");
       else if (m.type === "error") reject(new Error(m.message));
       else resolve(m);
@@ -418,7 +435,7 @@ function statsJob(req: StatsRequest, transfer: Transferable[]): Promise<Extract<
   });
 }
 
-function resultOf(scored: ScoredBlob, manifest: ReportManifest, ci: Record<string, Record<string, { lower: number; upper: number; ci: number }>>): Omit<EvalkernResult, "elapsedMs" | "workers" | "rowsPerSecond"> {
+function resultOf(scored: ScoredBlob, manifest: ReportManifest, ci: Record<string, Record<string, { lower: number; upper: number; ci: number }>>): Omit<EvalkernResult, "elapsedMs" | "scoreMs" | "workers" | "rowsPerSecond"> {
   const metrics: EvalkernResult["metrics"] = {};
   for (const m of manifest.metrics) {
     const cis = ci[m.name] ?? {};
@@ -489,7 +506,7 @@ async function run(): Promise<void> {
   $<HTMLButtonElement>("cancel").disabled = false;
   const t0 = performance.now();
   try {
-    await pool.warm();
+    await Promise.all([pool.warm(), statsWarm]);
     const system = await scoreInput(input, specs, widths, resolved, baseline ? "scoring (system)" : "scoring", signal);
     if (system.scored === 0) {
       const b = system.badSamples[0];
@@ -503,15 +520,16 @@ async function run(): Promise<void> {
     const baseInput: ScoredInput | undefined = base && baseManifest ? { run: base.run, manifest: baseManifest, output: base.output } : undefined;
     const transfer: Transferable[] = [...system.run.statistics.map((s) => s.buffer), ...(base ? base.run.statistics.map((s) => s.buffer) : [])];
     const done = await statsJob(
-      { type: "finish", system: sysInput, ...(baseInput ? { baseline: baseInput } : {}), resamples: Number(params.get("resamples")) || DEFAULT_RESAMPLES, seed: Number(params.get("seed")) || DEFAULT_SEED, by: map.by },
+      { type: "finish", system: sysInput, ...(baseInput ? { baseline: baseInput } : {}), resamples: Number(params.get("resamples")) || DEFAULT_RESAMPLES, seed: Number(params.get("seed")) || DEFAULT_SEED, by: map.by, workers: cores },
       transfer,
     );
     const elapsedMs = performance.now() - t0;
     const total = system.records + (base?.records ?? 0);
     const result: EvalkernResult = {
       ...resultOf(system, manifest, done.ci),
-      ...(base && baseManifest ? { baseline: { ...resultOf(base, baseManifest, done.baselineCi ?? {}), elapsedMs, workers: cores, rowsPerSecond: 0 } } : {}),
+      ...(base && baseManifest ? { baseline: { ...resultOf(base, baseManifest, done.baselineCi ?? {}), elapsedMs, scoreMs, workers: cores, rowsPerSecond: 0 } } : {}),
       elapsedMs,
+      scoreMs,
       workers: cores,
       rowsPerSecond: (total / elapsedMs) * 1000,
     };
@@ -542,6 +560,7 @@ async function run(): Promise<void> {
       pool.restart();
       stats.terminate();
       stats = makeStatsWorker();
+      statsWarm = warmStats();
       progressUi("cancelled", 0, "");
       setState("cancelled");
       return;

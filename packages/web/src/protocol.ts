@@ -31,9 +31,12 @@ export interface StatsRequest {
   readonly seed: number;
   readonly by?: readonly string[];
   readonly title?: string;
+  /** Resampling workers to use (one per core). */
+  readonly workers?: number;
 }
 
 export type FromStatsWorker =
+  | { readonly type: "warm" }
   | { readonly type: "progress"; readonly phase: string; readonly done: number; readonly total: number }
   | {
       readonly type: "done";

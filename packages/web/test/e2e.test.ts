@@ -205,11 +205,15 @@ describe("the web app in Chromium", () => {
     await page.context().close();
   });
 
-  it("pasted CSV is scored, and scoring works with the network off once the page is loaded", async () => {
+  it("pasted CSV is scored with the server gone once the page is loaded (offline)", async () => {
+    const own = await startServer({ root: join(pkg, "dist") });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { page } = await openPage("?metrics=bleu,em", ctx);
-    await page.waitForFunction(() => document.getElementById("workers")!.textContent !== "");
-    await page.waitForTimeout(500);
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${own.url}?metrics=bleu,em`);
+    await page.waitForFunction(() => document.body.dataset.workers === "ready", null, { timeout: 60_000 });
+    await own.close(); // nothing is served any more
     await ctx.setOffline(true);
     await page.fill("#paste", 'output,target,lang\n"the cat sat on the mat","the cat is on the mat",en\nhello world,hello world,de\n');
     await page.click("#use-paste");
@@ -221,6 +225,27 @@ describe("the web app in Chromium", () => {
     const result = (await page.evaluate(() => window.evalkernResult)) as unknown as PageResult;
     expect(result.rows).toEqual({ records: 2, scored: 2, bad: 0 });
     expect(result.metrics.em!.score).toBe(0.5);
+    expect(errors).toEqual([]);
     await ctx.close();
+  });
+
+  it("cancel stops a run, and the next run scores", async () => {
+    const lines = readFileSync(example, "utf8").trim().split("\n");
+    const big = join(dir, "big.jsonl");
+    writeFileSync(big, `${Array.from({ length: 100 }, () => lines.join("\n")).join("\n")}\n`); // 30,000 rows
+    const { page } = await openPage("?metrics=bleu,chrf,rouge");
+    await page.setInputFiles("#file", big);
+    await waitState(page, ["ready"]);
+    await page.click("#score");
+    await page.waitForFunction(() => /rows/.test(document.getElementById("status")!.textContent ?? ""), null, { timeout: 60_000 });
+    await page.click("#cancel");
+    expect(await waitState(page, ["cancelled", "done"])).toBe("cancelled");
+    expect(await page.evaluate(() => window.evalkernResult)).toBeUndefined();
+    await page.setInputFiles("#file", example);
+    await waitState(page, ["ready"]);
+    await page.click("#score");
+    expect(await waitState(page, ["done", "error"])).toBe("done");
+    expect(((await page.evaluate(() => window.evalkernResult)) as unknown as PageResult).rows.records).toBe(300);
+    await page.context().close();
   });
 });
