@@ -5,7 +5,7 @@
 // scoring, CIs, summary). The scoring phase alone is compared too (the CLI's `timings.scoreMs`, the
 // page's `evalkernResult.scoreMs`). Also checks that the page's corpus scores equal the CLI's.
 //
-//   node bench/page.bench.mjs [--count 100000] [--pairs file.jsonl] [--quick]
+//   node bench/page.bench.mjs [--count 100000] [--pairs file.jsonl] [--quick] [--no-cli]
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -29,8 +29,9 @@ const dir = mkdtempSync(join(tmpdir(), "evalkern-web-bench-"));
 copyFileSync(file, join(dir, "bench.jsonl"));
 
 // ---- the CLI
+const noCli = process.argv.includes("--no-cli");
 const t0 = performance.now();
-const out = execFileSync(process.execPath, [cli, "score", file, "-o", join(dir, "cli.scored.jsonl"), "--json", "--no-progress", "--workers", String(cores), "--report", join(dir, "cli.report.html")], { encoding: "utf8", maxBuffer: 1 << 26 });
+const out = noCli ? JSON.stringify({ metrics: [], timings: { scoreMs: NaN } }) : execFileSync(process.execPath, [cli, "score", file, "-o", join(dir, "cli.scored.jsonl"), "--json", "--no-progress", "--workers", String(cores), "--report", join(dir, "cli.report.html")], { encoding: "utf8", maxBuffer: 1 << 26 });
 const cliMs = performance.now() - t0;
 const cliJson = JSON.parse(out);
 

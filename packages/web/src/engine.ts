@@ -21,6 +21,8 @@ import type { FromScoreWorker, ScoreInit } from "./protocol.js";
 
 /** Bytes per chunk (scoreFile's default). */
 export const CHUNK_BYTES = 512 << 10;
+/** Rows longer than this are bad rows `row_too_large`, not scored (scoreFile's default `maxRowBytes`). */
+export const MAX_ROW_BYTES = 16 << 20;
 const READ_BLOCK = 4 << 20;
 
 export interface ScoreProgress {
@@ -211,10 +213,15 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     while (idle.length === 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
     if (failure !== undefined) return;
     const w = idle.pop()!;
-    const input: ChunkInput = format === "jsonl" ? { kind: "jsonl", bytes, firstLine } : { kind: "csv", bytes, firstLine, header: header!, delimiter };
+    const input: ChunkInput =
+      bytes.length > MAX_ROW_BYTES
+        ? { kind: "errors", errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${bytes.length} bytes, over maxRowBytes (${MAX_ROW_BYTES}): not read or scored` }] }
+        : format === "jsonl"
+          ? { kind: "jsonl", bytes, firstLine }
+          : { kind: "csv", bytes, firstLine, header: header!, delimiter };
     chunkEnds.set(id, end);
     busy.set(w, id);
-    w.postMessage({ type: "chunk", id: id++, input }, [bytes.buffer]);
+    w.postMessage({ type: "chunk", id: id++, input }, input.kind === "errors" ? [] : [bytes.buffer]);
     progress();
   };
 

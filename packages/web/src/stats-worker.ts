@@ -19,7 +19,7 @@ function post(msg: FromStatsWorker): void {
 
 // ---- resampling on helper workers (one per core), each with a copy of the statistics rows; in this
 // thread when the copies would take too much memory. The results are the same either way.
-const COPY_BUDGET = 768 << 20;
+const COPY_BUDGET = 512 << 20;
 let helpers: Worker[] = [];
 let seq = 0;
 const waiting = new Map<number, { resolve: (s: Float64Array) => void; reject: (e: Error) => void }>();
