@@ -174,6 +174,24 @@ describe("the web app in Chromium", () => {
     await page.context().close();
   });
 
+  it("a file dropped on the page is read like a picked one", async () => {
+    const { page } = await openPage("?metrics=em");
+    const text = readFileSync(example, "utf8").split("\n").slice(0, 10).join("\n");
+    const dt = await page.evaluateHandle((t) => {
+      const d = new DataTransfer();
+      d.items.add(new File([t], "dropped.jsonl", { type: "application/x-ndjson" }));
+      return d;
+    }, text);
+    await page.dispatchEvent("#drop", "dragover", { dataTransfer: dt });
+    await page.dispatchEvent("#drop", "drop", { dataTransfer: dt });
+    await waitState(page, ["ready"]);
+    expect(await page.textContent("#file-name")).toContain("dropped.jsonl");
+    await page.click("#score");
+    expect(await waitState(page, ["done", "error"])).toBe("done");
+    expect(((await page.evaluate(() => window.evalkernResult)) as unknown as PageResult).rows.records).toBe(10);
+    await page.context().close();
+  });
+
   it("?src=&metrics=&hyp=&refs= loads and scores on open", async () => {
     const { page } = await openPage("?src=data/pairs.jsonl&metrics=bleu,chrf:wordOrder=2&hyp=hyp&refs=refs");
     expect(await waitState(page, ["done", "error"])).toBe("done");
@@ -232,8 +250,8 @@ describe("the web app in Chromium", () => {
   it("cancel stops a run, and the next run scores", async () => {
     const lines = readFileSync(example, "utf8").trim().split("\n");
     const big = join(dir, "big.jsonl");
-    writeFileSync(big, `${Array.from({ length: 100 }, () => lines.join("\n")).join("\n")}\n`); // 30,000 rows
-    const { page } = await openPage("?metrics=bleu,chrf,rouge");
+    writeFileSync(big, `${Array.from({ length: 200 }, () => lines.join("\n")).join("\n")}\n`); // 60,000 rows, on one worker: a run long enough to cancel
+    const { page } = await openPage("?metrics=bleu,chrf,rouge&workers=1");
     await page.setInputFiles("#file", big);
     await waitState(page, ["ready"]);
     await page.click("#score");
