@@ -42,6 +42,8 @@ export interface EvalkernResult {
 declare global {
   interface Window {
     evalkernResult?: EvalkernResult;
+    /** The scored rows (JSONL, as the download), for scripts: `await window.evalkernScored.text()`. */
+    evalkernScored?: Blob;
   }
 }
 
@@ -491,6 +493,7 @@ async function run(): Promise<void> {
   urls = [];
   $("results").hidden = true;
   window.evalkernResult = undefined;
+  window.evalkernScored = undefined;
   const chosen = chosenMetrics();
   const map = mapping();
   const fields = { hypothesis: map.hypothesis, references: map.references, ...(map.id ? { id: map.id } : {}) };
@@ -553,6 +556,7 @@ async function run(): Promise<void> {
     frame.srcdoc = done.html;
     $("results").hidden = false;
     progressUi("done:", 1, `${total.toLocaleString("en-US")} rows in ${(elapsedMs / 1000).toFixed(2)} s (scoring ${(scoreMs / 1000).toFixed(2)} s) · ${rate(total, elapsedMs)} on ${cores} worker${cores === 1 ? "" : "s"}`);
+    window.evalkernScored = system.output;
     window.evalkernResult = result;
     setState("done");
   } catch (e) {

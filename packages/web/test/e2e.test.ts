@@ -130,6 +130,7 @@ describe("the web app in Chromium", () => {
     const want = readFileSync(join(dir, "ref.scored.jsonl"), "utf8");
     expect(got.split("\n").length).toBe(301);
     expect(got).toBe(want);
+    expect(await page.evaluate(() => window.evalkernScored!.text())).toBe(want);
 
     // the report: the shared renderer's sections, in the page and as a download
     const [rep] = await Promise.all([page.waitForEvent("download"), page.click("#download-report")]);
