@@ -5,7 +5,8 @@
 //   names an @evalkern package or points into another package's directory (`new URL("../../x/dist/…",
 //   import.meta.url)`, `file://…/packages/x/dist/…`), so a worker loading another package's build by URL
 //   fails too;
-// - no import circles inside a package (static or dynamic relative imports; `import type` does not count).
+// - no import circles inside a package (static or dynamic relative imports; `import type` does not count);
+// - web (the browser app, top layer beside cli) imports harness only through its browser-safe subpaths.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -17,7 +18,11 @@ export const LAYERS = {
   harness: ["judge", "metrics", "core-wasm"],
   vitest: ["metrics", "core-wasm"],
   cli: ["harness", "judge", "metrics", "core-wasm", "vitest"],
+  web: ["harness", "metrics", "core-wasm"],
 };
+
+/** Per package, the only subpaths it may import of another package (web runs in browsers: no Node entry). */
+const SUBPATHS = { web: { harness: ["@evalkern/harness/browser", "@evalkern/harness/report"] } };
 const ALL = Object.keys(LAYERS);
 
 /** Source files of `dir` (tests and generated tables left out). */
@@ -65,7 +70,9 @@ export function layeringViolations(pkg, root, code, file) {
     if (/\s/.test(s)) continue; // prose (messages), not a specifier or URL
     const other = /^@evalkern\/([\w-]+)/.exec(s)?.[1];
     if (other && other !== pkg && ALL.includes(other) && !allowed.includes(other)) out.push(`${where}: ${JSON.stringify(s)} (@evalkern/${other})`);
-    const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|vitest|cli)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
+    const only = other ? SUBPATHS[pkg]?.[other] : undefined;
+    if (only && !only.includes(s)) out.push(`${where}: ${JSON.stringify(s)} (only ${only.join(", ")} of @evalkern/${other})`);
+    const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|vitest|cli|web)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
     if (dist && dist !== pkg) out.push(`${where}: ${JSON.stringify(s)} (into ${dist}'s files)`);
     if (s.startsWith("../") || s.startsWith("./")) {
       const target = resolve(dirname(file), s);

@@ -118,7 +118,4 @@ export function loadRun(output: string): LoadedRun {
 }
 
 /** How a metric column is named in tables: `bleu`, `rouge1` (not "rouge rouge1"), `byob-f1.precision`. */
-export function columnLabel(m: Pick<RunMetric, "name" | "columns">, key: string): string {
-  if (m.columns.length === 0) return m.name;
-  return key.startsWith(m.name) ? key : `${m.name}.${key}`;
-}
+export { columnLabel } from "@evalkern/harness/report";

@@ -12,7 +12,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const packagesDir = fileURLToPath(new URL("../..", import.meta.url));
-const dirs = readdirSync(packagesDir).filter((d) => existsSync(join(packagesDir, d, "package.json"))).sort();
+// published packages only (the private web app, @evalkern/web, is a static site, not an npm package)
+const dirs = readdirSync(packagesDir)
+  .filter((d) => existsSync(join(packagesDir, d, "package.json")) && !(JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")) as { private?: boolean }).private)
+  .sort();
 
 interface Manifest {
   name: string;

@@ -1,12 +1,18 @@
 /**
  * `@evalkern/harness/browser`: the runtime-neutral part of the harness, for browsers (and any host
- * without Node): DeepEval's `evaluate`/`assertTest`, DSPy's `Evaluate` with `context`/`configure`,
- * BYOB `benchmark` over an OpenAI-compatible endpoint (datasets as arrays of rows or `hf://`), the
- * CSV/row helpers and the bootstrap arithmetic. No `node:` import: it does not install the Node runtime
- * adapter, so `context()` uses the fallback (a synchronous stack) unless you `setRuntime()` your own,
- * and reading or writing files (`EvaluationDataset.fromFile`, `saveAsCsv`, `outputPath`) throws until a
- * runtime provides them. Bulk scoring (`scoreFile`, `scoreStream`, `mergeShards`, the statistics over
- * scored runs) needs Node's files and worker threads: it is only in the package root.
+ * without Node). No `node:` import, no worker_threads.
+ *
+ * - DeepEval's `evaluate`/`assertTest`, DSPy's `Evaluate` with `context`/`configure`, BYOB `benchmark`
+ *   over an OpenAI-compatible endpoint (datasets as arrays of rows or `hf://`). It does not install the
+ *   Node runtime adapter, so `context()` uses the fallback (a synchronous stack) unless you
+ *   `setRuntime()` your own, and reading or writing files (`EvaluationDataset.fromFile`, `saveAsCsv`,
+ *   `outputPath`) throws until a runtime provides them.
+ * - The bulk-scoring building blocks and statistics: score chunks of JSONL/CSV bytes with the registry's
+ *   metrics (`scoreChunk`, the same function scoreFile's worker threads run), merge their exact sums, and
+ *   compute corpus scores, bootstrap CIs, slice scores and the paired test over statistics held in
+ *   memory. The web app (`@evalkern/web`) scores files in Web Workers with it; results are identical to
+ *   `scoreFile`'s. Scoring files (`scoreFile`, `scoreStream`, `mergeShards`, the statistics over scored
+ *   runs on disk) needs Node's files and worker threads: it is only in the package root.
  */
 export { HARNESS_VERSION } from "./version.js";
 export * from "./errors.js";
@@ -57,8 +63,26 @@ export { loadDataset, parseHfUri, DEFAULT_HUB_URL, type LoadDatasetOptions, type
 export { compileTemplate, MissingFieldError, type Template } from "./byob/template.js";
 export { aggregateScores, type ScorerInput, type ScoreDict } from "@evalkern/metrics/byob";
 export { createProgress, type Progress, type ProgressOptions } from "./progress.js";
-export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
-export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
-export type { FieldMap } from "./bulk/records.js";
-export type { MetricSummary } from "./bulk/summary.js";
-export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";
+export { normalizeMetrics, createBulkMetric, columnsOf, stableJson, type BulkMetric, type MetricSpec, type MetricConfig, type MetricName, type ModuleMetricConfig, type NormalizedMetric } from "./bulk/metrics.js";
+export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
+export { resolveFields, parseCsv, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
+export { rowsOutput, rowLayout, csvHeader, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, isPlainObject, type RowsOutput, type RowLayout, type RowColumn } from "./bulk/rows.js";
+export { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./bulk/fsum.js";
+export { mainThreadMetrics, summarizeMetrics, nrefsLabel, type MetricSummary } from "./bulk/summary.js";
+export { estimateCi, pairedBootstrapPValue, resolveBootstrap, DEFAULT_RESAMPLES, DEFAULT_SEED, type BootstrapOptions, type ConfidenceInterval } from "./bulk/bootstrap.js";
+export {
+  bootstrapSumsOf,
+  corpusLayout,
+  localResampler,
+  type CorpusLayout,
+  type PairedScore,
+  type PairedSlice,
+  type PairedTestResult,
+  type ResampleJob,
+  type ResampleRange,
+  type Resampler,
+  type ScoreTable,
+  type SliceKeys,
+  type SliceScore,
+} from "./bulk/statistics-core.js";
+export { bootstrapCi, corpusScores, corpusSummary, pairedTest, sliceScores, type MemoryPairedTestOptions, type MemoryRun, type MemoryStatisticsOptions } from "./bulk/memory-statistics.js";

@@ -3,13 +3,13 @@
 // first (Δ and paired-bootstrap p per metric and per slice, from the harness's `pairedTest`).
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { pairedTest, type PairedScore, type ScoreTable } from "@evalkern/harness";
+import { pairedTest } from "@evalkern/harness";
+import { comparisonData } from "@evalkern/harness/report";
 import { inputError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { collectReport, type ComparisonData, type PairedRow } from "../report/collect.js";
+import { collectReport, type ComparisonData } from "../report/collect.js";
 import { renderReport } from "../report/html.js";
-import { loadRun, type LoadedRun, type RunMetric } from "../results.js";
-import { columnLabel } from "../results.js";
+import { loadRun, type LoadedRun } from "../results.js";
 import { pairedRows } from "../paired-rows.js";
 
 export interface ReportOptions {
@@ -36,27 +36,6 @@ function scoreRun(path: string): LoadedRun {
   return run;
 }
 
-function pairedRowsOf(metrics: readonly RunMetric[], table: ScoreTable<PairedScore>): PairedRow[] {
-  const out: PairedRow[] = [];
-  for (const m of metrics) {
-    const per = table[m.name];
-    if (!per) continue;
-    for (const [column, r] of Object.entries(per)) {
-      const key = m.columns.find((c) => c.column === column)?.key ?? "score";
-      out.push({
-        label: m.columns.length === 0 ? m.name : columnLabel(m, key),
-        scale: m.scale,
-        higherIsBetter: m.higherIsBetter,
-        baseline: r.baseline.score,
-        system: r.system.score,
-        difference: r.difference,
-        pValue: r.pValue,
-      });
-    }
-  }
-  return out;
-}
-
 async function comparison(base: LoadedRun, system: LoadedRun, by: readonly string[], opts: { resamples: number; seed: number }): Promise<ComparisonData> {
   const info = await pairedRows(base, system, by);
   let result;
@@ -71,21 +50,7 @@ async function comparison(base: LoadedRun, system: LoadedRun, by: readonly strin
   } catch (e) {
     throw mapHarnessError(e);
   }
-  const metrics = system.manifest.metrics;
-  return {
-    baseline: base.manifest.output,
-    system: system.manifest.output,
-    rows: result.rows,
-    resamples: result.resamples,
-    seed: result.seed,
-    metrics: pairedRowsOf(metrics, result.metrics),
-    slices: by.map((field) => ({
-      field,
-      values: [...(result.slices?.[field] ?? [])]
-        .sort((x, y) => y.rows - x.rows || x.value.localeCompare(y.value))
-        .map((s) => ({ value: s.value, rows: s.rows, metrics: pairedRowsOf(metrics, s.metrics) })),
-    })),
-  };
+  return comparisonData(base.manifest.output, system.manifest.output, system.manifest.metrics, result, by);
 }
 
 /**

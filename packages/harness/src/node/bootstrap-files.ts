@@ -1,7 +1,7 @@
 // Resampling straight from statistics files (f32 rows [valid, ...statistics]) written by scoreFile: one
 // pass over the files per task, read in blocks, so memory stays bounded whatever the number of rows.
 import { closeSync, openSync, readSync } from "node:fs";
-import { ResampleAccumulator } from "../bulk/bootstrap.js";
+import { bootstrapSumsOf, forEachRowOf } from "../bulk/statistics-core.js";
 
 export interface BootstrapTask {
   /** Statistics files of the system, in row order (several for merged shards). */
@@ -59,41 +59,10 @@ export function forEachRow(
   rowWidth: number,
   visit: (a: Float32Array, atA: number, b: Float32Array | undefined, atB: number, record: number) => void,
 ): number {
-  const ia = fileRows(files, rowWidth);
-  const ib = pairedFiles ? fileRows(pairedFiles, rowWidth) : undefined;
-  let record = 0;
-  let xb: Float32Array | undefined;
-  let atB = 0;
-  for (const xa of ia) {
-    const rows = xa.length / rowWidth;
-    for (let r = 0; r < rows; r++) {
-      if (ib && (xb === undefined || atB >= xb.length)) {
-        const next = ib.next();
-        if (next.done) return record;
-        xb = next.value;
-        atB = 0;
-      }
-      visit(xa, r * rowWidth, xb, atB, record);
-      atB += rowWidth;
-      record++;
-    }
-  }
-  return record;
+  return forEachRowOf(fileRows(files, rowWidth), pairedFiles ? fileRows(pairedFiles, rowWidth) : undefined, rowWidth, visit);
 }
 
 /** Summed gathered columns of resamples [from, to): groups × (to − from) × columns (× 2 when paired). */
 export function bootstrapSums(task: BootstrapTask): Float64Array {
-  const acc = new ResampleAccumulator(task.sizes, task.columns, task.pairedFiles ? 2 : 1, task.seed, task.from, task.to);
-  const paired = task.pairedFiles !== undefined;
-  const groupings = task.groupings;
-  const records = forEachRow(task.files, task.pairedFiles, task.rowWidth, (a, atA, b, atB, record) => {
-    if (a[atA] !== 1 || (paired && b![atB] !== 1)) return;
-    if (task.all) acc.add(0, a, atA, b, atB);
-    for (const g of groupings) {
-      const id = g[record]!;
-      if (id >= 0) acc.add(id, a, atA, b, atB);
-    }
-  });
-  for (const g of groupings) if (g.length !== records) throw new RangeError(`bootstrap: ${g.length} slice keys for ${records} statistics rows`);
-  return acc.finish();
+  return bootstrapSumsOf(fileRows(task.files, task.rowWidth), task.pairedFiles ? fileRows(task.pairedFiles, task.rowWidth) : undefined, task);
 }

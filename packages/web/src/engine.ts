@@ -1,0 +1,290 @@
+// Scoring one input in the page: the input is read in blocks (Blob.slice, never whole), cut at record
+// boundaries into chunks, and the chunks are scored by a pool of Web Workers (one per core) running the
+// harness's `scoreChunk`; results are merged in input order exactly as scoreFile merges its workers'
+// (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
+// scored rows as Blob parts (for the download and the report, which streams them back) and the
+// statistics rows (for CIs, slices and the paired test) — no parsed row and no text in JS memory.
+import {
+  ColumnSums,
+  lastRecordBoundary,
+  firstRecordBoundary,
+  countNewlines,
+  type BadRow,
+  type ChunkInput,
+  type ChunkResult,
+  type MemoryRun,
+  type NormalizedMetric,
+  type ResolvedFields,
+  type RowsOutput,
+} from "@evalkern/harness/browser";
+import type { FromScoreWorker, ScoreInit } from "./protocol.js";
+
+/** Bytes per chunk (scoreFile's default). */
+export const CHUNK_BYTES = 512 << 10;
+/** Rows longer than this are bad rows `row_too_large`, not scored (scoreFile's default `maxRowBytes`). */
+export const MAX_ROW_BYTES = 16 << 20;
+const READ_BLOCK = 4 << 20;
+
+export interface ScoreProgress {
+  readonly bytes: number;
+  readonly totalBytes: number;
+  readonly records: number;
+  readonly elapsedMs: number;
+}
+
+export interface ScoredBlob {
+  readonly run: MemoryRun;
+  readonly output: Blob;
+  readonly records: number;
+  readonly scored: number;
+  readonly bad: number;
+  readonly badByCode: Record<string, number>;
+  readonly badSamples: readonly BadRow[];
+  readonly elapsedMs: number;
+}
+
+export class Cancelled extends Error {
+  override readonly name = "Cancelled";
+}
+
+/** A pool of scoring workers, started once (so the page keeps working offline) and re-initialised per run. */
+export class WorkerPool {
+  readonly workers: Worker[] = [];
+  readonly #make: () => Worker;
+  #warm: Promise<void>;
+
+  constructor(size: number, make: () => Worker) {
+    this.#make = make;
+    for (let i = 0; i < size; i++) this.workers.push(make());
+    this.#warm = Promise.all(this.workers.map((w) => this.#ask(w, { type: "warm" }))).then(() => undefined);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  warm(): Promise<void> {
+    return this.#warm;
+  }
+
+  #ask(w: Worker, msg: unknown): Promise<void> {
+    return new Promise((resolve, reject) => {
+      w.onmessage = (ev: MessageEvent<FromScoreWorker>) => (ev.data.type === "ready" ? resolve() : ev.data.type === "error" ? reject(new Error(ev.data.message)) : undefined);
+      w.onerror = (ev) => reject(new Error(ev.message || "worker failed to start"));
+      w.postMessage(msg);
+    });
+  }
+
+  init(msg: ScoreInit): Promise<void> {
+    return Promise.all(this.workers.map((w) => this.#ask(w, msg))).then(() => undefined);
+  }
+
+  /** Stop every worker (cancel) and start fresh ones. */
+  restart(): void {
+    for (let i = 0; i < this.workers.length; i++) {
+      this.workers[i]!.terminate();
+      this.workers[i] = this.#make();
+    }
+    this.#warm = Promise.all(this.workers.map((w) => this.#ask(w, { type: "warm" }))).then(() => undefined);
+  }
+}
+
+export interface ScoreJob {
+  readonly blob: Blob;
+  readonly format: "jsonl" | "csv";
+  readonly delimiter: string;
+  readonly specs: readonly NormalizedMetric[];
+  readonly widths: readonly number[];
+  readonly fields: ResolvedFields;
+  readonly rows: RowsOutput;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: ScoreProgress) => void;
+}
+
+/** The byte offset and line of the first data record (after a BOM and the CSV header), and the header. */
+export async function dataStart(blob: Blob, format: "jsonl" | "csv", delimiter: string, parseHeader: (text: string) => string[]): Promise<{ offset: number; line: number; header: string[] | null }> {
+  const head = new Uint8Array(await blob.slice(0, 3).arrayBuffer());
+  const bom = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  if (format === "jsonl") return { offset: bom, line: 1, header: null };
+  let want = 1 << 16;
+  for (;;) {
+    const buf = new Uint8Array(await blob.slice(bom, bom + want).arrayBuffer());
+    const r = firstRecordBoundary(buf, 0, buf.length, "csv", delimiter.charCodeAt(0));
+    if (r.end >= 0 || bom + buf.length >= blob.size) {
+      const end = r.end >= 0 ? r.end : buf.length;
+      const header = parseHeader(new TextDecoder().decode(buf.subarray(0, end)));
+      return { offset: bom + end, line: 1 + (r.end >= 0 ? r.lines : countNewlines(buf, 0, end)), header };
+    }
+    want *= 4;
+  }
+}
+
+/** Score a Blob on the pool (already initialised with the job's metrics). */
+export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset: number; line: number }, header: readonly string[] | null): Promise<ScoredBlob> {
+  const t0 = performance.now();
+  const { blob, format, delimiter } = job;
+  const d = delimiter.charCodeAt(0);
+  const totalWidth = job.widths.reduce((a, b) => a + b, 0);
+  const sums = new ColumnSums(totalWidth);
+  const sequential: Record<number, number> = {};
+  const outputParts: Blob[] = [];
+  const statistics: Float32Array[] = [];
+  let records = 0;
+  let valid = 0;
+  let nrefsMin = Infinity;
+  let nrefsMax = 0;
+  const badByCode: Record<string, number> = {};
+  const badSamples: BadRow[] = [];
+
+  // in-order commit of results that may arrive out of order
+  const pending = new Map<number, ChunkResult>();
+  let nextCommit = 0;
+  let committedBytes = start.offset;
+  const chunkEnds = new Map<number, number>();
+  const commit = () => {
+    for (;;) {
+      const r = pending.get(nextCommit);
+      if (!r) return;
+      pending.delete(nextCommit);
+      if (r.output) outputParts.push(new Blob([r.output as Uint8Array<ArrayBuffer>]));
+      if (r.statistics) statistics.push(r.statistics);
+      records += r.records;
+      valid += r.valid;
+      for (const [code, n] of Object.entries(r.badByCode)) badByCode[code] = (badByCode[code] ?? 0) + n;
+      for (const b of r.badSamples) if (badSamples.length < 20) badSamples.push(b);
+      sums.merge(r.partials);
+      for (const [col, values] of Object.entries(r.sequential ?? {})) {
+        let acc = sequential[Number(col)] ?? 0;
+        for (const v of values) acc += v;
+        sequential[Number(col)] = acc;
+      }
+      if (r.valid > 0) {
+        nrefsMin = Math.min(nrefsMin, r.nrefsMin);
+        nrefsMax = Math.max(nrefsMax, r.nrefsMax);
+      }
+      committedBytes = chunkEnds.get(nextCommit)!;
+      chunkEnds.delete(nextCommit);
+      nextCommit++;
+    }
+  };
+
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const idle: Worker[] = [...pool.workers];
+  const busy = new Map<Worker, number>();
+  for (const w of pool.workers) {
+    w.onmessage = (ev: MessageEvent<FromScoreWorker>) => {
+      const m = ev.data;
+      if (m.type === "result") {
+        pending.set(m.id, m.result);
+        commit();
+      } else if (m.type === "error") failure ??= new Error(m.message);
+      busy.delete(w);
+      idle.push(w);
+      signal();
+    };
+    w.onerror = (ev) => {
+      failure ??= new Error(ev.message || "a scoring worker failed");
+      signal();
+    };
+  }
+  const onAbort = () => {
+    failure ??= new Cancelled("cancelled");
+    signal();
+  };
+  job.signal?.addEventListener("abort", onAbort, { once: true });
+  if (job.signal?.aborted) onAbort();
+
+  let lastProgress = 0;
+  const progress = (force = false) => {
+    const now = performance.now();
+    if (!force && now - lastProgress < 100) return;
+    lastProgress = now;
+    job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records, elapsedMs: now - t0 });
+  };
+
+  let id = 0;
+  const submit = async (bytes: Uint8Array, firstLine: number, end: number) => {
+    while (idle.length === 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
+    if (failure !== undefined) return;
+    const w = idle.pop()!;
+    const input: ChunkInput =
+      bytes.length > MAX_ROW_BYTES
+        ? { kind: "errors", errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${bytes.length} bytes, over maxRowBytes (${MAX_ROW_BYTES}): not read or scored` }] }
+        : format === "jsonl"
+          ? { kind: "jsonl", bytes, firstLine }
+          : { kind: "csv", bytes, firstLine, header: header!, delimiter };
+    chunkEnds.set(id, end);
+    busy.set(w, id);
+    w.postMessage({ type: "chunk", id: id++, input }, input.kind === "errors" ? [] : [bytes.buffer]);
+    progress();
+  };
+
+  let pos = start.offset;
+  let line = start.line;
+  let carry = new Uint8Array(0);
+  while (failure === undefined && (pos < blob.size || carry.length > 0)) {
+    const want = Math.min(READ_BLOCK, blob.size - pos);
+    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
+    pos += block.length;
+    const buf = new Uint8Array(carry.length + block.length);
+    buf.set(carry, 0);
+    buf.set(block, carry.length);
+    const eof = pos >= blob.size;
+    const bufStart = pos - buf.length;
+    let off = 0;
+    while (failure === undefined && off < buf.length) {
+      if (!eof && buf.length - off < CHUNK_BYTES) break;
+      let cut: number;
+      let lines: number;
+      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
+      if (last.end >= 0) ({ end: cut, lines } = last);
+      else {
+        const first = firstRecordBoundary(buf, off, buf.length, format, d);
+        if (first.end >= 0) ({ end: cut, lines } = first);
+        else if (eof) {
+          cut = buf.length;
+          lines = countNewlines(buf, off, cut);
+        } else break;
+      }
+      await submit(buf.slice(off, cut), line, bufStart + cut);
+      line += lines;
+      off = cut;
+    }
+    carry = buf.slice(off);
+    if (eof && carry.length === 0) break;
+    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && failure === undefined) {
+      // cannot happen (the last record is cut at the end), but never loop forever
+      throw new Error("internal: could not cut the input");
+    }
+  }
+  while (busy.size > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
+  job.signal?.removeEventListener("abort", onAbort);
+  if (failure !== undefined) throw failure;
+  progress(true);
+  const rowWidth = 1 + totalWidth;
+  return {
+    run: {
+      metricSpecs: job.specs,
+      rowWidth,
+      statistics,
+      records,
+      scored: valid,
+      partials: sums.partials,
+      ...(Object.keys(sequential).length ? { sequential } : {}),
+      nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
+    },
+    output: new Blob(outputParts, { type: "application/x-ndjson" }),
+    records,
+    scored: valid,
+    bad: records - valid,
+    badByCode,
+    badSamples,
+    elapsedMs: performance.now() - t0,
+  };
+}
