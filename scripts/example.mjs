@@ -6,17 +6,19 @@
 //   - core-wasm's committed module (src/wasm.generated.ts) is used when it is up to date with assembly/
 //     (`scripts/build.mjs --check`, no compiler needed); otherwise it is rebuilt, which needs the full
 //     install (AssemblyScript), and the script says so;
-//   - each package's src/ is transpiled to dist/ file by file with TypeScript's `transpileModule` and the
-//     options of its tsconfig.build.json: the JavaScript a full build emits, without type checking and
-//     declarations (`pnpm run build` type-checks and writes both; it replaces this dist/). Files whose
-//     dist/ output is newer than the source are left alone, so after a full build nothing is redone.
+//   - each package's src/ is transpiled to dist/ file by file (scripts/transpile.mjs: TypeScript's
+//     `transpileModule` with the options of its tsconfig.build.json): the JavaScript a full build emits,
+//     without type checking and declarations (`pnpm run build` type-checks and writes both; it replaces
+//     this dist/). Files whose dist/ output is newer than the source are left alone, so after a full
+//     build nothing is redone.
 //
-// Each package prints one progress line. Usage: node scripts/example.mjs [-- extra `evalkern score` args]
+// Each package prints one progress line. Usage: node scripts/example.mjs [extra `evalkern score` args],
+// e.g. `pnpm run example --metric bleu`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadTypeScript, transpilePackage } from "./transpile.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const started = performance.now();
@@ -24,9 +26,9 @@ const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
 let ts;
 try {
-  ts = createRequire(join(root, "package.json"))("typescript");
-} catch {
-  console.error("example: TypeScript is not installed; run `npx --yes pnpm@12.21.0 install --prod` (or a full install) first");
+  ts = loadTypeScript();
+} catch (error) {
+  console.error(`example: ${error.message}`);
   process.exit(1);
 }
 
@@ -56,34 +58,6 @@ function run(command, args, cwd) {
   return result.status ?? 1;
 }
 
-/** Transpiles the sources of tsconfig.build.json whose output is missing or older; returns [done, total]. */
-function transpile(dir) {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(dir, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!parsed || parsed.errors.length > 0) {
-    const text = ts.formatDiagnostics(parsed?.errors ?? [], { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" });
-    throw new Error(`example: cannot read ${relative(root, join(dir, "tsconfig.build.json"))}\n${text}`);
-  }
-  const { outDir, rootDir } = parsed.options;
-  // Every package is "type": "module": emit ES modules (transpileModule cannot look up package.json to
-  // tell NodeNext's format, and with verbatimModuleSyntax the ESM output is the same).
-  const compilerOptions = { ...parsed.options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, declaration: false, declarationMap: false, sourceMap: false, noEmit: false };
-  const sources = parsed.fileNames.filter((f) => !f.endsWith(".d.ts"));
-  let done = 0;
-  for (const file of sources) {
-    const out = join(outDir, relative(rootDir, file)).replace(/\.([cm]?)ts$/, ".$1js");
-    if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) continue;
-    const result = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions, fileName: file, reportDiagnostics: true });
-    if (result.diagnostics?.length) {
-      const text = ts.formatDiagnostics(result.diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" });
-      throw new Error(`example: ${relative(root, file)} does not compile:\n${text}`);
-    }
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, result.outputText);
-    done += 1;
-  }
-  return [done, sources.length];
-}
-
 console.log(`example: building ${order.join(" < ")} (transpile only; \`pnpm run build\` type-checks)`);
 for (const [i, name] of order.entries()) {
   const t = performance.now();
@@ -101,17 +75,16 @@ for (const [i, name] of order.entries()) {
     }
   }
   try {
-    const [done, total] = transpile(dir);
+    const { done, total } = transpilePackage(ts, dir);
     console.log(`${label}: ${done === 0 ? `up to date (${total} files)` : `${done} of ${total} files transpiled`} (${seconds(t)})`);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(`example: ${name}: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
 }
 console.log(`example: built in ${seconds(started)}; running evalkern score on examples/pairs.jsonl\n`);
 
-const dashDash = process.argv.indexOf("--");
-const extra = dashDash === -1 ? [] : process.argv.slice(dashDash + 1);
+const extra = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--"));
 const bin = join(packages.get("@evalkern/cli").dir, packages.get("@evalkern/cli").manifest.bin.evalkern);
 process.exit(
   run(process.execPath, [bin, "score", "examples/pairs.jsonl", "-o", "tmp/example/pairs.scored.jsonl", "--report", "report.html", ...extra], root),
