@@ -1,5 +1,5 @@
 // For test global setups that run a package's compiled output (worker threads, child processes):
-// rebuild dist/ with tsc when any source file is newer than the build.
+// rebuild dist/ with tsc when any source file is newer than the build (or the build has no declarations).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,12 @@ function newest(dir, ext) {
 /** `packageRoot`: the package folder; `entry`: a file of dist/ that must exist (e.g. "index.js"). */
 export function rebuildIfStale(packageRoot, entry) {
   const dist = join(packageRoot, "dist");
-  const stale = !existsSync(join(dist, entry)) || newest(join(packageRoot, "src"), ".ts") > newest(dist, ".js");
+  // A dist/ without declarations comes from `pnpm run example` (scripts/example.mjs transpiles only):
+  // rebuild it with tsc too, so that what the tests see is the full build.
+  const stale =
+    !existsSync(join(dist, entry)) ||
+    !existsSync(join(dist, entry.replace(/\.js$/, ".d.ts"))) ||
+    newest(join(packageRoot, "src"), ".ts") > newest(dist, ".js");
   if (stale) {
     execFileSync(process.execPath, [join(packageRoot, "node_modules/typescript/bin/tsc"), "-p", join(packageRoot, "tsconfig.build.json")], {
       stdio: "inherit",

