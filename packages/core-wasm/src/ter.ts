@@ -283,11 +283,15 @@ class TerEngine {
     const hyp = this.cur;
     const lengthRatio = this.lengthRatio;
     const beam = this.beam;
+    // a beam that covers the table sets every cell: no row needs its INF/UNDEF fill
+    const full = this.bitParallel;
     for (let i = 1; i <= nh; i++) {
       const at = i * W;
       const pat = at - W;
-      cost.fill(INF, at, at + W);
-      op.fill(OP_UNDEF, at, at + W);
+      if (!full) {
+        cost.fill(INF, at, at + W);
+        op.fill(OP_UNDEF, at, at + W);
+      }
       const pseudoDiag = Math.floor(i * lengthRatio);
       const minJ = Math.max(0, pseudoDiag - beam);
       const maxJ = i === nh ? nr + 1 : Math.min(nr + 1, pseudoDiag + beam);
@@ -556,51 +560,131 @@ class TerEngine {
     const n = this.nh;
     const w = this.cur;
     const out = this.cand;
-    let at = 0;
-    const copy = (from: number, to: number): void => {
-      const a = from < 0 ? 0 : from > n ? n : from;
-      const b = to < 0 ? 0 : to > n ? n : to;
-      for (let k = a; k < b; k++) out[at++] = w[k]!;
-    };
     if (target < start) {
-      copy(0, target);
-      copy(start, start + length);
-      copy(target, start);
-      copy(start + length, n);
+      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, target), w, n, start, start + length), w, n, target, start), w, n, start + length, n);
       return target < 0 ? 0 : target;
     }
     if (target > start + length) {
-      copy(0, start);
-      copy(start + length, target);
-      copy(start, start + length);
-      copy(target, n);
+      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, target), w, n, start, start + length), w, n, target, n);
       return start;
     }
-    copy(0, start);
-    copy(start + length, length + target);
-    copy(start, start + length);
-    copy(length + target, n);
+    copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, length + target), w, n, start, start + length), w, n, length + target, n);
     return start;
   }
+}
+
+/** Appends Python's `w[from:to]` (of a list of n words) to `out` at `at`; returns the new end. */
+function copyRange(out: Int32Array, at: number, w: Int32Array, n: number, from: number, to: number): number {
+  const a = from < 0 ? 0 : from > n ? n : from;
+  const b = to < 0 ? 0 : to > n ? n : to;
+  for (let k = a; k < b; k++) out[at++] = w[k]!;
+  return at;
 }
 
 const ENGINE = new TerEngine();
 
 /** Words of one segment's strings as ids (shared within the segment). */
 let segmentWords = new Int32Array(1024);
-const segmentIds = new Map<string, number>();
 
-function internInto(ws: readonly string[], at: number): number {
-  if (segmentWords.length < at + ws.length) {
-    const grown = new Int32Array(2 * (at + ws.length));
-    grown.set(segmentWords.subarray(0, at));
+/**
+ * The segment's vocabulary: an open-addressed table of (hash, string, start, length) → id, emptied per
+ * segment by a generation stamp; words are compared in place, so no substring is made.
+ */
+let tabMask = 1023;
+let tabGen = new Int32Array(1024);
+let tabHash = new Int32Array(1024);
+let tabFrom = new Int32Array(1024);
+let tabLen = new Int32Array(1024);
+let tabId = new Int32Array(1024);
+let tabStr: string[] = new Array<string>(1024).fill("");
+let generation = 0;
+let vocabSize = 0;
+
+/** After a call: a table grown for a long segment is dropped (it holds references to that call's strings). */
+function endCall(): void {
+  if (tabMask <= 4095) return;
+  tabMask = 1023;
+  tabGen = new Int32Array(1024);
+  tabHash = new Int32Array(1024);
+  tabFrom = new Int32Array(1024);
+  tabLen = new Int32Array(1024);
+  tabId = new Int32Array(1024);
+  tabStr = new Array<string>(1024).fill("");
+  generation = 0;
+}
+
+function beginSegment(): void {
+  if (++generation === 0x7fffffff) {
+    tabGen.fill(0);
+    generation = 1;
+  }
+  vocabSize = 0;
+}
+
+function growTable(): void {
+  const size = 2 * (tabMask + 1);
+  const [g, h, f, l, d, st] = [tabGen, tabHash, tabFrom, tabLen, tabId, tabStr];
+  tabGen = new Int32Array(size);
+  tabHash = new Int32Array(size);
+  tabFrom = new Int32Array(size);
+  tabLen = new Int32Array(size);
+  tabId = new Int32Array(size);
+  tabStr = new Array<string>(size).fill("");
+  tabMask = size - 1;
+  for (let k = 0; k < g.length; k++) {
+    if (g[k] !== generation) continue;
+    let slot = h[k]! & tabMask;
+    while (tabGen[slot] === generation) slot = (slot + 1) & tabMask;
+    tabGen[slot] = generation;
+    tabHash[slot] = h[k]!;
+    tabFrom[slot] = f[k]!;
+    tabLen[slot] = l[k]!;
+    tabId[slot] = d[k]!;
+    tabStr[slot] = st[k]!;
+  }
+}
+
+/** The id of the word `s[from…to)` whose hash is `hash`. */
+function internWord(s: string, from: number, to: number, hash: number): number {
+  hash ^= hash >>> 15;
+  const len = to - from;
+  let slot = hash & tabMask;
+  for (;;) {
+    if (tabGen[slot] !== generation) break;
+    if (tabHash[slot] === hash && tabLen[slot] === len) {
+      const t = tabStr[slot]!;
+      const f = tabFrom[slot]!;
+      let k = 0;
+      while (k < len && t.charCodeAt(f + k) === s.charCodeAt(from + k)) k++;
+      if (k === len) return tabId[slot]!;
+    }
+    slot = (slot + 1) & tabMask;
+  }
+  tabGen[slot] = generation;
+  tabHash[slot] = hash;
+  tabFrom[slot] = from;
+  tabLen[slot] = len;
+  tabStr[slot] = s;
+  tabId[slot] = vocabSize;
+  if (2 * ++vocabSize > tabMask) growTable();
+  return vocabSize - 1;
+}
+
+function pushWord(at: number, id: number): void {
+  if (segmentWords.length <= at) {
+    const grown = new Int32Array(2 * (at + 1));
+    grown.set(segmentWords);
     segmentWords = grown;
   }
+  segmentWords[at] = id;
+}
+
+function internInto(ws: readonly string[], at: number): number {
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!;
-    let id = segmentIds.get(w);
-    if (id === undefined) segmentIds.set(w, (id = segmentIds.size));
-    segmentWords[at + i] = id;
+    let hash = 0x811c9dc5;
+    for (let k = 0; k < w.length; k++) hash = Math.imul(hash ^ w.charCodeAt(k), 0x01000193);
+    pushWord(at + i, internWord(w, 0, w.length, hash));
   }
   return ws.length;
 }
@@ -614,19 +698,17 @@ function splitInterned(s: string, at: number): number {
   let count = 0;
   let i = 0;
   for (;;) {
-    while (i < n && isPySpace(s.charCodeAt(i))) i++;
+    let c = 0;
+    while (i < n && isPySpace((c = s.charCodeAt(i)))) i++;
     if (i >= n) return count;
     const from = i;
-    while (i < n && !isPySpace(s.charCodeAt(i))) i++;
-    const w = s.slice(from, i);
-    let id = segmentIds.get(w);
-    if (id === undefined) segmentIds.set(w, (id = segmentIds.size));
-    if (segmentWords.length <= at + count) {
-      const grown = new Int32Array(2 * (at + count + 1));
-      grown.set(segmentWords.subarray(0, at + count));
-      segmentWords = grown;
-    }
-    segmentWords[at + count++] = id;
+    let hash = 0x811c9dc5;
+    do {
+      hash = Math.imul(hash ^ c, 0x01000193);
+      if (++i >= n) break;
+      c = s.charCodeAt(i);
+    } while (!isPySpace(c));
+    pushWord(at + count++, internWord(s, from, i, hash));
   }
 }
 
@@ -647,7 +729,7 @@ function segmentString(text: string, o: ResolvedTerOptions, at: number): number 
 
 /** Segment statistics: [best edits over the references, average reference length]. */
 function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, out: Float64Array, at: number, index: number): void {
-  segmentIds.clear();
+  beginSegment();
   const nh = segmentString(hyp, o, 0);
   let best = Infinity;
   let lengths = 0;
@@ -661,7 +743,7 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
         { argument: "hyps", index, expected: `at most ${INPUT_LIMITS.maxTerWordPairs} word pairs`, actual: `${cells} word pairs`, kind: "pair", limit: INPUT_LIMITS.maxTerWordPairs, size: cells, unit: "word pairs" },
       );
     }
-    const edits = ENGINE.editRate(segmentWords, 0, nh, nh, nr, segmentIds.size);
+    const edits = ENGINE.editRate(segmentWords, 0, nh, nh, nr, vocabSize);
     lengths += nr;
     if (edits < best) best = edits;
   }
@@ -676,10 +758,17 @@ const LOWER_CHUNK = 1024;
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions): Float64Array {
   checkPairSizes(hyps, refs, "hyps", "refs", false);
   const out = new Float64Array(hyps.length * TER_STATISTICS_WIDTH);
-  if (o.caseSensitive) {
-    for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH, i);
-    return out;
+  try {
+    if (o.caseSensitive) {
+      for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH, i);
+    } else lowercasedSegments(hyps, refs, o, out);
+  } finally {
+    endCall();
   }
+  return out;
+}
+
+function lowercasedSegments(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions, out: Float64Array): void {
   // Python `str.lower()`: ASCII strings here, the others in one crossing per chunk of pairs
   const lowered: string[] = [];
   const pending: string[] = [];
@@ -712,7 +801,6 @@ function statistics(hyps: readonly string[], refs: readonly (readonly string[])[
       segment(h, lr, o, out, i * TER_STATISTICS_WIDTH, i);
     }
   }
-  return out;
 }
 
 /** sacreBLEU `TER._compute_score_from_stats`. */
