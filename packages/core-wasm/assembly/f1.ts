@@ -182,79 +182,80 @@ const FNV_PRIME: u32 = 0x01000193;
   return false;
 }
 
-/** `normalize_text(x).split()` of `byteLen` bytes of UTF-8 at `src`: returns the token records (count in `recCount`). */
+// @ts-ignore: decorator
+@inline function pushRecord(rec: usize, n: i32, p: usize, len: i32, h: u32): void {
+  const r = rec + <usize>n * 12;
+  store<u32>(r, <u32>p);
+  store<u32>(r, <u32>len, 4);
+  store<u32>(r, h, 8);
+}
+
+/**
+ * `normalize_text(x).split()` of `byteLen` bytes of UTF-8 at `src`: returns the token records (count in
+ * `recCount`). normalize_text works piecewise on the runs between ASCII whitespace (NFD reorders only
+ * marks, lower()'s final-sigma context and `\b` stop at whitespace), so a run of ASCII letters, digits and
+ * punctuation is a token (or an article, or nothing) read straight from the bytes, and any other run goes
+ * through normalizeUtf8 and is split at its spaces.
+ */
 function dspyTokens(src: usize, byteLen: i32): usize {
   const cap = byteLen > 0 ? byteLen : 1;
-  const m0 = mark();
   const cps = alloc(<usize>cap << 2);
+  // a token needs a code point and a separator one more byte: at most (byteLen + 1) / 2 tokens
   const rec = alloc(<usize>((cap >> 1) + 1) * 12);
   let n = 0;
-  let o = 0;
-  let start = 0;
+  let o = 0; // code points written (ASCII runs)
+  let start = 0; // where the current run's token starts in cps
+  let chunk = 0; // byte where the current run starts
   let h = FNV_BASIS;
   let i = 0;
-  for (; i < byteLen; i++) {
-    const v = <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i));
+  while (i <= byteLen) {
+    const v: u32 = i < byteLen ? <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i)) : 0;
     if (v > 2) {
       store<u32>(cps + (<usize>o << 2), v);
       o++;
       h = (h ^ v) * FNV_PRIME;
-    } else if (v == 0) {
+      i++;
+      continue;
+    }
+    if (v == 1) {
+      i++;
+      continue;
+    }
+    if (v == 0) {
       if (o > start) {
         const p = cps + (<usize>start << 2);
         const len = o - start;
         if (isArticle(p, len)) o = start;
         else {
-          const r = rec + <usize>n * 12;
-          store<u32>(r, <u32>p);
-          store<u32>(r, <u32>len, 4);
-          store<u32>(r, h, 8);
-          n++;
+          pushRecord(rec, n++, p, len, h);
           start = o;
         }
       }
       h = FNV_BASIS;
-    } else if (v == 2) break;
-  }
-  if (i == byteLen) {
-    if (o > start) {
-      const p = cps + (<usize>start << 2);
-      const len = o - start;
-      if (!isArticle(p, len)) {
-        const r = rec + <usize>n * 12;
-        store<u32>(r, <u32>p);
-        store<u32>(r, <u32>len, 4);
-        store<u32>(r, h, 8);
-        n++;
-      }
+      i++;
+      chunk = i;
+      continue;
     }
-    recCount = n;
-    return rec;
-  }
-  // the general path: the token string, split at its single spaces
-  release(m0);
-  const t = normalizeUtf8(src, byteLen);
-  const m = tokLen;
-  const grec = alloc(<usize>((m >> 1) + 1) * 12);
-  n = 0;
-  start = 0;
-  h = FNV_BASIS;
-  for (let j = 0; j <= m; j++) {
-    const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
-    if (c == 0x20) {
-      if (j > start) {
-        const r = grec + <usize>n * 12;
-        store<u32>(r, <u32>(t + (<usize>start << 2)));
-        store<u32>(r, <u32>(j - start), 4);
-        store<u32>(r, h, 8);
-        n++;
-      }
-      start = j + 1;
-      h = FNV_BASIS;
-    } else h = (h ^ c) * FNV_PRIME;
+    // v == 2: this run goes through normalize_text
+    o = start;
+    let e = i + 1;
+    while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
+    const t = normalizeUtf8(src + <usize>chunk, e - chunk);
+    const m = tokLen;
+    let ts = 0;
+    let th = FNV_BASIS;
+    for (let j = 0; j <= m; j++) {
+      const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+      if (c == 0x20) {
+        if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+        ts = j + 1;
+        th = FNV_BASIS;
+      } else th = (th ^ c) * FNV_PRIME;
+    }
+    i = e; // the whitespace after the run (or the end) comes next
   }
   recCount = n;
-  return grec;
+  return rec;
 }
 
 /** Table of the prediction's distinct tokens: slots of 16 bytes (hash, id+1 (0 = empty), pointer, length). */
