@@ -14,10 +14,11 @@
 // ties the first such reference (Python `max` keeps the first maximum). DSPy's F1/HotPotF1 are the f1;
 // BYOB f1_token with a single target is all three.
 
-import { alloc, allocZero, mark, release } from "./mem";
+import { alloc, allocTable, allocZero, mark, release } from "./mem";
 import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { normalizeUtf8, lowerTokensUtf8, tokLen } from "./normalize";
+import { cpsEqual } from "./text";
 
 /** Token string (tokens joined by single spaces) of string k; length in `tokLen`. */
 // @ts-ignore: decorator
@@ -54,6 +55,10 @@ function isHotpotSpecial(p: usize, m: i32): bool {
 }
 
 export function tokenF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out: usize, flags: i32): void {
+  if ((flags & 1) == 0) {
+    dspyF1Batch(n, bytes, strOffs, refStart, out, (flags & 2) != 0);
+    return;
+  }
   const byob = (flags & 1) != 0;
   const hotpot = (flags & 2) != 0;
   const table = changetype<Intern>(alloc(offsetof<Intern>()));
@@ -120,6 +125,239 @@ export function tokenF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usi
       let p = 0.0;
       let rc = 0.0;
       const zero = hotpot && !same && (predSpecial || isHotpotSpecial(rp, rm));
+      if (common > 0 && !zero) {
+        p = <f64>common / <f64>predLen;
+        rc = <f64>common / <f64>refLen;
+        f1 = (2 * p * rc) / (p + rc);
+      }
+      if (f1 > bestF1) {
+        bestF1 = f1;
+        bestP = p;
+        bestR = rc;
+      }
+      release(m1);
+    }
+    if (bestF1 < 0) bestF1 = 0; // no reference (the JS side rejects that)
+    const o = out + (<usize>i * 24);
+    store<f64>(o, bestF1);
+    store<f64>(o, bestP, 8);
+    store<f64>(o, bestR, 16);
+    release(m0);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// DSPy mode, tokens straight from the bytes: for a string of ASCII letters, digits, whitespace and
+// punctuation (no other control character), normalize_text(x).split() is: delete string.punctuation,
+// lowercase, split at Python whitespace, drop the tokens "a", "an" and "the" (after the deletion only
+// letters and digits are left inside a token, so `\b` can only fall at its ends). Any other string goes
+// through normalizeUtf8 and is split at its spaces. Either way a token is a code-point range with a
+// hash computed as it is written, interned once in a table sized for the prediction.
+
+/** Per byte: 0 whitespace, 1 string.punctuation (deleted), 2 anything else (general path), else the lowercase letter or digit. */
+// @ts-ignore: decorator
+@lazy const DSPY_BYTE: usize = memory.data<u8>([
+  2,2,2,2,2,2,2,2,2,0,0,0,0,0,2,2,2,2,2,2,2,2,2,2,2,2,2,2,0,0,0,0,
+  0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,48,49,50,51,52,53,54,55,56,57,1,1,1,1,1,1,
+  1,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,1,1,1,1,1,
+  1,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,1,1,1,1,2,
+  2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,
+  2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,
+  2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,
+  2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,
+]);
+
+const FNV_BASIS: u32 = 0x811c9dc5;
+const FNV_PRIME: u32 = 0x01000193;
+
+/** Tokens of the last `dspyTokens`: records of 3 u32 (code-point pointer, length, hash). */
+// @ts-ignore: decorator
+@lazy let recCount: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function isArticle(p: usize, len: i32): bool {
+  if (len == 1) return load<u32>(p) == 0x61;
+  if (len == 2) return load<u64>(p) == 0x0000006e00000061;
+  if (len == 3) return load<u64>(p) == 0x0000006800000074 && load<u32>(p, 8) == 0x65;
+  return false;
+}
+
+// @ts-ignore: decorator
+@inline function pushRecord(rec: usize, n: i32, p: usize, len: i32, h: u32): void {
+  const r = rec + <usize>n * 12;
+  store<u32>(r, <u32>p);
+  store<u32>(r, <u32>len, 4);
+  store<u32>(r, h, 8);
+}
+
+/**
+ * `normalize_text(x).split()` of `byteLen` bytes of UTF-8 at `src`: returns the token records (count in
+ * `recCount`). normalize_text works piecewise on the runs between ASCII whitespace (NFD reorders only
+ * marks, lower()'s final-sigma context and `\b` stop at whitespace), so a run of ASCII letters, digits and
+ * punctuation is a token (or an article, or nothing) read straight from the bytes, and any other run goes
+ * through normalizeUtf8 and is split at its spaces.
+ */
+function dspyTokens(src: usize, byteLen: i32): usize {
+  const cap = byteLen > 0 ? byteLen : 1;
+  const cps = alloc(<usize>cap << 2);
+  // a token needs a code point and a separator one more byte: at most (byteLen + 1) / 2 tokens
+  const rec = alloc(<usize>((cap >> 1) + 1) * 12);
+  let n = 0;
+  let o = 0; // code points written (ASCII runs)
+  let start = 0; // where the current run's token starts in cps
+  let chunk = 0; // byte where the current run starts
+  let h = FNV_BASIS;
+  let i = 0;
+  while (i <= byteLen) {
+    const v: u32 = i < byteLen ? <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i)) : 0;
+    if (v > 2) {
+      store<u32>(cps + (<usize>o << 2), v);
+      o++;
+      h = (h ^ v) * FNV_PRIME;
+      i++;
+      continue;
+    }
+    if (v == 1) {
+      i++;
+      continue;
+    }
+    if (v == 0) {
+      if (o > start) {
+        const p = cps + (<usize>start << 2);
+        const len = o - start;
+        if (isArticle(p, len)) o = start;
+        else {
+          pushRecord(rec, n++, p, len, h);
+          start = o;
+        }
+      }
+      h = FNV_BASIS;
+      i++;
+      chunk = i;
+      continue;
+    }
+    // v == 2: this run goes through normalize_text
+    o = start;
+    let e = i + 1;
+    while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
+    const t = normalizeUtf8(src + <usize>chunk, e - chunk);
+    const m = tokLen;
+    let ts = 0;
+    let th = FNV_BASIS;
+    for (let j = 0; j <= m; j++) {
+      const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+      if (c == 0x20) {
+        if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+        ts = j + 1;
+        th = FNV_BASIS;
+      } else th = (th ^ c) * FNV_PRIME;
+    }
+    i = e; // the whitespace after the run (or the end) comes next
+  }
+  recCount = n;
+  return rec;
+}
+
+/** Table of the prediction's distinct tokens: slots of 16 bytes (hash, id+1 (0 = empty), pointer, length). */
+// @ts-ignore: decorator
+@lazy let tabSlots: usize = 0;
+// @ts-ignore: decorator
+@lazy let tabMask: u32 = 0;
+
+// @ts-ignore: decorator
+@inline function slotOf(h: u32): u32 {
+  return (h ^ (h >> 15)) & tabMask;
+}
+
+/** Id of the token at record r, or NONE. */
+// @ts-ignore: decorator
+@inline function lookup(r: usize): u32 {
+  const p = <usize>load<u32>(r);
+  const len = load<u32>(r, 4);
+  const h = load<u32>(r, 8);
+  let i = slotOf(h);
+  while (true) {
+    const s = tabSlots + (<usize>i << 4);
+    const idp1 = load<u32>(s, 4);
+    if (idp1 == 0) return NONE;
+    if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) return idp1 - 1;
+    i = (i + 1) & tabMask;
+  }
+}
+
+function dspyF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out: usize, hotpot: bool): void {
+  for (let i = 0; i < n; i++) {
+    const m0 = mark();
+    const pr = dspyTokens(strPtr(bytes, strOffs, i), strLen(strOffs, i));
+    const predLen = recCount;
+    const predSpecial = hotpot && predLen == 1 && isHotpotSpecial(<usize>load<u32>(pr), <i32>load<u32>(pr, 4));
+
+    // the prediction's distinct tokens: ids in order, count per id (the table has room for all tokens)
+    let cap: u32 = 16;
+    while (cap < <u32>predLen * 2) cap <<= 1;
+    tabSlots = allocTable(<u64>cap << 4, true);
+    tabMask = cap - 1;
+    const ids = alloc(<usize>(predLen + 1) << 2);
+    const predCount = allocZero(<usize>(predLen + 1) << 2);
+    let uniq: u32 = 0;
+    for (let k = 0; k < predLen; k++) {
+      const r = pr + <usize>k * 12;
+      const p = <usize>load<u32>(r);
+      const len = load<u32>(r, 4);
+      const h = load<u32>(r, 8);
+      let j = slotOf(h);
+      let id: u32 = 0;
+      while (true) {
+        const s = tabSlots + (<usize>j << 4);
+        const idp1 = load<u32>(s, 4);
+        if (idp1 == 0) {
+          id = uniq++;
+          store<u32>(s, h);
+          store<u32>(s, id + 1, 4);
+          store<u32>(s, <u32>p, 8);
+          store<u32>(s, len, 12);
+          break;
+        }
+        if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) {
+          id = idp1 - 1;
+          break;
+        }
+        j = (j + 1) & tabMask;
+      }
+      store<u32>(ids + (<usize>k << 2), id);
+      const c = predCount + (<usize>id << 2);
+      store<u32>(c, load<u32>(c) + 1);
+    }
+    const refCount = alloc(<usize>(uniq + 1) << 2);
+
+    let bestF1 = -1.0;
+    let bestP = 0.0;
+    let bestR = 0.0;
+    const r0 = refFirst(refStart, i);
+    const r1 = refEnd(refStart, i);
+    for (let r = r0; r < r1; r++) {
+      const m1 = mark();
+      const rr = dspyTokens(strPtr(bytes, strOffs, r), strLen(strOffs, r));
+      const refLen = recCount;
+      memory.fill(refCount, 0, <usize>uniq << 2);
+      let common = 0;
+      let same = refLen == predLen; // token sequences equal so far
+      for (let k = 0; k < refLen; k++) {
+        const id = lookup(rr + <usize>k * 12);
+        if (id == NONE) {
+          same = false;
+          continue;
+        }
+        if (same && id != load<u32>(ids + (<usize>k << 2))) same = false;
+        const c = refCount + (<usize>id << 2);
+        const v = load<u32>(c) + 1;
+        store<u32>(c, v);
+        if (v <= load<u32>(predCount + (<usize>id << 2))) common++;
+      }
+      let f1 = 0.0;
+      let p = 0.0;
+      let rc = 0.0;
+      const zero = hotpot && !same && (predSpecial || (refLen == 1 && isHotpotSpecial(<usize>load<u32>(rr), <i32>load<u32>(rr, 4))));
       if (common > 0 && !zero) {
         p = <f64>common / <f64>predLen;
         rc = <f64>common / <f64>refLen;

@@ -1,53 +1,73 @@
 #!/usr/bin/env node
-// Throughput of every kernel on one thread, beside existing JS implementations measured in the same run.
+// Throughput of every kernel on one thread against the issue's targets, beside the JS peers and
+// sacreBLEU measured in the same run. One command (about 2–3 minutes on a 2-core VM at the default count):
 //
-//   node bench/kernels.bench.mjs [--count 100000] [--pairs file.jsonl] [--quick]
+//   node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl] [--py-count 5000] [--no-python] [--quick]
 //   deno run -A bench/kernels.bench.mjs          (same script, as-is)
 //
-// Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count 100000 --no-edge` (generated
-// once into the OS temp folder by scripts/dev/bench-pairs.mjs), or --pairs. Each task scores the whole input once per iteration
-// (tinybench, 2 warm-up iterations so V8 has tiered the WASM up), and the table reports pairs/s and
-// MB/s (UTF-8 bytes of hypothesis + references), plus the relative speed within each metric family.
+// Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count N --no-edge` (generated once into
+// the OS temp folder by scripts/dev/bench-pairs.mjs), or --pairs. Timing: CPU time of the process
+// (`process.cpuUsage()`, user + system) for one full pass of a task over its pairs; every task runs once
+// as warm-up (so V8 has tiered the WebAssembly and JS up), then 3 measured rounds interleaved task by
+// task, and the median round counts. Pure-JS peers score the first 5,000 pairs (they are 10–300×
+// slower; pairs/s is per pair either way); per-call APIs score the first 20,000.
 import { createRequire } from "node:module";
-import { Bench } from "tinybench";
+import { gzipSync } from "node:zlib";
 import * as k from "@evalkern/core-wasm";
+import { WASM_BASE64 } from "../dist/wasm.generated.js";
 import { benchArgs, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
+import { loadPromptfooBleu, runSacrebleu } from "./peers.mjs";
 
 const require = createRequire(import.meta.url);
-const { count, quick, pairs } = benchArgs();
+const argv = process.argv.slice(2);
+const { quick, pairs } = benchArgs(argv);
+const count = argv.includes("--count") ? Number(argv[argv.indexOf("--count") + 1]) : 20000;
+const pyCount = argv.includes("--py-count") ? Number(argv[argv.indexOf("--py-count") + 1]) : 5000;
 const { file: pairsFile, rows } = loadBenchPairs({ count, pairs });
 const hyps = rows.map((r) => r.hyp);
 const refs = rows.map((r) => r.refs);
 const ref0 = rows.map((r) => r.refs[0]);
 const enc = new TextEncoder();
-const bytesAll = rows.reduce((a, r) => a + enc.encode(r.hyp).length + r.refs.reduce((b, x) => b + enc.encode(x).length, 0), 0);
-const bytesFirst = rows.reduce((a, r) => a + enc.encode(r.hyp).length + enc.encode(r.refs[0]).length, 0);
+const sizeOf = (s) => enc.encode(s).length;
+const bytesOf = (n, all) => rows.slice(0, n).reduce((a, r) => a + sizeOf(r.hyp) + (all ? r.refs.reduce((b, x) => b + sizeOf(x), 0) : sizeOf(r.refs[0])), 0);
 
 await k.ready();
 const { bleu: bleuScoreJs } = require("bleu-score");
 const jsRouge = await import("js-rouge");
+const { distance: fastestLevenshtein } = require("fastest-levenshtein");
+const promptfooBleu = loadPromptfooBleu();
 
-const SINGLE = Math.min(rows.length, 20000); // per-call API rows: a slice, so an iteration stays short
-// The pure-JS peers are 20–300× slower: they score the first PEER pairs (pairs/s is per pair either way).
-const PEER = Math.min(rows.length, 5000);
-const peerBytesFirst = rows.slice(0, PEER).reduce((a, r) => a + enc.encode(r.hyp).length + enc.encode(r.refs[0]).length, 0);
+const N = rows.length;
+const SINGLE = Math.min(N, 20000);
+const PEER = Math.min(N, 5000);
+const ROUGE3 = { types: ["rouge1", "rouge2", "rougeL"] };
+
+// [key, metric, implementation, pairs, all refs?, fn]
 const tasks = [
-  // [family, name, pairs, bytes, fn]
-  ["BLEU", "evalkern sentenceBleuBatch (13a, all refs)", rows.length, bytesAll, () => k.sentenceBleuBatch(hyps, refs)],
-  ["BLEU", "evalkern sentenceBleu per call (13a, all refs)", SINGLE, bytesAll * (SINGLE / rows.length), () => {
+  ["bleu", "BLEU 13a, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs)],
+  ["bleuCall", "BLEU 13a, all refs, per call", "evalkern `sentenceBleu`", SINGLE, true, () => {
     for (let i = 0; i < SINGLE; i++) k.sentenceBleu(hyps[i], refs[i]);
   }],
-  ["BLEU", "evalkern sentenceBleuBatch (intl)", rows.length, bytesAll, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "intl" })],
-  ["BLEU", "evalkern sentenceBleuBatch (zh)", rows.length, bytesAll, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "zh" })],
-  ["BLEU", "bleu-score 1.0.4 bleu(ref0, hyp, 4)", PEER, peerBytesFirst, () => {
+  ["bleuIntl", "BLEU intl, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "intl" })],
+  ["bleuZh", "BLEU zh, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "zh" })],
+  ["promptfooBleu", "BLEU (lowercase whitespace words, not sacreBLEU's), ref0", promptfooBleu.name ?? "promptfoo calculateBleuScore", PEER, false, promptfooBleu.fn ? () => {
+    for (let i = 0; i < PEER; i++) promptfooBleu.fn(hyps[i], [ref0[i]]);
+  } : undefined],
+  ["bleuScore", "BLEU (not sacreBLEU's), ref0", "bleu-score 1.0.4 `bleu(ref0, hyp, 4)`", PEER, false, () => {
     for (let i = 0; i < PEER; i++) bleuScoreJs(ref0[i], hyps[i], 4);
   }],
-  ["chrF", "evalkern sentenceChrfBatch (chrF)", rows.length, bytesAll, () => k.sentenceChrfBatch(hyps, refs)],
-  ["chrF", "evalkern sentenceChrfBatch (chrF++)", rows.length, bytesAll, () => k.sentenceChrfBatch(hyps, refs, { wordOrder: 2 })],
-  ["ROUGE", "evalkern rougeBatch (1, 2, L; all refs)", rows.length, bytesAll, () => k.rougeBatch(hyps, refs, { types: ["rouge1", "rouge2", "rougeL"] })],
-  ["ROUGE", "evalkern rougeBatch (1, 2, L; ref0)", rows.length, bytesFirst, () => k.rougeBatch(hyps, ref0, { types: ["rouge1", "rouge2", "rougeL"] })],
-  ["ROUGE", "evalkern rougeBatch (1, 2, L; ref0; stemmer)", rows.length, bytesFirst, () => k.rougeBatch(hyps, ref0, { types: ["rouge1", "rouge2", "rougeL"], useStemmer: true })],
-  ["ROUGE", "js-rouge 3.2.3 n(1) + n(2) + l (ref0)", PEER, peerBytesFirst, () => {
+  ["chrf", "chrF, all refs", "evalkern `sentenceChrfBatch`", N, true, () => k.sentenceChrfBatch(hyps, refs)],
+  ["chrfCall", "chrF, all refs, per call", "evalkern `sentenceChrf`", SINGLE, true, () => {
+    for (let i = 0; i < SINGLE; i++) k.sentenceChrf(hyps[i], refs[i]);
+  }],
+  ["chrfpp", "chrF++, all refs", "evalkern `sentenceChrfBatch` (wordOrder 2)", N, true, () => k.sentenceChrfBatch(hyps, refs, { wordOrder: 2 })],
+  ["rouge", "ROUGE-1/2/L, all refs (score_multi)", "evalkern `rougeBatch`", N, true, () => k.rougeBatch(hyps, refs, ROUGE3)],
+  ["rougeCall", "ROUGE-1/2/L, all refs, per call", "evalkern `rougeScore`", SINGLE, true, () => {
+    for (let i = 0; i < SINGLE; i++) k.rougeScore(hyps[i], refs[i], ROUGE3);
+  }],
+  ["rouge0", "ROUGE-1/2/L, ref0", "evalkern `rougeBatch`", N, false, () => k.rougeBatch(hyps, ref0, ROUGE3)],
+  ["rougeStem", "ROUGE-1/2/L, ref0, stemmer", "evalkern `rougeBatch`", N, false, () => k.rougeBatch(hyps, ref0, { ...ROUGE3, useStemmer: true })],
+  ["jsRouge", "ROUGE-1/2/L (not rouge-score's), ref0", "js-rouge 3.2.3 `n(1)+n(2)+l` (what promptfoo's rouge-n/l call)", PEER, false, () => {
     for (let i = 0; i < PEER; i++) {
       // js-rouge throws on blank input and on texts shorter than n; those pairs still cost the attempt
       try {
@@ -57,25 +77,104 @@ const tasks = [
       } catch {}
     }
   }],
-  ["text", "evalkern normalizeTextBatch (hyps)", rows.length, rows.reduce((a, r) => a + enc.encode(r.hyp).length, 0), () => k.normalizeTextBatch(hyps)],
-  ["text", "evalkern tokenF1Batch (DSPy F1, all refs)", rows.length, bytesAll, () => k.tokenF1Batch(hyps, refs)],
-];
+  ["f1", "DSPy token F1, all refs", "evalkern `tokenF1Batch`", N, true, () => k.tokenF1Batch(hyps, refs)],
+  ["normalize", "DSPy normalize_text, hyps", "evalkern `normalizeTextBatch`", N, null, () => k.normalizeTextBatch(hyps)],
+  ["lev", "Levenshtein, hyp vs ref0", "evalkern `levenshteinBatch`", N, false, () => k.levenshteinBatch(hyps, ref0)],
+  ["fastestLev", "Levenshtein (UTF-16 units), hyp vs ref0", "fastest-levenshtein 1.0.16 `distance`", N, false, () => {
+    for (let i = 0; i < N; i++) fastestLevenshtein(hyps[i], ref0[i]);
+  }],
+  ["ter", "TER, all refs", "evalkern `terStatisticsBatch`", N, true, () => k.terStatisticsBatch(hyps, refs)],
+  ["terCall", "TER, all refs, per call", "evalkern `sentenceTer`", SINGLE, true, () => {
+    for (let i = 0; i < SINGLE; i++) k.sentenceTer(hyps[i], refs[i]);
+  }],
+].filter((t) => t[5] !== undefined);
 
-const bench = new Bench({ iterations: quick ? 1 : 3, warmupIterations: quick ? 1 : 2, time: 0, warmupTime: 0, throws: true });
-for (const [, name, , , fn] of tasks) bench.add(name, fn);
-await bench.run();
+const cpuSeconds = typeof process !== "undefined" && typeof process.cpuUsage === "function"
+  ? () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    }
+  : () => performance.now() / 1e3;
+const clock = typeof process !== "undefined" && typeof process.cpuUsage === "function" ? "CPU time" : "wall time";
 
-const runtime = typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
-console.log(`\n${rows.length} pairs (${(bytesAll / 1e6).toFixed(1)} MB with all references) from ${pairsFile}`);
-console.log(`${runtime}, one thread; wasm ${k.kernelSignature()}\n`);
-console.log("| family | implementation | pairs/s | MB/s | vs. fastest in family |");
-console.log("|---|---|---:|---:|---:|");
-const results = tasks.map(([family, name, pairs, bytes], i) => {
-  const r = bench.tasks[i].result;
-  const mean = (r.latency?.mean ?? r.mean) / 1000; // seconds per iteration
-  return { family, name, pairsPerSecond: pairs / mean, mbPerSecond: bytes / mean / 1e6 };
-});
-for (const r of results) {
-  const best = Math.max(...results.filter((x) => x.family === r.family).map((x) => x.pairsPerSecond));
-  console.log(`| ${r.family} | ${r.name} | ${Math.round(r.pairsPerSecond).toLocaleString("en-US")} | ${r.mbPerSecond.toFixed(1)} | ${(r.pairsPerSecond / best).toFixed(2)} |`);
+const rounds = quick ? 1 : 3;
+const times = tasks.map(() => []);
+for (let r = -1; r < rounds; r++) {
+  for (let t = 0; t < tasks.length; t++) {
+    const t0 = cpuSeconds();
+    tasks[t][5]();
+    const dt = cpuSeconds() - t0;
+    if (r >= 0) times[t].push(dt);
+  }
 }
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const rate = {};
+const mbs = {};
+tasks.forEach(([key, , , pairs, all], t) => {
+  const s = median(times[t]);
+  rate[key] = pairs / s;
+  const bytes = all === null ? hyps.slice(0, pairs).reduce((a, h) => a + sizeOf(h), 0) : bytesOf(pairs, all);
+  mbs[key] = bytes / s / 1e6;
+});
+
+const py = argv.includes("--no-python") ? { reason: "--no-python" } : runSacrebleu(pairsFile, Math.min(pyCount, N));
+
+// ------------------------------------------------------------------------------- the table
+const fmt = (x) => Math.round(x).toLocaleString("en-US");
+const x = (a, b) => `${(a / b).toFixed(1)}×`;
+const met = (ok) => (ok ? "met" : "**missed**");
+const perCall = (call, batch) => {
+  const ratio = rate[batch] / rate[call]; // time per pair, per call over batch
+  return { text: `${ratio.toFixed(2)}× batch time/pair`, ok: ratio <= 1.3 };
+};
+const lines = [];
+const row = (metric, impl, key, target = "", status = "", vs = "") =>
+  lines.push(`| ${metric} | ${impl} | ${key in rate ? fmt(rate[key]) : key} | ${key in mbs ? mbs[key].toFixed(1) : ""} | ${target} | ${status} | ${vs} |`);
+const byKey = Object.fromEntries(tasks.map((t) => [t[0], t]));
+const task = (key, target, ok, vs = "") => row(byKey[key][1], byKey[key][2], key, target, ok === undefined ? "" : met(ok), vs);
+const peer = (key, against) => byKey[key] && row(byKey[key][1], byKey[key][2], key, "", "", `evalkern ${x(rate[against], rate[key])}`);
+const pyRow = (metric, impl, value, against) => lines.push(`| ${metric} | ${impl} | ${fmt(value)} | | | | evalkern ${x(rate[against], value)} |`);
+const pyName = (m) => `sacreBLEU ${py.version} \`${m}.sentence_score\` (Python ${py.python}, CPU time, same run)`;
+
+task("bleu", "≥ 300,000", rate.bleu >= 300000);
+const bc = perCall("bleuCall", "bleu");
+task("bleuCall", "≤ 1.3× batch time/pair", bc.ok, bc.text);
+task("bleuIntl", "within 20 % of 13a", rate.bleuIntl >= 0.8 * rate.bleu, `${x(rate.bleuIntl, rate.bleu)} 13a`);
+task("bleuZh", "within 20 % of 13a", rate.bleuZh >= 0.8 * rate.bleu, `${x(rate.bleuZh, rate.bleu)} 13a`);
+if (!py.reason) pyRow("BLEU 13a, all refs", pyName("BLEU(effective_order=True)"), py.bleu, "bleu");
+peer("promptfooBleu", "bleu");
+peer("bleuScore", "bleu");
+task("chrf", "≥ 200,000", rate.chrf >= 200000);
+const cc = perCall("chrfCall", "chrf");
+task("chrfCall", "≤ 1.3× batch time/pair", cc.ok, cc.text);
+task("chrfpp", "≥ 150,000", rate.chrfpp >= 150000);
+if (!py.reason) {
+  pyRow("chrF, all refs", pyName("CHRF()"), py.chrf, "chrf");
+  pyRow("chrF++, all refs", pyName("CHRF(word_order=2)"), py["chrf++"], "chrfpp");
+}
+task("rouge", "≥ 400,000", rate.rouge >= 400000);
+const rc = perCall("rougeCall", "rouge");
+task("rougeCall", "≤ 1.3× batch time/pair", rc.ok, rc.text);
+task("rouge0");
+task("rougeStem");
+peer("jsRouge", "rouge0");
+task("f1", "≥ 500,000", rate.f1 >= 500000);
+task("normalize");
+task("lev", "≥ 5× fastest-levenshtein", rate.lev >= 5 * rate.fastestLev, `${x(rate.lev, rate.fastestLev)} fastest-levenshtein`);
+peer("fastestLev", "lev");
+task("ter", "≥ 40,000", rate.ter >= 40000);
+task("terCall", "", undefined, `${perCall("terCall", "ter").text}`);
+if (!py.reason) pyRow("TER, all refs", pyName("TER()"), py.ter, "ter");
+
+const wasm = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
+const gz = gzipSync(wasm, { level: 9 }).length;
+const runtime = typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
+console.log(`\n${N} pairs (${(bytesOf(N, true) / 1e6).toFixed(1)} MB of UTF-8 with all references) from ${pairsFile}`);
+console.log(`${runtime}, one thread, ${clock}, median of ${rounds} interleaved round(s) after a warm-up; wasm ${k.kernelSignature()}\n`);
+console.log("| metric | implementation | pairs/s | MB/s | target | status | ratio |");
+console.log("|---|---|---:|---:|---|---|---|");
+for (const l of lines) console.log(l);
+console.log(`| module size | \`evalkern.wasm\` | ${wasm.length.toLocaleString("en-US")} B raw, ${gz.toLocaleString("en-US")} B gzip -9 | | ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`);
+if (py.reason) console.log(`\nPython peers: ${py.reason}`);
+else console.log(`\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, CPU time (\`time.process_time()\`) in a child process of this run.`);
+if (promptfooBleu.reason) console.log(`promptfoo BLEU: ${promptfooBleu.reason}`);

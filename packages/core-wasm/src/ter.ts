@@ -6,11 +6,11 @@
 //
 // Everything here is integer arithmetic except the average reference length and the final division,
 // which are the same IEEE operations as Python's, so results are bit-exact in every runtime. Words are
-// interned to integers per segment; the edit-distance rows are cached in a prefix trie as sacreBLEU does
-// (the cache saves work only: every row depends on the hypothesis prefix and its fixed length).
+// interned to integers per segment; edit-distance rows are reused across shift candidates (sacreBLEU's
+// prefix-trie cache saves work only: every row depends on the hypothesis prefix and its fixed length).
 import { InputTooLargeError, InvalidArgumentError, describe } from "./errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
-import { pythonLower } from "./normalize.js";
+import { pythonLower, pythonLowerBatch } from "./normalize.js";
 import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
 export interface TerOptions {
@@ -117,9 +117,16 @@ export function terTokenize(text: string, options?: TerOptions): string[] {
 }
 
 function words(text: string, o: ResolvedTerOptions): string[] {
+  return preprocessed(o.caseSensitive ? text : pythonLower(text), o);
+}
+
+/**
+ * The words of a string already lowercased when asked (`str.lower()` keeps whitespace where it is, so
+ * lowering before `rstrip` gives the same words).
+ */
+function preprocessed(text: string, o: ResolvedTerOptions): string[] {
   let sent = rstrip(text);
   if (sent === "") return [];
-  if (!o.caseSensitive) sent = pythonLower(sent);
   if (o.normalized) {
     sent = normalizeWestern(sent);
     if (o.asianSupport) sent = normalizeAsian(sent);
@@ -140,7 +147,6 @@ function words(text: string, o: ResolvedTerOptions): string[] {
 const MAX_SHIFT_SIZE = 10;
 const MAX_SHIFT_DIST = 50;
 const BEAM_WIDTH = 25;
-const MAX_CACHE_SIZE = 10_000;
 const MAX_SHIFT_CANDIDATES = 1000;
 const INF = 0x3fffffff; // sacreBLEU's int(1e16): larger than any real cost, INF + 1 still fits
 
@@ -151,84 +157,141 @@ const OP_DEL = 3;
 const OP_UNDEF = 4;
 
 /**
- * sacreBLEU's `BeamEditDistance` for one reference: beam search, trace, and the prefix-row cache. Rows live
- * in one growing arena; the cache is a trie whose node ids are row indices (`trie[(parent, word)] = row`).
+ * sacreBLEU's `translation_edit_rate` for one hypothesis and one reference, words interned to small ids.
+ *
+ * sacreBLEU caches edit-distance rows in a prefix trie; every row depends only on the hypothesis prefix
+ * (all candidates have the hypothesis's length, so the beam is fixed), so any reuse of rows gives the same
+ * numbers. Here the rows of the current hypothesis (region A, traced) and of the last candidate (region B)
+ * are kept, and a candidate starts from the longer common prefix with either. When the beam covers the
+ * whole table (the reference is short: ≤ 25 words at the usual length ratios) the beam distance is the
+ * plain Levenshtein distance, and a candidate's distance comes from Myers' bit-parallel recurrence over
+ * the reference's word bitmasks instead (≤ 32 reference words; one 32-bit word per hypothesis word),
+ * started from the state of the common prefix with the current hypothesis.
  */
-class BeamEditDistance {
-  private n = 0;
-  private w = 1;
-  private ref: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  private vocab = 1;
-  private readonly trie = new Map<number, number>();
-  private cacheSize = 0;
-  /** Rows [0, top) are cached (row 0 is the initial row); rows past `top` are this call's scratch. */
-  private top = 1;
-  private cost = new Int32Array(4096);
-  private op = new Uint8Array(4096);
-  private path = new Int32Array(16);
+class TerEngine {
+  private nh = 0;
+  private nr = 0;
+  private W = 1;
+  private lengthRatio = 1;
+  private beam = BEAM_WIDTH;
+  private bitParallel = false;
 
-  /** Start over for a new reference (the arena and trie are reused: no allocation per pair). */
-  reset(ref: Int32Array, vocab: number): this {
-    this.ref = ref;
-    this.vocab = vocab;
-    this.n = ref.length;
-    this.w = this.n + 1;
-    this.trie.clear();
-    this.cacheSize = 0;
-    this.top = 1;
-    this.ensureRows(2);
-    for (let j = 0; j <= this.n; j++) {
+  /** Words of the reference, of the current hypothesis, of the candidate and of the last DP candidate. */
+  private ref = new Int32Array(64);
+  private cur = new Int32Array(64);
+  private cand = new Int32Array(64);
+  private last = new Int32Array(64);
+  private lastValid = false;
+  private best = new Int32Array(64);
+
+  /** Rows: region A (rows 0…nh, the current hypothesis, with operations) then region B (rows nh+1…2nh+1). */
+  private cost = new Int32Array(4096);
+  private op = new Uint8Array(2048);
+  /** Row of each depth of the last DP candidate. */
+  private path = new Int32Array(64);
+
+  /** Bit-parallel: reference word masks by id, and the state after each prefix of the current hypothesis. */
+  private peq = new Int32Array(256);
+  private bpP = new Int32Array(64);
+  private bpM = new Int32Array(64);
+  private bpS = new Int32Array(64);
+
+  /** The trace of the current hypothesis, and its alignment. */
+  private trace = new Uint8Array(128);
+  private traceLength = 0;
+  private align = new Int32Array(64);
+  private hypErr = new Uint8Array(64);
+  private refErr = new Uint8Array(64);
+
+  /** Edits of `hyp[hypAt…hypAt+nh)` against `ref[refAt…refAt+nr)` (sacreBLEU `translation_edit_rate`), ids < vocab. */
+  editRate(words: Int32Array, hypAt: number, nh: number, refAt: number, nr: number, vocab: number): number {
+    if (nr === 0) return nh;
+    this.setup(words, hypAt, nh, refAt, nr, vocab);
+    let shifts = 0;
+    let checked = 0;
+    for (;;) {
+      const preScore = this.tracedDistance();
+      if (nh === 0) return shifts + preScore;
+      const r = this.shiftOnce(preScore, checked);
+      checked = r;
+      if (checked >= MAX_SHIFT_CANDIDATES || this.bestDelta <= 0) return shifts + preScore;
+      shifts++;
+      const t = this.cur;
+      this.cur = this.best;
+      this.best = t;
+    }
+  }
+
+  private setup(words: Int32Array, hypAt: number, nh: number, refAt: number, nr: number, vocab: number): void {
+    this.nh = nh;
+    this.nr = nr;
+    const W = (this.W = nr + 1);
+    const words1 = Math.max(nh, nr) + 1;
+    if (this.cur.length < words1) {
+      const size = 2 * words1;
+      this.ref = new Int32Array(size);
+      this.cur = new Int32Array(size);
+      this.cand = new Int32Array(size);
+      this.last = new Int32Array(size);
+      this.best = new Int32Array(size);
+      this.path = new Int32Array(size);
+      this.bpP = new Int32Array(size);
+      this.bpM = new Int32Array(size);
+      this.bpS = new Int32Array(size);
+      this.align = new Int32Array(size);
+      this.hypErr = new Uint8Array(size);
+      this.refErr = new Uint8Array(size);
+      this.trace = new Uint8Array(2 * size);
+    }
+    for (let i = 0; i < nh; i++) this.cur[i] = words[hypAt + i]!;
+    for (let j = 0; j < nr; j++) this.ref[j] = words[refAt + j]!;
+    const cells = (nh + 1) * W;
+    if (this.op.length < cells) this.op = new Uint8Array(2 * cells);
+    if (this.cost.length < 2 * cells) this.cost = new Int32Array(4 * cells);
+    for (let j = 0; j <= nr; j++) {
       this.cost[j] = j;
       this.op[j] = OP_INS;
     }
-    return this;
-  }
-
-  private ensureRows(rows: number): void {
-    if (rows * this.w <= this.cost.length) return;
-    let size = this.cost.length;
-    while (size < rows * this.w) size *= 2;
-    const c = new Int32Array(size);
-    c.set(this.cost);
-    const o = new Uint8Array(size);
-    o.set(this.op);
-    this.cost = c;
-    this.op = o;
-  }
-
-  /** Edit distance of `hyp` to the reference; with `wantTrace`, `trace` holds the operations (rewriting hyp → ref). */
-  distance(hyp: Int32Array, wantTrace: boolean): number {
-    const nh = hyp.length;
-    const nr = this.n;
-    const W = this.w;
-    if (this.path.length < nh + 1) this.path = new Int32Array(2 * (nh + 1));
-    const path = this.path;
-    // rows from the cache
-    let node = 0;
-    let start = 0;
-    path[0] = 0;
-    while (start < nh) {
-      const hit = this.trie.get(node * this.vocab + hyp[start]!);
-      if (hit === undefined) break;
-      node = hit;
-      path[++start] = node;
+    // the beam (sacreBLEU's, from the length ratio; fixed, as every shifted hypothesis has nh words)
+    const lengthRatio = (this.lengthRatio = nh > 0 ? nr / nh : 1);
+    const beam = (this.beam = BEAM_WIDTH < lengthRatio / 2 ? Math.ceil(lengthRatio / 2 + BEAM_WIDTH) : BEAM_WIDTH);
+    let full = nr <= 32;
+    for (let i = 1; full && i <= nh; i++) {
+      const pseudoDiag = Math.floor(i * lengthRatio);
+      if (pseudoDiag - beam > 0 || (i < nh && pseudoDiag + beam < nr + 1)) full = false;
     }
-    // new rows: cached when the cache had room at the start of the call (as sacreBLEU), else scratch
-    const keep = this.cacheSize < MAX_CACHE_SIZE;
-    const first = this.top;
-    this.ensureRows(first + (nh - start));
+    this.bitParallel = full;
+    if (full) {
+      if (this.peq.length < vocab) this.peq = new Int32Array(2 * vocab);
+      const peq = this.peq;
+      peq.fill(0, 0, vocab);
+      for (let j = 0; j < nr; j++) {
+        const id = this.ref[j]!;
+        peq[id] = peq[id]! | (1 << j);
+      }
+    }
+  }
+
+  /** Beam edit distance of the current hypothesis into region A, with its trace (rewriting hyp → ref). */
+  private tracedDistance(): number {
+    const nh = this.nh;
+    const nr = this.nr;
+    const W = this.W;
     const cost = this.cost;
     const op = this.op;
     const ref = this.ref;
-    const lengthRatio = nh > 0 ? nr / nh : 1;
-    const beam = BEAM_WIDTH < lengthRatio / 2 ? Math.ceil(lengthRatio / 2 + BEAM_WIDTH) : BEAM_WIDTH;
-    let parent = node;
-    for (let i = start + 1; i <= nh; i++) {
-      const row = first + (i - start - 1);
-      const at = row * W;
-      const pat = path[i - 1]! * W;
-      cost.fill(INF, at, at + W);
-      op.fill(OP_UNDEF, at, at + W);
+    const hyp = this.cur;
+    const lengthRatio = this.lengthRatio;
+    const beam = this.beam;
+    // a beam that covers the table sets every cell: no row needs its INF/UNDEF fill
+    const full = this.bitParallel;
+    for (let i = 1; i <= nh; i++) {
+      const at = i * W;
+      const pat = at - W;
+      if (!full) {
+        cost.fill(INF, at, at + W);
+        op.fill(OP_UNDEF, at, at + W);
+      }
       const pseudoDiag = Math.floor(i * lengthRatio);
       const minJ = Math.max(0, pseudoDiag - beam);
       const maxJ = i === nh ? nr + 1 : Math.min(nr + 1, pseudoDiag + beam);
@@ -261,23 +324,15 @@ class BeamEditDistance {
         cost[at + j] = best;
         op[at + j] = bestOp;
       }
-      path[i] = row;
-      if (keep) {
-        this.trie.set(parent * this.vocab + word, row);
-        this.cacheSize++;
-        parent = row;
-      }
     }
-    if (keep) this.top = first + (nh - start);
-    const total = cost[path[nh]! * W + nr]!;
-    if (!wantTrace) return total;
+    const total = cost[nh * W + nr]!;
     if (this.trace.length < nh + nr) this.trace = new Uint8Array(2 * (nh + nr));
     const rev = this.trace;
     let len = 0;
     let i = nh;
     let j = nr;
     while (i > 0 || j > 0) {
-      const o = op[path[i]! * W + j]!;
+      const o = op[i * W + j]!;
       rev[len++] = o;
       if (o === OP_SUB || o === OP_NOP) {
         i--;
@@ -288,183 +343,464 @@ class BeamEditDistance {
     }
     rev.subarray(0, len).reverse();
     this.traceLength = len;
+    this.lastValid = false;
+    if (this.bitParallel) {
+      // Myers' state after each prefix of the current hypothesis (pattern: the reference)
+      const peq = this.peq;
+      const lst = 1 << (nr - 1);
+      let pv = -1;
+      let mv = 0;
+      let sc = nr;
+      this.bpP[0] = pv;
+      this.bpM[0] = mv;
+      this.bpS[0] = sc;
+      for (let k = 0; k < nh; k++) {
+        let eq = peq[hyp[k]!]!;
+        const xv = eq | mv;
+        eq |= ((eq & pv) + pv) ^ pv;
+        mv |= ~(eq | pv);
+        pv &= eq;
+        if (mv & lst) sc++;
+        if (pv & lst) sc--;
+        mv = (mv << 1) | 1;
+        pv = (pv << 1) | ~(xv | mv);
+        mv &= xv;
+        this.bpP[k + 1] = pv;
+        this.bpM[k + 1] = mv;
+        this.bpS[k + 1] = sc;
+      }
+      if (sc !== total) throw new InvalidArgumentError("internal: TER bit-parallel distance differs from the beam", { argument: "hyp" });
+    }
     return total;
   }
 
-  /** The last traced operations, first to last (valid until the next traced call). */
-  trace = new Uint8Array(64);
-  traceLength = 0;
-}
-
-const ED = new BeamEditDistance();
-let shiftScratch = new Int32Array(64);
-
-function slice(words: Int32Array, from: number, to: number): Int32Array {
-  const n = words.length;
-  const a = Math.min(Math.max(from, 0), n);
-  const b = Math.min(Math.max(to, 0), n);
-  return b > a ? words.subarray(a, b) : words.subarray(0, 0);
-}
-
-function concat(parts: Int32Array[], n: number): Int32Array {
-  const out = shiftScratch.subarray(0, n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+  /** Distance of the candidate in `cand`, whose first `known` words are the current hypothesis's. */
+  private candidateDistance(known: number): number {
+    const nh = this.nh;
+    const cand = this.cand;
+    if (this.bitParallel) {
+      const peq = this.peq;
+      const lst = 1 << (this.nr - 1);
+      let pv = this.bpP[known]!;
+      let mv = this.bpM[known]!;
+      let sc = this.bpS[known]!;
+      for (let k = known; k < nh; k++) {
+        let eq = peq[cand[k]!]!;
+        const xv = eq | mv;
+        eq |= ((eq & pv) + pv) ^ pv;
+        mv |= ~(eq | pv);
+        pv &= eq;
+        if (mv & lst) sc++;
+        if (pv & lst) sc--;
+        mv = (mv << 1) | 1;
+        pv = (pv << 1) | ~(xv | mv);
+        mv &= xv;
+      }
+      return sc;
+    }
+    // common prefix with the current hypothesis (region A) or with the last candidate (its path)
+    const cur = this.cur;
+    let p = known;
+    while (p < nh && cand[p] === cur[p]) p++;
+    const path = this.path;
+    let q = 0;
+    if (this.lastValid) {
+      const last = this.last;
+      while (q < nh && cand[q] === last[q]) q++;
+    }
+    if (q <= p) {
+      for (let i = 0; i <= p; i++) path[i] = i;
+    } else p = q;
+    const nr = this.nr;
+    const W = this.W;
+    const cost = this.cost;
+    const ref = this.ref;
+    const lengthRatio = this.lengthRatio;
+    const beam = this.beam;
+    for (let i = p + 1; i <= nh; i++) {
+      const row = nh + 1 + i;
+      const at = row * W;
+      const pat = path[i - 1]! * W;
+      cost.fill(INF, at, at + W);
+      const pseudoDiag = Math.floor(i * lengthRatio);
+      const minJ = Math.max(0, pseudoDiag - beam);
+      const maxJ = i === nh ? nr + 1 : Math.min(nr + 1, pseudoDiag + beam);
+      const word = cand[i - 1]!;
+      let j = minJ;
+      if (j === 0) {
+        cost[at] = cost[pat]! + 1;
+        j = 1;
+      }
+      for (; j < maxJ; j++) {
+        let best = cost[pat + j - 1]! + (word === ref[j - 1] ? 0 : 1);
+        if (best > INF) best = INF;
+        const del = cost[pat + j]! + 1;
+        if (best > del) best = del;
+        const ins = cost[at + j - 1]! + 1;
+        if (best > ins) best = ins;
+        cost[at + j] = best;
+      }
+      path[i] = row;
+    }
+    // the candidate's words become the last candidate's
+    this.cand = this.last;
+    this.last = cand;
+    this.lastValid = true;
+    return cost[path[nh]! * W + nr]!;
   }
-  return out;
-}
 
-/** sacreBLEU `_perform_shift`, Python slice semantics included, written into a scratch buffer. */
-function performShift(words: Int32Array, start: number, length: number, target: number): Int32Array {
-  const n = words.length;
-  if (shiftScratch.length < n) shiftScratch = new Int32Array(2 * n);
-  if (target < start) {
-    return concat([slice(words, 0, target), slice(words, start, start + length), slice(words, target, start), slice(words, start + length, n)], n);
-  }
-  if (target > start + length) {
-    return concat([slice(words, 0, start), slice(words, start + length, target), slice(words, start, start + length), slice(words, target, n)], n);
-  }
-  return concat([slice(words, 0, start), slice(words, start + length, length + target), slice(words, start, start + length), slice(words, length + target, n)], n);
-}
+  private bestDelta = 0;
 
-/** One greedy shift step (sacreBLEU `_shift`): the best shift's gain and words, and the candidates checked so far. */
-function shiftOnce(hyp: Int32Array, ref: Int32Array, ed: BeamEditDistance, checked: number): { delta: number; words: Int32Array; checked: number } {
-  const preScore = ed.distance(hyp, true);
-  const trace = ed.trace.subarray(0, ed.traceLength);
-  // alignment of the flipped trace (rewriting ref → hyp): ref position → hyp position
-  const nh = hyp.length;
-  const nr = ref.length;
-  const align = new Int32Array(nr);
-  const hypErr = new Uint8Array(nh);
-  const refErr = new Uint8Array(nr);
-  let ph = -1;
-  let pr = -1;
-  for (const op of trace) {
-    if (op === OP_NOP || op === OP_SUB) {
-      ph++;
-      pr++;
-      align[pr] = ph;
-      if (op === OP_SUB) {
+  /**
+   * sacreBLEU `_shift`: every candidate shift of the current hypothesis, ranked by tercom's rule (gain,
+   * then longer, then earlier start, then earlier target); the best one's words go to `best` and its
+   * gain to `bestDelta`. Returns the candidates checked so far.
+   */
+  private shiftOnce(preScore: number, checked: number): number {
+    const nh = this.nh;
+    const nr = this.nr;
+    const hyp = this.cur;
+    const ref = this.ref;
+    const trace = this.trace;
+    const align = this.align;
+    const hypErr = this.hypErr;
+    const refErr = this.refErr;
+    hypErr.fill(0, 0, nh);
+    refErr.fill(0, 0, nr);
+    align.fill(0, 0, nr);
+    // alignment of the flipped trace (rewriting ref → hyp): ref position → hyp position
+    let ph = -1;
+    let pr = -1;
+    for (let t = 0; t < this.traceLength; t++) {
+      const op = trace[t]!;
+      if (op === OP_NOP || op === OP_SUB) {
+        ph++;
+        pr++;
+        align[pr] = ph;
+        if (op === OP_SUB) {
+          hypErr[ph] = 1;
+          refErr[pr] = 1;
+        }
+      } else if (op === OP_DEL) {
+        // flipped to an insertion: a hypothesis word
+        ph++;
         hypErr[ph] = 1;
+      } else {
+        // OP_INS flipped to a deletion: a reference word
+        pr++;
+        align[pr] = ph;
         refErr[pr] = 1;
       }
-    } else if (op === OP_DEL) {
-      // flipped to an insertion: a hypothesis word
-      ph++;
-      hypErr[ph] = 1;
-    } else {
-      // OP_INS flipped to a deletion: a reference word
-      pr++;
-      align[pr] = ph;
-      refErr[pr] = 1;
     }
-  }
 
-  let best: { delta: number; length: number; startH: number; idx: number; words: Int32Array } | undefined;
-  outer: for (let startH = 0; startH < nh; startH++) {
-    for (let startR = 0; startR < nr; startR++) {
-      if (Math.abs(startR - startH) > MAX_SHIFT_DIST) continue;
-      let length = 0;
-      while (hyp[startH + length] === ref[startR + length] && length < MAX_SHIFT_SIZE) {
-        length++;
-        // a candidate (startH, startR, length)
-        let hypWrong = false;
-        for (let k = startH; k < startH + length; k++) if (hypErr[k]) hypWrong = true;
-        let refWrong = false;
-        for (let k = startR; k < startR + length; k++) if (refErr[k]) refWrong = true;
-        const a = align[startR]!;
-        if (hypWrong && refWrong && !(startH <= a && a < startH + length)) {
-          let prevIdx = -1;
-          for (let offset = -1; offset < length; offset++) {
-            let idx: number;
-            if (startR + offset === -1) idx = 0;
-            else if (startR + offset >= 0 && startR + offset < nr) idx = align[startR + offset]! + 1;
-            else break;
-            if (idx === prevIdx) continue;
-            prevIdx = idx;
-            const shifted = performShift(hyp, startH, length, idx);
-            const delta = preScore - ed.distance(shifted, false);
-            checked++;
-            // tercom's ranking: gain, then longer, then earlier start, then earlier target
-            if (
-              !best ||
-              delta > best.delta ||
-              (delta === best.delta &&
-                (length > best.length || (length === best.length && (-startH > -best.startH || (startH === best.startH && -idx > -best.idx)))))
-            ) {
-              best = { delta, length, startH, idx, words: shifted.slice() };
+    let found = false;
+    let bestDelta = 0;
+    let bestLength = 0;
+    let bestStart = 0;
+    let bestIdx = 0;
+    outer: for (let startH = 0; startH < nh; startH++) {
+      const fromR = Math.max(0, startH - MAX_SHIFT_DIST);
+      const toR = Math.min(nr, startH + MAX_SHIFT_DIST + 1);
+      for (let startR = fromR; startR < toR; startR++) {
+        let length = 0;
+        let hypWrong = 0;
+        let refWrong = 0;
+        while (length < MAX_SHIFT_SIZE && hyp[startH + length] === ref[startR + length]) {
+          hypWrong |= hypErr[startH + length]!;
+          refWrong |= refErr[startR + length]!;
+          length++;
+          // a candidate (startH, startR, length)
+          const a = align[startR]!;
+          if (hypWrong && refWrong && !(startH <= a && a < startH + length)) {
+            let prevIdx = -1;
+            for (let offset = -1; offset < length; offset++) {
+              let idx: number;
+              if (startR + offset === -1) idx = 0;
+              else if (startR + offset < nr) idx = align[startR + offset]! + 1;
+              else break;
+              if (idx === prevIdx) continue;
+              prevIdx = idx;
+              const known = this.performShift(startH, length, idx);
+              const delta = preScore - this.candidateDistance(known);
+              checked++;
+              if (
+                !found ||
+                delta > bestDelta ||
+                (delta === bestDelta &&
+                  (length > bestLength || (length === bestLength && (startH < bestStart || (startH === bestStart && idx < bestIdx)))))
+              ) {
+                found = true;
+                bestDelta = delta;
+                bestLength = length;
+                bestStart = startH;
+                bestIdx = idx;
+              }
             }
+            if (checked >= MAX_SHIFT_CANDIDATES) break outer;
           }
-          if (checked >= MAX_SHIFT_CANDIDATES) break outer;
+          if (nh === startH + length || nr === startR + length) break;
         }
-        if (nh === startH + length || nr === startR + length) break;
       }
     }
+    this.bestDelta = found ? bestDelta : 0;
+    if (found && bestDelta > 0 && checked < MAX_SHIFT_CANDIDATES) {
+      this.performShift(bestStart, bestLength, bestIdx);
+      const t = this.best;
+      this.best = this.cand;
+      this.cand = t;
+    }
+    return checked;
   }
-  return best ? { delta: best.delta, words: best.words, checked } : { delta: 0, words: hyp, checked };
+
+  /**
+   * sacreBLEU `_perform_shift` of the current hypothesis (Python slice semantics included) into `cand`;
+   * returns how many leading words are surely the current hypothesis's.
+   */
+  private performShift(start: number, length: number, target: number): number {
+    const n = this.nh;
+    const w = this.cur;
+    const out = this.cand;
+    if (target < start) {
+      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, target), w, n, start, start + length), w, n, target, start), w, n, start + length, n);
+      return target < 0 ? 0 : target;
+    }
+    if (target > start + length) {
+      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, target), w, n, start, start + length), w, n, target, n);
+      return start;
+    }
+    copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, length + target), w, n, start, start + length), w, n, length + target, n);
+    return start;
+  }
 }
 
-/** sacreBLEU `translation_edit_rate(words_hyp, words_ref)`: (edits, reference length). */
-function translationEditRate(hyp: Int32Array, ref: Int32Array): number {
-  if (ref.length === 0) return hyp.length;
-  let vocab = 0;
-  for (const w of hyp) if (w >= vocab) vocab = w + 1;
-  for (const w of ref) if (w >= vocab) vocab = w + 1;
-  const ed = ED.reset(ref, vocab);
-  let shifts = 0;
-  let input = hyp;
-  let checked = 0;
-  for (;;) {
-    const r = shiftOnce(input, ref, ed, checked);
-    checked = r.checked;
-    if (checked >= MAX_SHIFT_CANDIDATES) break;
-    if (r.delta <= 0) break;
-    shifts++;
-    input = r.words;
+/** Appends Python's `w[from:to]` (of a list of n words) to `out` at `at`; returns the new end. */
+function copyRange(out: Int32Array, at: number, w: Int32Array, n: number, from: number, to: number): number {
+  const a = from < 0 ? 0 : from > n ? n : from;
+  const b = to < 0 ? 0 : to > n ? n : to;
+  for (let k = a; k < b; k++) out[at++] = w[k]!;
+  return at;
+}
+
+const ENGINE = new TerEngine();
+
+/** Words of one segment's strings as ids (shared within the segment). */
+let segmentWords = new Int32Array(1024);
+
+/**
+ * The segment's vocabulary: an open-addressed table of (hash, string, start, length) → id, emptied per
+ * segment by a generation stamp; words are compared in place, so no substring is made.
+ */
+let tabMask = 1023;
+let tabGen = new Int32Array(1024);
+let tabHash = new Int32Array(1024);
+let tabFrom = new Int32Array(1024);
+let tabLen = new Int32Array(1024);
+let tabId = new Int32Array(1024);
+let tabStr: string[] = new Array<string>(1024).fill("");
+let generation = 0;
+let vocabSize = 0;
+
+/** After a call: a table grown for a long segment is dropped (it holds references to that call's strings). */
+function endCall(): void {
+  if (tabMask <= 4095) return;
+  tabMask = 1023;
+  tabGen = new Int32Array(1024);
+  tabHash = new Int32Array(1024);
+  tabFrom = new Int32Array(1024);
+  tabLen = new Int32Array(1024);
+  tabId = new Int32Array(1024);
+  tabStr = new Array<string>(1024).fill("");
+  generation = 0;
+}
+
+function beginSegment(): void {
+  if (++generation === 0x7fffffff) {
+    tabGen.fill(0);
+    generation = 1;
   }
-  return shifts + ed.distance(input, false);
+  vocabSize = 0;
+}
+
+function growTable(): void {
+  const size = 2 * (tabMask + 1);
+  const [g, h, f, l, d, st] = [tabGen, tabHash, tabFrom, tabLen, tabId, tabStr];
+  tabGen = new Int32Array(size);
+  tabHash = new Int32Array(size);
+  tabFrom = new Int32Array(size);
+  tabLen = new Int32Array(size);
+  tabId = new Int32Array(size);
+  tabStr = new Array<string>(size).fill("");
+  tabMask = size - 1;
+  for (let k = 0; k < g.length; k++) {
+    if (g[k] !== generation) continue;
+    let slot = h[k]! & tabMask;
+    while (tabGen[slot] === generation) slot = (slot + 1) & tabMask;
+    tabGen[slot] = generation;
+    tabHash[slot] = h[k]!;
+    tabFrom[slot] = f[k]!;
+    tabLen[slot] = l[k]!;
+    tabId[slot] = d[k]!;
+    tabStr[slot] = st[k]!;
+  }
+}
+
+/** The id of the word `s[from…to)` whose hash is `hash`. */
+function internWord(s: string, from: number, to: number, hash: number): number {
+  hash ^= hash >>> 15;
+  const len = to - from;
+  let slot = hash & tabMask;
+  for (;;) {
+    if (tabGen[slot] !== generation) break;
+    if (tabHash[slot] === hash && tabLen[slot] === len) {
+      const t = tabStr[slot]!;
+      const f = tabFrom[slot]!;
+      let k = 0;
+      while (k < len && t.charCodeAt(f + k) === s.charCodeAt(from + k)) k++;
+      if (k === len) return tabId[slot]!;
+    }
+    slot = (slot + 1) & tabMask;
+  }
+  tabGen[slot] = generation;
+  tabHash[slot] = hash;
+  tabFrom[slot] = from;
+  tabLen[slot] = len;
+  tabStr[slot] = s;
+  tabId[slot] = vocabSize;
+  if (2 * ++vocabSize > tabMask) growTable();
+  return vocabSize - 1;
+}
+
+function pushWord(at: number, id: number): void {
+  if (segmentWords.length <= at) {
+    const grown = new Int32Array(2 * (at + 1));
+    grown.set(segmentWords);
+    segmentWords = grown;
+  }
+  segmentWords[at] = id;
+}
+
+function internInto(ws: readonly string[], at: number): number {
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
+    let hash = 0x811c9dc5;
+    for (let k = 0; k < w.length; k++) hash = Math.imul(hash ^ w.charCodeAt(k), 0x01000193);
+    pushWord(at + i, internWord(w, 0, w.length, hash));
+  }
+  return ws.length;
+}
+
+/**
+ * Python `str.split()` of `s` (already lowercased as needed), each word interned, ids written from `at`;
+ * returns the word count.
+ */
+function splitInterned(s: string, at: number): number {
+  const n = s.length;
+  let count = 0;
+  let i = 0;
+  for (;;) {
+    let c = 0;
+    while (i < n && isPySpace((c = s.charCodeAt(i)))) i++;
+    if (i >= n) return count;
+    const from = i;
+    let hash = 0x811c9dc5;
+    do {
+      hash = Math.imul(hash ^ c, 0x01000193);
+      if (++i >= n) break;
+      c = s.charCodeAt(i);
+    } while (!isPySpace(c));
+    pushWord(at + count++, internWord(s, from, i, hash));
+  }
+}
+
+/** Python `str.isspace()` of one UTF-16 unit. */
+function isPySpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13) || c >= 0x1c;
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
+  );
+}
+
+/** Words of one (already lowercased, if asked) string, interned from `at`; returns the word count. */
+function segmentString(text: string, o: ResolvedTerOptions, at: number): number {
+  if (!o.normalized && !o.noPunct) return splitInterned(text, at);
+  return internInto(preprocessed(text, o), at);
 }
 
 /** Segment statistics: [best edits over the references, average reference length]. */
 function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, out: Float64Array, at: number, index: number): void {
-  const ids = new Map<string, number>();
-  const intern = (ws: string[]): Int32Array => {
-    const a = new Int32Array(ws.length);
-    for (let i = 0; i < ws.length; i++) {
-      let id = ids.get(ws[i]!);
-      if (id === undefined) ids.set(ws[i]!, (id = ids.size));
-      a[i] = id;
-    }
-    return a;
-  };
-  const h = intern(words(hyp, o));
+  beginSegment();
+  const nh = segmentString(hyp, o, 0);
   let best = Infinity;
   let lengths = 0;
   for (const ref of refs) {
-    const r = intern(words(ref, o));
+    const nr = segmentString(ref, o, nh);
     // the shift search costs about hyp words × ref words per candidate: bounded before it starts
-    const cells = h.length * r.length;
+    const cells = nh * nr;
     if (cells > INPUT_LIMITS.maxTerWordPairs) {
       throw new InputTooLargeError(
-        `TER of hyps[${index}] compares ${h.length} × ${r.length} = ${cells} word pairs, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs): its time grows faster than the product of the lengths`,
+        `TER of hyps[${index}] compares ${nh} × ${nr} = ${cells} word pairs, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs): its time grows faster than the product of the lengths`,
         { argument: "hyps", index, expected: `at most ${INPUT_LIMITS.maxTerWordPairs} word pairs`, actual: `${cells} word pairs`, kind: "pair", limit: INPUT_LIMITS.maxTerWordPairs, size: cells, unit: "word pairs" },
       );
     }
-    const edits = translationEditRate(h, r);
-    lengths += r.length;
+    const edits = ENGINE.editRate(segmentWords, 0, nh, nh, nr, vocabSize);
+    lengths += nr;
     if (edits < best) best = edits;
   }
   out[at] = best;
   out[at + 1] = lengths / refs.length;
 }
 
+const NON_ASCII = /[^\0-\x7f]/;
+/** Pairs lowercased per crossing into the kernel. */
+const LOWER_CHUNK = 1024;
+
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions): Float64Array {
   checkPairSizes(hyps, refs, "hyps", "refs", false);
   const out = new Float64Array(hyps.length * TER_STATISTICS_WIDTH);
-  for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH, i);
+  try {
+    if (o.caseSensitive) {
+      for (let i = 0; i < hyps.length; i++) segment(hyps[i]!, refs[i]!, o, out, i * TER_STATISTICS_WIDTH, i);
+    } else lowercasedSegments(hyps, refs, o, out);
+  } finally {
+    endCall();
+  }
   return out;
+}
+
+function lowercasedSegments(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions, out: Float64Array): void {
+  // Python `str.lower()`: ASCII strings here, the others in one crossing per chunk of pairs
+  const lowered: string[] = [];
+  const pending: string[] = [];
+  const slots: number[] = [];
+  for (let from = 0; from < hyps.length; from += LOWER_CHUNK) {
+    const to = Math.min(hyps.length, from + LOWER_CHUNK);
+    lowered.length = 0;
+    pending.length = 0;
+    slots.length = 0;
+    for (let i = from; i < to; i++) {
+      for (let r = -1; r < refs[i]!.length; r++) {
+        const s = r < 0 ? hyps[i]! : refs[i]![r]!;
+        if (NON_ASCII.test(s)) {
+          slots.push(lowered.length);
+          pending.push(s);
+          lowered.push("");
+        } else lowered.push(s.toLowerCase());
+      }
+    }
+    if (pending.length > 0) {
+      const done = pythonLowerBatch(pending);
+      for (let k = 0; k < done.length; k++) lowered[slots[k]!] = done[k]!;
+    }
+    let k = 0;
+    for (let i = from; i < to; i++) {
+      const h = lowered[k++]!;
+      const rs = refs[i]!;
+      const lr = rs.length === 1 ? [lowered[k]!] : lowered.slice(k, k + rs.length);
+      k += rs.length;
+      segment(h, lr, o, out, i * TER_STATISTICS_WIDTH, i);
+    }
+  }
 }
 
 /** sacreBLEU `TER._compute_score_from_stats`. */
