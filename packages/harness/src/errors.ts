@@ -188,6 +188,26 @@ export class QueueConnectionError extends EvalkernError {
 }
 
 /**
+ * `@evalkern/harness/queue` needs the queue engine, `bullmq` and `ioredis`, which are optional peer
+ * dependencies of the harness (they are not installed for users who never run on a cluster). The message
+ * says what to install. `@evalkern/cli` depends on both, so `evalkern score --queue` / `evalkern worker`
+ * work out of the box.
+ */
+export class QueueEngineNotInstalledError extends EvalkernError {
+  override name = "QueueEngineNotInstalledError";
+  override readonly code: string = "QUEUE_ENGINE_NOT_INSTALLED";
+  /** The missing packages. */
+  readonly packages: readonly string[];
+  constructor(packages: readonly string[], options?: { cause?: unknown }) {
+    super(
+      `distributed scoring needs ${packages.join(" and ")}, optional peer dependencies of @evalkern/harness: install them with \`npm i bullmq@^6.7.0 ioredis@^6.0.0\``,
+      options,
+    );
+    this.packages = packages;
+  }
+}
+
+/**
  * A chunk of a distributed run failed on every attempt (a "poison" chunk: it crashed or stalled its
  * workers, or exceeded its time budget, `attempts` times). Names the chunk's input lines.
  */

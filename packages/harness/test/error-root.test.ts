@@ -22,6 +22,7 @@ import {
   QueueConnectionError,
   ChunkFailedError,
   QueueJobRejectedError,
+  QueueEngineNotInstalledError,
 } from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -40,6 +41,7 @@ const instances: Record<string, () => Error> = {
   QueueConnectionError: () => new QueueConnectionError("m", "redis://127.0.0.1:1"),
   ChunkFailedError: () => new ChunkFailedError("m", { lines: [1, 2], attempts: 3, reason: "r" }),
   QueueJobRejectedError: () => new QueueJobRejectedError("m"),
+  QueueEngineNotInstalledError: () => new QueueEngineNotInstalledError(["bullmq"]),
   EndpointUnreachableError: () => new EndpointUnreachableError("http://127.0.0.1:1", "refused"),
   BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
   MetricAssertionError: () => new MetricAssertionError("m", [], null),

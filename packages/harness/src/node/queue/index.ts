@@ -11,4 +11,4 @@ setRuntime(nodeRuntime);
 export { scoreFileDistributed, type DistributedScoreOptions, type QueueProgress } from "./producer.js";
 export { runWorker, validateRemoteConfig, type RunWorkerOptions, type QueueWorker } from "./worker.js";
 export { parseQueueUrl, checkRunName, DEFAULT_QUEUE_NAME, DEFAULT_PREFIX, type QueueConnection } from "./wire.js";
-export { QueueConnectionError, ChunkFailedError, QueueJobRejectedError } from "../../errors.js";
+export { QueueConnectionError, ChunkFailedError, QueueJobRejectedError, QueueEngineNotInstalledError } from "../../errors.js";

@@ -10,8 +10,9 @@
 // stops the run with `ChunkFailedError` naming its lines; a Redis unreachable for longer than
 // `connectionTimeoutMs` stops it with `QueueConnectionError` (rows committed so far are checkpointed).
 // Results are removed from Redis once a checkpoint covers them, and the run's jobs when it completes.
-import { Job, Queue, QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
+import type { Job as BullJob, Queue, Queue as QueueType, QueueEvents, QueueEvents as QueueEventsType } from "bullmq";
+import type { Redis, Redis as RedisType } from "ioredis";
+import { loadQueueEngine } from "./engine.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
 import { countNewlines } from "../../bulk/records.js";
 import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError } from "../../errors.js";
@@ -118,6 +119,7 @@ class QueuePool implements WorkerPool {
   requeued = 0;
 
   constructor(
+    private readonly Job: typeof BullJob,
     private readonly queue: Queue,
     private readonly events: QueueEvents,
     private readonly redis: Redis,
@@ -235,7 +237,7 @@ class QueuePool implements WorkerPool {
           this.fetched.push({ id, lastLine: f.data.lines[1] });
           f.resolve(result);
         } else if (state === "failed") {
-          const job = await Job.fromId<ChunkJobData, string>(this.queue, id);
+          const job = await this.Job.fromId<ChunkJobData, string>(this.queue, id);
           this.contact();
           if (!job || !this.inFlight.has(id)) return;
           if (!f.retried && (job.finishedOn ?? 0) < this.started) {
@@ -389,9 +391,10 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   const sharedInput = options.sharedInput;
   if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
 
-  let queue: Queue | undefined;
-  let events: QueueEvents | undefined;
-  let redis: Redis | undefined;
+  const { bullmq: { Job, Queue, QueueEvents }, ioredis: { Redis } } = await loadQueueEngine();
+  let queue: QueueType | undefined;
+  let events: QueueEventsType | undefined;
+  let redis: RedisType | undefined;
   let pool: QueuePool | undefined;
   let run = "";
   let setKey = "";
@@ -428,7 +431,7 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
             strictUtf8: opts.strictUtf8,
             rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
           };
-          pool = new QueuePool(queue, events, redis, conn, {
+          pool = new QueuePool(Job, queue, events, redis, conn, {
             run,
             fingerprint: job,
             config,

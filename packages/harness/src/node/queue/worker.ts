@@ -8,7 +8,8 @@
 // row settings must be what the specs give. No code travels through the queue.
 import { realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
-import { Worker as BullWorker, UnrecoverableError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { loadQueueEngine } from "./engine.js";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { ruleForModule } from "@evalkern/metrics/registry";
 import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
@@ -61,8 +62,11 @@ export interface QueueWorker {
 /** Canonical JSON of plain data as it travels (undefined members dropped), for comparisons. */
 const canon = (v: unknown): string => stableJson(JSON.parse(JSON.stringify(v ?? null)) as unknown);
 
+/** bullmq's `UnrecoverableError` (a job that fails at once, without retries), once the engine is loaded. */
+let Unrecoverable: new (message: string) => Error = Error;
+
 function reject(message: string): never {
-  throw new UnrecoverableError(new QueueJobRejectedError(`job refused: ${message}`).message);
+  throw new Unrecoverable(new QueueJobRejectedError(`job refused: ${message}`).message);
 }
 
 /**
@@ -140,6 +144,8 @@ function readShared(r: SharedRange, allowedDirs: readonly string[]): Uint8Array 
 export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker> {
   if (typeof options !== "object" || options === null) throw new InvalidArgumentError("runWorker(options): options must be an object", { argument: "options" });
   const conn = parseQueueUrl(options.queue);
+  const { Worker: BullWorker, UnrecoverableError } = (await loadQueueEngine()).bullmq;
+  Unrecoverable = UnrecoverableError;
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const int = (v: unknown, name: string, dflt: number, min = 1): number => {
