@@ -303,6 +303,20 @@ export function bleuSentence(
   bleuScoreBatch(1, out, maxOrder, smooth, smoothValue, effectiveOrder, out + (<usize>(2 + 2 * maxOrder) << 3));
 }
 
+/** Sentence BLEU for a batch: statistics and `compute_bleu` per item, one f64 score per item at `out`. */
+export function bleuSentenceBatch(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  tokenizer: i32, lowercase: i32, maxOrder: i32, smooth: i32, smoothValue: f64, effectiveOrder: i32, out: usize,
+): void {
+  const row = alloc(<usize>(4 + 5 * maxOrder) << 3);
+  const score = row + (<usize>(2 + 2 * maxOrder) << 3);
+  for (let i = 0; i < n; i++) {
+    bleuStatsOne(bytes, strOffs, i, refFirst(refStart, i), refEnd(refStart, i), tokenizer, lowercase != 0, maxOrder, row);
+    bleuScoreBatch(1, row, maxOrder, smooth, smoothValue, effectiveOrder, score);
+    store<f64>(out + (<usize>i << 3), load<f64>(score));
+  }
+}
+
 export const SMOOTH_NONE = 0;
 export const SMOOTH_FLOOR = 1;
 export const SMOOTH_ADD_K = 2;

@@ -307,7 +307,7 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
     }
     if (p3 == NO && p4 == NO && (p2 == PEND || (p2 != NO && p2 != 0x2e && p2 != 0x2c))) {
       if (k == C_PLAIN) {
-        sink(p2);
+        if (p2 != PEND) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
         while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
@@ -316,7 +316,7 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         continue;
       }
       if (k == C_WS) {
-        sink(p2);
+        if (p2 != PEND) sink(p2);
         close();
         i += len;
         cur = i;
@@ -324,7 +324,7 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         continue;
       }
       if (k == C_ISO) {
-        sink(p2);
+        if (p2 != PEND) sink(p2);
         close();
         emit(i, i + len);
         i += len;
@@ -433,7 +433,7 @@ export function scanIntl(p: usize, n: i32): void {
     }
     if (p3 == NO && (p2 == PEND || (p2 != NO && (p2 >= SPC || intlClass(p2) == 0)))) {
       if (k == C_PLAIN) {
-        sink(p2);
+        if (p2 != PEND) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
         while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
@@ -442,7 +442,7 @@ export function scanIntl(p: usize, n: i32): void {
         continue;
       }
       if (k == C_WS) {
-        sink(p2);
+        if (p2 != PEND) sink(p2);
         close();
         i += len;
         cur = i;

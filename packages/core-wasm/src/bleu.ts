@@ -90,6 +90,7 @@ export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
 type Exports = {
   bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
   bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
+  bleuSentenceBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
 };
 
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedBleuOptions): Float64Array {
@@ -207,9 +208,13 @@ export function sentenceBleuBatch(
   options?: BleuOptions,
 ): Float64Array {
   const b = pairBatch(hyps, refs);
-  const o = resolveBleuOptions(options, true);
-  const stats = statistics(b.hyps, b.refs, o);
-  return scoresOf(stats, b.hyps.length, o);
+  const p = sentencePlan(options);
+  const k = kernels() as unknown as Exports;
+  const o = p.o;
+  // one pass in the kernel: statistics and score per item, only the scores come back
+  return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
+    k.bleuSentenceBatch(l.count, l.bytes, l.strOffs, l.refStart, p.tok, p.lc, o.maxNgramOrder, p.smooth, o.smoothValue, p.eff, l.out),
+  );
 }
 
 /** The score column of `compute_bleu` over n statistics rows. */
