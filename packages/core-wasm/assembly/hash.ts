@@ -239,10 +239,15 @@ export function tokTableBegin(items: i32): void {
   return n >= 8 ? v : v & ((<u64>1 << (<u64>n << 3)) - 1);
 }
 
-function hashBytes(p: usize, n: i32, head: u64): u64 {
-  let h = mix64(head ^ (<u64>n * 0x9e3779b97f4a7c15));
+function hashTail(p: usize, n: i32, h: u64): u64 {
   for (let k = 8; k < n; k += 8) h = mix64(h ^ headOf(p + <usize>k, n - k));
   return h;
+}
+
+// @ts-ignore: decorator
+@inline function hashBytes(p: usize, n: i32, head: u64): u64 {
+  const h = mix64(head ^ (<u64>n * 0x9e3779b97f4a7c15));
+  return n > 8 ? hashTail(p, n, h) : h;
 }
 
 function tokTableGrow(): void {

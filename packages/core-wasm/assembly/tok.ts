@@ -90,6 +90,34 @@ function buildTables(): void {
   tablesReady = true;
 }
 
+// ---- SIMD128 run scans: the offset of the first byte in 16 that may not be plain (a superset: the
+// scalar class table decides), or 16 ----
+
+/** TokenizerRegexp: ASCII below 'A' but "'" and '-', [\]^_`, {|}~, and lead bytes C2, E1..E9, EF. */
+// @ts-ignore: decorator
+@inline function flagsRegexp(v: v128): i32 {
+  let f = v128.andnot(
+    i8x16.lt_u(v, i8x16.splat(0x41)),
+    v128.or(i8x16.eq(v, i8x16.splat(0x27)), i8x16.eq(v, i8x16.splat(0x2d))),
+  );
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x5b)), i8x16.splat(6)));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x7b)), i8x16.splat(4)));
+  f = v128.or(f, i8x16.eq(v, i8x16.splat(<i8>0xc2)));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(<i8>0xe1)), i8x16.splat(9)));
+  f = v128.or(f, i8x16.eq(v, i8x16.splat(<i8>0xef)));
+  return i8x16.bitmask(f);
+}
+
+/** intl: ASCII below 'A', [\]^_`, {|}~, and every lead byte. */
+// @ts-ignore: decorator
+@inline function flagsIntl(v: v128): i32 {
+  let f = i8x16.lt_u(v, i8x16.splat(0x41));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x5b)), i8x16.splat(6)));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x7b)), i8x16.splat(4)));
+  f = v128.or(f, i8x16.gt_u(v, i8x16.splat(<i8>0xbf)));
+  return i8x16.bitmask(f);
+}
+
 // ---- output ----
 
 // @ts-ignore: decorator
@@ -310,6 +338,14 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         if (p2 != PEND) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
+        while (i + 16 <= n) {
+          const m = flagsRegexp(v128.load(p + <usize>i));
+          if (m != 0) {
+            i += ctz(m);
+            break;
+          }
+          i += 16;
+        }
         while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
         cur = i;
         p2 = PEND;
@@ -436,6 +472,14 @@ export function scanIntl(p: usize, n: i32): void {
         if (p2 != PEND) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
+        while (i + 16 <= n) {
+          const m = flagsIntl(v128.load(p + <usize>i));
+          if (m != 0) {
+            i += ctz(m);
+            break;
+          }
+          i += 16;
+        }
         while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
         cur = i;
         p2 = PEND;

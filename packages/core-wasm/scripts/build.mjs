@@ -20,7 +20,7 @@ const asc = join(dirname(require.resolve("assemblyscript/package.json")), "bin",
 // ones (CI runs it, so the committed module is always the one the sources give).
 const force = process.argv.includes("--force") || process.argv.includes("--verify");
 const verify = process.argv.includes("--verify");
-const common = ["assembly/index.ts", "--runtime", "stub", "--initialMemory", "2"];
+const common = ["assembly/index.ts", "--runtime", "stub", "--initialMemory", "2", "--enable", "simd"];
 const releaseFlags = ["-O3", "--shrinkLevel", "0", "--noAssert", "--converge"];
 const flags = releaseFlags.join(" ");
 
