@@ -3,7 +3,7 @@
 //
 // Statistics per item (f64): [sysLen, refLen, correct[0..N), total[0..N)], N = max n-gram order.
 
-import { alloc, mark, release } from "./mem";
+import { alloc, mark, release, persistBase, PERSIST_BIGRAM, PERSIST_FREE } from "./mem";
 import { decodeUtf8, encodeUtf8, isPyWs, rstripLen } from "./text";
 import { NONE, tokTableBegin, tiCount, ngramMapBegin, ngramMapAdd, ngramAdded, ngramMapFind } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
@@ -172,6 +172,16 @@ export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: 
   return tokCount;
 }
 
+// The direct bigram table in the persistent arena (mem.ts): for hypotheses of at most BG_MAX_V distinct tokens.
+const BG_BYTES: usize = PERSIST_FREE - PERSIST_BIGRAM;
+const BG_MAX_V: i32 = 90; // 90 × 90 × 8 bytes ≤ 64 KiB
+// @ts-ignore: decorator
+@inline function BG_TABLE(): usize {
+  return persistBase() + PERSIST_BIGRAM;
+}
+// @ts-ignore: decorator
+@lazy let bigramEpoch: u32 = 0;
+
 /**
  * Sentence statistics for one hypothesis and its references, written as f64 at `out`:
  * [sysLen, refLen, correct[0..N), total[0..N)].
@@ -202,11 +212,38 @@ function bleuStatsOne(
   store<u32>(orderStart, 0);
   store<u32>(orderStart, <u32>V, 4);
   let G = <u32>V;
+  // bigrams: a direct V×V table (epoch-stamped u64 entries: epoch << 32 | id) when it fits the arena
+  const direct = V <= BG_MAX_V;
+  if (++bigramEpoch == 0) {
+    memory.fill(BG_TABLE(), 0, BG_BYTES); // wrapped after 2^32 items: clear once
+    bigramEpoch = 1;
+  }
+  const bgEpoch = bigramEpoch;
+  const bg = BG_TABLE();
   if (maxOrder > 1 && hypLen > 1) {
-    ngramMapBegin(hypLen * (maxOrder - 1));
+    ngramMapBegin(hypLen * (maxOrder - (direct ? 2 : 1)));
     const prev = alloc(<usize>(hypLen + 1) << 2);
     memory.copy(prev, hyp, <usize>hypLen << 2);
-    for (let n = 2; n <= maxOrder; n++) {
+    if (direct) {
+      for (let i = 0; i + 2 <= hypLen; i++) {
+        const e = bg + (<usize>(load<u32>(prev + (<usize>i << 2)) * <u32>V + load<u32>(hyp + (<usize>(i + 1) << 2))) << 3);
+        let g: u32;
+        if (load<u32>(e, 4) == bgEpoch) {
+          g = load<u32>(e);
+          const r = rec + (<usize>g << 4);
+          store<u32>(r, load<u32>(r) + 1);
+        } else {
+          g = G++;
+          store<u64>(e, (<u64>bgEpoch << 32) | <u64>g);
+          const r = rec + (<usize>g << 4);
+          store<u64>(r, 1); // hyp 1, refMax 0
+          store<u64>(r, 0, 8); // cur, stamp
+        }
+        store<u32>(prev + (<usize>(i << 2)), g);
+      }
+      store<u32>(orderStart + 8, G);
+    }
+    for (let n = direct ? 3 : 2; n <= maxOrder; n++) {
       for (let i = 0; i + n <= hypLen; i++) {
         const key = (<u64>load<u32>(prev + (<usize>i << 2)) << 32) | <u64>load<u32>(hyp + (<usize>(i + n - 1) << 2));
         const g = ngramMapAdd(key, G);
@@ -254,7 +291,12 @@ function bleuStatsOne(
         if (n == maxOrder || i + n >= refLen) break;
         const t = load<u32>(ref + (<usize>(i + n) << 2));
         if (t == NONE) break;
-        g = ngramMapFind((<u64>g << 32) | <u64>t);
+        if (n == 1 && direct) {
+          const e = bg + (<usize>(g * <u32>V + t) << 3);
+          g = load<u32>(e, 4) == bgEpoch ? load<u32>(e) : NONE;
+        } else {
+          g = ngramMapFind((<u64>g << 32) | <u64>t);
+        }
         if (g == NONE) break; // an n-gram absent from the hypothesis has no longer extension in it either
         n++;
       }

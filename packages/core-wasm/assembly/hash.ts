@@ -1,7 +1,7 @@
 // Open-addressing hash tables in scratch memory, with exact comparison (a hash collision can never
 // merge two different strings or n-grams).
 
-import { alloc, allocZero, persistBase, PERSIST_INTERN, PERSIST_NGRAM, PERSIST_FREE } from "./mem";
+import { alloc, allocZero, persistBase, PERSIST_INTERN, PERSIST_NGRAM, PERSIST_BIGRAM } from "./mem";
 import { cpsEqual, hashRange, mix, finish } from "./text";
 
 export const NONE: u32 = 0xffffffff;
@@ -218,17 +218,12 @@ const TI_ARENA_SLOTS: u32 = <u32>(PERSIST_NGRAM - PERSIST_INTERN) >> 5;
 export function tokTableBegin(items: i32): void {
   let cap: u32 = 16;
   while (cap < <u32>items * 2 && cap < (1 << 24)) cap <<= 1;
-  tiEpoch++;
-  if (cap <= TI_ARENA_SLOTS) {
-    tiSlots = persistBase() + PERSIST_INTERN;
-    if (tiEpoch == 0) {
-      memory.fill(tiSlots, 0, <usize>TI_ARENA_SLOTS << 5);
-      tiEpoch = 1;
-    }
-  } else {
-    if (tiEpoch == 0) tiEpoch = 1;
-    tiSlots = allocZero(<usize>cap << 5);
+  if (++tiEpoch == 0) {
+    // wrapped after 2^32 items: clear the arena once
+    memory.fill(persistBase() + PERSIST_INTERN, 0, <usize>TI_ARENA_SLOTS << 5);
+    tiEpoch = 1;
   }
+  tiSlots = cap <= TI_ARENA_SLOTS ? persistBase() + PERSIST_INTERN : allocZero(<usize>cap << 5);
   tiMask = cap - 1;
   tiCount = 0;
 }
@@ -303,7 +298,7 @@ export function internToken(p: usize, n: i32, add: bool): u32 {
 
 // N-gram id map: (id of the (n-1)-gram, token id) -> id of the n-gram. Slot (16 bytes): key u64 @0,
 // epoch u32 @8, id u32 @12.
-const NG_ARENA_SLOTS: u32 = <u32>(PERSIST_FREE - PERSIST_NGRAM) >> 4;
+const NG_ARENA_SLOTS: u32 = <u32>(PERSIST_BIGRAM - PERSIST_NGRAM) >> 4;
 // @ts-ignore: decorator
 @lazy let ngSlots: usize = 0;
 // @ts-ignore: decorator
@@ -317,17 +312,12 @@ const NG_ARENA_SLOTS: u32 = <u32>(PERSIST_FREE - PERSIST_NGRAM) >> 4;
 export function ngramMapBegin(items: i32): void {
   let cap: u32 = 16;
   while (cap < <u32>items * 2 && cap < (1 << 20)) cap <<= 1;
-  ngEpoch++;
-  if (cap <= NG_ARENA_SLOTS) {
-    ngSlots = persistBase() + PERSIST_NGRAM;
-    if (ngEpoch == 0) {
-      memory.fill(ngSlots, 0, <usize>NG_ARENA_SLOTS << 4);
-      ngEpoch = 1;
-    }
-  } else {
-    if (ngEpoch == 0) ngEpoch = 1;
-    ngSlots = allocZero(<usize>cap << 4);
+  if (++ngEpoch == 0) {
+    // wrapped after 2^32 items: clear the arena once
+    memory.fill(persistBase() + PERSIST_NGRAM, 0, <usize>NG_ARENA_SLOTS << 4);
+    ngEpoch = 1;
   }
+  ngSlots = cap <= NG_ARENA_SLOTS ? persistBase() + PERSIST_NGRAM : allocZero(<usize>cap << 4);
   ngMask = cap - 1;
   ngCount = 0;
 }
