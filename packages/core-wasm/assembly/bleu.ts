@@ -17,45 +17,37 @@ export const TOK_ZH = 2;
 export const TOK_CHAR = 3;
 export const TOK_NONE = 4;
 
-// A growable-by-construction code-point buffer: every pass allocates its worst case in scratch.
-// @ts-ignore: decorator
-@inline function cpAt(p: usize, i: i32): u32 {
-  return load<u32>(p + (<usize>i << 2));
-}
-// @ts-ignore: decorator
-@inline function put(p: usize, i: i32, c: u32): void {
-  store<u32>(p + (<usize>i << 2), c);
-}
-
-
-/** str.replace(pattern, repl) for short ASCII patterns over code points; returns new length in `dst`. */
+/** str.replace(pattern, repl) for short ASCII patterns over UTF-8 bytes (an ASCII byte is never part of a longer character); returns the new length at `dst`. */
 function replaceAll(src: usize, n: i32, pat: StaticArray<u32>, repl: StaticArray<u32>, dst: usize): i32 {
   const m = pat.length;
   const r = repl.length;
+  const first = <u8>unchecked(pat[0]);
   let o = 0;
   let i = 0;
   while (i < n) {
-    let hit = i + m <= n;
+    const b = load<u8>(src + <usize>i);
+    let hit = b == first && i + m <= n;
     if (hit) {
-      for (let k = 0; k < m; k++) {
-        if (cpAt(src, i + k) != unchecked(pat[k])) {
+      for (let k = 1; k < m; k++) {
+        if (<u32>load<u8>(src + <usize>(i + k)) != unchecked(pat[k])) {
           hit = false;
           break;
         }
       }
     }
     if (hit) {
-      for (let k = 0; k < r; k++) put(dst, o++, unchecked(repl[k]));
+      for (let k = 0; k < r; k++) store<u8>(dst + <usize>(o++), <u8>unchecked(repl[k]));
       i += m;
     } else {
-      put(dst, o++, cpAt(src, i++));
+      store<u8>(dst + <usize>(o++), b);
+      i++;
     }
   }
   return o;
 }
 
-function contains(src: usize, n: i32, c: u32): bool {
-  for (let i = 0; i < n; i++) if (cpAt(src, i) == c) return true;
+function contains(src: usize, n: i32, c: u8): bool {
+  for (let i = 0; i < n; i++) if (load<u8>(src + <usize>i) == c) return true;
   return false;
 }
 
@@ -101,74 +93,70 @@ function rstripBytes(p: usize, n: i32): i32 {
  * at `tokIds`. Bytes it makes (lowercasing, 13a's replacements) stay in scratch until the caller's release.
  */
 export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: bool, add: bool): i32 {
-  if (!lowercase) {
-    const n = rstripBytes(p, byteLen);
-    tokBegin(alloc((<usize>n + 2) << 2), add);
-    if (tokenizer == TOK_13A) {
-      if (scanRegexp(p, n, MODE_13A)) return tokCount;
-      // a '<', '&' or '\n': the replacements first (below); a hypothesis starts its table again
-      if (add) tokTableBegin(n);
-    } else if (tokenizer == TOK_INTL) {
-      scanIntl(p, n);
-      return tokCount;
-    } else if (tokenizer == TOK_ZH) {
-      scanRegexp(p, n, MODE_ZH);
-      return tokCount;
-    } else if (tokenizer == TOK_CHAR) {
-      scanChar(p, n);
-      return tokCount;
-    } else {
-      scanNone(p, n);
-      return tokCount;
-    }
-  }
-  // code points: lowercase, rstrip, 13a's string replacements; then UTF-8 again for the scanner
-  let cps = alloc(<usize>(byteLen + 1) << 2);
-  let n = decodeUtf8(p, byteLen, cps);
+  let n = rstripBytes(p, byteLen);
   if (lowercase) {
-    const low = alloc(<usize>(n * 2 + 1) << 2);
-    n = pyLower(cps, n, low);
-    cps = low;
-  }
-  n = rstripLen(cps, n);
-  if (tokenizer == TOK_13A) {
-    // the rare string replacements first (only when their trigger characters occur)
-    const hasLt = contains(cps, n, 0x3c);
-    const hasNl = contains(cps, n, 0x0a);
-    if (hasLt || hasNl) {
-      let t = alloc((<usize>n + 1) << 2);
-      let cur = cps;
-      if (hasLt) {
-        n = replaceAll(cur, n, P_SKIPPED, R_EMPTY, t);
-        cur = t;
-        t = alloc((<usize>n + 1) << 2);
+    // Python str.lower(): ASCII bytes directly, anything else through the Unicode tables
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      if (load<u8>(p + <usize>i) >= 0x80) {
+        ascii = false;
+        break;
       }
-      n = replaceAll(cur, n, P_HYPHEN_NL, R_EMPTY, t);
-      const t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_NL, R_SPACE, t2);
-      cps = t2;
     }
-    if (contains(cps, n, 0x26)) {
-      let t = alloc((<usize>n + 1) << 2);
-      n = replaceAll(cps, n, P_QUOT, R_QUOT, t);
-      let t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_AMP, R_AMP, t2);
-      t = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t2, n, P_LT, R_LT, t);
-      t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_GT, R_GT, t2);
-      cps = t2;
+    if (ascii) {
+      const low = alloc(<usize>n + 16);
+      for (let i = 0; i < n; i++) {
+        const b = load<u8>(p + <usize>i);
+        store<u8>(low + <usize>i, b - 0x41 < 26 ? b | 0x20 : b);
+      }
+      p = low;
+    } else {
+      const cps = alloc(<usize>(n + 1) << 2);
+      const cn = decodeUtf8(p, n, cps);
+      const low = alloc(<usize>(cn * 2 + 1) << 2);
+      const ln = rstripLen(low, pyLower(cps, cn, low));
+      const buf = alloc((<usize>ln << 2) + 16);
+      n = encodeUtf8(low, ln, buf);
+      p = buf;
     }
   }
-  const buf = alloc((<usize>n << 2) + 8);
-  const bn = encodeUtf8(cps, n, buf);
-  store<u64>(buf + <usize>bn, 0);
-  tokBegin(alloc((<usize>bn + 2) << 2), add);
-  if (tokenizer == TOK_13A) scanRegexp(buf, bn, MODE_13A_POST);
-  else if (tokenizer == TOK_INTL) scanIntl(buf, bn);
-  else if (tokenizer == TOK_ZH) scanRegexp(buf, bn, MODE_ZH);
-  else if (tokenizer == TOK_CHAR) scanChar(buf, bn);
-  else scanNone(buf, bn);
+  tokBegin(alloc((<usize>n + 2) << 2), add);
+  if (tokenizer == TOK_13A) {
+    if (scanRegexp(p, n, MODE_13A)) return tokCount;
+    // a '<', '&' or '\n': 13a's string replacements first; a hypothesis starts its table again
+    if (add) tokTableBegin(n);
+    if (contains(p, n, 0x3c) || contains(p, n, 0x0a)) {
+      const t = alloc(<usize>n + 16);
+      const t2 = alloc(<usize>n + 16);
+      let src = p;
+      if (contains(p, n, 0x3c)) {
+        n = replaceAll(p, n, P_SKIPPED, R_EMPTY, t2);
+        src = t2;
+      }
+      n = replaceAll(src, n, P_HYPHEN_NL, R_EMPTY, t);
+      n = replaceAll(t, n, P_NL, R_SPACE, t2);
+      p = t2;
+    }
+    if (contains(p, n, 0x26)) {
+      const t = alloc(<usize>n + 16);
+      const t2 = alloc(<usize>n + 16);
+      n = replaceAll(p, n, P_QUOT, R_QUOT, t);
+      n = replaceAll(t, n, P_AMP, R_AMP, t2);
+      n = replaceAll(t2, n, P_LT, R_LT, t);
+      n = replaceAll(t, n, P_GT, R_GT, t2);
+      p = t2;
+    }
+    tokBegin(alloc((<usize>n + 2) << 2), add);
+    scanRegexp(p, n, MODE_13A_POST);
+  } else if (tokenizer == TOK_INTL) {
+    scanIntl(p, n);
+  } else if (tokenizer == TOK_ZH) {
+    scanRegexp(p, n, MODE_ZH);
+  } else if (tokenizer == TOK_CHAR) {
+    scanChar(p, n);
+  } else {
+    scanNone(p, n);
+  }
   return tokCount;
 }
 
