@@ -333,9 +333,21 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
     } else if (k == C_BAIL) {
       return false;
     }
-    if (p3 == NO && p4 == NO && (p2 == PEND || (p2 != NO && p2 != 0x2e && p2 != 0x2c))) {
+    // fast paths: nothing pending below the first stage, and the pending character (if any) is not
+    // '.' or ',' (it is never a digit: r2 only holds non-digits)
+    if (p3 == NO && p4 == NO && p2 != 0x2e && p2 != 0x2c) {
+      if (k == C_CHAIN && p2 != NO && (c == 0x2e || c == 0x2c)) {
+        // `([^0-9])([\.,])`: the pending character, then '.' or ',' as a token; r2 then holds nothing
+        if (p2 != PEND && p2 != NO) sink(p2);
+        close();
+        emit(i, i + 1);
+        i++;
+        cur = i;
+        p2 = NO;
+        continue;
+      }
       if (k == C_PLAIN) {
-        if (p2 != PEND) sink(p2);
+        if (p2 != PEND && p2 != NO) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
         while (i + 16 <= n) {
@@ -352,7 +364,7 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         continue;
       }
       if (k == C_WS) {
-        if (p2 != PEND) sink(p2);
+        if (p2 != PEND && p2 != NO) sink(p2);
         close();
         i += len;
         cur = i;
@@ -360,7 +372,7 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         continue;
       }
       if (k == C_ISO) {
-        if (p2 != PEND) sink(p2);
+        if (p2 != PEND && p2 != NO) sink(p2);
         close();
         emit(i, i + len);
         i += len;
@@ -467,9 +479,20 @@ export function scanIntl(p: usize, n: i32): void {
       len = dLen;
       k = isPyWs(c) ? C_WS : intlClass(c) == 0 ? C_PLAIN : C_CHAIN;
     }
-    if (p3 == NO && (p2 == PEND || (p2 != NO && (p2 >= SPC || intlClass(p2) == 0)))) {
-      if (k == C_PLAIN) {
+    // fast paths: nothing pending in i2, and the pending character of i1 (if any) is none of P, S, N
+    if (p3 == NO && (p2 == PEND || p2 == NO || p2 >= SPC || intlClass(p2) == 0)) {
+      if (k == C_CHAIN && p2 != NO && intlClass(c) == 1) {
+        // `(\P{N})(\p{P})` then `(\p{P})(\P{N})` on the inserted space: P becomes a token; i1 then holds nothing
         if (p2 != PEND) sink(p2);
+        close();
+        emit(i, i + len);
+        i += len;
+        cur = i;
+        p2 = NO;
+        continue;
+      }
+      if (k == C_PLAIN) {
+        if (p2 != PEND && p2 != NO) sink(p2);
         if (tokStart < 0) tokStart = cur;
         i += len;
         while (i + 16 <= n) {
@@ -486,7 +509,7 @@ export function scanIntl(p: usize, n: i32): void {
         continue;
       }
       if (k == C_WS) {
-        if (p2 != PEND) sink(p2);
+        if (p2 != PEND && p2 != NO) sink(p2);
         close();
         i += len;
         cur = i;

@@ -498,10 +498,10 @@ export function pairCall(
     const bytes = out + 8 * outF64;
     let k = base >>> 2;
     u32[k++] = 0;
-    let pos = writeShort(u8, bytes, hyp);
+    let pos = writeUtf8(u8, bytes, hyp);
     u32[k++] = pos - bytes;
     for (let j = 0; j < refs.length; j++) {
-      pos = writeShort(u8, pos, refs[j]!);
+      pos = writeUtf8(u8, pos, refs[j]!);
       u32[k++] = pos - bytes;
     }
     (ex[name] as PairCallExport)(bytes, base, nStr, a, b, c, d, e, f, out);
@@ -511,16 +511,4 @@ export function pairCall(
   } finally {
     if (--depth === 0) afterCall();
   }
-}
-
-/** `writeUtf8` without a view per string for short ASCII strings (the common per-call case). */
-function writeShort(u8: Uint8Array, pos: number, s: string): number {
-  const n = s.length;
-  if (n > 96) return writeUtf8(u8, pos, s);
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) return writeUtf8(u8, pos + i, i === 0 ? s : s.slice(i));
-    u8[pos + i] = c;
-  }
-  return pos + n;
 }
