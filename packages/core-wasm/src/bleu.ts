@@ -2,7 +2,7 @@
 // `BLEU.compute_bleu` (score from sufficient statistics). Statistics come from the WASM kernel; the
 // score is a pure function of them (computed in WASM too, so log/exp are the same in every runtime).
 import { InvalidArgumentError, describe } from "./errors.js";
-import { kernels, memoryViews, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
+import { kernels, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { MAX_STATISTIC, checkBleuRows, optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export type BleuTokenizer = "13a" | "intl" | "zh" | "char" | "none";
@@ -134,9 +134,8 @@ export function sentenceBleu(hyp: string, refs: readonly string[], options?: Ble
   const p = sentencePlan(options);
   const N = p.o.maxNgramOrder;
   // one crossing: statistics and compute_bleu's row, read straight from module memory
-  const at = pairCall("bleuSentence", hyp, r, 4 + 5 * N, p.tok, p.lc, N, p.smooth, p.o.smoothValue, p.eff);
-  const f64 = memoryViews().f64;
-  const s = at + 2 + 2 * N;
+  const f64 = pairCall("bleuSentence", hyp, r, 4 + 5 * N, p.tok, p.lc, N, p.smooth, p.o.smoothValue, p.eff);
+  const s = 2 + 2 * N;
   const precisions = new Array<number>(N);
   const counts = new Array<number>(N);
   const totals = new Array<number>(N);
@@ -145,7 +144,7 @@ export function sentenceBleu(hyp: string, refs: readonly string[], options?: Ble
     counts[k] = f64[s + 2 + N + k]!;
     totals[k] = f64[s + 2 + 2 * N + k]!;
   }
-  return { score: f64[s]!, bp: f64[s + 1]!, precisions, counts, totals, sysLen: f64[at]!, refLen: f64[at + 1]! };
+  return { score: f64[s]!, bp: f64[s + 1]!, precisions, counts, totals, sysLen: f64[0]!, refLen: f64[1]! };
 }
 
 /** Sentence options resolved once, with their kernel codes: reused while the options object and its fields are unchanged. */

@@ -468,21 +468,25 @@ export function sharedPairBatch<T>(hyps: readonly string[], refs: readonly (read
  */
 export type PairCallExport = (bytes: number, strOffs: number, nStr: number, a: number, b: number, c: number, d: number, e: number, f: number, out: number) => void;
 
+/** The results of the last `pairCall`. */
+let pairResults = new Float64Array(64);
+
 /** Strings whose UTF-16 length is at most this can be within no size limit only by being short: no per-string check. */
 const PAIR_CALL_FAST_UNITS = Math.floor(Math.min(INPUT_LIMITS.maxStringBytes, INPUT_LIMITS.maxItemBytes) / 3);
 
 /**
  * The per-call path every pair kernel can share: writes `hyp` and `refs` straight into the I/O region
  * (no layout object, no closures, no copies of the output), makes one call of `fn` with room for
- * `outF64` results, and returns the index of the first result in `memoryViews().f64`. The results stay
- * valid until the next kernel call. Traps and refusals become typed errors as in `guarded`; inputs are
+ * `outF64` results, and returns them. Traps and refusals become typed errors as in `guarded`; inputs are
  * checked against `INPUT_LIMITS` (as `hyps[0]` / `refs[0]`, like a batch of one) only when they could
- * exceed them. `fn` must be an export of the current instance: pass the name, it is looked up here.
+ * exceed them. `name` is the export, looked up in the current instance. The results are copied into
+ * a reused array before the call ends (a call that grew the memory past `MEMORY_RESET_BYTES` gives it
+ * back, replacing the instance): the returned array is valid until the next `pairCall`.
  */
 export function pairCall(
   name: string, hyp: string, refs: readonly string[], outF64: number,
   a = 0, b = 0, c = 0, d = 0, e = 0, f = 0,
-): number {
+): Float64Array {
   const nStr = refs.length + 1;
   let units = hyp.length;
   for (let j = 0; j < refs.length; j++) units += refs[j]!.length;
@@ -505,7 +509,11 @@ export function pairCall(
       u32[k++] = pos - bytes;
     }
     (ex[name] as PairCallExport)(bytes, base, nStr, a, b, c, d, e, f, out);
-    return out >>> 3;
+    if (pairResults.length < outF64) pairResults = new Float64Array(outF64);
+    const f64 = memoryViews().f64;
+    const r = pairResults;
+    for (let i = 0, o = out >>> 3; i < outF64; i++) r[i] = f64[o + i]!;
+    return r;
   } catch (error) {
     throw kernelError(error);
   } finally {
