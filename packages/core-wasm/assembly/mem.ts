@@ -1,6 +1,7 @@
 // Raw memory management for the kernels.
 //
-// Layout: [static data | JS I/O region | scratch ...]. JS calls `reserve(bytes)` once per batch: it
+// Layout: [static data | persistent arenas | JS I/O region | scratch ...]. The persistent arenas (a
+// fixed PERSIST_BYTES) keep epoch-stamped tables across calls. JS calls `reserve(bytes)` once per batch: it
 // gets the I/O region (strings, offset tables, numeric inputs and outputs, laid out by the JS side),
 // and everything after it is scratch. Kernels take scratch with `alloc`, and hand it back per item with
 // `mark`/`release`, so memory use is bounded by the largest batch plus the largest single item, never
