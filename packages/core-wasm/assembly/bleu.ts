@@ -3,17 +3,13 @@
 //
 // Statistics per item (f64): [sysLen, refLen, correct[0..N), total[0..N)], N = max n-gram order.
 
-import { alloc, mark, release } from "./mem";
-import { decodeUtf8, rstripLen, stripStart, stripEnd } from "./text";
-import {
-  Intern, internInit, intern, NONE, Ngrams, ngramsInit, ngramsAddHyp, ngramsFind,
-  ngramHashStart, ngramHashStep, ngramHashFinal, slotN, slotHyp, slotRefMax, setSlotRefMax,
-  slotCur, setSlotCur, slotStamp, setSlotStamp, SLOT_BYTES, ngramsCapacity,
-} from "./hash";
+import { alloc, mark, release, persistBase, PERSIST_BIGRAM, PERSIST_FREE } from "./mem";
+import { decodeUtf8, encodeUtf8, isPyWs, rstripLen } from "./text";
+import { NONE, tokTableBegin, tiCount, ngramMapBegin, ngramMapAdd, ngramAdded, ngramMapFind } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
-import { tokBegin, tokEnd, sink, r1, regexpEnd, i1, intlEnd, tokCps, tokSpans, tokCount } from "./tok";
-import { Packed, packedArena, packedBegin, packedAdd, packedFind, packedSlot, ORDER_SHIFT } from "./packed";
+import { tokBegin, tokIds, tokCount, scanRegexp, scanIntl, scanChar, scanNone, MODE_13A, MODE_13A_POST, MODE_ZH } from "./tok";
+export { isZhChar } from "./tok";
 
 export const TOK_13A = 0;
 export const TOK_INTL = 1;
@@ -21,45 +17,37 @@ export const TOK_ZH = 2;
 export const TOK_CHAR = 3;
 export const TOK_NONE = 4;
 
-// A growable-by-construction code-point buffer: every pass allocates its worst case in scratch.
-// @ts-ignore: decorator
-@inline function cpAt(p: usize, i: i32): u32 {
-  return load<u32>(p + (<usize>i << 2));
-}
-// @ts-ignore: decorator
-@inline function put(p: usize, i: i32, c: u32): void {
-  store<u32>(p + (<usize>i << 2), c);
-}
-
-
-/** str.replace(pattern, repl) for short ASCII patterns over code points; returns new length in `dst`. */
+/** str.replace(pattern, repl) for short ASCII patterns over UTF-8 bytes (an ASCII byte is never part of a longer character); returns the new length at `dst`. */
 function replaceAll(src: usize, n: i32, pat: StaticArray<u32>, repl: StaticArray<u32>, dst: usize): i32 {
   const m = pat.length;
   const r = repl.length;
+  const first = <u8>unchecked(pat[0]);
   let o = 0;
   let i = 0;
   while (i < n) {
-    let hit = i + m <= n;
+    const b = load<u8>(src + <usize>i);
+    let hit = b == first && i + m <= n;
     if (hit) {
-      for (let k = 0; k < m; k++) {
-        if (cpAt(src, i + k) != unchecked(pat[k])) {
+      for (let k = 1; k < m; k++) {
+        if (<u32>load<u8>(src + <usize>(i + k)) != unchecked(pat[k])) {
           hit = false;
           break;
         }
       }
     }
     if (hit) {
-      for (let k = 0; k < r; k++) put(dst, o++, unchecked(repl[k]));
+      for (let k = 0; k < r; k++) store<u8>(dst + <usize>(o++), <u8>unchecked(repl[k]));
       i += m;
     } else {
-      put(dst, o++, cpAt(src, i++));
+      store<u8>(dst + <usize>(o++), b);
+      i++;
     }
   }
   return o;
 }
 
-function contains(src: usize, n: i32, c: u32): bool {
-  for (let i = 0; i < n; i++) if (cpAt(src, i) == c) return true;
+function contains(src: usize, n: i32, c: u8): bool {
+  for (let i = 0; i < n; i++) if (load<u8>(src + <usize>i) == c) return true;
   return false;
 }
 
@@ -77,173 +65,199 @@ const R_AMP: StaticArray<u32> = [0x26];
 const R_LT: StaticArray<u32> = [0x3c];
 const R_GT: StaticArray<u32> = [0x3e];
 
-/**
- * sacreBLEU's `_is_chinese_char`, including its bug: two 5-hex-digit `\u` escapes make the intended
- * CJK Ext-B range really U+2001..U+2A6D (general punctuation, arrows, math...) and the intended
- * compatibility supplement U+2F81..U+2FA1; real Ext-B ideographs (U+20000+) are not matched.
- */
-export function isZhChar(c: u32): bool {
-  if (c < 0x2001) return false;
-  return (
-    (c >= 0x3400 && c <= 0x4db5) ||
-    (c >= 0x4e00 && c <= 0x9fa5) ||
-    (c >= 0x9fa6 && c <= 0x9fbb) ||
-    (c >= 0xf900 && c <= 0xfa2d) ||
-    (c >= 0xfa30 && c <= 0xfa6a) ||
-    (c >= 0xfa70 && c <= 0xfad9) ||
-    (c >= 0x2001 && c <= 0x2a6d) ||
-    (c >= 0x2f81 && c <= 0x2fa1) ||
-    (c >= 0xff00 && c <= 0xffef) ||
-    (c >= 0x2e80 && c <= 0x2eff) ||
-    (c >= 0x3000 && c <= 0x303f) ||
-    (c >= 0x31c0 && c <= 0x31ef) ||
-    (c >= 0x2f00 && c <= 0x2fdf) ||
-    (c >= 0x2ff0 && c <= 0x2fff) ||
-    (c >= 0x3100 && c <= 0x312f) ||
-    (c >= 0x31a0 && c <= 0x31bf) ||
-    (c >= 0xfe10 && c <= 0xfe1f) ||
-    (c >= 0xfe30 && c <= 0xfe4f) ||
-    (c >= 0x2600 && c <= 0x26ff) ||
-    (c >= 0x2700 && c <= 0x27bf) ||
-    (c >= 0x3200 && c <= 0x32ff) ||
-    (c >= 0x3300 && c <= 0x33ff)
-  );
+/** Python `str.rstrip()` over UTF-8 bytes: the new byte length. */
+function rstripBytes(p: usize, n: i32): i32 {
+  while (n > 0) {
+    const b = <u32>load<u8>(p + <usize>(n - 1));
+    if (b < 0x80) {
+      if (!isPyWs(b)) break;
+      n--;
+      continue;
+    }
+    // a non-ASCII whitespace ends in 0x85 / 0xA0 (2 bytes) or 0x80..0xAF / 0x9F (3 bytes)
+    let s = n - 1;
+    while (s > 0 && (<u32>load<u8>(p + <usize>s) & 0xc0) == 0x80) s--;
+    const b0 = <u32>load<u8>(p + <usize>s);
+    let c: u32 = 0;
+    if (b0 >= 0xc0 && b0 < 0xe0 && n - s == 2) c = ((b0 & 0x1f) << 6) | (b & 0x3f);
+    else if (b0 >= 0xe0 && b0 < 0xf0 && n - s == 3) c = ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p + <usize>s + 1) & 0x3f) << 6) | (b & 0x3f);
+    if (c == 0 || !isPyWs(c)) break;
+    n = s;
+  }
+  return n;
 }
 
 /**
- * `_preprocess_segment` + `line.split()` for one string: decode, lowercase (optional), rstrip, tokenize
- * and split, streaming (see tok.ts). Returns the token count; tokens are in `tokCps`/`tokSpans`.
+ * `_preprocess_segment` + `line.split()` for one string, interning each token (hypothesis: `add`;
+ * reference: look-up only, NONE for a token the hypothesis lacks). Returns the token count; the ids are
+ * at `tokIds`. Bytes it makes (lowercasing, 13a's replacements) stay in scratch until the caller's release.
  */
-export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: bool): i32 {
-  let cps = alloc(<usize>(byteLen + 1) << 2);
-  let n = decodeUtf8(p, byteLen, cps);
+export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: bool, add: bool): i32 {
+  let n = rstripBytes(p, byteLen);
   if (lowercase) {
-    const low = alloc(<usize>(n * 2 + 1) << 2);
-    n = pyLower(cps, n, low);
-    cps = low;
-  }
-  n = rstripLen(cps, n);
-  if (tokenizer == TOK_13A) {
-    // the rare string replacements first (only when their trigger characters occur)
-    const hasLt = contains(cps, n, 0x3c);
-    const hasNl = contains(cps, n, 0x0a);
-    if (hasLt || hasNl) {
-      let t = alloc((<usize>n + 1) << 2);
-      let cur = cps;
-      if (hasLt) {
-        n = replaceAll(cur, n, P_SKIPPED, R_EMPTY, t);
-        cur = t;
-        t = alloc((<usize>n + 1) << 2);
-      }
-      n = replaceAll(cur, n, P_HYPHEN_NL, R_EMPTY, t);
-      const t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_NL, R_SPACE, t2);
-      cps = t2;
-    }
-    if (contains(cps, n, 0x26)) {
-      let t = alloc((<usize>n + 1) << 2);
-      n = replaceAll(cps, n, P_QUOT, R_QUOT, t);
-      let t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_AMP, R_AMP, t2);
-      t = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t2, n, P_LT, R_LT, t);
-      t2 = alloc((<usize>n + 1) << 2);
-      n = replaceAll(t, n, P_GT, R_GT, t2);
-      cps = t2;
-    }
-    tokBegin(n + 2);
-    r1(0x20); // 13a pads the line with one space on each side
-    for (let i = 0; i < n; i++) r1(cpAt(cps, i));
-    r1(0x20);
-    regexpEnd();
-  } else if (tokenizer == TOK_INTL) {
-    tokBegin(n);
-    for (let i = 0; i < n; i++) i1(cpAt(cps, i));
-    intlEnd();
-  } else if (tokenizer == TOK_ZH) {
-    const s = stripStart(cps, n);
-    const e = stripEnd;
-    tokBegin(e - s);
-    for (let i = s; i < e; i++) {
-      const c = cpAt(cps, i);
-      if (isZhChar(c)) {
-        r1(0x20);
-        r1(c);
-        r1(0x20);
-      } else r1(c);
-    }
-    regexpEnd();
-  } else if (tokenizer == TOK_CHAR) {
-    // ' '.join(line), then split: every non-whitespace code point is a token
-    tokBegin(n);
+    // Python str.lower(): ASCII bytes directly, anything else through the Unicode tables
+    let ascii = true;
     for (let i = 0; i < n; i++) {
-      sink(cpAt(cps, i));
-      sink(0x20);
+      if (load<u8>(p + <usize>i) >= 0x80) {
+        ascii = false;
+        break;
+      }
     }
+    if (ascii) {
+      const low = alloc(<usize>n + 16);
+      for (let i = 0; i < n; i++) {
+        const b = load<u8>(p + <usize>i);
+        store<u8>(low + <usize>i, b - 0x41 < 26 ? b | 0x20 : b);
+      }
+      p = low;
+    } else {
+      const cps = alloc(<usize>(n + 1) << 2);
+      const cn = decodeUtf8(p, n, cps);
+      const low = alloc(<usize>(cn * 2 + 1) << 2);
+      const ln = rstripLen(low, pyLower(cps, cn, low));
+      const buf = alloc((<usize>ln << 2) + 16);
+      n = encodeUtf8(low, ln, buf);
+      p = buf;
+    }
+  }
+  tokBegin(alloc((<usize>n + 2) << 2), add);
+  if (tokenizer == TOK_13A) {
+    if (scanRegexp(p, n, MODE_13A)) return tokCount;
+    // a '<', '&' or '\n': 13a's string replacements first; a hypothesis starts its table again
+    if (add) tokTableBegin(n);
+    if (contains(p, n, 0x3c) || contains(p, n, 0x0a)) {
+      const t = alloc(<usize>n + 16);
+      const t2 = alloc(<usize>n + 16);
+      let src = p;
+      if (contains(p, n, 0x3c)) {
+        n = replaceAll(p, n, P_SKIPPED, R_EMPTY, t2);
+        src = t2;
+      }
+      n = replaceAll(src, n, P_HYPHEN_NL, R_EMPTY, t);
+      n = replaceAll(t, n, P_NL, R_SPACE, t2);
+      p = t2;
+    }
+    if (contains(p, n, 0x26)) {
+      const t = alloc(<usize>n + 16);
+      const t2 = alloc(<usize>n + 16);
+      n = replaceAll(p, n, P_QUOT, R_QUOT, t);
+      n = replaceAll(t, n, P_AMP, R_AMP, t2);
+      n = replaceAll(t2, n, P_LT, R_LT, t);
+      n = replaceAll(t, n, P_GT, R_GT, t2);
+      p = t2;
+    }
+    tokBegin(alloc((<usize>n + 2) << 2), add);
+    scanRegexp(p, n, MODE_13A_POST);
+  } else if (tokenizer == TOK_INTL) {
+    scanIntl(p, n);
+  } else if (tokenizer == TOK_ZH) {
+    scanRegexp(p, n, MODE_ZH);
+  } else if (tokenizer == TOK_CHAR) {
+    scanChar(p, n);
   } else {
-    tokBegin(n);
-    for (let i = 0; i < n; i++) sink(cpAt(cps, i));
-    tokEnd();
+    scanNone(p, n);
   }
   return tokCount;
 }
 
-/** Intern the tokens of the last tokenization into ids (hypothesis: add; reference: look up only). */
-function tokenIds(t: Intern, count: i32, add: bool): usize {
-  const ids = alloc(<usize>(count + 1) << 2);
-  for (let k = 0; k < count; k++) {
-    const s = <i32>load<u32>(tokSpans + (<usize>k << 3));
-    const e = <i32>load<u32>(tokSpans + (<usize>k << 3) + 4);
-    put(ids, k, intern(t, tokCps + (<usize>s << 2), e - s, add));
-  }
-  return ids;
+// The direct bigram table in the persistent arena (mem.ts): for hypotheses of at most BG_MAX_V distinct tokens.
+const BG_BYTES: usize = PERSIST_FREE - PERSIST_BIGRAM;
+const BG_MAX_V: i32 = 90; // 90 × 90 × 8 bytes ≤ 64 KiB
+// @ts-ignore: decorator
+@inline function BG_TABLE(): usize {
+  return persistBase() + PERSIST_BIGRAM;
 }
-
-// scratch objects reused per item (unmanaged, allocated once in static memory)
-const INTERN = changetype<Intern>(memory.data(offsetof<Intern>()));
-const NGRAMS = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
-const PK = changetype<Packed>(memory.data(offsetof<Packed>()));
+// @ts-ignore: decorator
+@lazy let bigramEpoch: u32 = 0;
 
 /**
  * Sentence statistics for one hypothesis and its references, written as f64 at `out`:
  * [sysLen, refLen, correct[0..N), total[0..N)].
+ *
+ * N-grams get dense ids: a unigram's id is its token id, and the n-gram at position i has the id the
+ * n-gram map gives (id of the (n-1)-gram at i, token at i+n-1), so ids of order n follow those of order
+ * n-1. Counts live in a 16-byte record per id [hyp, refMax, cur, stamp]; a reference walks its
+ * n-grams from each position while they exist in the hypothesis.
  */
 function bleuStatsOne(
   bytes: usize, strOffs: usize, hypIdx: i32, rFirst: i32, rEnd: i32,
   tokenizer: i32, lowercase: bool, maxOrder: i32, out: usize,
 ): void {
   const m = mark();
-  const hypLen = bleuTokenize(strPtr(bytes, strOffs, hypIdx), strLen(strOffs, hypIdx), tokenizer, lowercase);
-  internInit(INTERN, hypLen);
-  const hyp = tokenIds(INTERN, hypLen, true);
-  // fast path: token ids packed into exact u64 keys (bits per id so that maxOrder ids fit)
-  const bits: u64 = <u64>(59 / maxOrder);
-  const packed = maxOrder <= 59 && INTERN.count <= (<u32>1 << <u32>bits);
-  if (packed) {
-    packedBegin(PK, hypLen * maxOrder);
-    for (let i = 0; i < hypLen; i++) {
-      let key: u64 = 0;
-      for (let n = 1; n <= maxOrder && i + n <= hypLen; n++) {
-        key = (key << bits) | <u64>cpAt(hyp, i + n - 1);
-        packedAdd(PK, key | (<u64>(n - 1) << ORDER_SHIFT));
+  const hypBytes = strLen(strOffs, hypIdx);
+  tokTableBegin(hypBytes >> 2);
+  const hypLen = bleuTokenize(strPtr(bytes, strOffs, hypIdx), hypBytes, tokenizer, lowercase, true);
+  const hyp = tokIds;
+  const V = <i32>tiCount;
+  // records for up to hypLen ids per order, plus the first id of each order
+  const rec = alloc(<usize>(hypLen * maxOrder + 1) << 4);
+  const orderStart = alloc(<usize>(maxOrder + 2) << 2);
+  memory.fill(rec, 0, <usize>V << 4);
+  for (let i = 0; i < hypLen; i++) {
+    const r = rec + (<usize>load<u32>(hyp + (<usize>i << 2)) << 4);
+    store<u32>(r, load<u32>(r) + 1);
+  }
+  store<u32>(orderStart, 0);
+  store<u32>(orderStart, <u32>V, 4);
+  let G = <u32>V;
+  // bigrams: a direct V×V table (epoch-stamped u64 entries: epoch << 32 | id) when it fits the arena
+  const direct = V <= BG_MAX_V;
+  if (++bigramEpoch == 0) {
+    memory.fill(BG_TABLE(), 0, BG_BYTES); // wrapped after 2^32 items: clear once
+    bigramEpoch = 1;
+  }
+  const bgEpoch = bigramEpoch;
+  const bg = BG_TABLE();
+  if (maxOrder > 1 && hypLen > 1) {
+    ngramMapBegin(hypLen * (maxOrder - (direct ? 2 : 1)));
+    const prev = alloc(<usize>(hypLen + 1) << 2);
+    memory.copy(prev, hyp, <usize>hypLen << 2);
+    if (direct) {
+      for (let i = 0; i + 2 <= hypLen; i++) {
+        const e = bg + (<usize>(load<u32>(prev + (<usize>i << 2)) * <u32>V + load<u32>(hyp + (<usize>(i + 1) << 2))) << 3);
+        let g: u32;
+        if (load<u32>(e, 4) == bgEpoch) {
+          g = load<u32>(e);
+          const r = rec + (<usize>g << 4);
+          store<u32>(r, load<u32>(r) + 1);
+        } else {
+          g = G++;
+          store<u64>(e, (<u64>bgEpoch << 32) | <u64>g);
+          const r = rec + (<usize>g << 4);
+          store<u64>(r, 1); // hyp 1, refMax 0
+          store<u64>(r, 0, 8); // cur, stamp
+        }
+        store<u32>(prev + (<usize>(i << 2)), g);
       }
+      store<u32>(orderStart + 8, G);
+    }
+    for (let n = direct ? 3 : 2; n <= maxOrder; n++) {
+      for (let i = 0; i + n <= hypLen; i++) {
+        const key = (<u64>load<u32>(prev + (<usize>i << 2)) << 32) | <u64>load<u32>(hyp + (<usize>(i + n - 1) << 2));
+        const g = ngramMapAdd(key, G);
+        const r = rec + (<usize>g << 4);
+        if (ngramAdded) {
+          G++;
+          store<u64>(r, 1); // hyp 1, refMax 0
+          store<u64>(r, 0, 8); // cur, stamp
+        } else {
+          store<u32>(r, load<u32>(r) + 1);
+        }
+        store<u32>(prev + (<usize>(i << 2)), g);
+      }
+      store<u32>(orderStart + (<usize>n << 2), G);
     }
   } else {
-    ngramsInit(NGRAMS, hypLen * maxOrder, hyp);
-    for (let i = 0; i < hypLen; i++) {
-      let h = ngramHashStart();
-      for (let n = 1; n <= maxOrder && i + n <= hypLen; n++) {
-        h = ngramHashStep(h, cpAt(hyp, i + n - 1));
-        ngramsAddHyp(NGRAMS, i, n, ngramHashFinal(h, n));
-      }
-    }
+    ngramMapBegin(0);
+    for (let n = 2; n <= maxOrder; n++) store<u32>(orderStart + (<usize>n << 2), G);
   }
   // references: only n-grams the hypothesis has can match; max count per n-gram over references
   let closestDiff: i32 = -1;
   let closestLen: i32 = -1;
   for (let r = rFirst; r < rEnd; r++) {
     const rm = mark();
-    const refLen = bleuTokenize(strPtr(bytes, strOffs, r), strLen(strOffs, r), tokenizer, lowercase);
+    const refLen = bleuTokenize(strPtr(bytes, strOffs, r), strLen(strOffs, r), tokenizer, lowercase, false);
+    const ref = tokIds;
     const diff = refLen > hypLen ? refLen - hypLen : hypLen - refLen;
     if (closestDiff == -1 || diff < closestDiff) {
       closestDiff = diff;
@@ -251,34 +265,28 @@ function bleuStatsOne(
     } else if (diff == closestDiff && refLen < closestLen) {
       closestLen = refLen;
     }
-    const ref = tokenIds(INTERN, refLen, false);
     const stamp = <u32>(r - rFirst + 1);
     for (let i = 0; i < refLen; i++) {
-      let h = ngramHashStart();
-      let key: u64 = 0;
-      for (let n = 1; n <= maxOrder && i + n <= refLen; n++) {
-        const id = cpAt(ref, i + n - 1);
-        if (id == NONE) break; // no longer n-gram from here can match
-        let s: usize;
-        if (packed) {
-          key = (key << bits) | <u64>id;
-          s = packedFind(PK, key | (<u64>(n - 1) << ORDER_SHIFT));
-          // an n-gram absent from the hypothesis has no longer extension in it either
-          if (s == 0) break;
-          // packed slots: cur @16, stamp @20, refMax @24
-          const cur: u32 = load<u32>(s, 20) == stamp ? load<u32>(s, 16) + 1 : 1;
-          store<u32>(s, stamp, 20);
-          store<u32>(s, cur, 16);
-          if (cur > load<u32>(s, 24)) store<u32>(s, cur, 24);
+      let g = load<u32>(ref + (<usize>i << 2));
+      if (g == NONE) continue;
+      let n = 1;
+      while (true) {
+        const rc = rec + (<usize>g << 4);
+        const cur: u32 = load<u32>(rc, 12) == stamp ? load<u32>(rc, 8) + 1 : 1;
+        store<u32>(rc, cur, 8);
+        store<u32>(rc, stamp, 12);
+        if (cur > load<u32>(rc, 4)) store<u32>(rc, cur, 4);
+        if (n == maxOrder || i + n >= refLen) break;
+        const t = load<u32>(ref + (<usize>(i + n) << 2));
+        if (t == NONE) break;
+        if (n == 1 && direct) {
+          const e = bg + (<usize>(g * <u32>V + t) << 3);
+          g = load<u32>(e, 4) == bgEpoch ? load<u32>(e) : NONE;
         } else {
-          h = ngramHashStep(h, id);
-          s = ngramsFind(NGRAMS, ref + (<usize>i << 2), n, ngramHashFinal(h, n));
-          if (s == 0) break;
-          const cur: u32 = slotStamp(s) == stamp ? slotCur(s) + 1 : 1;
-          setSlotStamp(s, stamp);
-          setSlotCur(s, cur);
-          if (cur > slotRefMax(s)) setSlotRefMax(s, cur);
+          g = ngramMapFind((<u64>g << 32) | <u64>t);
         }
+        if (g == NONE) break; // an n-gram absent from the hypothesis has no longer extension in it either
+        n++;
       }
     }
     release(rm);
@@ -286,30 +294,17 @@ function bleuStatsOne(
   store<f64>(out, <f64>hypLen);
   store<f64>(out, <f64>closestLen, 8);
   for (let n = 0; n < maxOrder; n++) {
-    store<f64>(out + 16 + (<usize>n << 3), 0);
+    let correct: u32 = 0;
+    const g1 = load<u32>(orderStart + (<usize>(n + 1) << 2));
+    for (let g = load<u32>(orderStart + (<usize>n << 2)); g < g1; g++) {
+      const rc = rec + (<usize>g << 4);
+      const hc = load<u32>(rc);
+      const rmx = load<u32>(rc, 4);
+      correct += hc < rmx ? hc : rmx;
+    }
+    store<f64>(out + 16 + (<usize>n << 3), <f64>correct);
     const total = hypLen - n;
     store<f64>(out + 16 + (<usize>(maxOrder + n) << 3), total > 0 ? <f64>total : 0);
-  }
-  if (packed) {
-    for (let k: u32 = 0; k < PK.count; k++) {
-      const s = packedSlot(PK, k);
-      const rmx = load<u32>(s, 24);
-      if (rmx == 0) continue;
-      const hc = load<u32>(s, 12);
-      const p = out + 16 + (<usize>(load<u64>(s) >> ORDER_SHIFT) << 3);
-      store<f64>(p, load<f64>(p) + <f64>(hc < rmx ? hc : rmx));
-    }
-  } else {
-    const cap = ngramsCapacity(NGRAMS);
-    for (let k: u32 = 0; k < cap; k++) {
-      const s = NGRAMS.slots + <usize>k * SLOT_BYTES;
-      if (load<u32>(s, 4) == 0) continue;
-      const rmx = slotRefMax(s);
-      if (rmx == 0) continue;
-      const hc = slotHyp(s);
-      const p = out + 16 + (<usize>(slotN(s) - 1) << 3);
-      store<f64>(p, load<f64>(p) + <f64>(hc < rmx ? hc : rmx));
-    }
   }
   release(m);
 }
@@ -320,15 +315,35 @@ export function bleuStatsBatch(
   tokenizer: i32, lowercase: i32, maxOrder: i32, out: usize,
 ): void {
   const stride = <usize>(2 + 2 * maxOrder) << 3;
-  let maxBytes = 0;
-  for (let i = 0; i < n; i++) {
-    const b = strLen(strOffs, i);
-    if (b > maxBytes) maxBytes = b;
-  }
-  // a byte length bounds the token count of every tokenizer but char (one token per code point ≤ bytes)
-  packedArena(PK, maxBytes * maxOrder);
   for (let i = 0; i < n; i++) {
     bleuStatsOne(bytes, strOffs, i, refFirst(refStart, i), refEnd(refStart, i), tokenizer, lowercase != 0, maxOrder, out + <usize>i * stride);
+  }
+}
+
+/**
+ * The per-call path: one pair (string 0 the hypothesis, strings 1..nStr-1 its references) in one
+ * crossing. Writes the statistics row (`2 + 2N` f64) at `out` and `compute_bleu`'s row
+ * (`2 + 3N` f64, see bleuScoreBatch) right after it.
+ */
+export function bleuSentence(
+  bytes: usize, strOffs: usize, nStr: i32,
+  tokenizer: i32, lowercase: i32, maxOrder: i32, smooth: i32, smoothValue: f64, effectiveOrder: i32, out: usize,
+): void {
+  bleuStatsOne(bytes, strOffs, 0, 1, nStr, tokenizer, lowercase != 0, maxOrder, out);
+  bleuScoreBatch(1, out, maxOrder, smooth, smoothValue, effectiveOrder, out + (<usize>(2 + 2 * maxOrder) << 3));
+}
+
+/** Sentence BLEU for a batch: statistics and `compute_bleu` per item, one f64 score per item at `out`. */
+export function bleuSentenceBatch(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  tokenizer: i32, lowercase: i32, maxOrder: i32, smooth: i32, smoothValue: f64, effectiveOrder: i32, out: usize,
+): void {
+  const row = alloc(<usize>(4 + 5 * maxOrder) << 3);
+  const score = row + (<usize>(2 + 2 * maxOrder) << 3);
+  for (let i = 0; i < n; i++) {
+    bleuStatsOne(bytes, strOffs, i, refFirst(refStart, i), refEnd(refStart, i), tokenizer, lowercase != 0, maxOrder, row);
+    bleuScoreBatch(1, row, maxOrder, smooth, smoothValue, effectiveOrder, score);
+    store<f64>(out + (<usize>i << 3), load<f64>(score));
   }
 }
 

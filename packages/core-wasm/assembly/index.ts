@@ -1,6 +1,6 @@
 // The exported surface of the kernel module: memory management plus each kernel's batch entry points.
 export { reserve } from "./mem";
-export { bleuStatsBatch, bleuScoreBatch } from "./bleu";
+export { bleuStatsBatch, bleuScoreBatch, bleuSentence, bleuSentenceBatch } from "./bleu";
 export { chrfBatch, chrfScoreBatch } from "./chrf";
 export { mcArgmaxBatch } from "./mc";
 export { rougeBatch } from "./rouge";

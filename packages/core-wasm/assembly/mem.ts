@@ -1,6 +1,7 @@
 // Raw memory management for the kernels.
 //
-// Layout: [static data | JS I/O region | scratch ...]. JS calls `reserve(bytes)` once per batch: it
+// Layout: [static data | persistent arenas | JS I/O region | scratch ...]. The persistent arenas (a
+// fixed PERSIST_BYTES) keep epoch-stamped tables across calls. JS calls `reserve(bytes)` once per batch: it
 // gets the I/O region (strings, offset tables, numeric inputs and outputs, laid out by the JS side),
 // and everything after it is scratch. Kernels take scratch with `alloc`, and hand it back per item with
 // `mark`/`release`, so memory use is bounded by the largest batch plus the largest single item, never
@@ -55,9 +56,29 @@ function grow(end: usize): void {
   limit = (<usize>memory.size()) << 16;
 }
 
+/**
+ * Persistent arenas: a fixed region between the static data and the I/O region that no call overwrites,
+ * zero when the instance starts. Kernels carve fixed parts of it (see PERSIST_* below) for tables
+ * whose slots carry an epoch stamp, so a call neither allocates nor clears them.
+ */
+export const PERSIST_BYTES: usize = 320 << 10;
+/** BLEU's token interning table (hash.ts): 64 KiB. */
+export const PERSIST_INTERN: usize = 0;
+/** BLEU's n-gram id map (hash.ts): 128 KiB. */
+export const PERSIST_NGRAM: usize = 64 << 10;
+/** BLEU's direct bigram table (bleu.ts): 64 KiB. */
+export const PERSIST_BIGRAM: usize = 192 << 10;
+/** Free for other kernels: 64 KiB from here. */
+export const PERSIST_FREE: usize = 256 << 10;
+
+// @ts-ignore: decorator
+@inline export function persistBase(): usize {
+  return (__heap_base + 15) & ~(<usize>15);
+}
+
 /** Start a batch: returns the start of an I/O region of `bytes` bytes; scratch begins after it. */
 export function reserve(bytes: usize): usize {
-  ioBase = (__heap_base + 15) & ~(<usize>15);
+  ioBase = persistBase() + PERSIST_BYTES;
   if (<u64>ioBase + <u64>bytes + 65536 > MAX_END) fail("input too large: memory");
   top = (ioBase + bytes + 15) & ~(<usize>15);
   grow(top + 65536);

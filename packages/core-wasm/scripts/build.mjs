@@ -47,7 +47,7 @@ function ascCli() {
 // whether the committed module is up to date (exit 0) or must be rebuilt (exit 1): no compiler, no tsc.
 const force = process.argv.includes("--force") || process.argv.includes("--verify");
 const verify = process.argv.includes("--verify");
-const common = ["assembly/index.ts", "--runtime", "stub", "--initialMemory", "2"];
+const common = ["assembly/index.ts", "--runtime", "stub", "--initialMemory", "2", "--enable", "simd"];
 const releaseFlags = ["-O3", "--shrinkLevel", "0", "--noAssert", "--converge"];
 const flags = releaseFlags.join(" ");
 

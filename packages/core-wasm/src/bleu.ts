@@ -2,7 +2,7 @@
 // `BLEU.compute_bleu` (score from sufficient statistics). Statistics come from the WASM kernel; the
 // score is a pure function of them (computed in WASM too, so log/exp are the same in every runtime).
 import { InvalidArgumentError, describe } from "./errors.js";
-import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
+import { kernels, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { MAX_STATISTIC, checkBleuRows, optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export type BleuTokenizer = "13a" | "intl" | "zh" | "char" | "none";
@@ -90,6 +90,7 @@ export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
 type Exports = {
   bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
   bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
+  bleuSentenceBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
 };
 
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedBleuOptions): Float64Array {
@@ -128,11 +129,62 @@ function resultAt(scores: Float64Array, stats: Float64Array, i: number, N: numbe
  * @example sentenceBleu("the cat sat", ["the cat sat down"]).score
  */
 export function sentenceBleu(hyp: string, refs: readonly string[], options?: BleuOptions): BleuResult {
-  requireString(hyp, "hyp");
+  if (typeof hyp !== "string") requireString(hyp, "hyp");
   const r = referenceList(refs, "refs", undefined);
-  const o = resolveBleuOptions(options, true);
-  const stats = statistics([hyp], [r], o);
-  return resultAt(scoreRows(stats, 1, o), stats, 0, o.maxNgramOrder);
+  const p = sentencePlan(options);
+  const N = p.o.maxNgramOrder;
+  // one crossing: statistics and compute_bleu's row, read straight from module memory
+  const f64 = pairCall("bleuSentence", hyp, r, 4 + 5 * N, p.tok, p.lc, N, p.smooth, p.o.smoothValue, p.eff);
+  const s = 2 + 2 * N;
+  const precisions = new Array<number>(N);
+  const counts = new Array<number>(N);
+  const totals = new Array<number>(N);
+  for (let k = 0; k < N; k++) {
+    precisions[k] = f64[s + 2 + k]!;
+    counts[k] = f64[s + 2 + N + k]!;
+    totals[k] = f64[s + 2 + 2 * N + k]!;
+  }
+  return { score: f64[s]!, bp: f64[s + 1]!, precisions, counts, totals, sysLen: f64[0]!, refLen: f64[1]! };
+}
+
+/** Sentence options resolved once, with their kernel codes: reused while the options object and its fields are unchanged. */
+interface SentencePlan {
+  readonly o: ResolvedBleuOptions;
+  readonly tok: number;
+  readonly lc: number;
+  readonly smooth: number;
+  readonly eff: number;
+}
+const planOf = (o: ResolvedBleuOptions): SentencePlan => ({
+  o,
+  tok: TOKENIZERS.indexOf(o.tokenize),
+  lc: o.lowercase ? 1 : 0,
+  smooth: SMOOTHERS.indexOf(o.smoothMethod),
+  eff: o.effectiveOrder ? 1 : 0,
+});
+let defaultPlan: SentencePlan | undefined;
+let lastOptions: BleuOptions | undefined;
+let lastFields: unknown[] = [];
+let lastPlan: SentencePlan | undefined;
+
+function sentencePlan(options: BleuOptions | undefined): SentencePlan {
+  if (options === undefined) return (defaultPlan ??= planOf(resolveBleuOptions(undefined, true)));
+  if (typeof options === "object" && options !== null) {
+    const f = lastFields;
+    if (
+      options === lastOptions &&
+      options.tokenize === f[0] && options.lowercase === f[1] && options.smoothMethod === f[2] &&
+      options.smoothValue === f[3] && options.maxNgramOrder === f[4] && options.effectiveOrder === f[5]
+    ) {
+      return lastPlan!;
+    }
+    const plan = planOf(resolveBleuOptions(options, true));
+    lastOptions = options;
+    lastFields = [options.tokenize, options.lowercase, options.smoothMethod, options.smoothValue, options.maxNgramOrder, options.effectiveOrder];
+    lastPlan = plan;
+    return plan;
+  }
+  return planOf(resolveBleuOptions(options, true));
 }
 
 /**
@@ -155,9 +207,13 @@ export function sentenceBleuBatch(
   options?: BleuOptions,
 ): Float64Array {
   const b = pairBatch(hyps, refs);
-  const o = resolveBleuOptions(options, true);
-  const stats = statistics(b.hyps, b.refs, o);
-  return scoresOf(stats, b.hyps.length, o);
+  const p = sentencePlan(options);
+  const k = kernels() as unknown as Exports;
+  const o = p.o;
+  // one pass in the kernel: statistics and score per item, only the scores come back
+  return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
+    k.bleuSentenceBatch(l.count, l.bytes, l.strOffs, l.refStart, p.tok, p.lc, o.maxNgramOrder, p.smooth, o.smoothValue, p.eff, l.out),
+  );
 }
 
 /** The score column of `compute_bleu` over n statistics rows. */

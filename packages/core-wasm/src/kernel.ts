@@ -127,25 +127,30 @@ export function guarded<T>(body: () => T): T {
   try {
     return body();
   } catch (error) {
-    if (EvalkernError.isInstance(error)) {
-      if (error instanceof KernelAbortError || error instanceof OutOfMemoryError || error instanceof InputTooLargeError) resetInstance();
-      throw error;
-    }
-    if (error instanceof WebAssembly.RuntimeError) {
-      resetInstance();
-      throw new KernelAbortError(`evalkern kernel trapped: ${error.message} (a bug in evalkern: please report it; the module was reset)`, { cause: error });
-    }
-    if (error instanceof RangeError) {
-      // the JS side could not allocate (an array buffer, a string past the engine's maximum length)
-      resetInstance();
-      throw new OutOfMemoryError(`the input needs more memory than this runtime gives: ${error.message}`, { cause: error });
-    }
-    throw error;
+    throw kernelError(error);
   } finally {
     // only the outermost guarded call gives memory back: an inner one must not swap the instance
     // under a caller that still holds pointers into it
     if (--depth === 0) afterCall();
   }
+}
+
+/** What a throw inside a kernel call becomes (resetting the instance when its state cannot be trusted). */
+function kernelError(error: unknown): unknown {
+  if (EvalkernError.isInstance(error)) {
+    if (error instanceof KernelAbortError || error instanceof OutOfMemoryError || error instanceof InputTooLargeError) resetInstance();
+    return error;
+  }
+  if (error instanceof WebAssembly.RuntimeError) {
+    resetInstance();
+    return new KernelAbortError(`evalkern kernel trapped: ${error.message} (a bug in evalkern: please report it; the module was reset)`, { cause: error });
+  }
+  if (error instanceof RangeError) {
+    // the JS side could not allocate (an array buffer, a string past the engine's maximum length)
+    resetInstance();
+    return new OutOfMemoryError(`the input needs more memory than this runtime gives: ${error.message}`, { cause: error });
+  }
+  return error;
 }
 
 /** Nesting depth of `guarded` calls. */
@@ -452,5 +457,66 @@ export function sharedPairBatch<T>(hyps: readonly string[], refs: readonly (read
     return fn();
   } finally {
     shared = previous;
+  }
+}
+
+// ------------------------------------------------------------------------------ the per-call path
+
+/**
+ * A per-call export: one hypothesis (string 0) and its references (strings 1..nStr-1) as laid out by
+ * `pairCall`, up to six kernel-specific numbers, and where to write its f64 results.
+ */
+export type PairCallExport = (bytes: number, strOffs: number, nStr: number, a: number, b: number, c: number, d: number, e: number, f: number, out: number) => void;
+
+/** The results of the last `pairCall`. */
+let pairResults = new Float64Array(64);
+
+/** Strings whose UTF-16 length is at most this can be within no size limit only by being short: no per-string check. */
+const PAIR_CALL_FAST_UNITS = Math.floor(Math.min(INPUT_LIMITS.maxStringBytes, INPUT_LIMITS.maxItemBytes) / 3);
+
+/**
+ * The per-call path every pair kernel can share: writes `hyp` and `refs` straight into the I/O region
+ * (no layout object, no closures, no copies of the output), makes one call of `fn` with room for
+ * `outF64` results, and returns them. Traps and refusals become typed errors as in `guarded`; inputs are
+ * checked against `INPUT_LIMITS` (as `hyps[0]` / `refs[0]`, like a batch of one) only when they could
+ * exceed them. `name` is the export, looked up in the current instance. The results are copied into
+ * a reused array before the call ends (a call that grew the memory past `MEMORY_RESET_BYTES` gives it
+ * back, replacing the instance): the returned array is valid until the next `pairCall`.
+ */
+export function pairCall(
+  name: string, hyp: string, refs: readonly string[], outF64: number,
+  a = 0, b = 0, c = 0, d = 0, e = 0, f = 0,
+): Float64Array {
+  const nStr = refs.length + 1;
+  let units = hyp.length;
+  for (let j = 0; j < refs.length; j++) units += refs[j]!.length;
+  if (units > PAIR_CALL_FAST_UNITS) checkPairSizes([hyp], [refs], "hyps", "refs", false);
+  depth++;
+  try {
+    const ex = kernels();
+    const offsBytes = align8(4 * (nStr + 1));
+    const base = ex.reserve(offsBytes + 8 * outF64 + 3 * units + 8);
+    ioEpoch++;
+    const { u8, u32 } = memoryViews();
+    const out = base + offsBytes;
+    const bytes = out + 8 * outF64;
+    let k = base >>> 2;
+    u32[k++] = 0;
+    let pos = writeUtf8(u8, bytes, hyp);
+    u32[k++] = pos - bytes;
+    for (let j = 0; j < refs.length; j++) {
+      pos = writeUtf8(u8, pos, refs[j]!);
+      u32[k++] = pos - bytes;
+    }
+    (ex[name] as PairCallExport)(bytes, base, nStr, a, b, c, d, e, f, out);
+    if (pairResults.length < outF64) pairResults = new Float64Array(outF64);
+    const f64 = memoryViews().f64;
+    const r = pairResults;
+    for (let i = 0, o = out >>> 3; i < outF64; i++) r[i] = f64[o + i]!;
+    return r;
+  } catch (error) {
+    throw kernelError(error);
+  } finally {
+    if (--depth === 0) afterCall();
   }
 }
