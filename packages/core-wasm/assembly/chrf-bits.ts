@@ -13,6 +13,25 @@
 // `_get_match_statistics`, with no hashing, no counts and nothing to clear per n-gram.
 
 import { alloc, allocZero } from "./mem";
+
+// Every mask is preceded by a 16-byte header (the mask pointer points past it):
+//   -16 u32  occurrences in the hypothesis (0: the symbol is absent)
+//   -12 u16  first nonzero word, -10 u16 last nonzero word
+//    -8 u32  reference stamp, -4 u32 occurrences taken by that reference (order 1 of `matchRanges`;
+//            written only in masks of hypothesis symbols, which their item clears or drops)
+const HEAD: usize = 16;
+
+/** Adds hypothesis position i to mask m (positions arrive in increasing order). */
+// @ts-ignore: decorator
+@inline function setBit(m: usize, i: i32): void {
+  const q = i >> 6;
+  const c0 = load<u32>(m - 16);
+  if (c0 == 0) store<u16>(m - 12, <u16>q);
+  store<u32>(m - 16, c0 + 1);
+  store<u16>(m - 10, <u16>q);
+  const p = m + (<usize>q << 3);
+  store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+}
 import { hashRange } from "./text";
 
 /** Most u64 words per mask: hypotheses of up to 64 · MAX_WORDS symbols take this path. */
@@ -43,10 +62,11 @@ export class CharMasks {
  */
 export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
   let words = (maxHypBytes + 63) >> 6;
+  if (words == 3) words = 4; // three-word items run as four (match6w4)
   if (words > MAX_WORDS) words = MAX_WORDS;
   if (words < 1) words = 1;
   t.stride = words;
-  t.ascii = allocZero(<usize>(128 * words) << 3);
+  t.ascii = allocZero(<usize>128 * ((<usize>words << 3) + HEAD)) + HEAD;
   let distinct = maxHypBytes >> 1;
   if (distinct > MAX_BITS_LEN) distinct = MAX_BITS_LEN;
   let cap: u32 = 16;
@@ -54,7 +74,7 @@ export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
   t.slots = allocZero(<usize>cap << 4);
   t.mask = cap - 1;
   t.epoch = 0;
-  t.zero = allocZero(<usize>MAX_WORDS << 3);
+  t.zero = allocZero((<usize>MAX_WORDS << 3) + HEAD) + HEAD;
 }
 
 // @ts-ignore: decorator
@@ -67,7 +87,8 @@ export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
  * item's `mark()` (the non-ASCII masks live in its scratch); `charMasksEnd` before its `release`.
  */
 export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
-  const w = (len + 63) >> 6;
+  let w = (len + 63) >> 6;
+  if (w == 3) w = 4;
   t.words = w;
   t.epoch++;
   if (t.epoch == 0) {
@@ -75,10 +96,11 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
     t.epoch = 1;
   }
   const epoch = t.epoch;
-  const pool = alloc(<usize>(len * w) << 3);
+  const entry = (<usize>w << 3) + HEAD;
+  const pool = alloc(<usize>len * entry) + HEAD;
   let poolCount = 0;
   const ascii = t.ascii;
-  const strideBytes = <usize>t.stride << 3;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
   const slots = t.slots;
   const smask = t.mask;
   for (let i = 0; i < len; i++) {
@@ -91,9 +113,9 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
       while (true) {
         const s = slots + (<usize>j << 4);
         if (load<u32>(s, 4) != epoch) {
-          m = pool + (<usize>(poolCount * w) << 3);
+          m = pool + <usize>poolCount * entry;
           poolCount++;
-          for (let q = 0; q < w; q++) store<u64>(m + (<usize>q << 3), 0);
+          for (let q: usize = 0; q < entry; q += 8) store<u64>(m - HEAD + q, 0);
           store<u32>(s, c);
           store<u32>(s, epoch, 4);
           store<u32>(s, <u32>m, 8);
@@ -106,8 +128,7 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
         j = (j + 1) & smask;
       }
     }
-    const p = m + (<usize>(i >> 6) << 3);
-    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+    setBit(m, i);
   }
   t.pool = pool;
   t.poolCount = poolCount;
@@ -116,12 +137,12 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
 /** Clear the ASCII masks the item set (the non-ASCII ones go with its scratch and epoch). */
 export function charMasksEnd(t: CharMasks, chars: usize, len: i32): void {
   const ascii = t.ascii;
-  const strideBytes = <usize>t.stride << 3;
-  const wordBytes = <usize>t.words << 3;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const wordBytes = (<usize>t.words << 3) + HEAD;
   for (let i = 0; i < len; i++) {
     const c = load<u32>(chars + (<usize>i << 2));
     if (c < 128) {
-      const m = ascii + <usize>c * strideBytes;
+      const m = ascii + <usize>c * strideBytes - HEAD;
       for (let q: usize = 0; q < wordBytes; q += 8) store<u64>(m + q, 0);
     }
   }
@@ -131,7 +152,7 @@ export function charMasksEnd(t: CharMasks, chars: usize, len: i32): void {
 export function charMaskPtrs(t: CharMasks, chars: usize, len: i32): usize {
   const out = alloc(<usize>(len + 1) << 2);
   const ascii = t.ascii;
-  const strideBytes = <usize>t.stride << 3;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
   const slots = t.slots;
   const smask = t.mask;
   const epoch = t.epoch;
@@ -165,8 +186,12 @@ export function charMaskPtrs(t: CharMasks, chars: usize, len: i32): usize {
  * Adds the matches of orders 1..maxOrder of a reference (mask pointers `ptrs[0..len)`, masks of `w`
  * words) to `stats` (the match field of order n is at stats + 8·(3·(base+n-1)+2)).
  */
-export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32): void {
+export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
   if (w == 0 || len == 0) return;
+  if (w > 4) {
+    matchRanges(ptrs, len, w, maxOrder, stats, base, stamp);
+    return;
+  }
   if (maxOrder <= 6) {
     if (w == 1) {
       match6w1(ptrs, len, maxOrder, stats, base);
@@ -176,6 +201,9 @@ export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: u
       match6w2(ptrs, len, maxOrder, stats, base);
       return;
     }
+    // three words run as four: the top word of every mask is zero (masks have room for four, see charMasksBuild)
+    match6w4(ptrs, len, maxOrder, stats, base);
+    return;
   }
   const wb = <usize>w << 3;
   const a = alloc(<usize>len * wb);
@@ -227,6 +255,222 @@ export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: u
     store<f64>(p, load<f64>(p) + <f64>matches);
     if (any == 0) break; // no order-n n-gram of the reference is in the hypothesis: none longer either
   }
+}
+
+/**
+ * `bitsMatch` for longer hypotheses: order 1 from the masks' counts (a reference occurrence matches
+ * while fewer than the hypothesis count were taken), and each order-n set computed only over the words
+ * where it can be nonzero (those of the order n-1 set, shifted, within those of the symbol's mask), so
+ * orders ≥ 2 cost about one word per position instead of the hypothesis length / 64.
+ */
+function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
+  let m1 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const cH = load<u32>(p - 16);
+    if (cH == 0) continue;
+    const taken = load<u32>(p - 8) == stamp ? load<u32>(p - 4) : 0;
+    m1 += i32(taken < cH);
+    store<u32>(p - 8, stamp);
+    store<u32>(p - 4, taken + 1);
+  }
+  addMatch(stats, base, 1, m1);
+  const wb = <usize>w << 3;
+  const a = alloc(<usize>len * wb);
+  const ranges = alloc(<usize>len << 2); // (first, last) nonzero word of each order-n set; first > last: empty
+  const taken = alloc(wb);
+  for (let n = 2; n <= maxOrder && n <= len; n++) {
+    memory.fill(taken, 0, wb);
+    let matches = 0;
+    let any = false;
+    for (let j = len - 1; j >= n - 1; j--) {
+      const e = <usize>load<u32>(ptrs + (<usize>j << 2));
+      const dst = a + <usize>j * wb;
+      const rp = ranges + (<usize>j << 2);
+      if (load<u32>(e - 16) == 0) {
+        store<u32>(rp, 0xffff);
+        continue;
+      }
+      let src: usize;
+      let slo: i32;
+      let shi: i32;
+      if (n == 2) {
+        src = <usize>load<u32>(ptrs + (<usize>(j - 1) << 2));
+        if (load<u32>(src - 16) == 0) {
+          store<u32>(rp, 0xffff);
+          continue;
+        }
+        slo = <i32>load<u16>(src - 12);
+        shi = <i32>load<u16>(src - 10);
+      } else {
+        src = dst - wb;
+        slo = <i32>load<u16>(rp - 4);
+        shi = <i32>load<u16>(rp - 2);
+      }
+      const elo = <i32>load<u16>(e - 12);
+      const ehi = <i32>load<u16>(e - 10);
+      const qlo = slo > elo ? slo : elo;
+      const qhi = shi + 1 < ehi ? shi + 1 : ehi;
+      let nlo = 0xffff;
+      let nhi = 0;
+      for (let q = qlo; q <= qhi; q++) {
+        const cur = q <= shi ? load<u64>(src + (<usize>q << 3)) : 0;
+        const prev = q > slo ? load<u64>(src + (<usize>(q - 1) << 3)) : 0;
+        const v = ((cur << 1) | (prev >> 63)) & load<u64>(e + (<usize>q << 3));
+        store<u64>(dst + (<usize>q << 3), v);
+        if (v != 0) {
+          if (nlo == 0xffff) nlo = q;
+          nhi = q;
+        }
+      }
+      store<u32>(rp, <u32>nlo | (<u32>nhi << 16));
+      if (nlo == 0xffff) continue;
+      any = true;
+      for (let q = nlo; q <= nhi; q++) {
+        const t = taken + (<usize>q << 3);
+        const f = load<u64>(dst + (<usize>q << 3)) & ~load<u64>(t);
+        if (f != 0) {
+          store<u64>(t, load<u64>(t) | (f & (0 - f)));
+          matches++;
+          break;
+        }
+      }
+    }
+    addMatch(stats, base, n, matches);
+    if (!any) break;
+  }
+}
+
+/**
+ * `match6w1` for hypotheses of 129 to 256 symbols: four words per set (w0 lowest), branch-free; a
+ * reference occurrence takes the lowest free bit of the first word that has one.
+ */
+function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
+  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
+  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
+  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
+  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
+  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
+  let a1_3: u64 = 0, a2_3: u64 = 0, a3_3: u64 = 0, a4_3: u64 = 0, a5_3: u64 = 0, a6_3: u64 = 0;
+  let t1_3: u64 = 0, t2_3: u64 = 0, t3_3: u64 = 0, t4_3: u64 = 0, t5_3: u64 = 0, t6_3: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const e0 = load<u64>(p, 0);
+    const e1 = load<u64>(p, 8);
+    const e2 = load<u64>(p, 16);
+    const e3 = load<u64>(p, 24);
+    a6_3 = ((a5_3 << 1) | (a5_2 >> 63)) & e3;
+    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
+    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
+    a6_0 = (a5_0 << 1) & e0;
+    a5_3 = ((a4_3 << 1) | (a4_2 >> 63)) & e3;
+    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
+    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
+    a5_0 = (a4_0 << 1) & e0;
+    a4_3 = ((a3_3 << 1) | (a3_2 >> 63)) & e3;
+    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
+    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
+    a4_0 = (a3_0 << 1) & e0;
+    a3_3 = ((a2_3 << 1) | (a2_2 >> 63)) & e3;
+    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
+    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
+    a3_0 = (a2_0 << 1) & e0;
+    a2_3 = ((a1_3 << 1) | (a1_2 >> 63)) & e3;
+    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
+    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
+    a2_0 = (a1_0 << 1) & e0;
+    a1_0 = e0;
+    a1_1 = e1;
+    a1_2 = e2;
+    a1_3 = e3;
+    {
+      const f0 = a1_0 & ~t1_0;
+      const f1 = a1_1 & ~t1_1;
+      const f2 = a1_2 & ~t1_2;
+      const f3 = a1_3 & ~t1_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t1_0 |= f0 & (0 - f0);
+      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t1_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m1 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a2_0 & ~t2_0;
+      const f1 = a2_1 & ~t2_1;
+      const f2 = a2_2 & ~t2_2;
+      const f3 = a2_3 & ~t2_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t2_0 |= f0 & (0 - f0);
+      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t2_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m2 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a3_0 & ~t3_0;
+      const f1 = a3_1 & ~t3_1;
+      const f2 = a3_2 & ~t3_2;
+      const f3 = a3_3 & ~t3_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t3_0 |= f0 & (0 - f0);
+      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t3_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m3 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a4_0 & ~t4_0;
+      const f1 = a4_1 & ~t4_1;
+      const f2 = a4_2 & ~t4_2;
+      const f3 = a4_3 & ~t4_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t4_0 |= f0 & (0 - f0);
+      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t4_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m4 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a5_0 & ~t5_0;
+      const f1 = a5_1 & ~t5_1;
+      const f2 = a5_2 & ~t5_2;
+      const f3 = a5_3 & ~t5_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t5_0 |= f0 & (0 - f0);
+      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t5_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m5 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a6_0 & ~t6_0;
+      const f1 = a6_1 & ~t6_1;
+      const f2 = a6_2 & ~t6_2;
+      const f3 = a6_3 & ~t6_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t6_0 |= f0 & (0 - f0);
+      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t6_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m6 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
 }
 
 /**
@@ -407,14 +651,16 @@ export function wordMasksInit(t: WordMasks, maxHypBytes: i32): void {
  * after the item's `mark()`: the masks live in its scratch.
  */
 export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i32): void {
-  const w = (count + 63) >> 6;
+  let w = (count + 63) >> 6;
+  if (w == 3) w = 4;
   t.words = w;
   t.epoch++;
   if (t.epoch == 0) {
     memory.fill(t.slots, 0, <usize>(t.mask + 1) << 5);
     t.epoch = 1;
   }
-  const pool = alloc(<usize>(count * w) << 3);
+  const entry = (<usize>w << 3) + HEAD;
+  const pool = alloc(<usize>count * entry) + HEAD;
   let poolCount = 0;
   for (let k = 0; k < count; k++) {
     const a = spanStart(words, k);
@@ -424,9 +670,9 @@ export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i3
     const s = wordSlot(t, p, len, h);
     let m: usize;
     if (load<u32>(s, 4) != t.epoch) {
-      m = pool + (<usize>(poolCount * w) << 3);
+      m = pool + <usize>poolCount * entry;
       poolCount++;
-      for (let q = 0; q < w; q++) store<u64>(m + (<usize>q << 3), 0);
+      for (let q: usize = 0; q < entry; q += 8) store<u64>(m - HEAD + q, 0);
       store<u32>(s, h);
       store<u32>(s, t.epoch, 4);
       store<u32>(s, <u32>p, 8);
@@ -435,8 +681,7 @@ export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i3
     } else {
       m = <usize>load<u32>(s, 16);
     }
-    const b = m + (<usize>(k >> 6) << 3);
-    store<u64>(b, load<u64>(b) | (<u64>1 << <u64>(k & 63)));
+    setBit(m, k);
   }
 }
 

@@ -380,10 +380,11 @@ export function chrfBatch(
         prepare(REF, strPtr(bytes, strOffs, r), strLen(strOffs, r), lc, ws, wordOrder);
         memory.fill(cur, 0, <usize>(3 * order) << 3);
         setCounts(cur, charOrder, wordOrder);
-        if (charOrder > 0) bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0);
+        const stamp = <u32>(r - r0 + 1);
+        if (charOrder > 0) bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0, stamp);
         if (wordOrder > 0) {
           const ptrs = wordMaskPtrs(WM, REF.cps, REF.words, REF.wordCount, CM.zero);
-          bitsMatch(ptrs, REF.wordCount, WM.words, wordOrder, cur, charOrder);
+          bitsMatch(ptrs, REF.wordCount, WM.words, wordOrder, cur, charOrder, stamp);
         }
         const f = chrfFScore(cur, order, beta, eps);
         if (f > best) {
