@@ -32,7 +32,16 @@ const HEAD: usize = 16;
   const p = m + (<usize>q << 3);
   store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
 }
-import { hashRange } from "./text";
+
+/** Hash of a word's code points (one multiply per code point; the table compares words exactly). */
+function wordHash(p: usize, len: i32): u32 {
+  let h: u32 = <u32>len * 0x9e3779b1;
+  for (let k = 0; k < len; k++) h = (h ^ load<u32>(p + (<usize>k << 2))) * 0x01000193;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6d;
+  h ^= h >> 12;
+  return h;
+}
 
 /** Most u64 words per mask: hypotheses of up to 64 · MAX_WORDS symbols take this path. */
 export const MAX_WORDS: i32 = 16;
@@ -62,7 +71,6 @@ export class CharMasks {
  */
 export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
   let words = (maxHypBytes + 63) >> 6;
-  if (words == 3) words = 4; // three-word items run as four (match6w4)
   if (words > MAX_WORDS) words = MAX_WORDS;
   if (words < 1) words = 1;
   t.stride = words;
@@ -87,8 +95,7 @@ export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
  * item's `mark()` (the non-ASCII masks live in its scratch); `charMasksEnd` before its `release`.
  */
 export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
-  let w = (len + 63) >> 6;
-  if (w == 3) w = 4;
+  const w = (len + 63) >> 6;
   t.words = w;
   t.epoch++;
   if (t.epoch == 0) {
@@ -201,7 +208,10 @@ export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: u
       match6w2(ptrs, len, maxOrder, stats, base);
       return;
     }
-    // three words run as four: the top word of every mask is zero (masks have room for four, see charMasksBuild)
+    if (w == 3) {
+      match6w3(ptrs, len, maxOrder, stats, base);
+      return;
+    }
     match6w4(ptrs, len, maxOrder, stats, base);
     return;
   }
@@ -342,9 +352,111 @@ function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize,
 }
 
 /**
- * `match6w1` for hypotheses of 129 to 256 symbols: four words per set (w0 lowest), branch-free; a
+ * `match6w1` for hypotheses of 129 to 192 symbols: three words per set (w0 lowest), branch-free; a
  * reference occurrence takes the lowest free bit of the first word that has one.
  */
+function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
+  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
+  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
+  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
+  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
+  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const e0 = load<u64>(p, 0);
+    const e1 = load<u64>(p, 8);
+    const e2 = load<u64>(p, 16);
+    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
+    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
+    a6_0 = (a5_0 << 1) & e0;
+    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
+    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
+    a5_0 = (a4_0 << 1) & e0;
+    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
+    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
+    a4_0 = (a3_0 << 1) & e0;
+    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
+    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
+    a3_0 = (a2_0 << 1) & e0;
+    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
+    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
+    a2_0 = (a1_0 << 1) & e0;
+    a1_0 = e0;
+    a1_1 = e1;
+    a1_2 = e2;
+    {
+      const f0 = a1_0 & ~t1_0;
+      const f1 = a1_1 & ~t1_1;
+      const f2 = a1_2 & ~t1_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t1_0 |= f0 & (0 - f0);
+      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m1 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a2_0 & ~t2_0;
+      const f1 = a2_1 & ~t2_1;
+      const f2 = a2_2 & ~t2_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t2_0 |= f0 & (0 - f0);
+      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m2 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a3_0 & ~t3_0;
+      const f1 = a3_1 & ~t3_1;
+      const f2 = a3_2 & ~t3_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t3_0 |= f0 & (0 - f0);
+      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m3 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a4_0 & ~t4_0;
+      const f1 = a4_1 & ~t4_1;
+      const f2 = a4_2 & ~t4_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t4_0 |= f0 & (0 - f0);
+      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m4 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a5_0 & ~t5_0;
+      const f1 = a5_1 & ~t5_1;
+      const f2 = a5_2 & ~t5_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t5_0 |= f0 & (0 - f0);
+      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m5 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a6_0 & ~t6_0;
+      const f1 = a6_1 & ~t6_1;
+      const f2 = a6_2 & ~t6_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t6_0 |= f0 & (0 - f0);
+      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m6 += i32((f0 | f1 | f2) != 0);
+    }
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+/** `match6w3` for hypotheses of 193 to 256 symbols: four words per set. */
 function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
   let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
   let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
@@ -651,8 +763,7 @@ export function wordMasksInit(t: WordMasks, maxHypBytes: i32): void {
  * after the item's `mark()`: the masks live in its scratch.
  */
 export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i32): void {
-  let w = (count + 63) >> 6;
-  if (w == 3) w = 4;
+  const w = (count + 63) >> 6;
   t.words = w;
   t.epoch++;
   if (t.epoch == 0) {
@@ -666,7 +777,7 @@ export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i3
     const a = spanStart(words, k);
     const len = spanEnd(words, k) - a;
     const p = cps + (<usize>a << 2);
-    const h = hashRange(p, len);
+    const h = wordHash(p, len);
     const s = wordSlot(t, p, len, h);
     let m: usize;
     if (load<u32>(s, 4) != t.epoch) {
@@ -692,7 +803,7 @@ export function wordMaskPtrs(t: WordMasks, cps: usize, words: usize, count: i32,
     const a = spanStart(words, k);
     const len = spanEnd(words, k) - a;
     const p = cps + (<usize>a << 2);
-    const s = wordSlot(t, p, len, hashRange(p, len));
+    const s = wordSlot(t, p, len, wordHash(p, len));
     store<u32>(out + (<usize>k << 2), load<u32>(s, 4) == t.epoch ? load<u32>(s, 16) : <u32>zero);
   }
   return out;

@@ -52,44 +52,104 @@ const CP_IDS = changetype<CpIds>(memory.data(offsetof<CpIds>()));
 const CM = changetype<CharMasks>(memory.data(offsetof<CharMasks>()));
 const WM = changetype<WordMasks>(memory.data(offsetof<WordMasks>()));
 
+/** The code point of the multi-byte UTF-8 sequence at `q` (lead byte b0 ≥ 0x80; valid UTF-8 from TextEncoder). */
+// @ts-ignore: decorator
+@inline function decodeMulti(q: usize, b0: u32): u32 {
+  if (b0 < 0xe0) return ((b0 & 0x1f) << 6) | (<u32>load<u8>(q, 1) & 0x3f);
+  if (b0 < 0xf0) return ((b0 & 0x0f) << 12) | ((<u32>load<u8>(q, 1) & 0x3f) << 6) | (<u32>load<u8>(q, 2) & 0x3f);
+  return ((b0 & 0x07) << 18) | ((<u32>load<u8>(q, 1) & 0x3f) << 12) | ((<u32>load<u8>(q, 2) & 0x3f) << 6) | (<u32>load<u8>(q, 3) & 0x3f);
+}
+
+// @ts-ignore: decorator
+@inline function seqLen(b0: u32): i32 {
+  return b0 < 0xe0 ? 2 : b0 < 0xf0 ? 3 : 4;
+}
+
 /**
- * Decode (and lowercase) one text, then in one pass: drop whitespace from the char sequence in place
- * (unless `whitespace`) and record the `_remove_punctuation` word spans as (start, end) indices into it
- * (words never contain whitespace, so they are contiguous in the whitespace-free sequence too).
+ * One text → the char sequence for char n-grams (whitespace dropped unless `whitespace`) and the
+ * `_remove_punctuation` word spans as (start, end) indices into it (words never contain whitespace, so
+ * they are contiguous in the whitespace-free sequence too). Without `lowercase`, decoding is part of the
+ * same pass; with it, the text is decoded and lowercased first (Python `str.lower()` can lengthen it).
  */
 function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace: bool, wordOrder: i32): void {
-  let cps = alloc(<usize>(byteLen + 1) << 2);
-  let n = decodeUtf8(p, byteLen, cps);
-  if (lowercase) {
-    const low = alloc(<usize>(n * 2 + 1) << 2);
-    n = pyLower(cps, n, low);
-    cps = low;
-  }
-  side.cps = cps;
-  side.len = n;
-  side.chars = cps;
   side.wordCount = 0;
-  let o = 0;
-  if (wordOrder <= 0) {
-    if (whitespace) {
-      o = n;
-    } else {
+  const keep = i32(whitespace);
+  if (lowercase) {
+    const raw = alloc(<usize>(byteLen + 1) << 2);
+    let n = decodeUtf8(p, byteLen, raw);
+    const cps = alloc(<usize>(n * 2 + 1) << 2);
+    n = pyLower(raw, n, cps);
+    side.cps = cps;
+    side.chars = cps;
+    side.len = n;
+    if (wordOrder <= 0) {
+      let o = 0;
       for (let i = 0; i < n; i++) {
         const c = cpAt(cps, i);
         put(cps, o, c); // in place (o ≤ i); store always, advance only past non-whitespace
-        o += i32(!isPyWs(c));
+        o += keep | i32(!isPyWs(c));
       }
+      side.charLen = o;
+      return;
     }
+    // at most n + 1 pieces: a word of w ≥ 2 code points gives at most 2, and words are separated
+    const words = alloc(<usize>(n + 2) << 3);
+    let o = 0;
+    let k = 0;
+    let start = -1;
+    for (let i = 0; i < n; i++) {
+      const c = cpAt(cps, i);
+      const ws = isPyWs(c);
+      put(cps, o, c);
+      if (!ws) {
+        if (start < 0) start = o;
+      } else if (start >= 0) {
+        k = addWord(words, k, cps, start, o);
+        start = -1;
+      }
+      o += keep | i32(!ws);
+    }
+    if (start >= 0) k = addWord(words, k, cps, start, o);
+    side.charLen = o;
+    side.words = words;
+    side.wordCount = k;
+    return;
+  }
+  const cps = alloc(<usize>(byteLen + 1) << 2);
+  side.cps = cps;
+  side.chars = cps;
+  const end = p + <usize>byteLen;
+  let q = p;
+  let o = 0;
+  if (wordOrder <= 0) {
+    while (q < end) {
+      let c = <u32>load<u8>(q);
+      if (c < 0x80) {
+        q++;
+      } else {
+        const b0 = c;
+        c = decodeMulti(q, b0);
+        q += <usize>seqLen(b0);
+      }
+      put(cps, o, c); // store always, advance only past non-whitespace
+      o += keep | i32(!isPyWs(c));
+    }
+    side.len = o;
     side.charLen = o;
     return;
   }
-  // at most n + 1 pieces: a word of w ≥ 2 code points gives at most 2, and words are separated
-  const words = alloc(<usize>(n + 2) << 3);
+  const words = alloc(<usize>(byteLen + 2) << 3);
   let k = 0;
   let start = -1;
-  const keep = i32(whitespace);
-  for (let i = 0; i < n; i++) {
-    const c = cpAt(cps, i);
+  while (q < end) {
+    let c = <u32>load<u8>(q);
+    if (c < 0x80) {
+      q++;
+    } else {
+      const b0 = c;
+      c = decodeMulti(q, b0);
+      q += <usize>seqLen(b0);
+    }
     const ws = isPyWs(c);
     put(cps, o, c);
     if (!ws) {
@@ -101,6 +161,7 @@ function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace
     o += keep | i32(!ws);
   }
   if (start >= 0) k = addWord(words, k, cps, start, o);
+  side.len = o;
   side.charLen = o;
   side.words = words;
   side.wordCount = k;
