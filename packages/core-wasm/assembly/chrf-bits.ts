@@ -19,6 +19,8 @@ import { alloc, allocZero } from "./mem";
 //   -12 u16  first nonzero word, -10 u16 last nonzero word
 //    -8 u32  reference stamp, -4 u32 occurrences taken by that reference (order 1 of `matchRanges`;
 //            written only in masks of hypothesis symbols, which their item clears or drops)
+// Only `matchRanges` (masks of more than four words) reads the headers; char masks of up to four words
+// leave them zero.
 const HEAD: usize = 16;
 
 /** Adds hypothesis position i to mask m (positions arrive in increasing order). */
@@ -110,6 +112,7 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
   const strideBytes = (<usize>t.stride << 3) + HEAD;
   const slots = t.slots;
   const smask = t.mask;
+  const head = w > 4; // only matchRanges reads the headers
   for (let i = 0; i < len; i++) {
     const c = load<u32>(chars + (<usize>i << 2));
     let m: usize = 0;
@@ -135,7 +138,12 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
         j = (j + 1) & smask;
       }
     }
-    setBit(m, i);
+    if (head) {
+      setBit(m, i);
+    } else {
+      const b = m + (<usize>(i >> 6) << 3);
+      store<u64>(b, load<u64>(b) | (<u64>1 << <u64>(i & 63)));
+    }
   }
   t.pool = pool;
   t.poolCount = poolCount;
@@ -155,6 +163,20 @@ export function charMasksEnd(t: CharMasks, chars: usize, len: i32): void {
   }
 }
 
+/** The mask of reference code point c (the zero mask when the hypothesis lacks it). */
+// @ts-ignore: decorator
+@inline function maskOf(c: u32, ascii: usize, strideBytes: usize, slots: usize, smask: u32, epoch: u32, zero: usize): usize {
+  if (c < 128) return ascii + <usize>c * strideBytes;
+  let j = slotOf(c, smask);
+  while (true) {
+    const s = slots + (<usize>j << 4);
+    if (load<u32>(s, 4) != epoch) return zero;
+    if (load<u32>(s) == c) return <usize>load<u32>(s, 8);
+    j = (j + 1) & smask;
+  }
+  return zero;
+}
+
 /** Mask pointers (u32 each) of the reference symbols `chars[0..len)`, as `bitsMatch` takes them. */
 export function charMaskPtrs(t: CharMasks, chars: usize, len: i32): usize {
   const out = alloc(<usize>(len + 1) << 2);
@@ -166,27 +188,53 @@ export function charMaskPtrs(t: CharMasks, chars: usize, len: i32): usize {
   const zero = t.zero;
   for (let i = 0; i < len; i++) {
     const c = load<u32>(chars + (<usize>i << 2));
-    let m: usize = 0;
-    if (c < 128) {
-      m = ascii + <usize>c * strideBytes;
-    } else {
-      let j = slotOf(c, smask);
-      while (true) {
-        const s = slots + (<usize>j << 4);
-        if (load<u32>(s, 4) != epoch) {
-          m = zero;
-          break;
-        }
-        if (load<u32>(s) == c) {
-          m = <usize>load<u32>(s, 8);
-          break;
-        }
-        j = (j + 1) & smask;
-      }
-    }
-    store<u32>(out + (<usize>i << 2), <u32>m);
+    store<u32>(out + (<usize>i << 2), <u32>maskOf(c, ascii, strideBytes, slots, smask, epoch, zero));
   }
   return out;
+}
+
+/**
+ * The char matches of a reference `chars[0..len)` (orders 1..maxOrder ≤ 6, hypothesis of ≤ 64 symbols):
+ * `match6w1` with each mask looked up as the reference is walked (no pointer array).
+ */
+export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32, stats: usize): void {
+  const ascii = t.ascii;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const slots = t.slots;
+  const smask = t.mask;
+  const epoch = t.epoch;
+  const zero = t.zero;
+  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
+  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const e = load<u64>(maskOf(load<u32>(chars + (<usize>j << 2)), ascii, strideBytes, slots, smask, epoch, zero));
+    a6 = (a5 << 1) & e;
+    a5 = (a4 << 1) & e;
+    a4 = (a3 << 1) & e;
+    a3 = (a2 << 1) & e;
+    a2 = (a1 << 1) & e;
+    a1 = e;
+    const f1 = a1 & ~t1;
+    t1 |= f1 & (0 - f1);
+    m1 += i32(f1 != 0);
+    const f2 = a2 & ~t2;
+    t2 |= f2 & (0 - f2);
+    m2 += i32(f2 != 0);
+    const f3 = a3 & ~t3;
+    t3 |= f3 & (0 - f3);
+    m3 += i32(f3 != 0);
+    const f4 = a4 & ~t4;
+    t4 |= f4 & (0 - f4);
+    m4 += i32(f4 != 0);
+    const f5 = a5 & ~t5;
+    t5 |= f5 & (0 - f5);
+    m5 += i32(f5 != 0);
+    const f6 = a6 & ~t6;
+    t6 |= f6 & (0 - f6);
+    m6 += i32(f6 != 0);
+  }
+  addMatches(stats, 0, maxOrder, m1, m2, m3, m4, m5, m6);
 }
 
 /**

@@ -12,7 +12,7 @@ import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
 import { Packed, packedArena, packedBegin, packedAdd, packedSlotIndex, packedRoom, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
 import {
-  CharMasks, charMasksInit, charMasksBuild, charMasksEnd, charMaskPtrs, bitsMatch, MAX_BITS_LEN,
+  CharMasks, charMasksInit, charMasksBuild, charMasksEnd, charMaskPtrs, charMatch6w1, bitsMatch, MAX_BITS_LEN,
   WordMasks, wordMasksInit, wordMasksBuild, wordMaskPtrs,
 } from "./chrf-bits";
 
@@ -442,7 +442,10 @@ export function chrfBatch(
         memory.fill(cur, 0, <usize>(3 * order) << 3);
         setCounts(cur, charOrder, wordOrder);
         const stamp = <u32>(r - r0 + 1);
-        if (charOrder > 0) bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0, stamp);
+        if (charOrder > 0) {
+          if (CM.words == 1 && charOrder <= 6) charMatch6w1(CM, REF.chars, REF.charLen, charOrder, cur);
+          else bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0, stamp);
+        }
         if (wordOrder > 0) {
           const ptrs = wordMaskPtrs(WM, REF.cps, REF.words, REF.wordCount, CM.zero);
           bitsMatch(ptrs, REF.wordCount, WM.words, wordOrder, cur, charOrder, stamp);
