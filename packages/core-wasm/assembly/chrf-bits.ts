@@ -319,62 +319,58 @@ export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: u
  * `bitsMatch` for longer hypotheses: order 1 from the masks' counts (a reference occurrence matches
  * while fewer than the hypothesis count were taken), and each order-n set computed only over the words
  * where it can be nonzero (those of the order n-1 set, shifted, within those of the symbol's mask), so
- * orders ≥ 2 cost about one word per position instead of the hypothesis length / 64.
+ * orders ≥ 2 cost about one word per position instead of the hypothesis length / 64. One pass over the
+ * reference, orders from high to low at each position, so memory is per order, not per position.
  */
 function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
-  let m1 = 0;
-  for (let j = 0; j < len; j++) {
-    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
-    const cH = load<u32>(p - 16);
-    if (cH == 0) continue;
-    const taken = load<u32>(p - 8) == stamp ? load<u32>(p - 4) : 0;
-    m1 += i32(taken < cH);
-    store<u32>(p - 8, stamp);
-    store<u32>(p - 4, taken + 1);
-  }
-  addMatch(stats, base, 1, m1);
   const wb = <usize>w << 3;
-  const a = alloc(<usize>len * wb);
-  const ranges = alloc(<usize>len << 2); // (first, last) nonzero word of each order-n set; first > last: empty
-  const taken = alloc(wb);
-  for (let n = 2; n <= maxOrder && n <= len; n++) {
-    memory.fill(taken, 0, wb);
-    let matches = 0;
-    let any = false;
-    for (let j = len - 1; j >= n - 1; j--) {
-      const e = <usize>load<u32>(ptrs + (<usize>j << 2));
-      const dst = a + <usize>j * wb;
-      const rp = ranges + (<usize>j << 2);
-      if (load<u32>(e - 16) == 0) {
-        store<u32>(rp, 0xffff);
-        continue;
-      }
+  // per order n ≥ 2: its set at the previous position, the (first, last) nonzero word of it (first > last:
+  // empty), the occurrences taken, the match count
+  const sets = alloc(<usize>(maxOrder + 1) * wb);
+  const ranges = allocZero(<usize>(maxOrder + 1) << 2);
+  const taken = allocZero(<usize>(maxOrder + 1) * wb);
+  const counts = allocZero(<usize>(maxOrder + 1) << 2);
+  for (let n = 2; n <= maxOrder; n++) store<u32>(ranges + (<usize>n << 2), 0xffff);
+  let m1 = 0;
+  let prev: usize = 0; // the mask of the previous reference symbol (order-1 set), 0 at the start
+  for (let j = 0; j < len; j++) {
+    const e = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const cH = load<u32>(e - 16);
+    if (cH == 0) {
+      // absent from the hypothesis: no n-gram ending here
+      for (let n = 2; n <= maxOrder; n++) store<u32>(ranges + (<usize>n << 2), 0xffff);
+      prev = 0;
+      continue;
+    }
+    const elo = <i32>load<u16>(e - 12);
+    const ehi = <i32>load<u16>(e - 10);
+    for (let n = maxOrder; n >= 2; n--) {
+      const rp = ranges + (<usize>n << 2);
       let src: usize;
       let slo: i32;
       let shi: i32;
       if (n == 2) {
-        src = <usize>load<u32>(ptrs + (<usize>(j - 1) << 2));
-        if (load<u32>(src - 16) == 0) {
+        if (prev == 0) {
           store<u32>(rp, 0xffff);
           continue;
         }
-        slo = <i32>load<u16>(src - 12);
-        shi = <i32>load<u16>(src - 10);
+        src = prev;
+        slo = <i32>load<u16>(prev - 12);
+        shi = <i32>load<u16>(prev - 10);
       } else {
-        src = dst - wb;
+        src = sets + <usize>(n - 1) * wb;
         slo = <i32>load<u16>(rp - 4);
         shi = <i32>load<u16>(rp - 2);
       }
-      const elo = <i32>load<u16>(e - 12);
-      const ehi = <i32>load<u16>(e - 10);
       const qlo = slo > elo ? slo : elo;
       const qhi = shi + 1 < ehi ? shi + 1 : ehi;
+      const dst = sets + <usize>n * wb; // its value at j-1 is no longer needed (order n+1 is done)
       let nlo = 0xffff;
       let nhi = 0;
       for (let q = qlo; q <= qhi; q++) {
         const cur = q <= shi ? load<u64>(src + (<usize>q << 3)) : 0;
-        const prev = q > slo ? load<u64>(src + (<usize>(q - 1) << 3)) : 0;
-        const v = ((cur << 1) | (prev >> 63)) & load<u64>(e + (<usize>q << 3));
+        const before = q > slo ? load<u64>(src + (<usize>(q - 1) << 3)) : 0;
+        const v = ((cur << 1) | (before >> 63)) & load<u64>(e + (<usize>q << 3));
         store<u64>(dst + (<usize>q << 3), v);
         if (v != 0) {
           if (nlo == 0xffff) nlo = q;
@@ -383,20 +379,26 @@ function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize,
       }
       store<u32>(rp, <u32>nlo | (<u32>nhi << 16));
       if (nlo == 0xffff) continue;
-      any = true;
+      const tk = taken + <usize>n * wb;
       for (let q = nlo; q <= nhi; q++) {
-        const t = taken + (<usize>q << 3);
+        const t = tk + (<usize>q << 3);
         const f = load<u64>(dst + (<usize>q << 3)) & ~load<u64>(t);
         if (f != 0) {
           store<u64>(t, load<u64>(t) | (f & (0 - f)));
-          matches++;
+          const c = counts + (<usize>n << 2);
+          store<u32>(c, load<u32>(c) + 1);
           break;
         }
       }
     }
-    addMatch(stats, base, n, matches);
-    if (!any) break;
+    const tk1 = load<u32>(e - 8) == stamp ? load<u32>(e - 4) : 0;
+    m1 += i32(tk1 < cH);
+    store<u32>(e - 8, stamp);
+    store<u32>(e - 4, tk1 + 1);
+    prev = e;
   }
+  addMatch(stats, base, 1, m1);
+  for (let n = 2; n <= maxOrder; n++) addMatch(stats, base, n, <i32>load<u32>(counts + (<usize>n << 2)));
 }
 
 /**

@@ -222,6 +222,23 @@ describe("chrF edge cases against a port of sacreBLEU's CHRF", () => {
     expect(one.stats).toEqual(reference(hyp, refs, opts({ wordOrder: 2 })).stats);
   });
 
+  it("a long hypothesis against a multi-megabyte reference that repeats it (memory per order, not per position)", () => {
+    const r = rng(99);
+    for (const len of [150, 600, 1000, 1500]) {
+      const hyp = text(r, ALPHABETS[1]!, len);
+      const reps = Math.ceil((4 * 2 ** 20) / (hyp.length + 1));
+      const ref = Array.from({ length: reps }, () => hyp).join(" ");
+      const chars = cps(pySplit(hyp).join("")).length;
+      const words = removePunctuation(hyp).length;
+      const stats = chrfStatisticsBatch([hyp], [[ref]], { wordOrder: 2 });
+      const want: number[] = [];
+      // every hypothesis n-gram occurs in the reference at least as often: all of them match
+      for (let n = 1; n <= 6; n++) want.push(Math.max(chars - n + 1, 0), reps * chars - n + 1, Math.max(chars - n + 1, 0));
+      for (let n = 1; n <= 2; n++) want.push(Math.max(words - n + 1, 0), reps * words - n + 1, Math.max(words - n + 1, 0));
+      expect(Array.from(stats)).toEqual(want);
+    }
+  });
+
   it("a batch mixing short and long hypotheses (both kernel paths in one call)", () => {
     const r = rng(7);
     const hyps: string[] = [];
