@@ -19,8 +19,8 @@ import { alloc, allocZero } from "./mem";
 //   -12 u16  first nonzero word, -10 u16 last nonzero word
 //    -8 u32  reference stamp, -4 u32 occurrences taken by that reference (order 1 of `matchRanges`;
 //            written only in masks of hypothesis symbols, which their item clears or drops)
-// Only `matchRanges` (masks of more than four words) reads the headers; char masks of up to four words
-// leave them zero.
+// Only `matchRanges` (masks of more than four words, or orders above 6) reads the headers; other char
+// masks leave them zero.
 const HEAD: usize = 16;
 
 /** Adds hypothesis position i to mask m (positions arrive in increasing order). */
@@ -96,7 +96,7 @@ export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
  * Occurrence masks of the hypothesis symbols `chars[0..len)` (len ≤ 64 · stride). Call after the
  * item's `mark()` (the non-ASCII masks live in its scratch); `charMasksEnd` before its `release`.
  */
-export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
+export function charMasksBuild(t: CharMasks, chars: usize, len: i32, maxOrder: i32): void {
   const w = (len + 63) >> 6;
   t.words = w;
   t.epoch++;
@@ -112,7 +112,7 @@ export function charMasksBuild(t: CharMasks, chars: usize, len: i32): void {
   const strideBytes = (<usize>t.stride << 3) + HEAD;
   const slots = t.slots;
   const smask = t.mask;
-  const head = w > 4; // only matchRanges reads the headers
+  const head = w > 4 || maxOrder > 6; // only matchRanges reads the headers
   for (let i = 0; i < len; i++) {
     const c = load<u32>(chars + (<usize>i << 2));
     let m: usize = 0;
@@ -243,76 +243,14 @@ export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32
  */
 export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
   if (w == 0 || len == 0) return;
-  if (w > 4) {
+  if (w > 4 || maxOrder > 6) {
     matchRanges(ptrs, len, w, maxOrder, stats, base, stamp);
     return;
   }
-  if (maxOrder <= 6) {
-    if (w == 1) {
-      match6w1(ptrs, len, maxOrder, stats, base);
-      return;
-    }
-    if (w == 2) {
-      match6w2(ptrs, len, maxOrder, stats, base);
-      return;
-    }
-    if (w == 3) {
-      match6w3(ptrs, len, maxOrder, stats, base);
-      return;
-    }
-    match6w4(ptrs, len, maxOrder, stats, base);
-    return;
-  }
-  const wb = <usize>w << 3;
-  const a = alloc(<usize>len * wb);
-  const taken = alloc(wb);
-  for (let n = 1; n <= maxOrder && n <= len; n++) {
-    memory.fill(taken, 0, wb);
-    let matches = 0;
-    let any: u64 = 0;
-    if (n == 1) {
-      for (let j = 0; j < len; j++) {
-        const e = <usize>load<u32>(ptrs + (<usize>j << 2));
-        const dst = a + <usize>j * wb;
-        let found = false;
-        for (let q: usize = 0; q < wb; q += 8) {
-          const v = load<u64>(e + q);
-          store<u64>(dst + q, v);
-          any |= v;
-          const f = v & ~load<u64>(taken + q);
-          if (!found && f != 0) {
-            store<u64>(taken + q, load<u64>(taken + q) | (f & (0 - f)));
-            found = true;
-          }
-        }
-        matches += i32(found);
-      }
-    } else {
-      for (let j = len - 1; j >= n - 1; j--) {
-        const e = <usize>load<u32>(ptrs + (<usize>j << 2));
-        const dst = a + <usize>j * wb;
-        const src = dst - wb;
-        let carry: u64 = 0;
-        let found = false;
-        for (let q: usize = 0; q < wb; q += 8) {
-          const x = load<u64>(src + q);
-          const v = ((x << 1) | carry) & load<u64>(e + q);
-          carry = x >> 63;
-          store<u64>(dst + q, v);
-          any |= v;
-          const f = v & ~load<u64>(taken + q);
-          if (!found && f != 0) {
-            store<u64>(taken + q, load<u64>(taken + q) | (f & (0 - f)));
-            found = true;
-          }
-        }
-        matches += i32(found);
-      }
-    }
-    const p = stats + (<usize>(3 * (base + n - 1) + 2) << 3);
-    store<f64>(p, load<f64>(p) + <f64>matches);
-    if (any == 0) break; // no order-n n-gram of the reference is in the hypothesis: none longer either
-  }
+  if (w == 1) match6w1(ptrs, len, maxOrder, stats, base);
+  else if (w == 2) match6w2(ptrs, len, maxOrder, stats, base);
+  else if (w == 3) match6w3(ptrs, len, maxOrder, stats, base);
+  else match6w4(ptrs, len, maxOrder, stats, base);
 }
 
 /**

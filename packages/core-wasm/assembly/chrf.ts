@@ -433,7 +433,7 @@ export function chrfBatch(
     const r1 = refEnd(refStart, i);
     // bit-parallel occurrence sets (chrf-bits.ts) for hypotheses of up to MAX_BITS_LEN symbols
     if (HYP.charLen <= MAX_BITS_LEN && HYP.charLen <= CM.stride << 6 && HYP.wordCount <= MAX_BITS_LEN) {
-      if (charOrder > 0) charMasksBuild(CM, HYP.chars, HYP.charLen);
+      if (charOrder > 0) charMasksBuild(CM, HYP.chars, HYP.charLen, charOrder);
       if (wordOrder > 0) wordMasksBuild(WM, HYP.cps, HYP.words, HYP.wordCount);
       let best: f64 = -1.0;
       for (let r = r0; r < r1; r++) {
