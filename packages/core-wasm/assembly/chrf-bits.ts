@@ -35,14 +35,28 @@ const HEAD: usize = 16;
   store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
 }
 
-/** Hash of a word's code points (one multiply per code point; the table compares words exactly). */
-function wordHash(p: usize, len: i32): u32 {
-  let h: u32 = <u32>len * 0x9e3779b1;
-  for (let k = 0; k < len; k++) h = (h ^ load<u32>(p + (<usize>k << 2))) * 0x01000193;
+// The hash of a word's code points (one multiply per code point; the tables compare words exactly):
+// whFinal(whStep(...whStep(WH_SEED, c0)..., c_{len-1}), len). chrf.ts computes it while splitting words.
+export const WH_SEED: u32 = 0x811c9dc5;
+
+// @ts-ignore: decorator
+@inline export function whStep(h: u32, c: u32): u32 {
+  return (h ^ c) * 0x01000193;
+}
+
+// @ts-ignore: decorator
+@inline export function whFinal(h: u32, len: i32): u32 {
+  h ^= <u32>len * 0x9e3779b1;
   h ^= h >> 15;
   h *= 0x2c1b3c6d;
   h ^= h >> 12;
   return h;
+}
+
+export function wordHash(p: usize, len: i32): u32 {
+  let h = WH_SEED;
+  for (let k = 0; k < len; k++) h = whStep(h, load<u32>(p + (<usize>k << 2)));
+  return whFinal(h, len);
 }
 
 /** Most u64 words per mask: hypotheses of up to 64 · MAX_WORDS symbols take this path. */
@@ -747,10 +761,11 @@ export function wordMasksInit(t: WordMasks, maxHypBytes: i32): void {
 }
 
 /**
- * Occurrence masks of the hypothesis words (spans (start, end) into `cps`, `count` ≤ MAX_BITS_LEN). Call
+ * Occurrence masks of the hypothesis words (spans (start, end) into `cps` and their `wordHash`es,
+ * `count` ≤ MAX_BITS_LEN). Call
  * after the item's `mark()`: the masks live in its scratch.
  */
-export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i32): void {
+export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, hashes: usize, count: i32): void {
   const w = (count + 63) >> 6;
   t.words = w;
   t.epoch++;
@@ -765,7 +780,7 @@ export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i3
     const a = spanStart(words, k);
     const len = spanEnd(words, k) - a;
     const p = cps + (<usize>a << 2);
-    const h = wordHash(p, len);
+    const h = load<u32>(hashes + (<usize>k << 2));
     const s = wordSlot(t, p, len, h);
     let m: usize;
     if (load<u32>(s, 4) != t.epoch) {
@@ -785,13 +800,13 @@ export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, count: i3
 }
 
 /** Mask pointers of reference words (absent from the hypothesis → the zero mask `zero`). */
-export function wordMaskPtrs(t: WordMasks, cps: usize, words: usize, count: i32, zero: usize): usize {
+export function wordMaskPtrs(t: WordMasks, cps: usize, words: usize, hashes: usize, count: i32, zero: usize): usize {
   const out = alloc(<usize>(count + 1) << 2);
   for (let k = 0; k < count; k++) {
     const a = spanStart(words, k);
     const len = spanEnd(words, k) - a;
     const p = cps + (<usize>a << 2);
-    const s = wordSlot(t, p, len, wordHash(p, len));
+    const s = wordSlot(t, p, len, load<u32>(hashes + (<usize>k << 2)));
     store<u32>(out + (<usize>k << 2), load<u32>(s, 4) == t.epoch ? load<u32>(s, 16) : <u32>zero);
   }
   return out;

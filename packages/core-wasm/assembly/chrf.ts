@@ -13,7 +13,7 @@ import { pyLower } from "./ucd";
 import { Packed, packedArena, packedBegin, packedAdd, packedSlotIndex, packedRoom, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
 import {
   CharMasks, charMasksInit, charMasksBuild, charMasksEnd, charMaskPtrs, charMatch6w1, bitsMatch, MAX_BITS_LEN,
-  WordMasks, wordMasksInit, wordMasksBuild, wordMaskPtrs,
+  WordMasks, wordMasksInit, wordMasksBuild, wordMaskPtrs, WH_SEED, whStep, whFinal, wordHash,
 } from "./chrf-bits";
 
 // @ts-ignore: decorator
@@ -39,6 +39,7 @@ class Side {
   chars: usize = 0; // whitespace-free (or full) code points for char n-grams
   charLen: i32 = 0;
   words: usize = 0; // word spans (start, end) in cps
+  hashes: usize = 0; // wordHash of each span
   wordCount: i32 = 0;
 }
 
@@ -94,24 +95,31 @@ function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace
     }
     // at most n + 1 pieces: a word of w ≥ 2 code points gives at most 2, and words are separated
     const words = alloc(<usize>(n + 2) << 3);
+    const hashes = alloc(<usize>(n + 2) << 2);
     let o = 0;
     let k = 0;
     let start = -1;
+    let h = WH_SEED;
+    let hp = WH_SEED;
     for (let i = 0; i < n; i++) {
       const c = cpAt(cps, i);
       const ws = isPyWs(c);
       put(cps, o, c);
       if (!ws) {
         if (start < 0) start = o;
+        hp = h;
+        h = whStep(h, c);
       } else if (start >= 0) {
-        k = addWord(words, k, cps, start, o);
+        k = addWord(words, hashes, k, cps, start, o, h, hp);
         start = -1;
+        h = WH_SEED;
       }
       o += keep | i32(!ws);
     }
-    if (start >= 0) k = addWord(words, k, cps, start, o);
+    if (start >= 0) k = addWord(words, hashes, k, cps, start, o, h, hp);
     side.charLen = o;
     side.words = words;
+    side.hashes = hashes;
     side.wordCount = k;
     return;
   }
@@ -139,8 +147,11 @@ function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace
     return;
   }
   const words = alloc(<usize>(byteLen + 2) << 3);
+  const hashes = alloc(<usize>(byteLen + 2) << 2);
   let k = 0;
   let start = -1;
+  let h = WH_SEED;
+  let hp = WH_SEED;
   while (q < end) {
     let c = <u32>load<u8>(q);
     if (c < 0x80) {
@@ -154,38 +165,46 @@ function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace
     put(cps, o, c);
     if (!ws) {
       if (start < 0) start = o;
+      hp = h;
+      h = whStep(h, c);
     } else if (start >= 0) {
-      k = addWord(words, k, cps, start, o);
+      k = addWord(words, hashes, k, cps, start, o, h, hp);
       start = -1;
+      h = WH_SEED;
     }
     o += keep | i32(!ws);
   }
-  if (start >= 0) k = addWord(words, k, cps, start, o);
+  if (start >= 0) k = addWord(words, hashes, k, cps, start, o, h, hp);
   side.len = o;
   side.charLen = o;
   side.words = words;
+  side.hashes = hashes;
   side.wordCount = k;
 }
 
 // @ts-ignore: decorator
-@inline function putSpan(words: usize, k: i32, s: i32, e: i32): void {
+@inline function putSpan(words: usize, hashes: usize, k: i32, s: i32, e: i32, h: u32): void {
   store<u32>(words + (<usize>k << 3), s);
   store<u32>(words + (<usize>k << 3), e, 4);
+  store<u32>(hashes + (<usize>k << 2), h);
 }
 
-/** `_remove_punctuation` of one whitespace-separated word cps[s..e): at most one ASCII punctuation split off, last first. */
-function addWord(words: usize, k: i32, cps: usize, s: i32, e: i32): i32 {
+/**
+ * `_remove_punctuation` of one whitespace-separated word cps[s..e): at most one ASCII punctuation split
+ * off, last first. `h` is the running word hash after its last code point, `hp` before it.
+ */
+function addWord(words: usize, hashes: usize, k: i32, cps: usize, s: i32, e: i32, h: u32, hp: u32): i32 {
   if (e - s > 1 && isAsciiPunct(cpAt(cps, e - 1))) {
-    putSpan(words, k, s, e - 1);
-    putSpan(words, k + 1, e - 1, e);
+    putSpan(words, hashes, k, s, e - 1, whFinal(hp, e - 1 - s));
+    putSpan(words, hashes, k + 1, e - 1, e, whFinal(whStep(WH_SEED, cpAt(cps, e - 1)), 1));
     return k + 2;
   }
   if (e - s > 1 && isAsciiPunct(cpAt(cps, s))) {
-    putSpan(words, k, s, s + 1);
-    putSpan(words, k + 1, s + 1, e);
+    putSpan(words, hashes, k, s, s + 1, whFinal(whStep(WH_SEED, cpAt(cps, s)), 1));
+    putSpan(words, hashes, k + 1, s + 1, e, wordHash(cps + (<usize>(s + 1) << 2), e - s - 1));
     return k + 2;
   }
-  putSpan(words, k, s, e);
+  putSpan(words, hashes, k, s, e, whFinal(h, e - s));
   return k + 1;
 }
 
@@ -434,7 +453,7 @@ export function chrfBatch(
     // bit-parallel occurrence sets (chrf-bits.ts) for hypotheses of up to MAX_BITS_LEN symbols
     if (HYP.charLen <= MAX_BITS_LEN && HYP.charLen <= CM.stride << 6 && HYP.wordCount <= MAX_BITS_LEN) {
       if (charOrder > 0) charMasksBuild(CM, HYP.chars, HYP.charLen, charOrder);
-      if (wordOrder > 0) wordMasksBuild(WM, HYP.cps, HYP.words, HYP.wordCount);
+      if (wordOrder > 0) wordMasksBuild(WM, HYP.cps, HYP.words, HYP.hashes, HYP.wordCount);
       let best: f64 = -1.0;
       for (let r = r0; r < r1; r++) {
         const rm = mark();
@@ -447,7 +466,7 @@ export function chrfBatch(
           else bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0, stamp);
         }
         if (wordOrder > 0) {
-          const ptrs = wordMaskPtrs(WM, REF.cps, REF.words, REF.wordCount, CM.zero);
+          const ptrs = wordMaskPtrs(WM, REF.cps, REF.words, REF.hashes, REF.wordCount, CM.zero);
           bitsMatch(ptrs, REF.wordCount, WM.words, wordOrder, cur, charOrder, stamp);
         }
         const f = chrfFScore(cur, order, beta, eps);
