@@ -3,7 +3,7 @@
 // `_compute_f_score`. Statistics per item: [hyp, ref, match] for char orders 1..C then word orders 1..W.
 
 import { alloc, mark, release } from "./mem";
-import { decodeUtf8, isPyWs, splitWs } from "./text";
+import { decodeUtf8, isPyWs } from "./text";
 import {
   Intern, internInit, intern, NONE, Ngrams, ngramsInit, ngramsAddHyp, ngramsFind,
   ngramHashStart, ngramHashStep, ngramHashFinal, slotHyp, slotCur, setSlotCur, slotStamp, setSlotStamp,
@@ -11,6 +11,10 @@ import {
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
 import { Packed, packedArena, packedBegin, packedAdd, packedSlotIndex, packedRoom, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
+import {
+  CharMasks, charMasksInit, charMasksBuild, charMasksEnd, charMaskPtrs, charMatch6w1, bitsMatch, MAX_BITS_LEN,
+  WordMasks, wordMasksInit, wordMasksBuild, wordMaskPtrs, WH_SEED, whStep, whFinal, wordHash,
+} from "./chrf-bits";
 
 // @ts-ignore: decorator
 @inline function cpAt(p: usize, i: i32): u32 {
@@ -35,6 +39,7 @@ class Side {
   chars: usize = 0; // whitespace-free (or full) code points for char n-grams
   charLen: i32 = 0;
   words: usize = 0; // word spans (start, end) in cps
+  hashes: usize = 0; // wordHash of each span
   wordCount: i32 = 0;
 }
 
@@ -45,64 +50,162 @@ const WORD_T = changetype<Ngrams>(memory.data(offsetof<Ngrams>()));
 const WORDS = changetype<Intern>(memory.data(offsetof<Intern>()));
 const PK = changetype<Packed>(memory.data(offsetof<Packed>()));
 const CP_IDS = changetype<CpIds>(memory.data(offsetof<CpIds>()));
+const CM = changetype<CharMasks>(memory.data(offsetof<CharMasks>()));
+const WM = changetype<WordMasks>(memory.data(offsetof<WordMasks>()));
 
+/** The code point of the multi-byte UTF-8 sequence at `q` (lead byte b0 ≥ 0x80; valid UTF-8 from TextEncoder). */
+// @ts-ignore: decorator
+@inline function decodeMulti(q: usize, b0: u32): u32 {
+  if (b0 < 0xe0) return ((b0 & 0x1f) << 6) | (<u32>load<u8>(q, 1) & 0x3f);
+  if (b0 < 0xf0) return ((b0 & 0x0f) << 12) | ((<u32>load<u8>(q, 1) & 0x3f) << 6) | (<u32>load<u8>(q, 2) & 0x3f);
+  return ((b0 & 0x07) << 18) | ((<u32>load<u8>(q, 1) & 0x3f) << 12) | ((<u32>load<u8>(q, 2) & 0x3f) << 6) | (<u32>load<u8>(q, 3) & 0x3f);
+}
+
+// @ts-ignore: decorator
+@inline function seqLen(b0: u32): i32 {
+  return b0 < 0xe0 ? 2 : b0 < 0xf0 ? 3 : 4;
+}
+
+/**
+ * One text → the char sequence for char n-grams (whitespace dropped unless `whitespace`) and the
+ * `_remove_punctuation` word spans as (start, end) indices into it (words never contain whitespace, so
+ * they are contiguous in the whitespace-free sequence too). Without `lowercase`, decoding is part of the
+ * same pass; with it, the text is decoded and lowercased first (Python `str.lower()` can lengthen it).
+ */
 function prepare(side: Side, p: usize, byteLen: i32, lowercase: bool, whitespace: bool, wordOrder: i32): void {
-  let cps = alloc(<usize>(byteLen + 1) << 2);
-  let n = decodeUtf8(p, byteLen, cps);
+  side.wordCount = 0;
+  const keep = i32(whitespace);
   if (lowercase) {
-    const low = alloc(<usize>(n * 2 + 1) << 2);
-    n = pyLower(cps, n, low);
-    cps = low;
-  }
-  side.cps = cps;
-  side.len = n;
-  if (whitespace) {
+    const raw = alloc(<usize>(byteLen + 1) << 2);
+    let n = decodeUtf8(p, byteLen, raw);
+    const cps = alloc(<usize>(n * 2 + 1) << 2);
+    n = pyLower(raw, n, cps);
+    side.cps = cps;
     side.chars = cps;
-    side.charLen = n;
-  } else {
-    const chars = alloc(<usize>(n + 1) << 2);
+    side.len = n;
+    if (wordOrder <= 0) {
+      let o = 0;
+      for (let i = 0; i < n; i++) {
+        const c = cpAt(cps, i);
+        put(cps, o, c); // in place (o ≤ i); store always, advance only past non-whitespace
+        o += keep | i32(!isPyWs(c));
+      }
+      side.charLen = o;
+      return;
+    }
+    // at most n + 1 pieces: a word of w ≥ 2 code points gives at most 2, and words are separated
+    const words = alloc(<usize>(n + 2) << 3);
+    const hashes = alloc(<usize>(n + 2) << 2);
     let o = 0;
+    let k = 0;
+    let start = -1;
+    let h = WH_SEED;
+    let hp = WH_SEED;
     for (let i = 0; i < n; i++) {
       const c = cpAt(cps, i);
-      put(chars, o, c); // store always, advance only past non-whitespace: no branch per code point
-      o += i32(!isPyWs(c));
-    }
-    side.chars = chars;
-    side.charLen = o;
-  }
-  side.wordCount = 0;
-  if (wordOrder > 0) {
-    const raw = alloc(<usize>(n / 2 + 2) << 3);
-    const count = splitWs(cps, n, raw);
-    // _remove_punctuation: at most one ASCII punctuation char split off, last char first
-    const words = alloc(<usize>(count * 2 + 1) << 3);
-    let k = 0;
-    for (let w = 0; w < count; w++) {
-      const s = <i32>load<u32>(raw + (<usize>w << 3));
-      const e = <i32>load<u32>(raw + (<usize>w << 3) + 4);
-      if (e - s > 1 && isAsciiPunct(cpAt(cps, e - 1))) {
-        store<u32>(words + (<usize>k << 3), s);
-        store<u32>(words + (<usize>k << 3) + 4, e - 1);
-        k++;
-        store<u32>(words + (<usize>k << 3), e - 1);
-        store<u32>(words + (<usize>k << 3) + 4, e);
-        k++;
-      } else if (e - s > 1 && isAsciiPunct(cpAt(cps, s))) {
-        store<u32>(words + (<usize>k << 3), s);
-        store<u32>(words + (<usize>k << 3) + 4, s + 1);
-        k++;
-        store<u32>(words + (<usize>k << 3), s + 1);
-        store<u32>(words + (<usize>k << 3) + 4, e);
-        k++;
-      } else {
-        store<u32>(words + (<usize>k << 3), s);
-        store<u32>(words + (<usize>k << 3) + 4, e);
-        k++;
+      const ws = isPyWs(c);
+      put(cps, o, c);
+      if (!ws) {
+        if (start < 0) start = o;
+        hp = h;
+        h = whStep(h, c);
+      } else if (start >= 0) {
+        k = addWord(words, hashes, k, cps, start, o, h, hp);
+        start = -1;
+        h = WH_SEED;
       }
+      o += keep | i32(!ws);
     }
+    if (start >= 0) k = addWord(words, hashes, k, cps, start, o, h, hp);
+    side.charLen = o;
     side.words = words;
+    side.hashes = hashes;
     side.wordCount = k;
+    return;
   }
+  const cps = alloc(<usize>(byteLen + 1) << 2);
+  side.cps = cps;
+  side.chars = cps;
+  const end = p + <usize>byteLen;
+  let q = p;
+  let o = 0;
+  if (wordOrder <= 0) {
+    while (q < end) {
+      let c = <u32>load<u8>(q);
+      if (c < 0x80) {
+        q++;
+      } else {
+        const b0 = c;
+        c = decodeMulti(q, b0);
+        q += <usize>seqLen(b0);
+      }
+      put(cps, o, c); // store always, advance only past non-whitespace
+      o += keep | i32(!isPyWs(c));
+    }
+    side.len = o;
+    side.charLen = o;
+    return;
+  }
+  const words = alloc(<usize>(byteLen + 2) << 3);
+  const hashes = alloc(<usize>(byteLen + 2) << 2);
+  let k = 0;
+  let start = -1;
+  let h = WH_SEED;
+  let hp = WH_SEED;
+  while (q < end) {
+    let c = <u32>load<u8>(q);
+    if (c < 0x80) {
+      q++;
+    } else {
+      const b0 = c;
+      c = decodeMulti(q, b0);
+      q += <usize>seqLen(b0);
+    }
+    const ws = isPyWs(c);
+    put(cps, o, c);
+    if (!ws) {
+      if (start < 0) start = o;
+      hp = h;
+      h = whStep(h, c);
+    } else if (start >= 0) {
+      k = addWord(words, hashes, k, cps, start, o, h, hp);
+      start = -1;
+      h = WH_SEED;
+    }
+    o += keep | i32(!ws);
+  }
+  if (start >= 0) k = addWord(words, hashes, k, cps, start, o, h, hp);
+  side.len = o;
+  side.charLen = o;
+  side.words = words;
+  side.hashes = hashes;
+  side.wordCount = k;
+}
+
+// @ts-ignore: decorator
+@inline function putSpan(words: usize, hashes: usize, k: i32, s: i32, e: i32, h: u32): void {
+  store<u32>(words + (<usize>k << 3), s);
+  store<u32>(words + (<usize>k << 3), e, 4);
+  store<u32>(hashes + (<usize>k << 2), h);
+}
+
+/**
+ * `_remove_punctuation` of one whitespace-separated word cps[s..e): at most one ASCII punctuation split
+ * off, last first. `h` is the running word hash after its last code point, `hp` before it.
+ */
+function addWord(words: usize, hashes: usize, k: i32, cps: usize, s: i32, e: i32, h: u32, hp: u32): i32 {
+  if (e - s > 1 && isAsciiPunct(cpAt(cps, e - 1))) {
+    putSpan(words, hashes, k, s, e - 1, whFinal(hp, e - 1 - s));
+    putSpan(words, hashes, k + 1, e - 1, e, whFinal(whStep(WH_SEED, cpAt(cps, e - 1)), 1));
+    return k + 2;
+  }
+  if (e - s > 1 && isAsciiPunct(cpAt(cps, s))) {
+    putSpan(words, hashes, k, s, s + 1, whFinal(whStep(WH_SEED, cpAt(cps, s)), 1));
+    putSpan(words, hashes, k + 1, s + 1, e, wordHash(cps + (<usize>(s + 1) << 2), e - s - 1));
+    return k + 2;
+  }
+  putSpan(words, hashes, k, s, e, whFinal(h, e - s));
+  return k + 1;
 }
 
 function wordIds(side: Side, add: bool): usize {
@@ -330,19 +433,63 @@ export function chrfBatch(
   const maxOrder = charOrder > wordOrder ? charOrder : wordOrder;
   const bits: u64 = <u64>(59 / maxOrder);
   const packable = maxOrder <= 59 && order <= 31;
-  let maxBytes = 0;
+  let maxBytes = 0; // of the hypotheses
   for (let i = 0; i < n; i++) {
     const b = strLen(strOffs, i);
     if (b > maxBytes) maxBytes = b;
   }
-  if (packable) {
-    packedArena(PK, maxBytes * order);
-    cpIdsInit(CP_IDS, bits >= 10 ? 2048 : <u32>(2 << <u32>bits));
+  let packedReady = false;
+  if (n > 0) {
+    charMasksInit(CM, maxBytes);
+    if (wordOrder > 0) wordMasksInit(WM, maxBytes);
   }
   for (let i = 0; i < n; i++) {
-    const m = mark();
+    let m = mark();
     const o = out + <usize>i * stride;
     prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
+    memory.fill(o, 0, stride);
+    const r0 = refFirst(refStart, i);
+    const r1 = refEnd(refStart, i);
+    // bit-parallel occurrence sets (chrf-bits.ts) for hypotheses of up to MAX_BITS_LEN symbols
+    if (HYP.charLen <= MAX_BITS_LEN && HYP.charLen <= CM.stride << 6 && HYP.wordCount <= MAX_BITS_LEN) {
+      if (charOrder > 0) charMasksBuild(CM, HYP.chars, HYP.charLen, charOrder);
+      if (wordOrder > 0) wordMasksBuild(WM, HYP.cps, HYP.words, HYP.hashes, HYP.wordCount);
+      let best: f64 = -1.0;
+      for (let r = r0; r < r1; r++) {
+        const rm = mark();
+        prepare(REF, strPtr(bytes, strOffs, r), strLen(strOffs, r), lc, ws, wordOrder);
+        memory.fill(cur, 0, <usize>(3 * order) << 3);
+        setCounts(cur, charOrder, wordOrder);
+        const stamp = <u32>(r - r0 + 1);
+        if (charOrder > 0) {
+          if (CM.words == 1 && charOrder <= 6) charMatch6w1(CM, REF.chars, REF.charLen, charOrder, cur);
+          else bitsMatch(charMaskPtrs(CM, REF.chars, REF.charLen), REF.charLen, CM.words, charOrder, cur, 0, stamp);
+        }
+        if (wordOrder > 0) {
+          const ptrs = wordMaskPtrs(WM, REF.cps, REF.words, REF.hashes, REF.wordCount, CM.zero);
+          bitsMatch(ptrs, REF.wordCount, WM.words, wordOrder, cur, charOrder, stamp);
+        }
+        const f = chrfFScore(cur, order, beta, eps);
+        if (f > best) {
+          best = f;
+          store<f64>(o, f);
+          memory.copy(o + 8, cur, <usize>(3 * order) << 3);
+        }
+        release(rm);
+      }
+      if (charOrder > 0) charMasksEnd(CM, HYP.chars, HYP.charLen);
+      release(m);
+      continue;
+    }
+    if (packable && !packedReady) {
+      // the first hypothesis too long for the bit sets: the packed tables' arena, outside the item's scratch
+      release(m);
+      packedArena(PK, maxBytes * order);
+      cpIdsInit(CP_IDS, bits >= 10 ? 2048 : <u32>(2 << <u32>bits));
+      packedReady = true;
+      m = mark();
+      prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
+    }
     // fast path: dense ids packed into exact u64 keys; else the general hash table over the text
     let hypChars: usize = packable ? hypCharIds(bits) : 0;
     let hypWords: usize = 0;
@@ -365,9 +512,6 @@ export function chrfBatch(
       }
     }
     let best: f64 = -1.0;
-    memory.fill(o, 0, stride);
-    const r0 = refFirst(refStart, i);
-    const r1 = refEnd(refStart, i);
     for (let r = r0; r < r1; r++) {
       const rm = mark();
       prepare(REF, strPtr(bytes, strOffs, r), strLen(strOffs, r), lc, ws, wordOrder);

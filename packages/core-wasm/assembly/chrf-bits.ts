@@ -1,0 +1,813 @@
+// chrF n-gram matching without a table per n-gram: bit-parallel occurrence sets over the hypothesis.
+//
+// For every distinct hypothesis symbol s (a code point, or a word id), mask(s) is the set of hypothesis
+// positions holding s (W u64 words: hypotheses of up to 64·W symbols). Walking a reference, the set of
+// hypothesis end positions of the order-n n-gram that ends at reference position j is
+//
+//     A_n(j) = (A_{n-1}(j-1) << 1) & mask(ref[j]),      A_1(j) = mask(ref[j]),
+//
+// so A_n(j) depends only on the n-gram itself (it is the set of its occurrences in the hypothesis), and
+// two different n-grams of one order have disjoint sets. Each reference occurrence of an n-gram takes
+// ("consumes") the lowest hypothesis occurrence of it not yet taken; it matches when there is one left.
+// The matches of an n-gram are then exactly min(count in hypothesis, count in reference), sacreBLEU's
+// `_get_match_statistics`, with no hashing, no counts and nothing to clear per n-gram.
+
+import { alloc, allocZero } from "./mem";
+
+// Every mask is preceded by a 16-byte header (the mask pointer points past it):
+//   -16 u32  occurrences in the hypothesis (0: the symbol is absent)
+//   -12 u16  first nonzero word, -10 u16 last nonzero word
+//    -8 u32  reference stamp, -4 u32 occurrences taken by that reference (order 1 of `matchRanges`;
+//            written only in masks of hypothesis symbols, which their item clears or drops)
+// Only `matchRanges` (masks of more than four words, or orders above 6) reads the headers; other char
+// masks leave them zero.
+const HEAD: usize = 16;
+
+/** Adds hypothesis position i to mask m (positions arrive in increasing order). */
+// @ts-ignore: decorator
+@inline function setBit(m: usize, i: i32): void {
+  const q = i >> 6;
+  const c0 = load<u32>(m - 16);
+  if (c0 == 0) store<u16>(m - 12, <u16>q);
+  store<u32>(m - 16, c0 + 1);
+  store<u16>(m - 10, <u16>q);
+  const p = m + (<usize>q << 3);
+  store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+}
+
+// The hash of a word's code points (one multiply per code point; the tables compare words exactly):
+// whFinal(whStep(...whStep(WH_SEED, c0)..., c_{len-1}), len). chrf.ts computes it while splitting words.
+export const WH_SEED: u32 = 0x811c9dc5;
+
+// @ts-ignore: decorator
+@inline export function whStep(h: u32, c: u32): u32 {
+  return (h ^ c) * 0x01000193;
+}
+
+// @ts-ignore: decorator
+@inline export function whFinal(h: u32, len: i32): u32 {
+  h ^= <u32>len * 0x9e3779b1;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6d;
+  h ^= h >> 12;
+  return h;
+}
+
+export function wordHash(p: usize, len: i32): u32 {
+  let h = WH_SEED;
+  for (let k = 0; k < len; k++) h = whStep(h, load<u32>(p + (<usize>k << 2)));
+  return whFinal(h, len);
+}
+
+/** Most u64 words per mask: hypotheses of up to 64 · MAX_WORDS symbols take this path. */
+export const MAX_WORDS: i32 = 16;
+export const MAX_BITS_LEN: i32 = 64 * MAX_WORDS;
+
+/**
+ * Code point → occurrence mask for the current hypothesis. ASCII masks are direct-mapped (128 masks
+ * of `stride` words, all zero between items: an item clears the ones it set); other code points go
+ * through a small epoch-stamped open-addressing table (slot: cp u32, epoch u32, mask pointer u32).
+ */
+@unmanaged
+export class CharMasks {
+  ascii: usize = 0;
+  stride: i32 = 0; // words per ASCII mask (≥ the words of any hypothesis of the batch on this path)
+  slots: usize = 0;
+  mask: u32 = 0;
+  epoch: u32 = 0;
+  zero: usize = 0; // MAX_WORDS zero words: the mask of a symbol absent from the hypothesis
+  pool: usize = 0; // non-ASCII masks of the current item
+  poolCount: i32 = 0;
+  words: i32 = 0; // words per mask for the current item
+}
+
+/**
+ * At the start of a batch whose hypotheses take at most `maxHypBytes` bytes of UTF-8 (an upper bound
+ * of their code points, and twice one of their distinct non-ASCII code points).
+ */
+export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
+  let words = (maxHypBytes + 63) >> 6;
+  if (words > MAX_WORDS) words = MAX_WORDS;
+  if (words < 1) words = 1;
+  t.stride = words;
+  t.ascii = allocZero(<usize>128 * ((<usize>words << 3) + HEAD)) + HEAD;
+  let distinct = maxHypBytes >> 1;
+  if (distinct > MAX_BITS_LEN) distinct = MAX_BITS_LEN;
+  let cap: u32 = 16;
+  while (cap < <u32>distinct * 2) cap <<= 1;
+  t.slots = allocZero(<usize>cap << 4);
+  t.mask = cap - 1;
+  t.epoch = 0;
+  t.zero = allocZero((<usize>MAX_WORDS << 3) + HEAD) + HEAD;
+}
+
+// @ts-ignore: decorator
+@inline function slotOf(cp: u32, mask: u32): u32 {
+  return ((cp * 0x9e3779b1) >> 15) & mask;
+}
+
+/**
+ * Occurrence masks of the hypothesis symbols `chars[0..len)` (len ≤ 64 · stride). Call after the
+ * item's `mark()` (the non-ASCII masks live in its scratch); `charMasksEnd` before its `release`.
+ */
+export function charMasksBuild(t: CharMasks, chars: usize, len: i32, maxOrder: i32): void {
+  const w = (len + 63) >> 6;
+  t.words = w;
+  t.epoch++;
+  if (t.epoch == 0) {
+    memory.fill(t.slots, 0, <usize>(t.mask + 1) << 4);
+    t.epoch = 1;
+  }
+  const epoch = t.epoch;
+  const entry = (<usize>w << 3) + HEAD;
+  const pool = alloc(<usize>len * entry) + HEAD;
+  let poolCount = 0;
+  const ascii = t.ascii;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const slots = t.slots;
+  const smask = t.mask;
+  const head = w > 4 || maxOrder > 6; // only matchRanges reads the headers
+  for (let i = 0; i < len; i++) {
+    const c = load<u32>(chars + (<usize>i << 2));
+    let m: usize = 0;
+    if (c < 128) {
+      m = ascii + <usize>c * strideBytes;
+    } else {
+      let j = slotOf(c, smask);
+      while (true) {
+        const s = slots + (<usize>j << 4);
+        if (load<u32>(s, 4) != epoch) {
+          m = pool + <usize>poolCount * entry;
+          poolCount++;
+          for (let q: usize = 0; q < entry; q += 8) store<u64>(m - HEAD + q, 0);
+          store<u32>(s, c);
+          store<u32>(s, epoch, 4);
+          store<u32>(s, <u32>m, 8);
+          break;
+        }
+        if (load<u32>(s) == c) {
+          m = <usize>load<u32>(s, 8);
+          break;
+        }
+        j = (j + 1) & smask;
+      }
+    }
+    if (head) {
+      setBit(m, i);
+    } else {
+      const b = m + (<usize>(i >> 6) << 3);
+      store<u64>(b, load<u64>(b) | (<u64>1 << <u64>(i & 63)));
+    }
+  }
+  t.pool = pool;
+  t.poolCount = poolCount;
+}
+
+/** Clear the ASCII masks the item set (the non-ASCII ones go with its scratch and epoch). */
+export function charMasksEnd(t: CharMasks, chars: usize, len: i32): void {
+  const ascii = t.ascii;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const wordBytes = (<usize>t.words << 3) + HEAD;
+  for (let i = 0; i < len; i++) {
+    const c = load<u32>(chars + (<usize>i << 2));
+    if (c < 128) {
+      const m = ascii + <usize>c * strideBytes - HEAD;
+      for (let q: usize = 0; q < wordBytes; q += 8) store<u64>(m + q, 0);
+    }
+  }
+}
+
+/** The mask of reference code point c (the zero mask when the hypothesis lacks it). */
+// @ts-ignore: decorator
+@inline function maskOf(c: u32, ascii: usize, strideBytes: usize, slots: usize, smask: u32, epoch: u32, zero: usize): usize {
+  if (c < 128) return ascii + <usize>c * strideBytes;
+  let j = slotOf(c, smask);
+  while (true) {
+    const s = slots + (<usize>j << 4);
+    if (load<u32>(s, 4) != epoch) return zero;
+    if (load<u32>(s) == c) return <usize>load<u32>(s, 8);
+    j = (j + 1) & smask;
+  }
+  return zero;
+}
+
+/** Mask pointers (u32 each) of the reference symbols `chars[0..len)`, as `bitsMatch` takes them. */
+export function charMaskPtrs(t: CharMasks, chars: usize, len: i32): usize {
+  const out = alloc(<usize>(len + 1) << 2);
+  const ascii = t.ascii;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const slots = t.slots;
+  const smask = t.mask;
+  const epoch = t.epoch;
+  const zero = t.zero;
+  for (let i = 0; i < len; i++) {
+    const c = load<u32>(chars + (<usize>i << 2));
+    store<u32>(out + (<usize>i << 2), <u32>maskOf(c, ascii, strideBytes, slots, smask, epoch, zero));
+  }
+  return out;
+}
+
+/**
+ * The char matches of a reference `chars[0..len)` (orders 1..maxOrder ≤ 6, hypothesis of ≤ 64 symbols):
+ * `match6w1` with each mask looked up as the reference is walked (no pointer array).
+ */
+export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32, stats: usize): void {
+  const ascii = t.ascii;
+  const strideBytes = (<usize>t.stride << 3) + HEAD;
+  const slots = t.slots;
+  const smask = t.mask;
+  const epoch = t.epoch;
+  const zero = t.zero;
+  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
+  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const e = load<u64>(maskOf(load<u32>(chars + (<usize>j << 2)), ascii, strideBytes, slots, smask, epoch, zero));
+    a6 = (a5 << 1) & e;
+    a5 = (a4 << 1) & e;
+    a4 = (a3 << 1) & e;
+    a3 = (a2 << 1) & e;
+    a2 = (a1 << 1) & e;
+    a1 = e;
+    const f1 = a1 & ~t1;
+    t1 |= f1 & (0 - f1);
+    m1 += i32(f1 != 0);
+    const f2 = a2 & ~t2;
+    t2 |= f2 & (0 - f2);
+    m2 += i32(f2 != 0);
+    const f3 = a3 & ~t3;
+    t3 |= f3 & (0 - f3);
+    m3 += i32(f3 != 0);
+    const f4 = a4 & ~t4;
+    t4 |= f4 & (0 - f4);
+    m4 += i32(f4 != 0);
+    const f5 = a5 & ~t5;
+    t5 |= f5 & (0 - f5);
+    m5 += i32(f5 != 0);
+    const f6 = a6 & ~t6;
+    t6 |= f6 & (0 - f6);
+    m6 += i32(f6 != 0);
+  }
+  addMatches(stats, 0, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+/**
+ * Adds the matches of orders 1..maxOrder of a reference (mask pointers `ptrs[0..len)`, masks of `w`
+ * words) to `stats` (the match field of order n is at stats + 8·(3·(base+n-1)+2)).
+ */
+export function bitsMatch(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
+  if (w == 0 || len == 0) return;
+  if (w > 4 || maxOrder > 6) {
+    matchRanges(ptrs, len, w, maxOrder, stats, base, stamp);
+    return;
+  }
+  if (w == 1) match6w1(ptrs, len, maxOrder, stats, base);
+  else if (w == 2) match6w2(ptrs, len, maxOrder, stats, base);
+  else if (w == 3) match6w3(ptrs, len, maxOrder, stats, base);
+  else match6w4(ptrs, len, maxOrder, stats, base);
+}
+
+/**
+ * `bitsMatch` for longer hypotheses: order 1 from the masks' counts (a reference occurrence matches
+ * while fewer than the hypothesis count were taken), and each order-n set computed only over the words
+ * where it can be nonzero (those of the order n-1 set, shifted, within those of the symbol's mask), so
+ * orders ≥ 2 cost about one word per position instead of the hypothesis length / 64. One pass over the
+ * reference, orders from high to low at each position, so memory is per order, not per position.
+ */
+function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize, base: i32, stamp: u32): void {
+  const wb = <usize>w << 3;
+  // per order n ≥ 2: its set at the previous position, the (first, last) nonzero word of it (first > last:
+  // empty), the occurrences taken, the match count
+  const sets = alloc(<usize>(maxOrder + 1) * wb);
+  const ranges = allocZero(<usize>(maxOrder + 1) << 2);
+  const taken = allocZero(<usize>(maxOrder + 1) * wb);
+  const counts = allocZero(<usize>(maxOrder + 1) << 2);
+  for (let n = 2; n <= maxOrder; n++) store<u32>(ranges + (<usize>n << 2), 0xffff);
+  let m1 = 0;
+  let prev: usize = 0; // the mask of the previous reference symbol (order-1 set), 0 at the start
+  for (let j = 0; j < len; j++) {
+    const e = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const cH = load<u32>(e - 16);
+    if (cH == 0) {
+      // absent from the hypothesis: no n-gram ending here
+      for (let n = 2; n <= maxOrder; n++) store<u32>(ranges + (<usize>n << 2), 0xffff);
+      prev = 0;
+      continue;
+    }
+    const elo = <i32>load<u16>(e - 12);
+    const ehi = <i32>load<u16>(e - 10);
+    for (let n = maxOrder; n >= 2; n--) {
+      const rp = ranges + (<usize>n << 2);
+      let src: usize;
+      let slo: i32;
+      let shi: i32;
+      if (n == 2) {
+        if (prev == 0) {
+          store<u32>(rp, 0xffff);
+          continue;
+        }
+        src = prev;
+        slo = <i32>load<u16>(prev - 12);
+        shi = <i32>load<u16>(prev - 10);
+      } else {
+        src = sets + <usize>(n - 1) * wb;
+        slo = <i32>load<u16>(rp - 4);
+        shi = <i32>load<u16>(rp - 2);
+      }
+      const qlo = slo > elo ? slo : elo;
+      const qhi = shi + 1 < ehi ? shi + 1 : ehi;
+      const dst = sets + <usize>n * wb; // its value at j-1 is no longer needed (order n+1 is done)
+      let nlo = 0xffff;
+      let nhi = 0;
+      for (let q = qlo; q <= qhi; q++) {
+        const cur = q <= shi ? load<u64>(src + (<usize>q << 3)) : 0;
+        const before = q > slo ? load<u64>(src + (<usize>(q - 1) << 3)) : 0;
+        const v = ((cur << 1) | (before >> 63)) & load<u64>(e + (<usize>q << 3));
+        store<u64>(dst + (<usize>q << 3), v);
+        if (v != 0) {
+          if (nlo == 0xffff) nlo = q;
+          nhi = q;
+        }
+      }
+      store<u32>(rp, <u32>nlo | (<u32>nhi << 16));
+      if (nlo == 0xffff) continue;
+      const tk = taken + <usize>n * wb;
+      for (let q = nlo; q <= nhi; q++) {
+        const t = tk + (<usize>q << 3);
+        const f = load<u64>(dst + (<usize>q << 3)) & ~load<u64>(t);
+        if (f != 0) {
+          store<u64>(t, load<u64>(t) | (f & (0 - f)));
+          const c = counts + (<usize>n << 2);
+          store<u32>(c, load<u32>(c) + 1);
+          break;
+        }
+      }
+    }
+    const tk1 = load<u32>(e - 8) == stamp ? load<u32>(e - 4) : 0;
+    m1 += i32(tk1 < cH);
+    store<u32>(e - 8, stamp);
+    store<u32>(e - 4, tk1 + 1);
+    prev = e;
+  }
+  addMatch(stats, base, 1, m1);
+  for (let n = 2; n <= maxOrder; n++) addMatch(stats, base, n, <i32>load<u32>(counts + (<usize>n << 2)));
+}
+
+/**
+ * `match6w1` for hypotheses of 129 to 192 symbols: three words per set (w0 lowest), branch-free; a
+ * reference occurrence takes the lowest free bit of the first word that has one.
+ */
+function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
+  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
+  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
+  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
+  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
+  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const e0 = load<u64>(p, 0);
+    const e1 = load<u64>(p, 8);
+    const e2 = load<u64>(p, 16);
+    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
+    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
+    a6_0 = (a5_0 << 1) & e0;
+    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
+    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
+    a5_0 = (a4_0 << 1) & e0;
+    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
+    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
+    a4_0 = (a3_0 << 1) & e0;
+    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
+    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
+    a3_0 = (a2_0 << 1) & e0;
+    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
+    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
+    a2_0 = (a1_0 << 1) & e0;
+    a1_0 = e0;
+    a1_1 = e1;
+    a1_2 = e2;
+    {
+      const f0 = a1_0 & ~t1_0;
+      const f1 = a1_1 & ~t1_1;
+      const f2 = a1_2 & ~t1_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t1_0 |= f0 & (0 - f0);
+      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m1 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a2_0 & ~t2_0;
+      const f1 = a2_1 & ~t2_1;
+      const f2 = a2_2 & ~t2_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t2_0 |= f0 & (0 - f0);
+      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m2 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a3_0 & ~t3_0;
+      const f1 = a3_1 & ~t3_1;
+      const f2 = a3_2 & ~t3_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t3_0 |= f0 & (0 - f0);
+      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m3 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a4_0 & ~t4_0;
+      const f1 = a4_1 & ~t4_1;
+      const f2 = a4_2 & ~t4_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t4_0 |= f0 & (0 - f0);
+      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m4 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a5_0 & ~t5_0;
+      const f1 = a5_1 & ~t5_1;
+      const f2 = a5_2 & ~t5_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t5_0 |= f0 & (0 - f0);
+      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m5 += i32((f0 | f1 | f2) != 0);
+    }
+    {
+      const f0 = a6_0 & ~t6_0;
+      const f1 = a6_1 & ~t6_1;
+      const f2 = a6_2 & ~t6_2;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      t6_0 |= f0 & (0 - f0);
+      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      m6 += i32((f0 | f1 | f2) != 0);
+    }
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+/** `match6w3` for hypotheses of 193 to 256 symbols: four words per set. */
+function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
+  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
+  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
+  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
+  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
+  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
+  let a1_3: u64 = 0, a2_3: u64 = 0, a3_3: u64 = 0, a4_3: u64 = 0, a5_3: u64 = 0, a6_3: u64 = 0;
+  let t1_3: u64 = 0, t2_3: u64 = 0, t3_3: u64 = 0, t4_3: u64 = 0, t5_3: u64 = 0, t6_3: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const e0 = load<u64>(p, 0);
+    const e1 = load<u64>(p, 8);
+    const e2 = load<u64>(p, 16);
+    const e3 = load<u64>(p, 24);
+    a6_3 = ((a5_3 << 1) | (a5_2 >> 63)) & e3;
+    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
+    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
+    a6_0 = (a5_0 << 1) & e0;
+    a5_3 = ((a4_3 << 1) | (a4_2 >> 63)) & e3;
+    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
+    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
+    a5_0 = (a4_0 << 1) & e0;
+    a4_3 = ((a3_3 << 1) | (a3_2 >> 63)) & e3;
+    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
+    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
+    a4_0 = (a3_0 << 1) & e0;
+    a3_3 = ((a2_3 << 1) | (a2_2 >> 63)) & e3;
+    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
+    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
+    a3_0 = (a2_0 << 1) & e0;
+    a2_3 = ((a1_3 << 1) | (a1_2 >> 63)) & e3;
+    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
+    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
+    a2_0 = (a1_0 << 1) & e0;
+    a1_0 = e0;
+    a1_1 = e1;
+    a1_2 = e2;
+    a1_3 = e3;
+    {
+      const f0 = a1_0 & ~t1_0;
+      const f1 = a1_1 & ~t1_1;
+      const f2 = a1_2 & ~t1_2;
+      const f3 = a1_3 & ~t1_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t1_0 |= f0 & (0 - f0);
+      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t1_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m1 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a2_0 & ~t2_0;
+      const f1 = a2_1 & ~t2_1;
+      const f2 = a2_2 & ~t2_2;
+      const f3 = a2_3 & ~t2_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t2_0 |= f0 & (0 - f0);
+      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t2_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m2 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a3_0 & ~t3_0;
+      const f1 = a3_1 & ~t3_1;
+      const f2 = a3_2 & ~t3_2;
+      const f3 = a3_3 & ~t3_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t3_0 |= f0 & (0 - f0);
+      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t3_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m3 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a4_0 & ~t4_0;
+      const f1 = a4_1 & ~t4_1;
+      const f2 = a4_2 & ~t4_2;
+      const f3 = a4_3 & ~t4_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t4_0 |= f0 & (0 - f0);
+      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t4_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m4 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a5_0 & ~t5_0;
+      const f1 = a5_1 & ~t5_1;
+      const f2 = a5_2 & ~t5_2;
+      const f3 = a5_3 & ~t5_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t5_0 |= f0 & (0 - f0);
+      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t5_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m5 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+    {
+      const f0 = a6_0 & ~t6_0;
+      const f1 = a6_1 & ~t6_1;
+      const f2 = a6_2 & ~t6_2;
+      const f3 = a6_3 & ~t6_3;
+      const z0 = f0 == 0;
+      const z1 = z0 & (f1 == 0);
+      const z2 = z1 & (f2 == 0);
+      t6_0 |= f0 & (0 - f0);
+      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
+      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
+      t6_3 |= select<u64>(f3 & (0 - f3), 0, z2);
+      m6 += i32((f0 | f1 | f2 | f3) != 0);
+    }
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+/**
+ * `bitsMatch` for hypotheses of at most 64 symbols and orders up to 6: one reference pass with every
+ * order's set and taken set in locals (orders above maxOrder are computed and dropped).
+ */
+function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
+  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const e = load<u64>(<usize>load<u32>(ptrs + (<usize>j << 2)));
+    a6 = (a5 << 1) & e;
+    a5 = (a4 << 1) & e;
+    a4 = (a3 << 1) & e;
+    a3 = (a2 << 1) & e;
+    a2 = (a1 << 1) & e;
+    a1 = e;
+    const f1 = a1 & ~t1;
+    t1 |= f1 & (0 - f1);
+    m1 += i32(f1 != 0);
+    const f2 = a2 & ~t2;
+    t2 |= f2 & (0 - f2);
+    m2 += i32(f2 != 0);
+    const f3 = a3 & ~t3;
+    t3 |= f3 & (0 - f3);
+    m3 += i32(f3 != 0);
+    const f4 = a4 & ~t4;
+    t4 |= f4 & (0 - f4);
+    m4 += i32(f4 != 0);
+    const f5 = a5 & ~t5;
+    t5 |= f5 & (0 - f5);
+    m5 += i32(f5 != 0);
+    const f6 = a6 & ~t6;
+    t6 |= f6 & (0 - f6);
+    m6 += i32(f6 != 0);
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+/** `match6w1` for hypotheses of 65 to 128 symbols: two words per set (lo, hi). */
+function match6w2(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
+  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
+  let b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0, b5: u64 = 0, b6: u64 = 0;
+  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  let u1: u64 = 0, u2: u64 = 0, u3: u64 = 0, u4: u64 = 0, u5: u64 = 0, u6: u64 = 0;
+  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  for (let j = 0; j < len; j++) {
+    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
+    const e = load<u64>(p);
+    const g = load<u64>(p, 8);
+    b6 = ((b5 << 1) | (a5 >> 63)) & g;
+    a6 = (a5 << 1) & e;
+    b5 = ((b4 << 1) | (a4 >> 63)) & g;
+    a5 = (a4 << 1) & e;
+    b4 = ((b3 << 1) | (a3 >> 63)) & g;
+    a4 = (a3 << 1) & e;
+    b3 = ((b2 << 1) | (a2 >> 63)) & g;
+    a3 = (a2 << 1) & e;
+    b2 = ((b1 << 1) | (a1 >> 63)) & g;
+    a2 = (a1 << 1) & e;
+    a1 = e;
+    b1 = g;
+    {
+      const f = a1 & ~t1;
+      const h = b1 & ~u1;
+      t1 |= f & (0 - f);
+      u1 |= select<u64>(h & (0 - h), 0, f == 0);
+      m1 += i32((f | h) != 0);
+    }
+    {
+      const f = a2 & ~t2;
+      const h = b2 & ~u2;
+      t2 |= f & (0 - f);
+      u2 |= select<u64>(h & (0 - h), 0, f == 0);
+      m2 += i32((f | h) != 0);
+    }
+    {
+      const f = a3 & ~t3;
+      const h = b3 & ~u3;
+      t3 |= f & (0 - f);
+      u3 |= select<u64>(h & (0 - h), 0, f == 0);
+      m3 += i32((f | h) != 0);
+    }
+    {
+      const f = a4 & ~t4;
+      const h = b4 & ~u4;
+      t4 |= f & (0 - f);
+      u4 |= select<u64>(h & (0 - h), 0, f == 0);
+      m4 += i32((f | h) != 0);
+    }
+    {
+      const f = a5 & ~t5;
+      const h = b5 & ~u5;
+      t5 |= f & (0 - f);
+      u5 |= select<u64>(h & (0 - h), 0, f == 0);
+      m5 += i32((f | h) != 0);
+    }
+    {
+      const f = a6 & ~t6;
+      const h = b6 & ~u6;
+      t6 |= f & (0 - f);
+      u6 |= select<u64>(h & (0 - h), 0, f == 0);
+      m6 += i32((f | h) != 0);
+    }
+  }
+  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+}
+
+// @ts-ignore: decorator
+@inline function addMatch(stats: usize, base: i32, n: i32, m: i32): void {
+  const p = stats + (<usize>(3 * (base + n - 1) + 2) << 3);
+  store<f64>(p, load<f64>(p) + <f64>m);
+}
+
+function addMatches(stats: usize, base: i32, maxOrder: i32, m1: i32, m2: i32, m3: i32, m4: i32, m5: i32, m6: i32): void {
+  if (maxOrder >= 1) addMatch(stats, base, 1, m1);
+  if (maxOrder >= 2) addMatch(stats, base, 2, m2);
+  if (maxOrder >= 3) addMatch(stats, base, 3, m3);
+  if (maxOrder >= 4) addMatch(stats, base, 4, m4);
+  if (maxOrder >= 5) addMatch(stats, base, 5, m5);
+  if (maxOrder >= 6) addMatch(stats, base, 6, m6);
+}
+
+/**
+ * Word → occurrence mask for the current hypothesis: an epoch-stamped open-addressing table keyed by
+ * the word's code points (exact compare). Slot (32 bytes): hash u32, epoch u32, code points u32 (address),
+ * length u32, mask u32 (address), spare.
+ */
+@unmanaged
+export class WordMasks {
+  slots: usize = 0;
+  mask: u32 = 0;
+  epoch: u32 = 0;
+  words: i32 = 0; // u64 words per mask for the current item
+}
+
+/** At the start of a batch whose hypotheses take at most `maxHypBytes` bytes (≥ their word pieces). */
+export function wordMasksInit(t: WordMasks, maxHypBytes: i32): void {
+  let pieces = maxHypBytes + 1;
+  if (pieces > MAX_BITS_LEN) pieces = MAX_BITS_LEN;
+  let cap: u32 = 16;
+  while (cap < <u32>pieces * 2) cap <<= 1;
+  t.slots = allocZero(<usize>cap << 5);
+  t.mask = cap - 1;
+  t.epoch = 0;
+}
+
+// @ts-ignore: decorator
+@inline function spanStart(words: usize, k: i32): i32 {
+  return <i32>load<u32>(words + (<usize>k << 3));
+}
+// @ts-ignore: decorator
+@inline function spanEnd(words: usize, k: i32): i32 {
+  return <i32>load<u32>(words + (<usize>k << 3), 4);
+}
+
+/** The slot of word p[0..len) with hash h, or (when absent) of the empty slot where it goes. */
+// @ts-ignore: decorator
+@inline function wordSlot(t: WordMasks, p: usize, len: i32, h: u32): usize {
+  let j = h & t.mask;
+  const epoch = t.epoch;
+  while (true) {
+    const s = t.slots + (<usize>j << 5);
+    if (load<u32>(s, 4) != epoch) return s;
+    if (load<u32>(s) == h && <i32>load<u32>(s, 12) == len) {
+      const q = <usize>load<u32>(s, 8);
+      let k = 0;
+      while (k < len && load<u32>(q + (<usize>k << 2)) == load<u32>(p + (<usize>k << 2))) k++;
+      if (k == len) return s;
+    }
+    j = (j + 1) & t.mask;
+  }
+}
+
+/**
+ * Occurrence masks of the hypothesis words (spans (start, end) into `cps` and their `wordHash`es,
+ * `count` ≤ MAX_BITS_LEN). Call
+ * after the item's `mark()`: the masks live in its scratch.
+ */
+export function wordMasksBuild(t: WordMasks, cps: usize, words: usize, hashes: usize, count: i32): void {
+  const w = (count + 63) >> 6;
+  t.words = w;
+  t.epoch++;
+  if (t.epoch == 0) {
+    memory.fill(t.slots, 0, <usize>(t.mask + 1) << 5);
+    t.epoch = 1;
+  }
+  const entry = (<usize>w << 3) + HEAD;
+  const pool = alloc(<usize>count * entry) + HEAD;
+  let poolCount = 0;
+  for (let k = 0; k < count; k++) {
+    const a = spanStart(words, k);
+    const len = spanEnd(words, k) - a;
+    const p = cps + (<usize>a << 2);
+    const h = load<u32>(hashes + (<usize>k << 2));
+    const s = wordSlot(t, p, len, h);
+    let m: usize;
+    if (load<u32>(s, 4) != t.epoch) {
+      m = pool + <usize>poolCount * entry;
+      poolCount++;
+      for (let q: usize = 0; q < entry; q += 8) store<u64>(m - HEAD + q, 0);
+      store<u32>(s, h);
+      store<u32>(s, t.epoch, 4);
+      store<u32>(s, <u32>p, 8);
+      store<u32>(s, <u32>len, 12);
+      store<u32>(s, <u32>m, 16);
+    } else {
+      m = <usize>load<u32>(s, 16);
+    }
+    setBit(m, k);
+  }
+}
+
+/** Mask pointers of reference words (absent from the hypothesis → the zero mask `zero`). */
+export function wordMaskPtrs(t: WordMasks, cps: usize, words: usize, hashes: usize, count: i32, zero: usize): usize {
+  const out = alloc(<usize>(count + 1) << 2);
+  for (let k = 0; k < count; k++) {
+    const a = spanStart(words, k);
+    const len = spanEnd(words, k) - a;
+    const p = cps + (<usize>a << 2);
+    const s = wordSlot(t, p, len, load<u32>(hashes + (<usize>k << 2)));
+    store<u32>(out + (<usize>k << 2), load<u32>(s, 4) == t.epoch ? load<u32>(s, 16) : <u32>zero);
+  }
+  return out;
+}
