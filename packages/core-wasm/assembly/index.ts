@@ -3,7 +3,7 @@ export { reserve } from "./mem";
 export { bleuStatsBatch, bleuScoreBatch, bleuSentence, bleuSentenceBatch } from "./bleu";
 export { chrfBatch, chrfScoreBatch, chrfSentence } from "./chrf";
 export { mcArgmaxBatch } from "./mc";
-export { rougeBatch } from "./rouge";
+export { rougeBatch, rougeSentence } from "./rouge";
 export { normalizeBatch } from "./normalize";
 export { tokenF1Batch } from "./f1";
 export { dprTokenizeBatch } from "./dpr";

@@ -83,6 +83,8 @@ const ROUGE_OPTIONS: RougeOptions[] = [
   { types: ["rougeL", "rougeL", "rouge2"] },
   { types: ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum", "rouge1", "rouge2", "rougeL", "rougeLsum", "rouge4"] },
   { types: [] },
+  // more than the 32 types one crossing takes: the batch path
+  { types: Array.from({ length: 33 }, (_, k) => (["rouge1", "rouge2", "rougeL", "rougeLsum", "rouge4"] as const)[k % 5]) },
 ];
 
 describe("rougeScore per call = rougeBatch, bit for bit", () => {
