@@ -5,7 +5,7 @@ export { chrfBatch, chrfScoreBatch, chrfSentence } from "./chrf";
 export { mcArgmaxBatch } from "./mc";
 export { rougeBatch, rougeSentence } from "./rouge";
 export { normalizeBatch } from "./normalize";
-export { tokenF1Batch } from "./f1";
+export { tokenF1Batch, tokenF1Sentence } from "./f1";
 export { dprTokenizeBatch } from "./dpr";
 export { levenshteinBatch } from "./levenshtein";
 export { byobLcsBatch, byobBleuScoreBatch } from "./byob";
