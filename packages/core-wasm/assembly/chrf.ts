@@ -423,7 +423,15 @@ export function chrfBatch(
   n: i32, bytes: usize, strOffs: usize, refStart: usize,
   charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
 ): void {
-  chrfRun(n, bytes, strOffs, refStart, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM, false);
+  chrfRun(n, bytes, strOffs, refStart, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM, false, false);
+}
+
+/** As `chrfBatch`, writing only the score of each item: one f64 per item at `out`. */
+export function chrfScoresBatch(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
+): void {
+  chrfRun(n, bytes, strOffs, refStart, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM, false, true);
 }
 
 /** The reference table of a one-item batch: references are strings 1..nStr-1. */
@@ -448,14 +456,14 @@ export function chrfSentence(
   }
   store<u32>(ONE_ITEM, 1);
   store<u32>(ONE_ITEM, <u32>nStr, 4);
-  chrfRun(1, bytes, strOffs, ONE_ITEM, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM_FIXED, true);
+  chrfRun(1, bytes, strOffs, ONE_ITEM, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM_FIXED, true, false);
 }
 
 // @ts-ignore: decorator
 @inline function chrfRun(
   n: i32, bytes: usize, strOffs: usize, refStart: usize,
   charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
-  CM: CharMasks, fixedMasks: bool,
+  CM: CharMasks, fixedMasks: bool, scoresOnly: bool,
 ): void {
   const order = charOrder + wordOrder;
   const stride = <usize>(1 + 3 * order) << 3;
@@ -463,6 +471,7 @@ export function chrfSentence(
   const ws = whitespace != 0;
   const eps = epsSmoothing != 0;
   const cur = alloc(<usize>(3 * order) << 3);
+  const row = scoresOnly ? alloc(stride) : 0; // the item's row when only its score goes out
   // packed keys: bits per symbol id so that the longest n-gram fits below the order bits
   const maxOrder = charOrder > wordOrder ? charOrder : wordOrder;
   const bits: u64 = <u64>(59 / maxOrder);
@@ -479,7 +488,7 @@ export function chrfSentence(
   }
   for (let i = 0; i < n; i++) {
     let m = mark();
-    const o = out + <usize>i * stride;
+    const o = scoresOnly ? row : out + <usize>i * stride;
     prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
     memory.fill(o, 0, stride);
     const r0 = refFirst(refStart, i);
@@ -512,6 +521,7 @@ export function chrfSentence(
         release(rm);
       }
       if (charOrder > 0) charMasksEnd(CM, HYP.chars, HYP.charLen);
+      if (scoresOnly) store<f64>(out + (<usize>i << 3), load<f64>(row));
       release(m);
       continue;
     }
@@ -567,6 +577,7 @@ export function chrfSentence(
       }
       release(rm);
     }
+    if (scoresOnly) store<f64>(out + (<usize>i << 3), load<f64>(row));
     release(m);
   }
 }

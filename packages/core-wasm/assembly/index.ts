@@ -1,7 +1,7 @@
 // The exported surface of the kernel module: memory management plus each kernel's batch entry points.
 export { reserve } from "./mem";
 export { bleuStatsBatch, bleuScoreBatch, bleuSentence, bleuSentenceBatch } from "./bleu";
-export { chrfBatch, chrfScoreBatch, chrfSentence } from "./chrf";
+export { chrfBatch, chrfScoreBatch, chrfScoresBatch, chrfSentence } from "./chrf";
 export { mcArgmaxBatch } from "./mc";
 export { rougeBatch, rougeSentence } from "./rouge";
 export { normalizeBatch } from "./normalize";

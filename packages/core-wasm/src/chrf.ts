@@ -75,6 +75,10 @@ type Exports = {
     charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
   ): void;
   chrfScoreBatch(n: number, stats: number, order: number, beta: number, eps: number, out: number): void;
+  chrfScoresBatch(
+    n: number, bytes: number, strOffs: number, refStart: number,
+    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
+  ): void;
 };
 
 /** n × (1 + width): [score, stats...] per item. */
@@ -174,11 +178,14 @@ export function sentenceChrfBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs);
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o) + 1;
-  const all = rows(b.hyps, b.refs, o);
-  const out = new Float64Array(b.hyps.length);
-  for (let i = 0; i < out.length; i++) out[i] = all[i * w]!;
-  return out;
+  const k = kernels() as unknown as Exports;
+  // only the scores come out of the kernel
+  return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
+    k.chrfScoresBatch(
+      l.count, l.bytes, l.strOffs, l.refStart,
+      o.charOrder, o.wordOrder, o.beta, o.lowercase ? 1 : 0, o.whitespace ? 1 : 0, o.epsSmoothing ? 1 : 0, l.out,
+    ),
+  );
 }
 
 /**
