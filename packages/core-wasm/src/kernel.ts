@@ -115,7 +115,7 @@ function resetInstance(): void {
 
 /** After a call: give memory back when it grew past `MEMORY_RESET_BYTES`. */
 function afterCall(): void {
-  if (exportsRef && exportsRef.memory.buffer.byteLength > MEMORY_RESET_BYTES) resetInstance();
+  if (exportsRef && memoryViews().u8.length > MEMORY_RESET_BYTES) resetInstance();
 }
 
 /**
@@ -199,6 +199,10 @@ let views: Views | undefined;
 
 /** Typed views of the module memory, rebuilt after the memory grew (a stale view has length 0). */
 export function memoryViews(): Views {
+  // growing the memory detaches its old buffer (every view of it then has length 0), and a new instance
+  // clears `views` (adopt): a view of nonzero length is current, with no call of the `buffer` getter
+  const v = views;
+  if (v !== undefined && v.u8.length !== 0) return v;
   const buffer = kernels().memory.buffer as ArrayBuffer;
   if (!views || views.buffer !== buffer) {
     views = { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
