@@ -125,6 +125,17 @@ describe("rougeScore per call = rougeBatch, bit for bit", () => {
     expect(rougeScore(p.hyp, p.refs, o)).toEqual(rougeScore(p.hyp, p.refs, { types: ["rougeL", "rouge2", "rouge3"], useStemmer: true }));
     expect(() => rougeScore(p.hyp, p.refs, { types: ["rouge10" as RougeType] })).toThrow(/options.types\[0\]/);
   });
+
+  it("each call returns fresh objects (a caller may change them)", () => {
+    const p = pairs[2]!;
+    const a = rougeScore(p.hyp, p.refs, ROUGE_OPTIONS[1]);
+    const want = structuredClone(a);
+    (a as Record<string, unknown>)["extra"] = 1;
+    a.rouge1.precision = -1;
+    delete (a as Partial<typeof a>).rouge2;
+    expect(rougeScore(p.hyp, p.refs, ROUGE_OPTIONS[1])).toEqual(want);
+    expect(Object.keys(rougeScore(p.hyp, p.refs, ROUGE_OPTIONS[1]))).toEqual(["rouge1", "rouge2", "rougeL"]);
+  });
 });
 
 describe("tokenF1 per call = tokenF1Batch, bit for bit", () => {
