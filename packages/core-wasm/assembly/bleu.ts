@@ -3,7 +3,7 @@
 //
 // Statistics per item (f64): [sysLen, refLen, correct[0..N), total[0..N)], N = max n-gram order.
 
-import { alloc, mark, release, persistBase, PERSIST_BIGRAM, PERSIST_FREE } from "./mem";
+import { alloc, mark, release, persistBase, PERSIST_BIGRAM, PERSIST_CHRF } from "./mem";
 import { decodeUtf8, encodeUtf8, isPyWs, rstripLen } from "./text";
 import { NONE, tokTableBegin, tiCount, ngramMapBegin, ngramMapAdd, ngramAdded, ngramMapFind } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
@@ -161,7 +161,7 @@ export function bleuTokenize(p: usize, byteLen: i32, tokenizer: i32, lowercase: 
 }
 
 // The direct bigram table in the persistent arena (mem.ts): for hypotheses of at most BG_MAX_V distinct tokens.
-const BG_BYTES: usize = PERSIST_FREE - PERSIST_BIGRAM;
+const BG_BYTES: usize = PERSIST_CHRF - PERSIST_BIGRAM; // the arena up to the next one
 const BG_MAX_V: i32 = 90; // 90 × 90 × 8 bytes ≤ 64 KiB
 // @ts-ignore: decorator
 @inline function BG_TABLE(): usize {

@@ -101,6 +101,24 @@ export function charMasksInit(t: CharMasks, maxHypBytes: i32): void {
   t.zero = allocZero((<usize>MAX_WORDS << 3) + HEAD) + HEAD;
 }
 
+/** Bytes `charMasksInitAt` takes: 128 ASCII masks of MAX_WORDS words, a table for MAX_BITS_LEN code points, the zero mask. */
+export const CHAR_MASKS_FIXED_BYTES: usize = 128 * ((<usize>MAX_WORDS << 3) + HEAD) + (<usize>(2 * MAX_BITS_LEN) << 4) + (<usize>MAX_WORDS << 3) + HEAD;
+
+/**
+ * As `charMasksInit` for any hypothesis of up to MAX_BITS_LEN symbols, in the `CHAR_MASKS_FIXED_BYTES`
+ * at `base` (zero when first used, and left zero by every item as `charMasksEnd` leaves the ASCII
+ * masks): called once, the masks then serve every later call without allocating or clearing.
+ */
+export function charMasksInitAt(t: CharMasks, base: usize): void {
+  t.stride = MAX_WORDS;
+  t.ascii = base + HEAD;
+  const slots = base + 128 * ((<usize>MAX_WORDS << 3) + HEAD);
+  t.slots = slots;
+  t.mask = <u32>(2 * MAX_BITS_LEN) - 1;
+  t.epoch = 0;
+  t.zero = slots + (<usize>(2 * MAX_BITS_LEN) << 4) + HEAD;
+}
+
 // @ts-ignore: decorator
 @inline function slotOf(cp: u32, mask: u32): u32 {
   return ((cp * 0x9e3779b1) >> 15) & mask;

@@ -2,7 +2,7 @@
 // `whitespace`), word n-grams over `_remove_punctuation` words, per-reference statistics, and
 // `_compute_f_score`. Statistics per item: [hyp, ref, match] for char orders 1..C then word orders 1..W.
 
-import { alloc, mark, release } from "./mem";
+import { alloc, mark, release, persistBase, PERSIST_CHRF } from "./mem";
 import { decodeUtf8, isPyWs } from "./text";
 import {
   Intern, internInit, intern, NONE, Ngrams, ngramsInit, ngramsAddHyp, ngramsFind,
@@ -12,7 +12,7 @@ import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { pyLower } from "./ucd";
 import { Packed, packedArena, packedBegin, packedAdd, packedSlotIndex, packedRoom, CpIds, cpIdsInit, cpIdsBegin, cpId, ORDER_SHIFT } from "./packed";
 import {
-  CharMasks, charMasksInit, charMasksBuild, charMasksEnd, charMaskPtrs, charMatch6w1, bitsMatch, MAX_BITS_LEN,
+  CharMasks, charMasksInit, charMasksInitAt, charMasksBuild, charMasksEnd, charMaskPtrs, charMatch6w1, bitsMatch, MAX_BITS_LEN,
   WordMasks, wordMasksInit, wordMasksBuild, wordMaskPtrs, WH_SEED, whStep, whFinal, wordHash,
 } from "./chrf-bits";
 
@@ -423,12 +423,55 @@ export function chrfBatch(
   n: i32, bytes: usize, strOffs: usize, refStart: usize,
   charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
 ): void {
+  chrfRun(n, bytes, strOffs, refStart, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM, false, false);
+}
+
+/** As `chrfBatch`, writing only the score of each item: one f64 per item at `out`. */
+export function chrfScoresBatch(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
+): void {
+  chrfRun(n, bytes, strOffs, refStart, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM, false, true);
+}
+
+/** The reference table of a one-item batch: references are strings 1..nStr-1. */
+const ONE_ITEM = memory.data(8);
+// CHAR_MASKS_FIXED_BYTES (51,344) fits the 64 KiB of PERSIST_CHRF
+const CM_FIXED = changetype<CharMasks>(memory.data(offsetof<CharMasks>()));
+// @ts-ignore: decorator
+@lazy let cmFixedReady = false;
+
+/**
+ * sacreBLEU `sentence_chrf` for one hypothesis (string 0) and its references (strings 1..nStr-1), in
+ * one call: [score, stats(3*(C+W))] at `out`, as one item of `chrfBatch`. The char occurrence masks
+ * live in the persistent arena (mem.ts PERSIST_CHRF), so a call neither allocates nor clears them.
+ */
+export function chrfSentence(
+  bytes: usize, strOffs: usize, nStr: i32,
+  charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
+): void {
+  if (!cmFixedReady) {
+    charMasksInitAt(CM_FIXED, persistBase() + PERSIST_CHRF);
+    cmFixedReady = true;
+  }
+  store<u32>(ONE_ITEM, 1);
+  store<u32>(ONE_ITEM, <u32>nStr, 4);
+  chrfRun(1, bytes, strOffs, ONE_ITEM, charOrder, wordOrder, beta, lowercase, whitespace, epsSmoothing, out, CM_FIXED, true, false);
+}
+
+// @ts-ignore: decorator
+@inline function chrfRun(
+  n: i32, bytes: usize, strOffs: usize, refStart: usize,
+  charOrder: i32, wordOrder: i32, beta: f64, lowercase: i32, whitespace: i32, epsSmoothing: i32, out: usize,
+  CM: CharMasks, fixedMasks: bool, scoresOnly: bool,
+): void {
   const order = charOrder + wordOrder;
   const stride = <usize>(1 + 3 * order) << 3;
   const lc = lowercase != 0;
   const ws = whitespace != 0;
   const eps = epsSmoothing != 0;
   const cur = alloc(<usize>(3 * order) << 3);
+  const row = scoresOnly ? alloc(stride) : 0; // the item's row when only its score goes out
   // packed keys: bits per symbol id so that the longest n-gram fits below the order bits
   const maxOrder = charOrder > wordOrder ? charOrder : wordOrder;
   const bits: u64 = <u64>(59 / maxOrder);
@@ -440,12 +483,12 @@ export function chrfBatch(
   }
   let packedReady = false;
   if (n > 0) {
-    charMasksInit(CM, maxBytes);
+    if (!fixedMasks) charMasksInit(CM, maxBytes);
     if (wordOrder > 0) wordMasksInit(WM, maxBytes);
   }
   for (let i = 0; i < n; i++) {
     let m = mark();
-    const o = out + <usize>i * stride;
+    const o = scoresOnly ? row : out + <usize>i * stride;
     prepare(HYP, strPtr(bytes, strOffs, i), strLen(strOffs, i), lc, ws, wordOrder);
     memory.fill(o, 0, stride);
     const r0 = refFirst(refStart, i);
@@ -478,6 +521,7 @@ export function chrfBatch(
         release(rm);
       }
       if (charOrder > 0) charMasksEnd(CM, HYP.chars, HYP.charLen);
+      if (scoresOnly) store<f64>(out + (<usize>i << 3), load<f64>(row));
       release(m);
       continue;
     }
@@ -533,6 +577,7 @@ export function chrfBatch(
       }
       release(rm);
     }
+    if (scoresOnly) store<f64>(out + (<usize>i << 3), load<f64>(row));
     release(m);
   }
 }

@@ -378,3 +378,19 @@ function dspyF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out:
     release(m0);
   }
 }
+
+/** The reference table of a one-item batch: references are strings 1..nStr-1. */
+const ONE_ITEM = memory.data(8);
+
+/**
+ * Token F1 of one prediction (string 0) against its references (strings 1..nStr-1) in one call, as one
+ * item of `tokenF1Batch`: [f1, precision, recall] at `out`. `b`..`f` are unused (the shared per-call
+ * signature).
+ */
+export function tokenF1Sentence(
+  bytes: usize, strOffs: usize, nStr: i32, flags: i32, b: i32, c: i32, d: i32, e: i32, f: i32, out: usize,
+): void {
+  store<u32>(ONE_ITEM, 1);
+  store<u32>(ONE_ITEM, <u32>nStr, 4);
+  tokenF1Batch(1, bytes, strOffs, ONE_ITEM, out, flags);
+}

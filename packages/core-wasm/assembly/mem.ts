@@ -61,15 +61,17 @@ function grow(end: usize): void {
  * zero when the instance starts. Kernels carve fixed parts of it (see PERSIST_* below) for tables
  * whose slots carry an epoch stamp, so a call neither allocates nor clears them.
  */
-export const PERSIST_BYTES: usize = 320 << 10;
+export const PERSIST_BYTES: usize = 384 << 10;
 /** BLEU's token interning table (hash.ts): 64 KiB. */
 export const PERSIST_INTERN: usize = 0;
 /** BLEU's n-gram id map (hash.ts): 128 KiB. */
 export const PERSIST_NGRAM: usize = 64 << 10;
 /** BLEU's direct bigram table (bleu.ts): 64 KiB. */
 export const PERSIST_BIGRAM: usize = 192 << 10;
+/** chrF's per-call occurrence masks (chrf-bits.ts `charMasksInitAt`): 64 KiB. */
+export const PERSIST_CHRF: usize = 256 << 10;
 /** Free for other kernels: 64 KiB from here. */
-export const PERSIST_FREE: usize = 256 << 10;
+export const PERSIST_FREE: usize = 320 << 10;
 
 // @ts-ignore: decorator
 @inline export function persistBase(): usize {

@@ -777,3 +777,25 @@ export function rougeBatch(
   }
   for (let i = 0; i < n; i++) scoreItem(i, bytes, strOffs, refStart, types, typeCount, stem, out);
 }
+
+/** The reference table of a one-item batch (references are strings 1..nStr-1) and its type codes. */
+const ONE_ITEM = memory.data(8);
+const ONE_TYPES = memory.data(32 << 2);
+
+/**
+ * rouge-score for one hypothesis (string 0) and its references (strings 1..nStr-1) in one call, as one
+ * item of `rougeBatch`: up to 32 type codes packed 4 bits each, 8 per u32 (`codes0` holds types 0..7,
+ * lowest bits first), so the call needs no input region of its own.
+ */
+export function rougeSentence(
+  bytes: usize, strOffs: usize, nStr: i32,
+  codes0: u32, codes1: u32, codes2: u32, codes3: u32, typeCount: i32, useStemmer: i32, out: usize,
+): void {
+  for (let k = 0; k < typeCount; k++) {
+    const w = k < 8 ? codes0 : k < 16 ? codes1 : k < 24 ? codes2 : codes3;
+    store<u32>(ONE_TYPES + (<usize>k << 2), (w >> (<u32>(k & 7) << 2)) & 15);
+  }
+  store<u32>(ONE_ITEM, 1);
+  store<u32>(ONE_ITEM, <u32>nStr, 4);
+  rougeBatch(1, bytes, strOffs, ONE_ITEM, ONE_TYPES, typeCount, useStemmer, out);
+}

@@ -1,6 +1,6 @@
 // chrF and chrF++ as sacreBLEU 2.6.0 computes them (`sentence_chrf`, `corpus_chrf`, `CHRF`).
 import { InvalidArgumentError, describe } from "./errors.js";
-import { kernels, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
+import { kernels, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
 import { checkChrfRows, optionBool, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export interface ChrfOptions {
@@ -75,6 +75,10 @@ type Exports = {
     charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
   ): void;
   chrfScoreBatch(n: number, stats: number, order: number, beta: number, eps: number, out: number): void;
+  chrfScoresBatch(
+    n: number, bytes: number, strOffs: number, refStart: number,
+    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
+  ): void;
 };
 
 /** n × (1 + width): [score, stats...] per item. */
@@ -100,11 +104,55 @@ function scoreRows(stats: Float64Array, n: number, o: ResolvedChrfOptions): Floa
  * highest sentence score keeps its statistics.
  */
 export function sentenceChrf(hyp: string, refs: readonly string[], options?: ChrfOptions): ChrfResult {
-  requireString(hyp, "hyp");
+  if (typeof hyp !== "string") requireString(hyp, "hyp");
   const r = referenceList(refs, "refs", undefined);
-  const o = resolveChrfOptions(options);
-  const row = rows([hyp], [r], o);
-  return { score: row[0]!, stats: Array.from(row.subarray(1)) };
+  const p = sentencePlan(options);
+  const o = p.o;
+  // one crossing: [score, stats] read straight from module memory
+  const f64 = pairCall("chrfSentence", hyp, r, 1 + p.width, o.charOrder, o.wordOrder, o.beta, p.lc, p.ws, p.eps);
+  const stats = new Array<number>(p.width);
+  for (let j = 0; j < p.width; j++) stats[j] = f64[1 + j]!;
+  return { score: f64[0]!, stats };
+}
+
+/** Sentence options resolved once, with their kernel codes: reused while the options object and its fields are unchanged. */
+interface SentencePlan {
+  readonly o: ResolvedChrfOptions;
+  readonly width: number;
+  readonly lc: number;
+  readonly ws: number;
+  readonly eps: number;
+}
+const planOf = (o: ResolvedChrfOptions): SentencePlan => ({
+  o,
+  width: chrfStatisticsWidth(o),
+  lc: o.lowercase ? 1 : 0,
+  ws: o.whitespace ? 1 : 0,
+  eps: o.epsSmoothing ? 1 : 0,
+});
+let defaultPlan: SentencePlan | undefined;
+let lastOptions: ChrfOptions | undefined;
+let lastFields: unknown[] = [];
+let lastPlan: SentencePlan | undefined;
+
+function sentencePlan(options: ChrfOptions | undefined): SentencePlan {
+  if (options === undefined) return (defaultPlan ??= planOf(resolveChrfOptions(undefined)));
+  if (typeof options === "object" && options !== null) {
+    const f = lastFields;
+    if (
+      options === lastOptions &&
+      options.charOrder === f[0] && options.wordOrder === f[1] && options.beta === f[2] &&
+      options.lowercase === f[3] && options.whitespace === f[4] && options.epsSmoothing === f[5]
+    ) {
+      return lastPlan!;
+    }
+    const plan = planOf(resolveChrfOptions(options));
+    lastOptions = options;
+    lastFields = [options.charOrder, options.wordOrder, options.beta, options.lowercase, options.whitespace, options.epsSmoothing];
+    lastPlan = plan;
+    return plan;
+  }
+  return planOf(resolveChrfOptions(options));
 }
 
 /** Sentence statistics for many pairs: n × 3(C+W) f64 (the statistics of the reference chosen per item). */
@@ -130,11 +178,14 @@ export function sentenceChrfBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs);
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o) + 1;
-  const all = rows(b.hyps, b.refs, o);
-  const out = new Float64Array(b.hyps.length);
-  for (let i = 0; i < out.length; i++) out[i] = all[i * w]!;
-  return out;
+  const k = kernels() as unknown as Exports;
+  // only the scores come out of the kernel
+  return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
+    k.chrfScoresBatch(
+      l.count, l.bytes, l.strOffs, l.refStart,
+      o.charOrder, o.wordOrder, o.beta, o.lowercase ? 1 : 0, o.whitespace ? 1 : 0, o.epsSmoothing ? 1 : 0, l.out,
+    ),
+  );
 }
 
 /**

@@ -115,7 +115,7 @@ function resetInstance(): void {
 
 /** After a call: give memory back when it grew past `MEMORY_RESET_BYTES`. */
 function afterCall(): void {
-  if (exportsRef && exportsRef.memory.buffer.byteLength > MEMORY_RESET_BYTES) resetInstance();
+  if (exportsRef && memoryViews().u8.length > MEMORY_RESET_BYTES) resetInstance();
 }
 
 /**
@@ -199,6 +199,10 @@ let views: Views | undefined;
 
 /** Typed views of the module memory, rebuilt after the memory grew (a stale view has length 0). */
 export function memoryViews(): Views {
+  // growing the memory detaches its old buffer (every view of it then has length 0), and a new instance
+  // clears `views` (adopt): a view of nonzero length is current, with no call of the `buffer` getter
+  const v = views;
+  if (v !== undefined && v.u8.length !== 0) return v;
   const buffer = kernels().memory.buffer as ArrayBuffer;
   if (!views || views.buffer !== buffer) {
     views = { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
@@ -468,6 +472,9 @@ export function sharedPairBatch<T>(hyps: readonly string[], refs: readonly (read
  */
 export type PairCallExport = (bytes: number, strOffs: number, nStr: number, a: number, b: number, c: number, d: number, e: number, f: number, out: number) => void;
 
+/** The argument names the size errors of `pairCall` use by default (as a batch of one of `hyps`/`refs`). */
+const PAIR_NAMES: readonly [string, string] = ["hyps", "refs"];
+
 /** The results of the last `pairCall`. */
 let pairResults = new Float64Array(64);
 
@@ -478,19 +485,20 @@ const PAIR_CALL_FAST_UNITS = Math.floor(Math.min(INPUT_LIMITS.maxStringBytes, IN
  * The per-call path every pair kernel can share: writes `hyp` and `refs` straight into the I/O region
  * (no layout object, no closures, no copies of the output), makes one call of `fn` with room for
  * `outF64` results, and returns them. Traps and refusals become typed errors as in `guarded`; inputs are
- * checked against `INPUT_LIMITS` (as `hyps[0]` / `refs[0]`, like a batch of one) only when they could
- * exceed them. `name` is the export, looked up in the current instance. The results are copied into
+ * checked against `INPUT_LIMITS` (as `hyps[0]` / `refs[0]`, or the `names` given, like a batch of one)
+ * only when they could exceed them. `name` is the export, looked up in the current instance. The results are copied into
  * a reused array before the call ends (a call that grew the memory past `MEMORY_RESET_BYTES` gives it
  * back, replacing the instance): the returned array is valid until the next `pairCall`.
  */
 export function pairCall(
   name: string, hyp: string, refs: readonly string[], outF64: number,
   a = 0, b = 0, c = 0, d = 0, e = 0, f = 0,
+  names: readonly [hyp: string, ref: string] = PAIR_NAMES,
 ): Float64Array {
   const nStr = refs.length + 1;
   let units = hyp.length;
   for (let j = 0; j < refs.length; j++) units += refs[j]!.length;
-  if (units > PAIR_CALL_FAST_UNITS) checkPairSizes([hyp], [refs], "hyps", "refs", false);
+  if (units > PAIR_CALL_FAST_UNITS) checkPairSizes([hyp], [refs], names[0], names[1], false);
   depth++;
   try {
     const ex = kernels();

@@ -3,7 +3,7 @@
 // stemmer. One reference gives `score(target, prediction)`; several give `score_multi`, which keeps,
 // per ROUGE type, the reference with the highest F (the first on ties).
 import { InputTooLargeError, InvalidArgumentError, describe } from "./errors.js";
-import { kernels, memoryViews, runPairKernel } from "./kernel.js";
+import { kernels, memoryViews, pairCall, runPairKernel } from "./kernel.js";
 import { INPUT_LIMITS, checkCells } from "./limits.js";
 import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
@@ -181,15 +181,84 @@ export function rougeScore(
   refs: string | readonly string[],
   options?: RougeOptions,
 ): Record<RougeType, RougeScore> {
-  requireString(hyp, "hyp");
-  const r = referenceList(refs, "refs", undefined, { single: true });
-  const o = resolve(options);
-  const row = run([hyp], [r], o);
+  if (typeof hyp !== "string") requireString(hyp, "hyp");
+  const r = typeof refs === "string" ? [refs] : referenceList(refs, "refs", undefined, SINGLE);
+  const p = sentencePlan(options);
+  const o = p.o;
+  const tc = o.codes.length;
   const out = {} as Record<RougeType, RougeScore>;
-  for (let t = 0; t < o.types.length; t++) {
-    out[o.types[t]!] = { precision: row[3 * t]!, recall: row[3 * t + 1]!, fmeasure: row[3 * t + 2]! };
+  if (tc === 0) return out;
+  if (tc > 32) {
+    const row = run([hyp], [r], o);
+    for (let t = 0; t < tc; t++) out[o.types[t]!] = { precision: row[3 * t]!, recall: row[3 * t + 1]!, fmeasure: row[3 * t + 2]! };
+    return out;
   }
-  return out;
+  if (p.lcs) {
+    // ROUGE-L's LCS and ROUGE-Lsum's tables take time in the product of the two lengths (as `run`)
+    for (let j = 0; j < r.length; j++) {
+      checkCells(hyp, r[j]!, INPUT_LIMITS.maxLcsCells, "rougeL", "hyps", 0);
+      if (p.lsum) checkLsum(hyp, r[j]!, 0);
+    }
+  }
+  // one crossing: the type codes go as arguments, the rows are read straight from module memory
+  const f64 = pairCall("rougeSentence", hyp, r, 3 * tc, p.c0, p.c1, p.c2, p.c3, tc, p.stem);
+  // a copy of the plan's template (its keys in output order): adding the keys one by one to `{}` costs
+  // ~1 µs per call once other code has given the empty object's map too many transitions
+  const res = { ...p.template };
+  for (let t = 0; t < tc; t++) res[o.types[t]!] = { precision: f64[3 * t]!, recall: f64[3 * t + 1]!, fmeasure: f64[3 * t + 2]! };
+  return res;
+}
+
+const SINGLE = Object.freeze({ single: true });
+const EMPTY: RougeScore = Object.freeze({ precision: 0, recall: 0, fmeasure: 0 });
+
+/** Per-call options resolved once, with the type codes packed for `rougeSentence` (4 bits each, 8 per number). */
+interface SentencePlan {
+  readonly o: Resolved;
+  readonly c0: number;
+  readonly c1: number;
+  readonly c2: number;
+  readonly c3: number;
+  readonly stem: number;
+  readonly lcs: boolean;
+  readonly lsum: boolean;
+  /** The result's keys in output order (values replaced per call). */
+  readonly template: Record<RougeType, RougeScore>;
+}
+function planOf(o: Resolved): SentencePlan {
+  const c = [0, 0, 0, 0];
+  for (let t = 0; t < o.codes.length && t < 32; t++) c[t >> 3]! |= o.codes[t]! << (4 * (t & 7));
+  const lsum = o.codes.includes(11);
+  const template = {} as Record<RougeType, RougeScore>;
+  for (const t of o.types) template[t] = EMPTY;
+  return { o, c0: c[0]!, c1: c[1]!, c2: c[2]!, c3: c[3]!, stem: o.useStemmer ? 1 : 0, lcs: lsum || o.codes.includes(10), lsum, template };
+}
+let defaultPlan: SentencePlan | undefined;
+let lastOptions: RougeOptions | undefined;
+let lastTypes: readonly unknown[] | undefined;
+let lastStem: unknown;
+let lastPlan: SentencePlan | undefined;
+
+/** The plan of `options`, reused while the options object, its `types` array (element by element) and `useStemmer` are unchanged. */
+function sentencePlan(options: RougeOptions | undefined): SentencePlan {
+  if (options === undefined) return (defaultPlan ??= planOf(resolve(undefined)));
+  if (typeof options === "object" && options !== null && options === lastOptions && options.useStemmer === lastStem) {
+    const types = options.types as readonly unknown[] | undefined;
+    const plan = lastPlan!;
+    if (types === undefined ? lastTypes === undefined : types === lastTypes && Array.isArray(types) && types.length === plan.o.types.length) {
+      let same = true;
+      if (types !== undefined) for (let t = 0; t < types.length && same; t++) same = types[t] === plan.o.types[t];
+      if (same) return plan;
+    }
+  }
+  const plan = planOf(resolve(options));
+  if (typeof options === "object" && options !== null) {
+    lastOptions = options;
+    lastTypes = options.types as readonly unknown[] | undefined;
+    lastStem = options.useStemmer;
+    lastPlan = plan;
+  }
+  return plan;
 }
 
 /**

@@ -11,7 +11,7 @@
 // f1 = ((2*p)*r)/(p+r) in doubles. The returned precision and recall are those of the reference with the
 // largest f1, the first one on ties (as Python's `max`).
 import { InvalidArgumentError, describe } from "./errors.js";
-import { kernels, runPairKernel, type Layout } from "./kernel.js";
+import { kernels, pairCall, runPairKernel, type Layout } from "./kernel.js";
 import { optionBool, optionEnum, referenceList, requireArray, requireString } from "./validate.js";
 
 export type TokenF1Mode = "dspy" | "byob";
@@ -65,10 +65,29 @@ function run(predictions: readonly string[], references: readonly (readonly stri
  * @example tokenF1("The cat sat", ["a cat sat down"]).f1 // ≈ 0.8 (p = 1, r = 2/3)
  */
 export function tokenF1(prediction: string, references: readonly string[], opts?: TokenF1Options): TokenF1Result {
-  requireString(prediction, "prediction");
+  if (typeof prediction !== "string") requireString(prediction, "prediction");
   const refs = referenceList(references, "references", undefined);
-  const r = run([prediction], [refs], flagsOf(opts));
+  // one crossing: [f1, precision, recall] read straight from module memory
+  const r = pairCall("tokenF1Sentence", prediction, refs, 3, sentenceFlags(opts), 0, 0, 0, 0, 0, F1_NAMES);
   return { f1: r[0]!, precision: r[1]!, recall: r[2]! };
+}
+
+const F1_NAMES: readonly [string, string] = ["predictions", "references"];
+let lastOptions: TokenF1Options | undefined;
+let lastMode: unknown;
+let lastHotpot: unknown;
+let lastFlags = 0;
+
+/** `flagsOf`, reused while the options object and its fields are unchanged. */
+function sentenceFlags(options: TokenF1Options | undefined): number {
+  if (options === undefined) return 0;
+  if (options === lastOptions && typeof options === "object" && options !== null && options.mode === lastMode && options.hotpot === lastHotpot) return lastFlags;
+  const flags = flagsOf(options);
+  lastOptions = options;
+  lastMode = options.mode;
+  lastHotpot = options.hotpot;
+  lastFlags = flags;
+  return flags;
 }
 
 /**
