@@ -190,7 +190,7 @@ export class QueueConnectionError extends EvalkernError {
 /**
  * `@evalkern/harness/queue` needs the queue engine, `bullmq` and `ioredis`, which are optional peer
  * dependencies of the harness (they are not installed for users who never run on a cluster). The message
- * says what to install. `@evalkern/cli` depends on both, so `evalkern score --queue` / `evalkern worker`
+ * says what to install. The evalkern CLI package depends on both, so `evalkern score --queue` / `evalkern worker`
  * work out of the box.
  */
 export class QueueEngineNotInstalledError extends EvalkernError {

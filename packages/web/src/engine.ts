@@ -6,6 +6,7 @@
 // statistics rows (for CIs, slices and the paired test) — no parsed row and no text in JS memory.
 import {
   ColumnSums,
+  EvalkernError,
   lastRecordBoundary,
   firstRecordBoundary,
   countNewlines,
@@ -43,8 +44,10 @@ export interface ScoredBlob {
   readonly elapsedMs: number;
 }
 
-export class Cancelled extends Error {
-  override readonly name = "Cancelled";
+/** A run stopped by the Cancel button (not a failure: the page shows "cancelled"). */
+export class Cancelled extends EvalkernError {
+  override name = "Cancelled";
+  override readonly code: string = "CANCELLED";
 }
 
 /** A pool of scoring workers, started once (so the page keeps working offline) and re-initialised per run. */

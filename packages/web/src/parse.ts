@@ -2,7 +2,7 @@
 // the fields of the first rows, a guess of which fields hold the hypothesis, references, id and slices,
 // and the first malformed row (named by its line). Pure functions, unit-tested in Node; the scoring itself
 // parses every row again in the workers with the harness's own parser.
-import { parseCsv } from "@evalkern/harness/browser";
+import { EvalkernError, parseCsv } from "@evalkern/harness/browser";
 
 export type Format = "jsonl" | "csv";
 
@@ -109,9 +109,9 @@ export function sampleRecords(text: string, format: Format, delimiter: string, o
 }
 
 /** An input that cannot be read at all (the message names the line). */
-export class InputError extends Error {
-  override readonly name = "InputError";
-  readonly code = "invalid_input";
+export class InputError extends EvalkernError {
+  override name = "InputError";
+  override readonly code: string = "INVALID_INPUT";
 }
 
 function fieldsOf(rows: readonly Record<string, unknown>[], header: readonly string[] | null): FieldInfo[] {
