@@ -2,7 +2,7 @@
 // Throughput of every kernel on one thread against the issue's targets, beside the JS peers and
 // sacreBLEU measured in the same run. One command (about 2–3 minutes on a 2-core VM at the default count):
 //
-//   node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl] [--py-count 5000] [--no-python] [--quick]
+//   node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl] [--py-count 5000] [--no-python] [--quick] [--rounds 3]
 //   deno run -A bench/kernels.bench.mjs          (same script, as-is)
 //
 // Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count N --no-edge` (generated once into
@@ -97,7 +97,9 @@ const cpuSeconds = typeof process !== "undefined" && typeof process.cpuUsage ===
   : () => performance.now() / 1e3;
 const clock = typeof process !== "undefined" && typeof process.cpuUsage === "function" ? "CPU time" : "wall time";
 
-const rounds = quick ? 1 : 3;
+const roundsArg = argv.includes("--rounds") ? Number(argv[argv.indexOf("--rounds") + 1]) : 3;
+if (!Number.isSafeInteger(roundsArg) || roundsArg < 1) throw new Error("--rounds must be a positive integer");
+const rounds = quick ? 1 : roundsArg;
 const times = tasks.map(() => []);
 for (let r = -1; r < rounds; r++) {
   for (let t = 0; t < tasks.length; t++) {
