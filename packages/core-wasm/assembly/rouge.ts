@@ -121,9 +121,26 @@ function tokenize(p: usize, len: i32, k: i32): void {
     }
     while (true) {
       if (c >= 0x30) {
-        i++;
+        if (i + 16 <= len) {
+          // 16 bytes at once: lowercase them all into norm (16 bytes of slack), keep the leading run of
+          // ASCII letters and digits (at least one: c is one)
+          const v = v128.load(p + <usize>i);
+          const w = v128.or(v, i8x16.splat(0x20)); // ASCII lowercase; digits already have bit 5 set
+          const letter = i8x16.le_u(i8x16.sub(w, i8x16.splat(0x61)), i8x16.splat(25));
+          const digit = i8x16.le_u(i8x16.sub(v, i8x16.splat(0x30)), i8x16.splat(9));
+          v128.store(nb + <usize>np, w);
+          const m = ~(<u32>i8x16.bitmask(v128.or(letter, digit))) & 0xffff;
+          const k = m == 0 ? 16 : <i32>ctz(m);
+          np += k;
+          i += k;
+        } else {
+          store<u8>(nb + <usize>np, <u8>c);
+          np++;
+          i++;
+        }
       } else if (c == LEAD_E2 && isKelvin(p, i, len)) {
-        c = 0x6b; // U+212A KELVIN SIGN -> "k"
+        store<u8>(nb + <usize>np, 0x6b); // U+212A KELVIN SIGN -> "k"
+        np++;
         i += 3;
       } else if (c == LEAD_C4 && isDottedI(p, i, len)) {
         // U+0130 -> "i" + U+0307: an "i" that ends the token
@@ -134,8 +151,6 @@ function tokenize(p: usize, len: i32, k: i32): void {
       } else {
         break; // a separator: left for the outer loop (it may be a newline)
       }
-      store<u8>(nb + <usize>np, <u8>c);
-      np++;
       if (i >= len) break;
       c = cls(p, i);
     }
@@ -592,7 +607,7 @@ function scoreItem(
   for (let r = r0; r < r1; r++) B += strLen(strOffs, r);
   const texts = 1 + nRefs;
 
-  norm = alloc(<usize>B + 8);
+  norm = alloc(<usize>B + 24); // + slack: 16-byte stores in tokenize, 8-byte reads in hashBytes/bytesEq
   normPos = 0;
   spans = alloc((<usize>B + 1) << 4);
   toks = alloc((<usize>B + 1) << 2);
