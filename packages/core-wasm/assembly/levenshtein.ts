@@ -28,6 +28,7 @@ const PEQ_SLOTS: u32 = 128; // open addressing for at most 64 distinct code poin
 
 /** Distance of a[0..m) and b[0..n) with 1 <= m <= 64 (Hyyrö 2003, global edit distance). */
 function bitParallel<T>(a: usize, m: i32, b: usize, n: i32): i32 {
+  if (sizeof<T>() == 1) return bitParallelBytes(a, m, b, n);
   const keys = alloc(<usize>PEQ_SLOTS << 2);
   const masks = alloc(<usize>PEQ_SLOTS << 3);
   memory.fill(keys, 0xff, <usize>PEQ_SLOTS << 2);
@@ -63,6 +64,36 @@ function bitParallel<T>(a: usize, m: i32, b: usize, n: i32): i32 {
   return score;
 }
 
+// Per-byte tables for ASCII pairs, all zero between calls (each user clears the entries it set).
+const BYTE_MASKS: usize = memory.data(256 << 3);
+const BYTE_IDS: usize = memory.data(256 << 2);
+
+/** bitParallel for byte strings: the match masks sit in a table indexed by the byte (no hashing). */
+function bitParallelBytes(a: usize, m: i32, b: usize, n: i32): i32 {
+  for (let i = 0; i < m; i++) {
+    const p = BYTE_MASKS + (<usize>load<u8>(a + <usize>i) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>i));
+  }
+  const last: u64 = <u64>1 << <u64>(m - 1);
+  let pv: u64 = m == 64 ? ~(<u64>0) : (<u64>1 << <u64>m) - 1;
+  let mv: u64 = 0;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const eq = load<u64>(BYTE_MASKS + (<usize>load<u8>(b + <usize>j) << 3));
+    const xv = eq | mv;
+    const xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv);
+    let mh = pv & xh;
+    if (ph & last) score++;
+    else if (mh & last) score--;
+    ph = (ph << 1) | 1;
+    mh = mh << 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+  }
+  for (let i = 0; i < m; i++) store<u64>(BYTE_MASKS + (<usize>load<u8>(a + <usize>i) << 3), 0);
+  return score;
+}
 
 const MAX_MASK_BYTES: usize = 64 << 20;
 
@@ -72,6 +103,7 @@ const MAX_MASK_BYTES: usize = 64 << 20;
  * -1 when the match masks would exceed MAX_MASK_BYTES.
  */
 function blocked<T>(a: usize, m: i32, b: usize, n: i32): i32 {
+  if (sizeof<T>() == 1) return blockedBytes(a, m, b, n);
   const blocks = (m + 63) >> 6;
   // distinct code points of a -> dense ids, in an open-addressing table of 2^bits slots
   let bits: u32 = 4;
@@ -150,6 +182,61 @@ function blocked<T>(a: usize, m: i32, b: usize, n: i32): i32 {
     }
     score += hin;
   }
+  return score;
+}
+
+/** blocked for byte strings: dense ids from a table indexed by the byte (no hashing). */
+function blockedBytes(a: usize, m: i32, b: usize, n: i32): i32 {
+  const blocks = (m + 63) >> 6;
+  let distinct: u32 = 0;
+  for (let i = 0; i < m; i++) {
+    const p = BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2);
+    if (load<u32>(p) == 0) store<u32>(p, ++distinct); // id + 1
+  }
+  // one more all-zero row for bytes that a lacks (id 0); past MAX_MASK_BYTES, -1 as blocked
+  const maskBytes64 = <u64>(distinct + 1) * <u64>blocks * 8;
+  if (maskBytes64 > <u64>MAX_MASK_BYTES) {
+    for (let i = 0; i < m; i++) store<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2), 0);
+    return -1;
+  }
+  const masks = allocZero(<usize>maskBytes64);
+  for (let i = 0; i < m; i++) {
+    const id = load<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2));
+    const p = masks + ((<usize>id * <usize>blocks + <usize>(i >> 6)) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+  }
+  const pvs = alloc(<usize>blocks << 3);
+  const mvs = allocZero(<usize>blocks << 3);
+  memory.fill(pvs, 0xff, <usize>blocks << 3);
+  const lastBit: u64 = <u64>1 << <u64>((m - 1) & 63);
+  const topBit: u64 = <u64>1 << 63;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const id = load<u32>(BYTE_IDS + (<usize>load<u8>(b + <usize>j) << 2));
+    const row = masks + ((<usize>id * <usize>blocks) << 3);
+    let hin = 1; // the top row D[0][j] = j grows by one per column
+    for (let k = 0; k < blocks; k++) {
+      let eq: u64 = load<u64>(row + (<usize>k << 3));
+      const pv = load<u64>(pvs + (<usize>k << 3));
+      const mv = load<u64>(mvs + (<usize>k << 3));
+      const xv = eq | mv;
+      if (hin < 0) eq |= 1;
+      const xh = (((eq & pv) + pv) ^ pv) | eq;
+      let ph = mv | ~(xh | pv);
+      let mh = pv & xh;
+      const top = k == blocks - 1 ? lastBit : topBit;
+      const hout = ph & top ? 1 : mh & top ? -1 : 0;
+      ph <<= 1;
+      mh <<= 1;
+      if (hin < 0) mh |= 1;
+      else if (hin > 0) ph |= 1;
+      store<u64>(pvs + (<usize>k << 3), mh | ~(xv | ph));
+      store<u64>(mvs + (<usize>k << 3), ph & xv);
+      hin = hout;
+    }
+    score += hin;
+  }
+  for (let i = 0; i < m; i++) store<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2), 0);
   return score;
 }
 
