@@ -27,12 +27,13 @@ const PEQ_SLOTS: u32 = 128; // open addressing for at most 64 distinct code poin
 }
 
 /** Distance of a[0..m) and b[0..n) with 1 <= m <= 64 (Hyyrö 2003, global edit distance). */
-function bitParallel(a: usize, m: i32, b: usize, n: i32): i32 {
+function bitParallel<T>(a: usize, m: i32, b: usize, n: i32): i32 {
+  if (sizeof<T>() == 1) return bitParallelBytes(a, m, b, n);
   const keys = alloc(<usize>PEQ_SLOTS << 2);
   const masks = alloc(<usize>PEQ_SLOTS << 3);
   memory.fill(keys, 0xff, <usize>PEQ_SLOTS << 2);
   for (let i = 0; i < m; i++) {
-    const c = load<u32>(a + (<usize>i << 2));
+    const c = <u32>load<T>(a + <usize>i * sizeof<T>());
     const s = slotOf(keys, c);
     const p = masks + (<usize>s << 3);
     if (load<u32>(keys + (<usize>s << 2)) == EMPTY) {
@@ -46,7 +47,7 @@ function bitParallel(a: usize, m: i32, b: usize, n: i32): i32 {
   let mv: u64 = 0;
   let score = m;
   for (let j = 0; j < n; j++) {
-    const c = load<u32>(b + (<usize>j << 2));
+    const c = <u32>load<T>(b + <usize>j * sizeof<T>());
     const s = slotOf(keys, c);
     const eq: u64 = load<u32>(keys + (<usize>s << 2)) == c ? load<u64>(masks + (<usize>s << 3)) : 0;
     const xv = eq | mv;
@@ -63,6 +64,36 @@ function bitParallel(a: usize, m: i32, b: usize, n: i32): i32 {
   return score;
 }
 
+// Per-byte tables for ASCII pairs, all zero between calls (each user clears the entries it set).
+const BYTE_MASKS: usize = memory.data(256 << 3);
+const BYTE_IDS: usize = memory.data(256 << 2);
+
+/** bitParallel for byte strings: the match masks sit in a table indexed by the byte (no hashing). */
+function bitParallelBytes(a: usize, m: i32, b: usize, n: i32): i32 {
+  for (let i = 0; i < m; i++) {
+    const p = BYTE_MASKS + (<usize>load<u8>(a + <usize>i) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>i));
+  }
+  const last: u64 = <u64>1 << <u64>(m - 1);
+  let pv: u64 = m == 64 ? ~(<u64>0) : (<u64>1 << <u64>m) - 1;
+  let mv: u64 = 0;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const eq = load<u64>(BYTE_MASKS + (<usize>load<u8>(b + <usize>j) << 3));
+    const xv = eq | mv;
+    const xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv);
+    let mh = pv & xh;
+    if (ph & last) score++;
+    else if (mh & last) score--;
+    ph = (ph << 1) | 1;
+    mh = mh << 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+  }
+  for (let i = 0; i < m; i++) store<u64>(BYTE_MASKS + (<usize>load<u8>(a + <usize>i) << 3), 0);
+  return score;
+}
 
 const MAX_MASK_BYTES: usize = 64 << 20;
 
@@ -71,7 +102,8 @@ const MAX_MASK_BYTES: usize = 64 << 20;
  * block by block with the horizontal delta carried from one block to the next (Hyyrö 2003). Returns
  * -1 when the match masks would exceed MAX_MASK_BYTES.
  */
-function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
+function blocked<T>(a: usize, m: i32, b: usize, n: i32): i32 {
+  if (sizeof<T>() == 1) return blockedBytes(a, m, b, n);
   const blocks = (m + 63) >> 6;
   // distinct code points of a -> dense ids, in an open-addressing table of 2^bits slots
   let bits: u32 = 4;
@@ -82,7 +114,7 @@ function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
   memory.fill(keys, 0xff, <usize>cap << 2);
   let distinct = 0;
   for (let i = 0; i < m; i++) {
-    const c = load<u32>(a + (<usize>i << 2));
+    const c = <u32>load<T>(a + <usize>i * sizeof<T>());
     let h = (c * 0x9e3779b1) >> (32 - bits);
     while (true) {
       const k = load<u32>(keys + (<usize>h << 2));
@@ -101,7 +133,7 @@ function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
   const maskBytes = <usize>maskBytes64;
   const masks = allocZero(maskBytes);
   for (let i = 0; i < m; i++) {
-    const c = load<u32>(a + (<usize>i << 2));
+    const c = <u32>load<T>(a + <usize>i * sizeof<T>());
     let h = (c * 0x9e3779b1) >> (32 - bits);
     while (load<u32>(keys + (<usize>h << 2)) != c) h = (h + 1) & (cap - 1);
     const p = masks + ((<usize>load<u32>(ids + (<usize>h << 2)) * <usize>blocks + <usize>(i >> 6)) << 3);
@@ -114,7 +146,7 @@ function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
   const topBit: u64 = <u64>1 << 63;
   let score = m;
   for (let j = 0; j < n; j++) {
-    const c = load<u32>(b + (<usize>j << 2));
+    const c = <u32>load<T>(b + <usize>j * sizeof<T>());
     let h = (c * 0x9e3779b1) >> (32 - bits);
     let row: usize = 0;
     let found = false;
@@ -153,18 +185,73 @@ function blocked(a: usize, m: i32, b: usize, n: i32): i32 {
   return score;
 }
 
+/** blocked for byte strings: dense ids from a table indexed by the byte (no hashing). */
+function blockedBytes(a: usize, m: i32, b: usize, n: i32): i32 {
+  const blocks = (m + 63) >> 6;
+  let distinct: u32 = 0;
+  for (let i = 0; i < m; i++) {
+    const p = BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2);
+    if (load<u32>(p) == 0) store<u32>(p, ++distinct); // id + 1
+  }
+  // one more all-zero row for bytes that a lacks (id 0); past MAX_MASK_BYTES, -1 as blocked
+  const maskBytes64 = <u64>(distinct + 1) * <u64>blocks * 8;
+  if (maskBytes64 > <u64>MAX_MASK_BYTES) {
+    for (let i = 0; i < m; i++) store<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2), 0);
+    return -1;
+  }
+  const masks = allocZero(<usize>maskBytes64);
+  for (let i = 0; i < m; i++) {
+    const id = load<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2));
+    const p = masks + ((<usize>id * <usize>blocks + <usize>(i >> 6)) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(i & 63)));
+  }
+  const pvs = alloc(<usize>blocks << 3);
+  const mvs = allocZero(<usize>blocks << 3);
+  memory.fill(pvs, 0xff, <usize>blocks << 3);
+  const lastBit: u64 = <u64>1 << <u64>((m - 1) & 63);
+  const topBit: u64 = <u64>1 << 63;
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const id = load<u32>(BYTE_IDS + (<usize>load<u8>(b + <usize>j) << 2));
+    const row = masks + ((<usize>id * <usize>blocks) << 3);
+    let hin = 1; // the top row D[0][j] = j grows by one per column
+    for (let k = 0; k < blocks; k++) {
+      let eq: u64 = load<u64>(row + (<usize>k << 3));
+      const pv = load<u64>(pvs + (<usize>k << 3));
+      const mv = load<u64>(mvs + (<usize>k << 3));
+      const xv = eq | mv;
+      if (hin < 0) eq |= 1;
+      const xh = (((eq & pv) + pv) ^ pv) | eq;
+      let ph = mv | ~(xh | pv);
+      let mh = pv & xh;
+      const top = k == blocks - 1 ? lastBit : topBit;
+      const hout = ph & top ? 1 : mh & top ? -1 : 0;
+      ph <<= 1;
+      mh <<= 1;
+      if (hin < 0) mh |= 1;
+      else if (hin > 0) ph |= 1;
+      store<u64>(pvs + (<usize>k << 3), mh | ~(xv | ph));
+      store<u64>(mvs + (<usize>k << 3), ph & xv);
+      hin = hout;
+    }
+    score += hin;
+  }
+  for (let i = 0; i < m; i++) store<u32>(BYTE_IDS + (<usize>load<u8>(a + <usize>i) << 2), 0);
+  return score;
+}
+
 /** Distance of a[0..m) and b[0..n) (one-row dynamic programme over the shorter string a). */
-function rowDp(a: usize, m: i32, b: usize, n: i32): i32 {
+function rowDp<T>(a: usize, m: i32, b: usize, n: i32): i32 {
   const row = alloc(<usize>(m + 1) << 2);
   for (let i = 0; i <= m; i++) store<i32>(row + (<usize>i << 2), i);
   for (let j = 1; j <= n; j++) {
-    const cb = load<u32>(b + (<usize>(j - 1) << 2));
+    const cb = <u32>load<T>(b + <usize>(j - 1) * sizeof<T>());
     let diag = load<i32>(row); // D[j-1][0]
     store<i32>(row, j);
     let left = j; // D[j][i-1]
     for (let i = 1; i <= m; i++) {
       const up = load<i32>(row + (<usize>i << 2)); // D[j-1][i]
-      let v = diag + i32(load<u32>(a + (<usize>(i - 1) << 2)) != cb);
+      let v = diag + i32(<u32>load<T>(a + <usize>(i - 1) * sizeof<T>()) != cb);
       const ins = min(up, left) + 1;
       if (ins < v) v = ins;
       store<i32>(row + (<usize>i << 2), v);
@@ -175,16 +262,16 @@ function rowDp(a: usize, m: i32, b: usize, n: i32): i32 {
   return load<i32>(row + (<usize>m << 2));
 }
 
-/** Distance between two code-point arrays. */
-export function distance(a: usize, la: i32, b: usize, lb: i32): i32 {
+/** Distance between two code-point arrays, elements of type T (u32 code points, or u8 for ASCII). */
+export function distance<T>(a: usize, la: i32, b: usize, lb: i32): i32 {
   // common prefix and suffix never change the distance
   let p = 0;
-  while (p < la && p < lb && load<u32>(a + (<usize>p << 2)) == load<u32>(b + (<usize>p << 2))) p++;
-  a += <usize>p << 2;
-  b += <usize>p << 2;
+  while (p < la && p < lb && <u32>load<T>(a + <usize>p * sizeof<T>()) == <u32>load<T>(b + <usize>p * sizeof<T>())) p++;
+  a += <usize>p * sizeof<T>();
+  b += <usize>p * sizeof<T>();
   la -= p;
   lb -= p;
-  while (la > 0 && lb > 0 && load<u32>(a + (<usize>(la - 1) << 2)) == load<u32>(b + (<usize>(lb - 1) << 2))) {
+  while (la > 0 && lb > 0 && <u32>load<T>(a + <usize>(la - 1) * sizeof<T>()) == <u32>load<T>(b + <usize>(lb - 1) * sizeof<T>())) {
     la--;
     lb--;
   }
@@ -197,11 +284,19 @@ export function distance(a: usize, la: i32, b: usize, lb: i32): i32 {
     lb = tl;
   }
   if (la == 0) return lb;
-  if (la <= 64) return bitParallel(a, la, b, lb);
+  if (la <= 64) return bitParallel<T>(a, la, b, lb);
   const m0 = mark();
-  const d = blocked(a, la, b, lb);
+  const d = blocked<T>(a, la, b, lb);
   release(m0);
-  return d >= 0 ? d : rowDp(a, la, b, lb);
+  return d >= 0 ? d : rowDp<T>(a, la, b, lb);
+}
+
+/** Whether p[0..n) is all ASCII (bytes < 0x80). */
+function isAscii(p: usize, n: i32): bool {
+  let i = 0;
+  for (; i + 8 <= n; i += 8) if ((load<u64>(p + <usize>i) & 0x8080808080808080) != 0) return false;
+  for (; i < n; i++) if (load<u8>(p + <usize>i) >= 0x80) return false;
+  return true;
 }
 
 /**
@@ -213,12 +308,21 @@ export function levenshteinBatch(n: i32, bytes: usize, strOffs: usize, out: usiz
     const m0 = mark();
     const la8 = strLen(strOffs, 2 * i);
     const lb8 = strLen(strOffs, 2 * i + 1);
-    const a = alloc(<usize>max(la8, 1) << 2);
-    const la = decodeUtf8(strPtr(bytes, strOffs, 2 * i), la8, a);
-    const b = alloc(<usize>max(lb8, 1) << 2);
-    const lb = decodeUtf8(strPtr(bytes, strOffs, 2 * i + 1), lb8, b);
+    const pa = strPtr(bytes, strOffs, 2 * i);
+    const pb = strPtr(bytes, strOffs, 2 * i + 1);
     const o = out + (<usize>i << 4);
-    store<f64>(o, <f64>distance(a, la, b, lb));
+    if (isAscii(pa, la8) && isAscii(pb, lb8)) {
+      // ASCII: one byte per code point, so the bytes are the symbols (no decoding)
+      store<f64>(o, <f64>distance<u8>(pa, la8, pb, lb8));
+      store<f64>(o, <f64>(la8 > lb8 ? la8 : lb8), 8);
+      release(m0);
+      continue;
+    }
+    const a = alloc(<usize>max(la8, 1) << 2);
+    const la = decodeUtf8(pa, la8, a);
+    const b = alloc(<usize>max(lb8, 1) << 2);
+    const lb = decodeUtf8(pb, lb8, b);
+    store<f64>(o, <f64>distance<u32>(a, la, b, lb));
     store<f64>(o, <f64>(la > lb ? la : lb), 8);
     release(m0);
   }

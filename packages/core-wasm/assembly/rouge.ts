@@ -121,9 +121,26 @@ function tokenize(p: usize, len: i32, k: i32): void {
     }
     while (true) {
       if (c >= 0x30) {
-        i++;
+        if (i + 16 <= len) {
+          // 16 bytes at once: lowercase them all into norm (16 bytes of slack), keep the leading run of
+          // ASCII letters and digits (at least one: c is one)
+          const v = v128.load(p + <usize>i);
+          const w = v128.or(v, i8x16.splat(0x20)); // ASCII lowercase; digits already have bit 5 set
+          const letter = i8x16.le_u(i8x16.sub(w, i8x16.splat(0x61)), i8x16.splat(25));
+          const digit = i8x16.le_u(i8x16.sub(v, i8x16.splat(0x30)), i8x16.splat(9));
+          v128.store(nb + <usize>np, w);
+          const m = ~(<u32>i8x16.bitmask(v128.or(letter, digit))) & 0xffff;
+          const k = m == 0 ? 16 : <i32>ctz(m);
+          np += k;
+          i += k;
+        } else {
+          store<u8>(nb + <usize>np, <u8>c);
+          np++;
+          i++;
+        }
       } else if (c == LEAD_E2 && isKelvin(p, i, len)) {
-        c = 0x6b; // U+212A KELVIN SIGN -> "k"
+        store<u8>(nb + <usize>np, 0x6b); // U+212A KELVIN SIGN -> "k"
+        np++;
         i += 3;
       } else if (c == LEAD_C4 && isDottedI(p, i, len)) {
         // U+0130 -> "i" + U+0307: an "i" that ends the token
@@ -134,8 +151,6 @@ function tokenize(p: usize, len: i32, k: i32): void {
       } else {
         break; // a separator: left for the outer loop (it may be a newline)
       }
-      store<u8>(nb + <usize>np, <u8>c);
-      np++;
       if (i >= len) break;
       c = cls(p, i);
     }
@@ -172,10 +187,23 @@ function lookupAdd(slots: usize, mask: u32, keys: usize, count: u32, p: usize, n
     }
     if (load<u32>(s) == h) {
       const k = keys + (<usize>(idp1 - 1) << 3);
-      if (load<u32>(k, 4) == <u32>n && memory.compare(<usize>load<u32>(k), p, <usize>n) == 0) return idp1 - 1;
+      if (load<u32>(k, 4) == <u32>n && bytesEq(<usize>load<u32>(k), p, n)) return idp1 - 1;
     }
     i = (i + 1) & mask;
   }
+}
+
+/**
+ * Whether a[0..n) == b[0..n), 8 bytes at a time. Like `hashBytes` it may read up to 7 bytes past either
+ * end (masked out): every buffer compared here has 8 bytes of slack after it.
+ */
+// @ts-ignore: decorator
+@inline function bytesEq(a: usize, b: usize, n: i32): bool {
+  let i = 0;
+  for (; i + 8 <= n; i += 8) if (load<u64>(a + <usize>i) != load<u64>(b + <usize>i)) return false;
+  const rest = n - i;
+  if (rest == 0) return true;
+  return ((load<u64>(a + <usize>i) ^ load<u64>(b + <usize>i)) & ((<u64>1 << (<u64>rest << 3)) - 1)) == 0;
 }
 
 function capFor(items: i32): u32 {
@@ -301,7 +329,7 @@ function stemCacheGet(p: usize, n: i32, h: u32): usize {
     const s = scSlots + (<usize>i << 4);
     const lens = load<u32>(s, 8);
     if (lens == 0) break;
-    if (load<u32>(s) == h && (lens & 0xffff) == <u32>n && memory.compare(scArena + <usize>load<u32>(s, 4), p, <usize>n) == 0) return s;
+    if (load<u32>(s) == h && (lens & 0xffff) == <u32>n && bytesEq(scArena + <usize>load<u32>(s, 4), p, n)) return s;
     i = (i + 1) & scMask;
   }
   if (scFree == 0 || scArenaPos + (<usize>n << 1) > scArenaEnd || n > 0xffff) return 0;
@@ -321,7 +349,7 @@ function stemCacheGet(p: usize, n: i32, h: u32): usize {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// n-gram ids: an n-gram is (id of its (n-1)-gram prefix, last token id) -> a new id >= V. Ids of
+// n-gram ids: an n-gram is (id of its (n-1)-gram prefix, last token id) -> a new id >= Vh (the hypothesis vocabulary). Ids of
 // different orders never collide, so one table serves all orders. Only hypothesis n-grams are added;
 // reference n-grams are looked up (a missing prefix means a missing n-gram).
 
@@ -411,12 +439,14 @@ function pairGet(a: u32, b: u32, add: bool): u32 {
   }
 }
 
-/** LCS length of the hypothesis (as masks) and the reference tokens ref[0..r); hypothesis length h. */
-function lcsLength(ref: usize, r: i32, h: i32): i32 {
+/** LCS length of the hypothesis (as masks of ids < vh) and the reference tokens ref[0..r); hypothesis length h. */
+function lcsLength(ref: usize, r: i32, h: i32, vh: u32): i32 {
   if (W == 1) {
     let v: u64 = <u64>-1;
     for (let j = 0; j < r; j++) {
-      const m = load<u64>(masks + (<usize>load<u32>(ref + (<usize>j << 2)) << 3));
+      const id = load<u32>(ref + (<usize>j << 2));
+      if (id >= vh) continue; // no match mask: v stays as it is
+      const m = load<u64>(masks + (<usize>id << 3));
       const u = v & m;
       v = (v + u) | (v - u);
     }
@@ -426,7 +456,9 @@ function lcsLength(ref: usize, r: i32, h: i32): i32 {
   const w = W;
   memory.fill(vecs, 0xff, <usize>w << 3);
   for (let j = 0; j < r; j++) {
-    const row = masks + ((<usize>load<u32>(ref + (<usize>j << 2)) * <usize>w) << 3);
+    const id = load<u32>(ref + (<usize>j << 2));
+    if (id >= vh) continue; // no match mask: v stays as it is
+    const row = masks + ((<usize>id * <usize>w) << 3);
     let carry: u64 = 0;
     for (let k = 0; k < w; k++) {
       const pv = vecs + (<usize>k << 3);
@@ -575,7 +607,7 @@ function scoreItem(
   for (let r = r0; r < r1; r++) B += strLen(strOffs, r);
   const texts = 1 + nRefs;
 
-  norm = alloc(<usize>B + 8);
+  norm = alloc(<usize>B + 24); // + slack: 16-byte stores in tokenize, 8-byte reads in hashBytes/bytesEq
   normPos = 0;
   spans = alloc((<usize>B + 1) << 4);
   toks = alloc((<usize>B + 1) << 2);
@@ -592,12 +624,19 @@ function scoreItem(
   const hT0 = <i32>load<u32>(hk);
   const h = <i32>load<u32>(hk, 4) - hT0;
   const hTok = toks + (<usize>hT0 << 2);
+  // the hypothesis is interned first, so its tokens have the ids 0..Vh-1: a reference token with an id
+  // >= Vh matches nothing (no count, no LCS match mask, no n-gram)
+  let Vh = 0;
+  for (let t = 0; t < h; t++) {
+    const id = <i32>load<u32>(hTok + (<usize>t << 2));
+    if (id >= Vh) Vh = id + 1;
+  }
 
   if (needN != 0) {
     // counts of hypothesis tokens and n-grams up to maxN
     let extra = 0;
     for (let n = 2; n <= maxN; n++) if (h - n + 1 > 0) extra += h - n + 1;
-    const total = V + extra;
+    const total = Vh + extra;
     cnt = allocZero(<usize>total << 2);
     used = allocZero(<usize>total << 2);
     ov = alloc(16 << 2);
@@ -617,7 +656,7 @@ function scoreItem(
       const cap = capFor(extra);
       pairSlots = allocZero(<usize>cap << 4);
       pairMask = cap - 1;
-      pairNext = <u32>V;
+      pairNext = <u32>Vh;
       memory.copy(lev, hTok, <usize>h << 2);
       for (let n = 2; n <= maxN; n++) {
         const c = h - n + 1;
@@ -635,7 +674,7 @@ function scoreItem(
   const needLcs = (needL || needLsum) && h > 0;
   if (needLcs) {
     W = (h + 63) >> 6;
-    masks = allocTable((<u64>V * <u64>W) << 3, true);
+    masks = allocTable((<u64>Vh * <u64>W) << 3, true);
     vecs = alloc(<usize>W << 3);
     for (let t = 0; t < h; t++) {
       const id = <usize>load<u32>(hTok + (<usize>t << 2));
@@ -655,7 +694,10 @@ function scoreItem(
 
     if (needN != 0) {
       // overlaps per order, rolling the reference's n-gram ids in place
-      memory.copy(lev, rTok, <usize>rl << 2);
+      for (let t = 0; t < rl; t++) {
+        const id = load<u32>(rTok + (<usize>t << 2));
+        store<u32>(lev + (<usize>t << 2), id < <u32>Vh ? id : NONE);
+      }
       for (let n = 1; n <= maxN; n++) {
         const c = rl - n + 1;
         if (c <= 0) {
@@ -727,7 +769,7 @@ function scoreItem(
           }
           hits = summaryHits(rk, hk, V);
         } else {
-          if (lcs < 0) lcs = lcsLength(rTok, rl, h);
+          if (lcs < 0) lcs = lcsLength(rTok, rl, h, <u32>Vh);
           hits = lcs;
         }
         offer(oo, first, <f64>hits / <f64>h, <f64>hits / <f64>rl);
