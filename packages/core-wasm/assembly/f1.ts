@@ -19,6 +19,7 @@ import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { normalizeUtf8, lowerTokensUtf8, tokLen } from "./normalize";
 import { cpsEqual } from "./text";
+import { plainWordLower } from "./ucd";
 
 /** Token string (tokens joined by single spaces) of string k; length in `tokLen`. */
 // @ts-ignore: decorator
@@ -236,7 +237,68 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       chunk = i;
       continue;
     }
-    // v == 2: this run goes through normalize_text
+    // v == 2: a non-ASCII code point that NFD and lower() map to word characters without context
+    // (plainWordLower, or a Hangul syllable: its NFD is its jamo, all plain letters) stays on this path
+    const b0 = <u32>load<u8>(src + i);
+    if (b0 >= 0xc2) {
+      let cp: u32 = 0xffffffff;
+      let w = 0;
+      if (b0 < 0xe0) {
+        if (i + 1 < byteLen) {
+          const b1 = <u32>load<u8>(src + i + 1);
+          if ((b1 & 0xc0) == 0x80) {
+            cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
+            w = 2;
+          }
+        }
+      } else if (b0 < 0xf0) {
+        if (i + 2 < byteLen) {
+          const b1 = <u32>load<u8>(src + i + 1);
+          const b2 = <u32>load<u8>(src + i + 2);
+          if (((b1 & 0xc0) | ((b2 & 0xc0) << 8)) == 0x8080) {
+            cp = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+            if (cp >= 0x800 && cp - 0xd800 >= 0x800) w = 3;
+          }
+        }
+      } else if (b0 < 0xf5 && i + 3 < byteLen) {
+        const b1 = <u32>load<u8>(src + i + 1);
+        const b2 = <u32>load<u8>(src + i + 2);
+        const b3 = <u32>load<u8>(src + i + 3);
+        if (((b1 & 0xc0) | ((b2 & 0xc0) << 8) | ((b3 & 0xc0) << 16)) == 0x808080) {
+          cp = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+          if (cp - 0x10000 < 0x100000) w = 4;
+        }
+      }
+      if (w != 0) {
+        const si = cp - 0xac00;
+        if (si < 11172) {
+          // Hangul syllable: L V (T), Unicode's arithmetic decomposition
+          const l: u32 = 0x1100 + si / 588;
+          const vv: u32 = 0x1161 + (si % 588) / 28;
+          const tt: u32 = si % 28;
+          store<u32>(cps + (<usize>o << 2), l);
+          store<u32>(cps + (<usize>o << 2), vv, 4);
+          h = (((h ^ l) * FNV_PRIME) ^ vv) * FNV_PRIME;
+          o += 2;
+          if (tt != 0) {
+            store<u32>(cps + (<usize>o << 2), 0x11a7 + tt);
+            h = (h ^ (0x11a7 + tt)) * FNV_PRIME;
+            o++;
+          }
+          i += w;
+          continue;
+        }
+        const lc = plainWordLower(cp);
+        if (lc != 0xffffffff) {
+          store<u32>(cps + (<usize>o << 2), lc);
+          o++;
+          h = (h ^ lc) * FNV_PRIME;
+          i += w;
+          continue;
+        }
+      }
+    }
+    // anything else: this run goes through normalize_text
     o = start;
     let e = i + 1;
     while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;

@@ -188,6 +188,24 @@ const WORD_HI: u64 = 0x07fffffe87fffffe;
   return cp < 0x300 ? 0 : (ucdInfo(cp) >> 8) & 255;
 }
 
+/**
+ * `lower(NFD(cp))` for a non-ASCII code point when that is one code point and needs no context: `cp` has
+ * no decomposition, combining class 0, a one-code-point lowercase (not U+03A3, whose lower() depends on
+ * its neighbours), and both `cp` and its lowercase are Python `\w`. Otherwise 0xffffffff. A run of such
+ * code points (and ASCII letters/digits) is unchanged by NFD's reordering and has no `\b` inside it.
+ */
+// @ts-ignore: decorator
+@inline export function plainWordLower(cp: u32): u32 {
+  const r = recordOf(cp);
+  const info = load<u32>(REC_INFO + (<usize>r << 2));
+  const g = info & 31;
+  if ((info & (INFO_DECOMPOSES | INFO_LOWER_EXPANDS | 0xff00)) != 0 || cp == 0x3a3) return 0xffffffff;
+  if (!(g <= GC_LO || (g - GC_ND) <= (GC_NO - GC_ND))) return 0xffffffff;
+  const lc = <u32>(<i32>cp + load<i32>(REC_LOWER + (<usize>r << 2)));
+  if (lc != cp && !isWordChar(lc)) return 0xffffffff;
+  return lc;
+}
+
 // ------------------------------------------------------------------------------------------ lowercase
 
 // ASCII Case_Ignorable: ' . : ^ `  (U+0027, U+002E, U+003A, U+005E, U+0060); ASCII Cased: A-Z a-z.
