@@ -17,9 +17,9 @@
 import { alloc, allocTable, allocZero, mark, release } from "./mem";
 import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
-import { normalizeUtf8, lowerTokensUtf8, tokLen } from "./normalize";
+import { normalizeUtf8, lowerTokensUtf8, articlesAndSpaces, tokLen } from "./normalize";
 import { cpsEqual } from "./text";
-import { plainWordLower } from "./ucd";
+import { nfdLowerOne, NFD_MAX_EXPANSION } from "./ucd";
 
 /** Token string (tokens joined by single spaces) of string k; length in `tokLen`. */
 // @ts-ignore: decorator
@@ -192,6 +192,29 @@ const FNV_PRIME: u32 = 0x01000193;
 }
 
 /**
+ * Direct-mapped cache of `nfdLowerOne` for results of at most two code points: 1024 slots of 16 bytes
+ * (code point + 1 (0 = empty), result, first and second code point). Static, so zero at start.
+ */
+const NFD_CACHE = memory.data(1024 * 16, 16);
+
+// @ts-ignore: decorator
+@inline function nfdLowerCached(cp: u32, out: usize): i32 {
+  const s = NFD_CACHE + (<usize>(cp & 1023) << 4);
+  if (load<u32>(s) == cp + 1) {
+    const c = load<i32>(s, 4);
+    store<u64>(out, load<u64>(s, 8)); // out has room for NFD_MAX_EXPANSION code points
+    return c;
+  }
+  const c = nfdLowerOne(cp, out);
+  if ((c & 0xff) <= 2) {
+    store<u32>(s, cp + 1);
+    store<i32>(s, c, 4);
+    store<u64>(s, c >= 0 ? load<u64>(out) : 0, 8);
+  }
+  return c;
+}
+
+/**
  * `normalize_text(x).split()` of `byteLen` bytes of UTF-8 at `src`: returns the token records (count in
  * `recCount`). normalize_text works piecewise on the runs between ASCII whitespace (NFD reorders only
  * marks, lower()'s final-sigma context and `\b` stop at whitespace), so a run of ASCII letters, digits and
@@ -200,7 +223,8 @@ const FNV_PRIME: u32 = 0x01000193;
  */
 function dspyTokens(src: usize, byteLen: i32): usize {
   const cap = byteLen > 0 ? byteLen : 1;
-  const cps = alloc(<usize>cap << 2);
+  // NFD expands a code point of k >= 2 UTF-8 bytes to at most NFD_MAX_EXPANSION code points
+  const cps = alloc(<usize>cap * <usize>NFD_MAX_EXPANSION * 2);
   // a token needs a code point and a separator one more byte: at most (byteLen + 1) / 2 tokens
   const rec = alloc(<usize>((cap >> 1) + 1) * 12);
   let n = 0;
@@ -208,6 +232,7 @@ function dspyTokens(src: usize, byteLen: i32): usize {
   let start = 0; // where the current run's token starts in cps
   let chunk = 0; // byte where the current run starts
   let h = FNV_BASIS;
+  let nonWord = 0; // 0x100 when the current run holds a code point that is not \w
   let i = 0;
   while (i <= byteLen) {
     const v: u32 = i < byteLen ? <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i)) : 0;
@@ -223,7 +248,25 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       continue;
     }
     if (v == 0) {
-      if (o > start) {
+      if (nonWord & 0x100) {
+        // a code point that is not \w: `\b` can fall inside the run, so the article pass runs on it
+        // (the run is lower(NFD(.)) with punctuation deleted already) and it splits at its spaces
+        const t = cps + (<usize>start << 2);
+        const m = articlesAndSpaces(t, o - start);
+        let ts = 0;
+        let th = FNV_BASIS;
+        for (let j = 0; j <= m; j++) {
+          const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+          if (c == 0x20) {
+            if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+            ts = j + 1;
+            th = FNV_BASIS;
+          } else th = (th ^ c) * FNV_PRIME;
+        }
+        o = start + m;
+        start = o;
+        nonWord = 0;
+      } else if (o > start) {
         const p = cps + (<usize>start << 2);
         const len = o - start;
         if (isArticle(p, len)) o = start;
@@ -237,8 +280,8 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       chunk = i;
       continue;
     }
-    // v == 2: a non-ASCII code point that NFD and lower() map to word characters without context
-    // (plainWordLower, or a Hangul syllable: its NFD is its jamo, all plain letters) stays on this path
+    // v == 2: a non-ASCII code point whose lower(NFD(.)) needs no context (nfdLowerOne) is written here
+    // too; a run with one that is not \w gets the article pass at its end
     const b0 = <u32>load<u8>(src + i);
     if (b0 >= 0xc2) {
       let cp: u32 = 0xffffffff;
@@ -270,29 +313,11 @@ function dspyTokens(src: usize, byteLen: i32): usize {
         }
       }
       if (w != 0) {
-        const si = cp - 0xac00;
-        if (si < 11172) {
-          // Hangul syllable: L V (T), Unicode's arithmetic decomposition
-          const l: u32 = 0x1100 + si / 588;
-          const vv: u32 = 0x1161 + (si % 588) / 28;
-          const tt: u32 = si % 28;
-          store<u32>(cps + (<usize>o << 2), l);
-          store<u32>(cps + (<usize>o << 2), vv, 4);
-          h = (((h ^ l) * FNV_PRIME) ^ vv) * FNV_PRIME;
-          o += 2;
-          if (tt != 0) {
-            store<u32>(cps + (<usize>o << 2), 0x11a7 + tt);
-            h = (h ^ (0x11a7 + tt)) * FNV_PRIME;
-            o++;
-          }
-          i += w;
-          continue;
-        }
-        const lc = plainWordLower(cp);
-        if (lc != 0xffffffff) {
-          store<u32>(cps + (<usize>o << 2), lc);
-          o++;
-          h = (h ^ lc) * FNV_PRIME;
+        const c = nfdLowerCached(cp, cps + (<usize>o << 2));
+        if (c >= 0) {
+          const oe = o + (c & 0xff);
+          for (; o < oe; o++) h = (h ^ load<u32>(cps + (<usize>o << 2))) * FNV_PRIME;
+          nonWord |= c;
           i += w;
           continue;
         }
@@ -300,6 +325,7 @@ function dspyTokens(src: usize, byteLen: i32): usize {
     }
     // anything else: this run goes through normalize_text
     o = start;
+    nonWord = 0;
     let e = i + 1;
     while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
     const t = normalizeUtf8(src + <usize>chunk, e - chunk);
