@@ -237,10 +237,16 @@ function dspyTokens(src: usize, byteLen: i32): usize {
   while (i <= byteLen) {
     const v: u32 = i < byteLen ? <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i)) : 0;
     if (v > 2) {
-      store<u32>(cps + (<usize>o << 2), v);
-      o++;
-      h = (h ^ v) * FNV_PRIME;
-      i++;
+      // a run of ASCII letters and digits in one tight loop
+      let x = v;
+      do {
+        store<u32>(cps + (<usize>o << 2), x);
+        o++;
+        h = (h ^ x) * FNV_PRIME;
+        i++;
+        if (i >= byteLen) break;
+        x = <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i));
+      } while (x > 2);
       continue;
     }
     if (v == 1) {
