@@ -17,8 +17,9 @@
 import { alloc, allocTable, allocZero, mark, release } from "./mem";
 import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
-import { normalizeUtf8, lowerTokensUtf8, tokLen } from "./normalize";
+import { normalizeUtf8, lowerTokensUtf8, articlesAndSpaces, tokLen } from "./normalize";
 import { cpsEqual } from "./text";
+import { nfdLowerOne, NFD_MAX_EXPANSION } from "./ucd";
 
 /** Token string (tokens joined by single spaces) of string k; length in `tokLen`. */
 // @ts-ignore: decorator
@@ -191,6 +192,29 @@ const FNV_PRIME: u32 = 0x01000193;
 }
 
 /**
+ * Direct-mapped cache of `nfdLowerOne` for results of at most two code points: 1024 slots of 16 bytes
+ * (code point + 1 (0 = empty), result, first and second code point). Static, so zero at start.
+ */
+const NFD_CACHE = memory.data(1024 * 16, 16);
+
+// @ts-ignore: decorator
+@inline function nfdLowerCached(cp: u32, out: usize): i32 {
+  const s = NFD_CACHE + (<usize>(cp & 1023) << 4);
+  if (load<u32>(s) == cp + 1) {
+    const c = load<i32>(s, 4);
+    store<u64>(out, load<u64>(s, 8)); // out has room for NFD_MAX_EXPANSION code points
+    return c;
+  }
+  const c = nfdLowerOne(cp, out);
+  if ((c & 0xff) <= 2) {
+    store<u32>(s, cp + 1);
+    store<i32>(s, c, 4);
+    store<u64>(s, c >= 0 ? load<u64>(out) : 0, 8);
+  }
+  return c;
+}
+
+/**
  * `normalize_text(x).split()` of `byteLen` bytes of UTF-8 at `src`: returns the token records (count in
  * `recCount`). normalize_text works piecewise on the runs between ASCII whitespace (NFD reorders only
  * marks, lower()'s final-sigma context and `\b` stop at whitespace), so a run of ASCII letters, digits and
@@ -199,7 +223,8 @@ const FNV_PRIME: u32 = 0x01000193;
  */
 function dspyTokens(src: usize, byteLen: i32): usize {
   const cap = byteLen > 0 ? byteLen : 1;
-  const cps = alloc(<usize>cap << 2);
+  // NFD expands a code point of k >= 2 UTF-8 bytes to at most NFD_MAX_EXPANSION code points
+  const cps = alloc(<usize>cap * <usize>NFD_MAX_EXPANSION * 2);
   // a token needs a code point and a separator one more byte: at most (byteLen + 1) / 2 tokens
   const rec = alloc(<usize>((cap >> 1) + 1) * 12);
   let n = 0;
@@ -207,14 +232,21 @@ function dspyTokens(src: usize, byteLen: i32): usize {
   let start = 0; // where the current run's token starts in cps
   let chunk = 0; // byte where the current run starts
   let h = FNV_BASIS;
+  let nonWord = 0; // 0x100 when the current run holds a code point that is not \w
   let i = 0;
   while (i <= byteLen) {
     const v: u32 = i < byteLen ? <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i)) : 0;
     if (v > 2) {
-      store<u32>(cps + (<usize>o << 2), v);
-      o++;
-      h = (h ^ v) * FNV_PRIME;
-      i++;
+      // a run of ASCII letters and digits in one tight loop
+      let x = v;
+      do {
+        store<u32>(cps + (<usize>o << 2), x);
+        o++;
+        h = (h ^ x) * FNV_PRIME;
+        i++;
+        if (i >= byteLen) break;
+        x = <u32>load<u8>(DSPY_BYTE + <usize>load<u8>(src + i));
+      } while (x > 2);
       continue;
     }
     if (v == 1) {
@@ -222,7 +254,25 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       continue;
     }
     if (v == 0) {
-      if (o > start) {
+      if (nonWord & 0x100) {
+        // a code point that is not \w: `\b` can fall inside the run, so the article pass runs on it
+        // (the run is lower(NFD(.)) with punctuation deleted already) and it splits at its spaces
+        const t = cps + (<usize>start << 2);
+        const m = articlesAndSpaces(t, o - start);
+        let ts = 0;
+        let th = FNV_BASIS;
+        for (let j = 0; j <= m; j++) {
+          const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+          if (c == 0x20) {
+            if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+            ts = j + 1;
+            th = FNV_BASIS;
+          } else th = (th ^ c) * FNV_PRIME;
+        }
+        o = start + m;
+        start = o;
+        nonWord = 0;
+      } else if (o > start) {
         const p = cps + (<usize>start << 2);
         const len = o - start;
         if (isArticle(p, len)) o = start;
@@ -236,8 +286,52 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       chunk = i;
       continue;
     }
-    // v == 2: this run goes through normalize_text
+    // v == 2: a non-ASCII code point whose lower(NFD(.)) needs no context (nfdLowerOne) is written here
+    // too; a run with one that is not \w gets the article pass at its end
+    const b0 = <u32>load<u8>(src + i);
+    if (b0 >= 0xc2) {
+      let cp: u32 = 0xffffffff;
+      let w = 0;
+      if (b0 < 0xe0) {
+        if (i + 1 < byteLen) {
+          const b1 = <u32>load<u8>(src + i + 1);
+          if ((b1 & 0xc0) == 0x80) {
+            cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
+            w = 2;
+          }
+        }
+      } else if (b0 < 0xf0) {
+        if (i + 2 < byteLen) {
+          const b1 = <u32>load<u8>(src + i + 1);
+          const b2 = <u32>load<u8>(src + i + 2);
+          if (((b1 & 0xc0) | ((b2 & 0xc0) << 8)) == 0x8080) {
+            cp = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+            if (cp >= 0x800 && cp - 0xd800 >= 0x800) w = 3;
+          }
+        }
+      } else if (b0 < 0xf5 && i + 3 < byteLen) {
+        const b1 = <u32>load<u8>(src + i + 1);
+        const b2 = <u32>load<u8>(src + i + 2);
+        const b3 = <u32>load<u8>(src + i + 3);
+        if (((b1 & 0xc0) | ((b2 & 0xc0) << 8) | ((b3 & 0xc0) << 16)) == 0x808080) {
+          cp = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+          if (cp - 0x10000 < 0x100000) w = 4;
+        }
+      }
+      if (w != 0) {
+        const c = nfdLowerCached(cp, cps + (<usize>o << 2));
+        if (c >= 0) {
+          const oe = o + (c & 0xff);
+          for (; o < oe; o++) h = (h ^ load<u32>(cps + (<usize>o << 2))) * FNV_PRIME;
+          nonWord |= c;
+          i += w;
+          continue;
+        }
+      }
+    }
+    // anything else: this run goes through normalize_text
     o = start;
+    nonWord = 0;
     let e = i + 1;
     while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
     const t = normalizeUtf8(src + <usize>chunk, e - chunk);

@@ -47,7 +47,7 @@ const CLS_OTHER: u32 = 8;
  * a position is only overwritten with its own value before it is read again as a left neighbour
  * (right neighbours are never written yet).
  */
-function articlesAndSpaces(t: usize, m: i32): i32 {
+export function articlesAndSpaces(t: usize, m: i32): i32 {
   let o = 0;
   let pending: u32 = 0; // previous piece ended in whitespace (or a removed article)
   let prev: u32 = CLS_WS; // class of the previous code point; the start counts as non-word

@@ -337,3 +337,63 @@ export function nfd(src: usize, n: i32, out: usize): i32 {
   }
   return o;
 }
+
+/**
+ * `lower(NFD(cp))` of one non-ASCII code point, when no neighbour can change it: writes its code points
+ * at `out` and returns their count, plus 0x100 when one of them is not Python `\w`. Returns -1 (the
+ * caller takes the general path) for Python whitespace, U+03A3 (lower() looks at its neighbours), a
+ * code point whose NFD starts with a non-zero combining class (canonical reordering with what comes
+ * before), and a lowercase that expands. A run of code points accepted here, each followed by one
+ * accepted here or by ASCII, is therefore `lower(NFD(run))` piece by piece: NFD reorders only marks
+ * after a mark, and a decomposition ends the marks it brings before the next starter.
+ */
+export function nfdLowerOne(cp: u32, out: usize): i32 {
+  const s = cp - 0xac00;
+  if (s < 11172) {
+    // Hangul syllable: L V (T), all letters
+    const t = s % 28;
+    store<u32>(out, 0x1100 + s / 588);
+    store<u32>(out, 0x1161 + (s % 588) / 28, 4);
+    if (t == 0) return 2;
+    store<u32>(out, 0x11a7 + t, 8);
+    return 3;
+  }
+  if (cp == 0x3a3 || isPyWsCp(cp)) return -1;
+  const r = recordOf(cp);
+  const info = load<u32>(REC_INFO + (<usize>r << 2));
+  if ((info & INFO_DECOMPOSES) == 0) {
+    if ((info & (INFO_LOWER_EXPANDS | 0xff00)) != 0) return -1;
+    const lc = <u32>(<i32>cp + load<i32>(REC_LOWER + (<usize>r << 2)));
+    store<u32>(out, lc);
+    return isWordChar(lc) ? 1 : 0x101;
+  }
+  const k = decompIndex(cp);
+  let p = <usize>load<u16>(DEC_OFFS + (<usize>k << 1));
+  const e = <usize>load<u16>(DEC_OFFS + (<usize>k << 1) + 2);
+  let o = 0;
+  let nonWord = 0;
+  while (p < e) {
+    let x = <u32>load<u16>(DEC_SEQ + (p << 1));
+    p++;
+    if (x - 0xd800 < 0x400) {
+      x = 0x10000 + ((x - 0xd800) << 10) + (<u32>load<u16>(DEC_SEQ + (p << 1)) - 0xdc00);
+      p++;
+    }
+    const rx = recordOf(x);
+    const ix = load<u32>(REC_INFO + (<usize>rx << 2));
+    if (x == 0x3a3 || (ix & INFO_LOWER_EXPANDS) != 0 || isPyWsCp(x) || isAsciiPunct(x)) return -1;
+    if (o == 0 && x >= 0x300 && (ix & 0xff00) != 0) return -1;
+    const lx = <u32>(<i32>x + load<i32>(REC_LOWER + (<usize>rx << 2)));
+    store<u32>(out + (<usize>o << 2), lx);
+    o++;
+    if (!isWordChar(lx)) nonWord = 0x100;
+  }
+  return o | nonWord;
+}
+
+/** Python whitespace (str.split) among code points >= 0x80 (and the ASCII ones, for decompositions). */
+// @ts-ignore: decorator
+@inline function isPyWsCp(c: u32): bool {
+  if (c < 0x80) return c - 9 < 5 || c - 0x1c < 5;
+  return c == 0x85 || c == 0xa0 || c == 0x1680 || c - 0x2000 < 11 || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
