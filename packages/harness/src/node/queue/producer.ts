@@ -10,8 +10,8 @@
 // stops the run with `ChunkFailedError` naming its lines; a Redis unreachable for longer than
 // `connectionTimeoutMs` stops it with `QueueConnectionError` (rows committed so far are checkpointed).
 // Results are removed from Redis once a checkpoint covers them, and the run's jobs when it completes.
-import type { Job as BullJob, Queue, Queue as QueueType, QueueEvents, QueueEvents as QueueEventsType } from "bullmq";
-import type { Redis, Redis as RedisType } from "ioredis";
+import type { Job as BullJob, Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
 import { loadQueueEngine } from "./engine.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
 import { countNewlines } from "../../bulk/records.js";
@@ -392,9 +392,10 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
 
   const { bullmq: { Job, Queue, QueueEvents }, ioredis: { Redis } } = await loadQueueEngine();
-  let queue: QueueType | undefined;
-  let events: QueueEventsType | undefined;
-  let redis: RedisType | undefined;
+  // the types are bullmq's and ioredis's (type imports); the classes come from the engine, loaded on first use
+  let queue: Queue | undefined;
+  let events: QueueEvents | undefined;
+  let redis: Redis | undefined;
   let pool: QueuePool | undefined;
   let run = "";
   let setKey = "";
