@@ -2,8 +2,9 @@
 // Install size and dependency count of each published package, as a user gets them: `pnpm pack` every
 // package (after `pnpm run build`), then for each one install its tarball alone in an empty temp dir with
 // npm (`npm i --prefer-offline ./pkg.tgz` plus the tarballs of its own @evalkern dependencies, as the
-// registry would provide them) and measure node_modules. Peer dependencies are not installed (vitest,
-// the peer of @evalkern/vitest, is the user's own). Prints a Markdown table.
+// registry would provide them) and measure node_modules. npm's own rules apply, as for a user: a required
+// peer dependency is installed (vitest for @evalkern/vitest), an optional one is not unless
+// --with-optional-peers. Prints a Markdown table.
 //
 //   node scripts/install-size.mjs            # all packages
 //   node scripts/install-size.mjs metrics    # some
@@ -61,9 +62,8 @@ for (const dir of wanted) {
         for (const [peer, range] of Object.entries(m.peerDependencies ?? {})) files.push(`${peer}@${range}`);
       }
     }
-    // --legacy-peer-deps: a peer dependency is the user's own (vitest for @evalkern/vitest), not part of
-    // what installing the package adds; optional peers are counted only with --with-optional-peers
-    execFileSync("npm", ["i", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--legacy-peer-deps", ...files], { cwd: work, stdio: "ignore" });
+    // no --legacy-peer-deps: what `npm i` really installs, required peers included
+    execFileSync("npm", ["i", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...files], { cwd: work, stdio: "ignore" });
     const lock = JSON.parse(readFileSync(join(work, "package-lock.json"), "utf8"));
     const installed = Object.keys(lock.packages).filter((p) => p.startsWith("node_modules/"));
     const evalkern = installed.filter((p) => p.startsWith("node_modules/@evalkern/"));

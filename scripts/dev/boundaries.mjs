@@ -1,6 +1,7 @@
 // The layering rules of the workspace, checked by every package's boundaries test:
 // - a package never imports one above it (core-wasm < metrics < judge < harness < cli; the vitest matchers,
-//   vitest, sit above metrics and below cli, beside judge and harness, which may not import them). Every source file's
+//   vitest, sit above metrics beside judge, harness and cli, none of which may import them: installing the CLI
+//   must not install a test runner). Every source file's
 //   imports are scanned — static, `export … from`, dynamic `import()`, `require()` — and every string that
 //   names an @evalkern package or points into another package's directory (`new URL("../../x/dist/…",
 //   import.meta.url)`, `file://…/packages/x/dist/…`), so a worker loading another package's build by URL
@@ -17,7 +18,7 @@ export const LAYERS = {
   judge: ["metrics", "core-wasm"],
   harness: ["judge", "metrics", "core-wasm"],
   vitest: ["metrics", "core-wasm"],
-  cli: ["harness", "judge", "metrics", "core-wasm", "vitest"],
+  cli: ["harness", "judge", "metrics", "core-wasm"],
   web: ["harness", "metrics", "core-wasm"],
 };
 

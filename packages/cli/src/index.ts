@@ -1,7 +1,7 @@
 /**
  * @evalkern/cli: the `evalkern` command line as a library — run it (`main`), or use its pieces: the
  * metric registry behind `--metric name:key=value`, the HTML report, and the run files it reads.
- * The vitest matchers live at `@evalkern/cli/vitest`.
+ * The vitest matchers are the separate package `@evalkern/vitest`.
  */
 export { main, createProgram, type ProgramIo } from "./program.js";
 export { CliError, EXIT } from "./errors.js";

@@ -38,7 +38,7 @@ export const BROWSER_ENTRIES = [
  * Entry points that need Node (files, worker threads, processes): not bundled for the browser.
  * `@evalkern/harness` installs a Node runtime adapter at import and holds the bulk scorer.
  */
-export const NODE_ONLY_ENTRIES = ["@evalkern/judge/node", "@evalkern/harness", "@evalkern/cli", "@evalkern/cli/vitest"] as const;
+export const NODE_ONLY_ENTRIES = ["@evalkern/judge/node", "@evalkern/harness", "@evalkern/cli"] as const;
 
 /** Optional peer dependencies the user installs and bundles themselves (loaded with a dynamic import). */
 const OPTIONAL_PEERS = ["web-tree-sitter", "tree-sitter-wasms"];
@@ -124,8 +124,8 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
 });
 
 describe("side effects a bundler must keep", () => {
-  it('import "@evalkern/vitest" (and "@evalkern/cli/vitest") survives bundling: expect is extended', async () => {
-    for (const entry of ["@evalkern/vitest", "@evalkern/cli/vitest"]) {
+  it('import "@evalkern/vitest" survives bundling: expect is extended', async () => {
+    for (const entry of ["@evalkern/vitest"]) {
       const result = await build({
         stdin: { contents: `import ${JSON.stringify(entry)};`, resolveDir: CLI, sourcefile: "setup.js", loader: "js" },
         bundle: true,

@@ -34,6 +34,7 @@ interface Manifest {
   homepage?: string;
   bugs?: unknown;
   keywords?: string[];
+  engines?: Record<string, string>;
 }
 
 let tmp = "";
@@ -146,13 +147,39 @@ describe("packaging: the tarball of every workspace package", () => {
     expect(missing).toEqual([]);
   });
 
-  it("keeps the side effect of @evalkern/vitest and @evalkern/cli/vitest (bundlers must not drop `import \"@evalkern/vitest\"`)", () => {
-    const cli = JSON.parse(readFileSync(join(unpacked.get("@evalkern/cli")!, "package.json"), "utf8")) as Manifest;
-    expect(cli.sideEffects).toContain("./dist/vitest.js");
+  it("keeps the side effect of @evalkern/vitest (bundlers must not drop `import \"@evalkern/vitest\"`)", () => {
     const matchers = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
     expect(matchers.sideEffects).toContain("./dist/index.js");
     // the exports target of "." is the file sideEffects names
     expect(targets((matchers.exports as Record<string, unknown>)["."])).toContain("./dist/index.js");
+  });
+
+  it("every package declares the Node versions it runs on (engines.node >=20)", () => {
+    for (const [name, dir] of unpacked) {
+      const m = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
+      expect(m.engines?.node, name).toBe(">=20");
+    }
+  });
+
+  it("installing the CLI (or the unscoped evalkern) pulls no test runner: no vitest, no required peer", () => {
+    // npm installs a non-optional peer dependency; the closure of @evalkern/* packages the CLI depends on
+    // must therefore neither depend on nor require as a peer any test runner or bundler.
+    const seen = new Set<string>();
+    const visit = (name: string): void => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const m = JSON.parse(readFileSync(join(unpacked.get(name)!, "package.json"), "utf8")) as Manifest & {
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      const required = Object.keys(m.peerDependencies ?? {}).filter((p) => m.peerDependenciesMeta?.[p]?.optional !== true);
+      expect(required, `${name}: required peers`).toEqual([]);
+      for (const dep of Object.keys(m.dependencies ?? {})) {
+        expect(dep, `${name} depends on`).not.toMatch(/^(vitest|vite|rolldown|@vitest\/.*)$/);
+        if (unpacked.has(dep)) visit(dep);
+      }
+    };
+    visit("evalkern");
+    expect([...seen].sort()).toEqual(["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "evalkern"]);
   });
 
   it("@evalkern/vitest depends on metrics and core-wasm only, vitest being a peer", () => {
@@ -197,7 +224,6 @@ describe("packaging: the tarball of every workspace package", () => {
         if (value && typeof value === "object" && "require" in value) specifiers.push(sub === "." ? name : `${name}${sub.slice(1)}`);
       }
     }
-    expect(specifiers).toContain("@evalkern/cli/vitest");
     expect(specifiers).toContain("@evalkern/vitest");
     expect(specifiers).toContain("@evalkern/metrics/dspy");
     const script = `const out = {};

@@ -14,7 +14,7 @@
 // - the blocks of one README run in order in one directory, as a reader follows it: a later block may
 //   read what an earlier one wrote (filter with `-t "packages/cli/README.md"`, a whole README, not one block).
 // Each test is named by file and line; skipped blocks carry their reason and are listed.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -271,4 +271,26 @@ describe("README code blocks", () => {
     if (block.skip !== undefined) it.skip(`${name} — skipped: ${block.skip}`, () => undefined);
     else it(name, () => runBlock(block), BLOCK_TIMEOUT_MS);
   }
+
+  // A reader runs these blocks in a checkout, from its root: what they write must be ignored by git, or the
+  // next `pnpm publish` stops with ERR_PNPM_GIT_UNCLEAN. Runs after the blocks (vitest keeps file order).
+  it("everything the blocks write, written at the repository root, is ignored by git", () => {
+    const written: string[] = [];
+    const walk = (base: string, rel: string): void => {
+      for (const entry of readdirSync(join(base, rel), { withFileTypes: true })) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        if (rel === "" && (entry.name === "examples" || entry.name === "packages" || entry.name === "vitest.config.mjs")) continue;
+        if (rel === "" && /^block-L\d+\./.test(entry.name)) continue; // the test's own copies of the blocks
+        if (entry.isDirectory()) walk(base, path);
+        else written.push(path);
+      }
+    };
+    const readmes = join(work, "readmes");
+    if (existsSync(readmes)) for (const dir of readdirSync(readmes)) walk(join(readmes, dir), "");
+    const paths = [...new Set(written)].sort();
+    expect(paths.length, "the blocks wrote no file at all: the walk is broken").toBeGreaterThan(0);
+    const check = spawnSync("git", ["check-ignore", "--no-index", "--stdin"], { cwd: ROOT, input: paths.join("\n"), encoding: "utf8" });
+    const ignored = new Set(check.stdout.split("\n").filter((l) => l !== ""));
+    expect(paths.filter((p) => !ignored.has(p)), "files the README blocks write that git would see as untracked").toEqual([]);
+  });
 });
