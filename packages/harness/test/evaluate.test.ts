@@ -200,3 +200,83 @@ describe("Evaluate: display and files", () => {
     expect(rows[2]).toEqual({ question: "capital of France?", example_answer: "Paris", pred_answer: "Lyon", exact: false });
   });
 });
+
+// DSPy's ParallelExecutor resubmits a straggler: once no more than `straggler_limit` (3) items are still
+// pending, an item running for `timeout` (120 s) or longer is submitted again and the first result wins.
+describe("Evaluate: stragglers (DSPy's timeout and straggler_limit)", () => {
+  const questions = ["a", "b", "c", "d", "e", "f"];
+  const set = questions.map((q) => Example.from({ question: q, answer: q.toUpperCase() }).withInputs("question"));
+  const never = new Promise<never>(() => undefined);
+
+  /** A program whose first call for each question in `slow` waits on `first(q)`; later calls answer at once. */
+  function scripted(slow: Record<string, (q: string) => Promise<string>>) {
+    const calls = new Map<string, number>();
+    const program = async ({ question }: Record<string, unknown>) => {
+      const q = question as string;
+      const k = (calls.get(q) ?? 0) + 1;
+      calls.set(q, k);
+      const answer = k === 1 && slow[q] ? await slow[q](q) : q.toUpperCase();
+      return Prediction.from({ answer });
+    };
+    return { program, calls };
+  }
+
+  it("defaults to DSPy's: timeout 120 s, stragglerLimit 3; both are options of the instance and of call()", () => {
+    const ev = new Evaluate({ devset: set, metric: exact, output: quiet() });
+    expect(ev.timeout).toBe(120);
+    expect(ev.stragglerLimit).toBe(3);
+    expect(new Evaluate({ devset: set, timeout: null }).timeout).toBeNull();
+    expect(() => new Evaluate({ devset: set, timeout: -1 })).toThrow(/timeout/);
+    expect(() => new Evaluate({ devset: set, stragglerLimit: 1.5 })).toThrow(/stragglerLimit/);
+    expect(() => new Evaluate({ devset: set, straggler_limit: 2 } as never)).toThrow(/did you mean `stragglerLimit`/);
+  });
+
+  it("a row that never returns is started again once few rows remain, and its second attempt scores it", async () => {
+    const { program, calls } = scripted({ c: () => never });
+    const result = await new Evaluate({ devset: set, metric: exact, numThreads: 4, timeout: 0.05, output: quiet() }).call(program);
+    expect(result.score).toBe(100);
+    expect(result.results.map((r) => (r[1] as Prediction & { answer: string }).answer)).toEqual(["A", "B", "C", "D", "E", "F"]);
+    expect(Object.fromEntries(calls)).toEqual({ a: 1, b: 1, c: 2, d: 1, e: 1, f: 1 });
+  });
+
+  it("the first attempt to finish wins; the straggler's late answer changes nothing", async () => {
+    let release!: (answer: string) => void;
+    const { program, calls } = scripted({ b: () => new Promise<string>((r) => (release = r)) });
+    const result = await new Evaluate({ devset: set, metric: exact, numThreads: 2, timeout: 0.05, output: quiet() }).call(program);
+    release("wrong");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.get("b")).toBe(2);
+    expect((result.results[1]![1] as Prediction & { answer: string }).answer).toBe("B");
+    expect(result.score).toBe(100);
+  });
+
+  it("resubmits only once no more than stragglerLimit attempts are pending", async () => {
+    // Two slow rows, limit 1: while both run, 2 attempts are pending (> 1) and neither is resubmitted. When
+    // the first slow one returns, one is left, and it (running past the timeout) is started again: 3 calls.
+    const { program, calls } = scripted({
+      e: (q) => new Promise((r) => setTimeout(() => r(q.toUpperCase()), 300)),
+      f: () => never,
+    });
+    const result = await new Evaluate({ devset: set, metric: exact, numThreads: 6, timeout: 0.05, stragglerLimit: 1, output: quiet() }).call(program);
+    expect(result.score).toBe(100);
+    expect(calls.get("e")).toBe(1);
+    expect(calls.get("f")).toBe(2);
+  });
+
+  it("never resubmits with timeout null (or 0) or with numThreads 1 (DSPy runs sequentially then)", async () => {
+    for (const options of [{ numThreads: 4, timeout: null }, { numThreads: 4, timeout: 0 }, { numThreads: 1, timeout: 0.05 }]) {
+      const { program, calls } = scripted({ d: (q) => new Promise((r) => setTimeout(() => r(q.toUpperCase()), 150)) });
+      const result = await new Evaluate({ devset: set, metric: exact, output: quiet(), ...options }).call(program);
+      expect(result.score, JSON.stringify(options)).toBe(100);
+      expect(calls.get("d"), JSON.stringify(options)).toBe(1);
+    }
+  });
+
+  it("call() overrides the instance's timeout", async () => {
+    const { program, calls } = scripted({ a: () => never });
+    const ev = new Evaluate({ devset: set, metric: exact, numThreads: 3, timeout: null, output: quiet() });
+    const result = await ev.call(program, { timeout: 0.05 });
+    expect(result.score).toBe(100);
+    expect(calls.get("a")).toBe(2);
+  });
+});

@@ -13,6 +13,7 @@ import { pyRound } from "@evalkern/metrics/python";
 import { runtime, type TextSink } from "../runtime/runtime.js";
 import { settings } from "../settings.js";
 import { prepareResultsOutput, renderTable, toCsv, toJson } from "./output.js";
+import { runParallel, type Attempt } from "./parallel.js";
 
 /** A DSPy metric: `(example, prediction, trace?) => boolean | number | { score }`, sync or async. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- metrics read arbitrary prediction fields
@@ -51,6 +52,13 @@ export interface EvaluateOptions {
   readonly csvEscapeFormulas?: boolean;
   /** Write the rows as JSON to this path. */
   readonly saveAsJson?: string;
+  /**
+   * Seconds after which a row still running is a straggler and is started again (DSPy's `timeout`,
+   * default 120); the first attempt to finish well wins. `null` or 0 turns this off.
+   */
+  readonly timeout?: number | null;
+  /** Resubmit stragglers only once at most this many rows are still pending (DSPy's `straggler_limit`, default 3). */
+  readonly stragglerLimit?: number;
   /** Where tables (stdout) and progress/failure logs (stderr) go (default: the runtime's streams). */
   readonly output?: { readonly stdout?: TextSink; readonly stderr?: TextSink };
 }
@@ -63,6 +71,10 @@ export interface CallOptions {
   readonly displayTable?: boolean | number;
   readonly saveAsCsv?: string;
   readonly saveAsJson?: string;
+  /** Per-call straggler timeout in seconds (`null` or 0: off); default the instance's. */
+  readonly timeout?: number | null;
+  /** Per-call straggler limit; default the instance's. */
+  readonly stragglerLimit?: number;
   /** Stops starting new rows when aborted (rows in flight finish). */
   readonly signal?: AbortSignal;
 }
@@ -87,8 +99,8 @@ export class EvaluationResult extends Prediction {
   }
 }
 
-const KNOWN = new Set(["devset", "metric", "numThreads", "displayProgress", "displayTable", "maxErrors", "provideTraceback", "failureScore", "saveAsCsv", "csvEscapeFormulas", "saveAsJson", "output"]);
-const CALL_KNOWN = new Set(["metric", "devset", "numThreads", "displayProgress", "displayTable", "saveAsCsv", "saveAsJson", "signal"]);
+const KNOWN = new Set(["devset", "metric", "numThreads", "displayProgress", "displayTable", "maxErrors", "provideTraceback", "failureScore", "saveAsCsv", "csvEscapeFormulas", "saveAsJson", "timeout", "stragglerLimit", "output"]);
+const CALL_KNOWN = new Set(["metric", "devset", "numThreads", "displayProgress", "displayTable", "saveAsCsv", "saveAsJson", "timeout", "stragglerLimit", "signal"]);
 
 const MIGRATIONS: Record<string, string> = {
   returnOutputs:
@@ -124,6 +136,12 @@ function checkDevset(devset: unknown, argument: string): readonly Example[] {
 function checkCount(v: unknown, argument: string, min: number): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw new InvalidArgumentError(`${argument} must be an integer ≥ ${min}`, { argument });
+  return v;
+}
+
+function checkTimeout(v: unknown, argument: string): number | null | undefined {
+  if (v === undefined || v === null) return v;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`${argument} must be a number of seconds ≥ 0, or null`, { argument });
   return v;
 }
 
@@ -177,7 +195,9 @@ function invoke(program: Program, inputs: Record<string, unknown>): unknown {
  * Details: `score = round(100 × Σ scores / n, 2)` (booleans count 1/0, numbers as they are, a
  * `Prediction` by its `score`). A program or metric that throws, or a metric returning null/undefined,
  * gives that row `failureScore` and keeps the error on the row. After `maxErrors` failures the run stops
- * with `MaxErrorsExceededError`. Settings from an enclosing `context({...}, fn)` reach every row.
+ * with `MaxErrorsExceededError`. Settings from an enclosing `context({...}, fn)` reach every row. A row still
+ * running after `timeout` seconds (120) is started again once no more than `stragglerLimit` (3) rows are
+ * pending, and the first attempt to finish well wins (DSPy's ParallelExecutor; `./parallel.ts`).
  *
  * Gotchas: `returnOutputs` and `returnAllScores` were removed in DSPy and throw `MigrationError`.
  *
@@ -199,6 +219,8 @@ export class Evaluate {
   readonly saveAsCsv: string | undefined;
   readonly csvEscapeFormulas: boolean;
   readonly saveAsJson: string | undefined;
+  readonly timeout: number | null;
+  readonly stragglerLimit: number;
   private readonly output: EvaluateOptions["output"];
 
   constructor(options: EvaluateOptions) {
@@ -222,6 +244,9 @@ export class Evaluate {
     }
     this.csvEscapeFormulas = options.csvEscapeFormulas ?? true;
     this.saveAsJson = checkPath(options.saveAsJson, "saveAsJson");
+    const timeout = checkTimeout(options.timeout, "timeout");
+    this.timeout = timeout === undefined ? 120 : timeout;
+    this.stragglerLimit = checkCount(options.stragglerLimit, "stragglerLimit", 0) ?? 3;
     this.output = options.output;
   }
 
@@ -241,6 +266,9 @@ export class Evaluate {
     const displayTable = checkTable(options.displayTable, "displayTable") ?? this.displayTable;
     const saveAsCsv = checkPath(options.saveAsCsv, "saveAsCsv") ?? this.saveAsCsv;
     const saveAsJson = checkPath(options.saveAsJson, "saveAsJson") ?? this.saveAsJson;
+    const callTimeout = checkTimeout(options.timeout, "timeout");
+    const timeout = callTimeout === undefined ? this.timeout : callTimeout;
+    const stragglerLimit = checkCount(options.stragglerLimit, "stragglerLimit", 0) ?? this.stragglerLimit;
     const maxErrors = this.maxErrors ?? (s.maxErrors as number | undefined) ?? 10;
     const provideTraceback = this.provideTraceback ?? (s.provideTraceback as boolean | undefined) ?? false;
     const stdout = this.output?.stdout ?? runtime().stdout;
@@ -266,36 +294,41 @@ export class Evaluate {
       if (failures.length >= maxErrors) cancelled = true;
     };
 
-    const processItem = async (index: number): Promise<void> => {
+    type Outcome =
+      | { readonly ok: true; readonly prediction: unknown; readonly value: unknown; readonly score: number }
+      | { readonly ok: false; readonly stage: RowFailure["stage"]; readonly error: unknown; readonly prediction: unknown };
+    // One attempt: the program, then the metric. It writes nothing shared, so a straggler's duplicate can
+    // run beside it and the first to finish well wins (runParallel).
+    const attempt = async (index: number): Promise<Attempt<Outcome>> => {
       const example = devset[index]!;
-      let prediction: unknown = new Prediction();
+      let prediction: unknown;
       try {
         prediction = await invoke(program, example.inputs().toDict());
       } catch (error) {
-        fail(index, "program", error, new Prediction());
-        return;
+        return { failed: true, outcome: { ok: false, stage: "program", error, prediction: new Prediction() } };
       }
-      let value: unknown;
       try {
-        value = await metric(example, prediction);
-        sum += metricScore(value);
+        const value = await metric(example, prediction);
+        return { failed: false, outcome: { ok: true, prediction, value, score: metricScore(value) } };
       } catch (error) {
-        fail(index, "metric", error, prediction);
-        return;
-      }
-      rows[index] = [example, prediction, value] as const as EvaluationRow;
-    };
-
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (!cancelled && next < n && !options.signal?.aborted) {
-        const i = next++;
-        await processItem(i);
-        done++;
-        progress?.update(done, describe());
+        return { failed: true, outcome: { ok: false, stage: "metric", error, prediction } };
       }
     };
-    await Promise.all(Array.from({ length: Math.min(numThreads, n) }, worker));
+    const settle = (index: number, outcome: Outcome): void => {
+      if (outcome.ok) {
+        sum += outcome.score;
+        rows[index] = [devset[index]!, outcome.prediction, outcome.value] as const as EvaluationRow;
+      } else fail(index, outcome.stage, outcome.error, outcome.prediction);
+      done++;
+      progress?.update(done, describe());
+    };
+    await runParallel(n, attempt, {
+      concurrency: numThreads,
+      timeoutMs: timeout === null ? null : timeout * 1000,
+      stragglerLimit,
+      shouldStop: () => cancelled || options.signal?.aborted === true,
+      onSettled: settle,
+    });
     progress?.finish(describe());
     if (cancelled) throw new MaxErrorsExceededError(maxErrors, failures.slice().sort((a, b) => a.index - b.index));
     if (options.signal?.aborted) throw options.signal.reason ?? new Error("Evaluation aborted");
