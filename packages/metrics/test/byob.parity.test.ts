@@ -1,5 +1,5 @@
-// Parity with NeMo Evaluator BYOB (main-legacy) on every line of shared/golden/byob.jsonl and the BYOB
-// side of shared/golden/mc.jsonl (rule-metrics.md §2, §7): booleans and integers exactly, floats exactly
+// Parity with NeMo Evaluator BYOB (main-legacy) on every line of testdata/golden/byob.jsonl and the BYOB
+// side of testdata/golden/mc.jsonl (rule-metrics.md §2, §7): booleans and integers exactly, floats exactly
 // (Object.is) except BLEU and nDCG, which may differ from CPython by libm rounding (≤ 1e-12 allowed).
 import { beforeAll, describe, expect, test } from "vitest";
 import {

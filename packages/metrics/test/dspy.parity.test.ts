@@ -1,4 +1,4 @@
-// DSPy parity: every line of shared/golden/dspy.jsonl reproduced exactly — booleans and numbers with
+// DSPy parity: every line of testdata/golden/dspy.jsonl reproduced exactly — booleans and numbers with
 // Object.is (the golden integer 0 is the number 0), token lists element by element, and where DSPy
 // raised, a PythonCompatError carrying the same Python exception type.
 import { beforeAll, describe, expect, it } from "vitest";
