@@ -46,7 +46,7 @@ describe("DPR_normalize (dspy.jsonl)", () => {
     }
   });
 
-  it("documented cases (rule-metrics.md §1.6)", () => {
+  it("documented cases (docs/spec/rule-metrics.md §1.6)", () => {
     expect(dprTokenize("C++")).toEqual(["c", "+", "+"]);
     expect(dprTokenize("👍🏽")).toEqual(["👍", "🏽"]);
     expect(dprTokenize("a\u200db")).toEqual(["a", "b"]); // ZWJ (Cf) is dropped

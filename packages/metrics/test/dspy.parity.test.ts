@@ -127,7 +127,7 @@ describe("dspy.jsonl", () => {
   });
 });
 
-describe("documented behaviour (rule-metrics.md §1, §6)", () => {
+describe("documented behaviour (docs/spec/rule-metrics.md §1, §6)", () => {
   it("accents after NFD let articles glue off", () => {
     expect(normalizeText("año")).toBe("\u0303o");
     expect(normalizeText("thé")).toBe("\u0301");

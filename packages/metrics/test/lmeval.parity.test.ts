@@ -86,7 +86,7 @@ describe("mc.jsonl lmeval entries", () => {
   });
 });
 
-describe("lm-eval gold rules (rule-metrics.md §4)", () => {
+describe("lm-eval gold rules (docs/spec/rule-metrics.md §4)", () => {
   const choices = ["ab", "é", "日本"];
   const logprobs = [-2, -1.5, -4];
 
