@@ -8,7 +8,8 @@ import { mergeShards, pairedTest, scoreFile, scoreStream } from "@evalkern/harne
 
 const dir = mkdtempSync(join(tmpdir(), "bulk-"));
 const input = join(dir, "pairs.jsonl"); // {"id", "hyp", "refs": [...]} per line
-writeFileSync(input, execFileSync(process.execPath, [fileURLToPath(new URL("../../../testdata/corpus/make-pairs.mjs", import.meta.url)), "--seed", "1", "--count", "5000", "--no-edge"], { maxBuffer: 64 << 20 }));
+const makePairs = fileURLToPath(new URL("../../../testdata/corpus/make-pairs.mjs", import.meta.url)); // the repository's pair generator
+writeFileSync(input, execFileSync(process.execPath, [makePairs, "--seed", "1", "--count", "5000", "--no-edge"], { maxBuffer: 64 << 20 }));
 
 const metrics = [
   "bleu",
