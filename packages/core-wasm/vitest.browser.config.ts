@@ -5,15 +5,14 @@ import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 
-// The golden files live in ../shared beside the repository (test/shared.ts reads them with vitest's
-// `readFile` command, which only serves paths under `server.fs.allow`). Setting `allow` replaces
-// Vite's default (the workspace root, where pnpm keeps node_modules/.pnpm), so that goes back in.
-const shared = fileURLToPath(new URL("../../../shared/", import.meta.url));
+// The golden files live in testdata/ at the workspace root (test/shared.ts reads them with vitest's
+// `readFile` command, which only serves paths under `server.fs.allow`). The workspace root holds both
+// them and node_modules/.pnpm, so it is the one allowed folder.
 const workspaceRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 export default defineConfig({
   server: {
-    fs: { allow: [workspaceRoot, shared] },
+    fs: { allow: [workspaceRoot] },
   },
   define: {
     // There is no process.env in the page; test/runtime.ts reads this instead.

@@ -1,12 +1,12 @@
 // The benchmark input every package's benchmark uses: `make-pairs.mjs --seed 9 --count N --no-edge`
-// from ../shared/corpus, generated once into the OS temp folder, or the file given with --pairs.
+// from testdata/corpus, generated once into the OS temp folder, or the file given with --pairs.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const sharedCorpus = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "make-pairs.mjs");
+const makePairs = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "testdata", "corpus", "make-pairs.mjs");
 
 /** Command-line options of the benchmark scripts: `--count N`, `--pairs file`, `--quick`. */
 export function benchArgs(argv = process.argv.slice(2)) {
@@ -20,7 +20,7 @@ export function loadBenchPairs({ count, pairs }) {
   if (!file) {
     file = join(tmpdir(), `evalkern-bench-seed9-${count}.jsonl`);
     if (!existsSync(file)) {
-      const text = execFileSync(process.execPath, [sharedCorpus, "--seed", "9", "--count", String(count), "--no-edge"], {
+      const text = execFileSync(process.execPath, [makePairs, "--seed", "9", "--count", String(count), "--no-edge"], {
         maxBuffer: 1 << 30,
         encoding: "utf8",
       });

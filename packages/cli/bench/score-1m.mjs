@@ -1,6 +1,5 @@
-// The 1M-row run of `evalkern score` (a benchmark, not a test): 1,000,000 pairs from the shared corpus
-// generator (`make-pairs.mjs --seed 9 --count 1000000 --no-edge`, beside the checkout in ../shared), or
-// the bundled example repeated when the generator is not there, scored with BLEU, chrF, ROUGE-L and
+// The 1M-row run of `evalkern score` (a benchmark, not a test): 1,000,000 pairs from the corpus
+// generator (`testdata/corpus/make-pairs.mjs --seed 9 --count 1000000 --no-edge`), scored with BLEU, chrF, ROUGE-L and
 // token F1 through the built command as a child process. Reports wall time per phase and the peak RSS
 // of the process (its worker threads included), sampled from /proc.
 //
@@ -25,22 +24,14 @@ if (!existsSync(bin)) execFileSync(process.execPath, [join(root, "node_modules/t
 
 const dir = mkdtempSync(join(tmpdir(), "evalkern-bench-"));
 const input = join(dir, "pairs.jsonl");
-const generator = join(repo, "../shared/corpus/make-pairs.mjs");
+const generator = join(repo, "testdata/corpus/make-pairs.mjs");
 let t = performance.now();
-if (existsSync(generator)) {
-  await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [generator, "--seed", "9", "--count", String(rows), "--no-edge"], { stdio: ["ignore", "pipe", "inherit"] });
-    child.stdout.pipe(createWriteStream(input));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`make-pairs exited ${code}`))));
-  });
-} else {
-  const lines = readFileSync(join(repo, "examples/pairs.jsonl"), "utf8").trimEnd().split("\n");
-  const out = createWriteStream(input);
-  for (let i = 0; i < rows; i++) if (!out.write(`${lines[i % lines.length]}\n`)) await new Promise((r) => out.once("drain", r));
-  await new Promise((r) => out.end(r));
-}
-const source = existsSync(generator) ? "make-pairs.mjs --seed 9 --no-edge" : "examples/pairs.jsonl repeated";
-console.log(`input: ${rows.toLocaleString("en-US")} rows (${source}), ${(statSync(input).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, [generator, "--seed", "9", "--count", String(rows), "--no-edge"], { stdio: ["ignore", "pipe", "inherit"] });
+  child.stdout.pipe(createWriteStream(input));
+  child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`make-pairs exited ${code}`))));
+});
+console.log(`input: ${rows.toLocaleString("en-US")} rows (make-pairs.mjs --seed 9 --no-edge), ${(statSync(input).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 /** Run the command; resolve with wall ms and peak RSS (MiB) sampled from /proc/<pid>/status. */
 function run(cliArgs) {

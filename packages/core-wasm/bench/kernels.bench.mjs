@@ -5,7 +5,7 @@
 //   node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl] [--py-count 5000] [--no-python] [--quick] [--rounds 3]
 //   deno run -A bench/kernels.bench.mjs          (same script, as-is)
 //
-// Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count N --no-edge` (generated once into
+// Input: `node ../../testdata/corpus/make-pairs.mjs --seed 9 --count N --no-edge` (generated once into
 // the OS temp folder by scripts/dev/bench-pairs.mjs), or --pairs. Timing: CPU time of the process
 // (`process.cpuUsage()`, user + system) for one full pass of a task over its pairs; every task runs once
 // as warm-up (so V8 has tiered the WebAssembly and JS up), then 3 measured rounds interleaved task by

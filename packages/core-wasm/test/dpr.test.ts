@@ -1,5 +1,5 @@
 // DSPy `DPR_normalize` kernel (assembly/dpr.ts): every `DPR_normalize` and
-// `DPR_normalize(normalize_text)` line of shared/golden/dspy.jsonl, documented cases, and a sweep over
+// `DPR_normalize(normalize_text)` line of testdata/golden/dspy.jsonl, documented cases, and a sweep over
 // every code point against a small pure-TS reference built on the Unicode 14.0 categories plus the
 // code points Unicode 15.0 newly assigns (the `regex` module of the golden runtime has 15.0 tables).
 import controlRanges from "@unicode/unicode-14.0.0/General_Category/Other/ranges.mjs";
@@ -46,7 +46,7 @@ describe("DPR_normalize (dspy.jsonl)", () => {
     }
   });
 
-  it("documented cases (rule-metrics.md §1.6)", () => {
+  it("documented cases (docs/spec/rule-metrics.md §1.6)", () => {
     expect(dprTokenize("C++")).toEqual(["c", "+", "+"]);
     expect(dprTokenize("👍🏽")).toEqual(["👍", "🏽"]);
     expect(dprTokenize("a\u200db")).toEqual(["a", "b"]); // ZWJ (Cf) is dropped

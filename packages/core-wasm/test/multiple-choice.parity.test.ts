@@ -1,4 +1,4 @@
-// The argmax kernel against ../shared/golden/mc.jsonl: lm-evaluation-harness `acc` (raw ll),
+// The argmax kernel against testdata/golden/mc.jsonl: lm-evaluation-harness `acc` (raw ll),
 // `acc_norm` (ll per code point, no guard) and `acc_bytes` (ll per UTF-8 byte), and NeMo BYOB's
 // `acc`/`acc_norm` (ll per max(bytes, 1)) where BYOB resolved a gold index. Gold resolution itself is
 // @evalkern/metrics' job; here it is done the simple lm-eval way for int/bool/str golds.

@@ -1,4 +1,4 @@
-// DSPy parity: every `normalize_text`, `F1`, `HotPotF1` and `EM` line of shared/golden/dspy.jsonl, and
+// DSPy parity: every `normalize_text`, `F1`, `HotPotF1` and `EM` line of testdata/golden/dspy.jsonl, and
 // NeMo BYOB `f1_token` lines of byob.jsonl, reproduced exactly (doubles compared with Object.is; the
 // golden integer 0 is the number 0).
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Parity with Google's rouge-score 0.1.x (RougeScorer(["rouge1","rouge2","rougeL","rougeLsum"],
-// use_stemmer=False|True)) on every line of ../shared/golden/rouge.jsonl: precision, recall and
+// use_stemmer=False|True)) on every line of testdata/golden/rouge.jsonl: precision, recall and
 // fmeasure of the 4 types × nostem/stem × single (score(refs[0], hyp)) / multi (score_multi(refs, hyp)),
 // all compared bit for bit. Then unit tests of the tokenizer, rougeLsum, rouge3..9, score_multi's
 // selection and argument errors.

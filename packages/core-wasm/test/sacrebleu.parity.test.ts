@@ -1,4 +1,4 @@
-// Parity with sacreBLEU 2.6.0 on every line of ../shared/golden/sacrebleu.jsonl and corpus.json.
+// Parity with sacreBLEU 2.6.0 on every line of testdata/golden/sacrebleu.jsonl and corpus.json.
 // Integers, precisions and chrF are compared bit for bit. BLEU score and bp (which go through exp/log)
 // must be within 2e-15 relative — glibc's FMA code paths cannot be expressed in WebAssembly — and the
 // lines that are not bit-exact are named in the output; README-reference.md says two such lines exist.

@@ -1,15 +1,23 @@
-// Reads files from ../shared (the golden values and corpus), which CI keeps beside the checkout.
-// Works in Node and Deno (node:fs) and in the browser (vitest's readFile command, see vitest.browser.config).
-const SHARED_FROM_PACKAGE = "../../../shared/";
+// Reads the repository's test data (testdata/ at the root: golden values, gzipped .jsonl files) for the
+// suites. In Node and Deno through testdata/index.mjs; in the browser through vitest's readFile command
+// (see vitest.browser.config.ts), unzipped with the page's DecompressionStream. Paths are relative to
+// testdata/, e.g. `golden/dspy.jsonl`.
+const TESTDATA_FROM_PACKAGE = "../../testdata/";
 
 export async function readSharedText(relative: string): Promise<string> {
   if (typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string") {
-    const fs = await import("node:fs/promises");
-    const url = new URL(SHARED_FROM_PACKAGE + relative, new URL("../", import.meta.url));
-    return fs.readFile(url, "utf8");
+    if (!relative.startsWith("golden/")) throw new Error(`not a golden file: ${relative}`);
+    const { readGoldenText } = await import("../../../testdata/index.mjs");
+    return readGoldenText(relative.slice("golden/".length));
   }
   const { commands } = await import("vitest/browser");
-  return commands.readFile(SHARED_FROM_PACKAGE + relative);
+  const gzipped = relative.endsWith(".jsonl");
+  const path = TESTDATA_FROM_PACKAGE + relative + (gzipped ? ".gz" : "");
+  if (!gzipped) return commands.readFile(path);
+  const base64 = await commands.readFile(path, { encoding: "base64" });
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
 }
 
 export async function readJsonl<T = Record<string, unknown>>(relative: string): Promise<T[]> {

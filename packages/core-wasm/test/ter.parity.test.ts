@@ -1,4 +1,4 @@
-// Parity with sacreBLEU 2.6.0 TER on every line of ../shared/golden/ter.jsonl: six option sets, per line
+// Parity with sacreBLEU 2.6.0 TER on every line of testdata/golden/ter.jsonl: six option sets, per line
 // (`TER(**options).sentence_score(hyp, refs)`) and for the corpus (`corpus_score`, with its signature).
 // Edits, reference lengths and scores are compared bit for bit.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bulk scoring benchmark (not a test): 1M pairs from the shared corpus generator scored with BLEU,
+// Bulk scoring benchmark (not a test): 1M pairs from the corpus generator (testdata/corpus) scored with BLEU,
 // chrF, ROUGE-L and token F1 by scoreFile, with 1 worker and with N workers, each run in a fresh
 // process so its peak RSS (main thread + workers, one process) is its own. A 100k-row run shows that
 // memory is bounded by the window, not by the file.
@@ -14,6 +14,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MAKE_PAIRS } from "../../../testdata/index.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -57,7 +58,7 @@ function pairs(n) {
     process.stderr.write(`generating ${n} pairs → ${path}\n`);
     const fd = openSync(path, "w");
     try {
-      const r = spawnSync(process.execPath, ["/work/shared/corpus/make-pairs.mjs", "--seed", "9", "--count", String(n), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(n), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
       if (r.status !== 0) throw new Error("make-pairs.mjs failed");
     } finally {
       closeSync(fd);

@@ -16,6 +16,7 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MAKE_PAIRS } from "../../../testdata/index.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -49,7 +50,7 @@ if (args.includes("--worker")) {
     process.stderr.write(`generating ${count} pairs → ${input}\n`);
     const fd = openSync(input, "w");
     try {
-      const r = spawnSync(process.execPath, ["/work/shared/corpus/make-pairs.mjs", "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
       if (r.status !== 0) throw new Error("make-pairs failed");
     } finally {
       closeSync(fd);

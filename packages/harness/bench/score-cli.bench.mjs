@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// End-to-end benchmark of `evalkern score` (not a test): N pairs of the shared corpus generator
-// (`make-pairs.mjs --seed 9 --count N --no-edge`) scored with --metric bleu --metric chrf --metric rouge
+// End-to-end benchmark of `evalkern score` (not a test): N pairs of the corpus generator
+// (`testdata/corpus/make-pairs.mjs --seed 9 --count N --no-edge`) scored with --metric bleu --metric chrf --metric rouge
 // --metric f1, once with its defaults (bootstrap CIs on) and once with --no-ci, each in a fresh child
 // process measured by /usr/bin/time (CPU = user + sys of the process and its worker threads, wall,
 // peak RSS); beside a kernels-only pass over the same rows (the four core-wasm batch kernels called
@@ -19,6 +19,7 @@ import { createInterface } from "node:readline";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MAKE_PAIRS } from "../../../testdata/index.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -87,7 +88,7 @@ if (!existsSync(input) || statSync(input).size === 0) {
   process.stderr.write(`generating ${count} pairs → ${input}\n`);
   const fd = openSync(input, "w");
   try {
-    const r = spawnSync(process.execPath, ["/work/shared/corpus/make-pairs.mjs", "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
     if (r.status !== 0) throw new Error("make-pairs failed");
   } finally {
     closeSync(fd);

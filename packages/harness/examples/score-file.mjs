@@ -3,11 +3,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { mergeShards, pairedTest, scoreFile, scoreStream } from "@evalkern/harness";
 
 const dir = mkdtempSync(join(tmpdir(), "bulk-"));
 const input = join(dir, "pairs.jsonl"); // {"id", "hyp", "refs": [...]} per line
-writeFileSync(input, execFileSync(process.execPath, ["/work/shared/corpus/make-pairs.mjs", "--seed", "1", "--count", "5000", "--no-edge"], { maxBuffer: 64 << 20 }));
+const makePairs = fileURLToPath(new URL("../../../testdata/corpus/make-pairs.mjs", import.meta.url)); // the repository's pair generator
+writeFileSync(input, execFileSync(process.execPath, [makePairs, "--seed", "1", "--count", "5000", "--no-edge"], { maxBuffer: 64 << 20 }));
 
 const metrics = [
   "bleu",

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAKE_PAIRS } from "../../../testdata/index.mjs";
 
 const created: string[] = [];
 
@@ -16,9 +17,9 @@ export function removeTempDirs(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Deterministic pairs from the shared corpus generator (with edge cases unless noEdge). */
+/** Deterministic pairs from the corpus generator (testdata/corpus/make-pairs.mjs) (with edge cases unless noEdge). */
 export function makePairs(dir: string, seed: number, count: number, noEdge = false): string {
-  const out = execFileSync(process.execPath, ["/work/shared/corpus/make-pairs.mjs", "--seed", String(seed), "--count", String(count), ...(noEdge ? ["--no-edge"] : [])], {
+  const out = execFileSync(process.execPath, [MAKE_PAIRS, "--seed", String(seed), "--count", String(count), ...(noEdge ? ["--no-edge"] : [])], {
     maxBuffer: 1 << 30,
   });
   const path = join(dir, `pairs-${seed}-${count}${noEdge ? "-ne" : ""}.jsonl`);

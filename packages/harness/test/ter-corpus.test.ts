@@ -1,22 +1,22 @@
-// TER through bulk scoring: the corpus score is sacreBLEU's corpus_score bit for bit (../shared/golden/ter.jsonl),
+// TER through bulk scoring: the corpus score is sacreBLEU's corpus_score bit for bit (testdata/golden/ter.jsonl),
 // whatever the worker count or chunk size, because the average reference lengths are added left to right in
 // input order, as sacreBLEU adds them, not summed exactly.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { goldenFileIn, readGoldenLines } from "../../../testdata/index.mjs";
 import { scoreFile } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
-const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared", "golden");
 let dir: string;
+let pairs: string;
 let corpus: Record<string, { score: number; num_edits: number; ref_length: number }>;
 
 beforeAll(async () => {
   await ready();
   dir = tempDir();
-  const lines = readFileSync(join(GOLDEN, "ter.jsonl"), "utf8").trim().split("\n");
+  pairs = goldenFileIn(dir, "pairs.jsonl");
+  const lines = readGoldenLines("ter.jsonl");
   corpus = (JSON.parse(lines[lines.length - 1]!) as { ter_corpus: typeof corpus }).ter_corpus;
 });
 
@@ -27,7 +27,7 @@ describe("scoreFile with TER", () => {
   ])("workers %i, chunks of %i bytes: corpus TER equals sacreBLEU's for three option sets", async (workers, chunkBytes) => {
     const output = join(dir, `ter-${workers}-${chunkBytes}.jsonl`);
     const summary = await scoreFile({
-      input: join(GOLDEN, "pairs.jsonl"),
+      input: pairs,
       output,
       workers,
       chunkBytes,

@@ -572,7 +572,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
 
   /**
    * Summed log-probability, greedy flag and token count of each continuation after `context`
-   * (lm-evaluation-harness `loglikelihood`, judges.md §10.4), via `/v1/completions` with `echo: true`.
+   * (lm-evaluation-harness `loglikelihood`, docs/spec/judges.md §10.4), via `/v1/completions` with `echo: true`.
    *
    * Details: trailing whitespace of the context moves to the start of the continuation; the split point is
    * the first echoed token whose `text_offset` is at or past the context's length. `max_tokens: 0` is tried

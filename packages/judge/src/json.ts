@@ -1,4 +1,4 @@
-// Tolerant JSON extraction from model text (judges.md §1.8 `trimAndLoadJson`, §10.2): strict parse first,
+// Tolerant JSON extraction from model text (docs/spec/judges.md §1.8 `trimAndLoadJson`, §10.2): strict parse first,
 // then code fences, reasoning blocks and prose are stripped, the outermost object is taken, a missing
 // final brace is added and trailing commas are removed.
 

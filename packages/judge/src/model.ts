@@ -48,7 +48,7 @@ export interface JudgeUsage {
   readonly latencyMs?: number;
 }
 
-/** How the structured reply was obtained (the ladder of judges.md §10.2). */
+/** How the structured reply was obtained (the ladder of docs/spec/judges.md §10.2). */
 export type OutputMode = "json_schema" | "json_object" | "text";
 
 /** What a model can do; every field optional so minimal custom models stay valid. */
@@ -138,7 +138,7 @@ export interface JudgeModel {
   readonly supportsLogprobs: boolean;
   /** Version of this contract the implementation follows (absent = 1). */
   readonly specificationVersion?: 1;
-  /** Capability flags (judges.md §10.1); absent fields mean "unknown". */
+  /** Capability flags (docs/spec/judges.md §10.1); absent fields mean "unknown". */
   readonly capabilities?: JudgeCapabilities;
   /** True for models whose calls are priced (DeepEval's "native" models): metrics then report cost. */
   readonly reportsCost?: boolean;

@@ -1,4 +1,4 @@
-// Transport retry policy (judges.md §10.6): retry 408/409/429/5xx, network errors, timeouts and
+// Transport retry policy (docs/spec/judges.md §10.6): retry 408/409/429/5xx, network errors, timeouts and
 // unparsable 200 bodies; never other 4xx; honour Retry-After; exponential backoff with jitter.
 import { JudgeAbortedError, JudgeConfigError } from "./errors.js";
 

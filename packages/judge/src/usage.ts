@@ -1,5 +1,5 @@
 // Token usage and cost: a price table, per-call cost, and a ledger that totals calls per metric and per
-// run (judges.md §1.7, §10.5). Tokens are always counted; cost is null only where a price is unknown.
+// run (docs/spec/judges.md §1.7, §10.5). Tokens are always counted; cost is null only where a price is unknown.
 import { JudgeConfigError } from "./errors.js";
 import type { JudgeUsage } from "./model.js";
 

@@ -1,4 +1,4 @@
-// Agentic metrics (judges.md §4.2–4.4) and conversational metrics (§5.1–5.3).
+// Agentic metrics (docs/spec/judges.md §4.2–4.4) and conversational metrics (§5.1–5.3).
 import { ConversationalTestCase, LLMTestCase, MissingTestCaseParamsError } from "@evalkern/metrics/deepeval";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,4 +1,4 @@
-// DAGMetric (judges.md §3.2): node types, traversal by indegree, verdict matching, leaf scores with
+// DAGMetric (docs/spec/judges.md §3.2): node types, traversal by indegree, verdict matching, leaf scores with
 // a reason call, GEval and metric children, strict mode, graph validation.
 import { LLMTestCase, LLMTestCaseParams, MissingTestCaseParamsError } from "@evalkern/metrics/deepeval";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// G-Eval (judges.md §3.1): logprob weighting from given top_logprobs (Python's last-token rule),
+// G-Eval (docs/spec/judges.md §3.1): logprob weighting from given top_logprobs (Python's last-token rule),
 // steps generation, rubric, normalisation, strict mode; and ArenaGEval (§6.1).
 import { ArenaTestCase, LLMTestCase, LLMTestCaseParams, MissingTestCaseParamsError } from "@evalkern/metrics/deepeval";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// DeepEval RAG and answer metrics (judges.md §2.1–2.10): call sequence, formulas on hand-computed
+// DeepEval RAG and answer metrics (docs/spec/judges.md §2.1–2.10): call sequence, formulas on hand-computed
 // verdicts, empty-extraction cases, strict mode and lower-is-better metrics, with a scripted judge.
 import { LLMTestCase, MissingTestCaseParamsError } from "@evalkern/metrics/deepeval";
 import { describe, expect, it } from "vitest";

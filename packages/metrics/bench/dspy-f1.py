@@ -4,7 +4,7 @@
     python3 bench/dspy-f1.py [/tmp/evalkern-bench-seed9-100000.jsonl]
 
 DSPy itself is not installed here, so this times a direct transcription of the steps that
-rule-metrics.md §1.1-1.3 documents for dspy/evaluate/metrics.py (NFD, lower, delete
+docs/spec/rule-metrics.md §1.1-1.3 documents for dspy/evaluate/metrics.py (NFD, lower, delete
 string.punctuation, re.sub of \\b(a|an|the)\\b, split/join; Counter intersection for F1; max over
 the answers), which is what DSPy runs per pair. Run bench/f1.bench.mjs first: it writes the corpus
 file to the OS temp folder.

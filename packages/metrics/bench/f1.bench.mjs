@@ -5,7 +5,7 @@
 //   pnpm bench                                  (= node bench/f1.bench.mjs; needs `pnpm build` first)
 //   node bench/f1.bench.mjs [--count 100000] [--pairs file.jsonl] [--quick]
 //
-// Input: `node ../../../shared/corpus/make-pairs.mjs --seed 9 --count 100000 --no-edge`, generated once
+// Input: `node ../../testdata/corpus/make-pairs.mjs --seed 9 --count 100000 --no-edge`, generated once
 // into the OS temp folder (or --pairs). Each task scores its rows once per iteration (tinybench, 2
 // warm-up iterations so V8 has tiered the WASM up); the table reports pairs/s, ns/pair and MB/s (UTF-8
 // bytes of hypothesis + all references).

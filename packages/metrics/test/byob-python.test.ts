@@ -1,6 +1,6 @@
 // The Python emulation under the BYOB scorers: `re` (src/python/regex.ts), `round` and `repr`/`str`,
 // against CPython 3.11 answers (test/byob-python.fixture.json, made by test/byob-python.fixture.gen.py)
-// and hand-picked cases from rule-metrics.md §0.1 and §2.4.
+// and hand-picked cases from docs/spec/rule-metrics.md §0.1 and §2.4.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,7 +65,7 @@ describe("re.search parity (CPython fixture)", () => {
   });
 });
 
-describe("Python re semantics (rule-metrics.md §0.1, §2.4)", () => {
+describe("Python re semantics (docs/spec/rule-metrics.md §0.1, §2.4)", () => {
   const t = (pattern: string, text: string, flags = 0): boolean => compilePython(pattern, flags).test(text);
 
   test("Unicode \\w, \\d, \\s and \\b", () => {

@@ -1,12 +1,8 @@
-// Golden-file helpers for the BYOB suites: read ../shared/golden/*.jsonl and parse each line keeping
-// Python's int/float distinction (rule-metrics.md §0.2): `42.0` becomes `pyFloat(42)`, an int too
+// Golden-file helpers for the BYOB suites: read testdata/golden/*.jsonl and parse each line keeping
+// Python's int/float distinction (docs/spec/rule-metrics.md §0.2): `42.0` becomes `pyFloat(42)`, an int too
 // large for a double becomes a bigint.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readGoldenLines } from "../../../testdata/index.mjs";
 import { pyFloat } from "../src/python/repr.js";
-
-const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared", "golden");
 
 export interface GoldenLine {
   readonly id: string;
@@ -90,16 +86,10 @@ export function parsePyJson(text: string): unknown {
 
 /** All lines of a golden file, parsed with Python number semantics. */
 export function readGolden(name: string): GoldenLine[] {
-  return readFileSync(join(GOLDEN, name), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => parsePyJson(l) as GoldenLine);
+  return readGoldenLines(name).map((l) => parsePyJson(l) as GoldenLine);
 }
 
 /** The same lines with plain JSON.parse (numbers as JS numbers), for comparing outputs. */
 export function readGoldenPlain(name: string): GoldenLine[] {
-  return readFileSync(join(GOLDEN, name), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as GoldenLine);
+  return readGoldenLines(name).map((l) => JSON.parse(l) as GoldenLine);
 }

@@ -1,5 +1,5 @@
-// Parity with NeMo Evaluator BYOB (main-legacy) on every line of shared/golden/byob.jsonl and the BYOB
-// side of shared/golden/mc.jsonl (rule-metrics.md §2, §7): booleans and integers exactly, floats exactly
+// Parity with NeMo Evaluator BYOB (main-legacy) on every line of testdata/golden/byob.jsonl and the BYOB
+// side of testdata/golden/mc.jsonl (docs/spec/rule-metrics.md §2, §7): booleans and integers exactly, floats exactly
 // (Object.is) except BLEU and nDCG, which may differ from CPython by libm rounding (≤ 1e-12 allowed).
 import { beforeAll, describe, expect, test } from "vitest";
 import {
@@ -38,7 +38,7 @@ const SCORERS: Record<string, (s: ScorerInput) => Record<string, unknown>> = {
   multiple_choice_acc: multipleChoiceAcc,
 };
 
-/** Floats compared with a tolerance (libm-dependent, rule-metrics.md §7); everything else exact. */
+/** Floats compared with a tolerance (libm-dependent, docs/spec/rule-metrics.md §7); everything else exact. */
 const TOLERANT: Readonly<Record<string, ReadonlySet<string>>> = {
   bleu: new Set(["bleu_1", "bleu_2", "bleu_3", "bleu_4"]),
   retrieval_metrics: new Set(["ndcg"]),

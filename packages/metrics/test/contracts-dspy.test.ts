@@ -1,5 +1,5 @@
 // The DSPy metric contract (src/contracts/dspy-metric.ts) and the dsrs Evaluator / FeedbackMetric /
-// FeedbackEvaluator contracts (src/contracts/evaluator.ts, dsrs.md §1.1-1.3).
+// FeedbackEvaluator contracts (src/contracts/evaluator.ts, docs/spec/dsrs.md §1.1-1.3).
 import { describe, expect, it } from "vitest";
 import { type DspyMetric, feedbackOf, runDspyMetric, scoreOf } from "../src/contracts/dspy-metric.js";
 import {

@@ -1,4 +1,4 @@
-// DSPy parity: every line of shared/golden/dspy.jsonl reproduced exactly — booleans and numbers with
+// DSPy parity: every line of testdata/golden/dspy.jsonl reproduced exactly — booleans and numbers with
 // Object.is (the golden integer 0 is the number 0), token lists element by element, and where DSPy
 // raised, a PythonCompatError carrying the same Python exception type.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -127,7 +127,7 @@ describe("dspy.jsonl", () => {
   });
 });
 
-describe("documented behaviour (rule-metrics.md §1, §6)", () => {
+describe("documented behaviour (docs/spec/rule-metrics.md §1, §6)", () => {
   it("accents after NFD let articles glue off", () => {
     expect(normalizeText("año")).toBe("\u0303o");
     expect(normalizeText("thé")).toBe("\u0301");

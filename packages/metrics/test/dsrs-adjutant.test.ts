@@ -1,4 +1,4 @@
-// dsrs.md §5: the Adjutant task metrics, f32-exact.
+// docs/spec/dsrs.md §5: the Adjutant task metrics, f32-exact.
 import { describe, expect, it } from "vitest";
 import {
   ACTIONABLE_VERBS,

@@ -1,4 +1,4 @@
-// dsrs.md §1.4-1.9: MetricTier, MetricScore, Metric, MetricSet, MetricResults.
+// docs/spec/dsrs.md §1.4-1.9: MetricTier, MetricScore, Metric, MetricSet, MetricResults.
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/errors.js";
 import {

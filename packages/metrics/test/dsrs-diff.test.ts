@@ -1,4 +1,4 @@
-// dsrs.md §3.2: DiffMetric (Exact, NormalizedWhitespace, the empty-expected rule, Semantic via a judge).
+// docs/spec/dsrs.md §3.2: DiffMetric (Exact, NormalizedWhitespace, the empty-expected rule, Semantic via a judge).
 import { describe, expect, it } from "vitest";
 import { EvalkernError, InvalidArgumentError } from "../src/errors.js";
 import {

@@ -1,4 +1,4 @@
-// dsrs.md §2: FormatMetric, KeywordMetric, LengthMetric, SyntaxMetric (the dsrs scan).
+// docs/spec/dsrs.md §2: FormatMetric, KeywordMetric, LengthMetric, SyntaxMetric (the dsrs scan).
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/errors.js";
 import {

@@ -1,4 +1,4 @@
-// dsrs.md §0.3: the Rust primitives the port emulates.
+// docs/spec/dsrs.md §0.3: the Rust primitives the port emulates.
 import { describe, expect, it } from "vitest";
 import {
   debugCharList,

@@ -1,4 +1,4 @@
-// dsrs.md §3.3-3.4 and §6: SandboxMetric and TestPassMetric run real commands (argument vector, no shell,
+// docs/spec/dsrs.md §3.3-3.4 and §6: SandboxMetric and TestPassMetric run real commands (argument vector, no shell,
 // cwd, timeout killing the process tree, output cap, scrubbed environment) and keep dsrs's score shape.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

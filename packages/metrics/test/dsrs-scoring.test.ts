@@ -1,4 +1,4 @@
-// dsrs.md §4: AggregationMethod, ScoringConfig, ScorerBuilder and the Scorer flow.
+// docs/spec/dsrs.md §4: AggregationMethod, ScoringConfig, ScorerBuilder and the Scorer flow.
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/errors.js";
 import {

@@ -1,4 +1,4 @@
-// New behaviour (dsrs.md §6): SyntaxMetric's language selects a real tree-sitter parser, and DiffMetric's
+// New behaviour (docs/spec/dsrs.md §6): SyntaxMetric's language selects a real tree-sitter parser, and DiffMetric's
 // AstEquivalent compares syntax trees ignoring formatting and comments.
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/errors.js";

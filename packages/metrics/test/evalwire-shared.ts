@@ -1,15 +1,10 @@
-// Golden lines of ../shared/golden/evalwire.jsonl (rule-metrics.md §0.2), read with node:fs and
-// decoded into the Python value model: `$py` tags become PyTuple/PySet/PyBytes/PyComplex/
+// Golden lines of testdata/golden/evalwire.jsonl (docs/spec/rule-metrics.md §0.2), read through
+// testdata/index.mjs and decoded into the Python value model: `$py` tags become PyTuple/PySet/PyBytes/PyComplex/
 // PY_ELLIPSIS, `$float` tags become non-finite numbers, and ints stay exact (`bigint` beyond
 // ±2^53, or always with `ints: "bigint"`).
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readGoldenLines } from "../../../testdata/index.mjs";
 import { PY_ELLIPSIS, PyBytes, PyComplex, PySet, PyTuple, literalEval, pyJsonLoads, type PyValue } from "../src/evalwire/index.js";
 import { setOwn, type PyStrDict } from "../src/python/equality.js";
-
-const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const GOLDEN_DIR = resolve(PACKAGE_DIR, "../../../shared/golden");
 
 export interface EvalwireGolden {
   readonly id: string;
@@ -23,21 +18,17 @@ export interface EvalwireGolden {
 
 /** Every line of golden/evalwire.jsonl, values parsed as Python's json module would. */
 export function readEvalwireGoldens(ints: "number" | "bigint" = "number"): EvalwireGolden[] {
-  const text = readFileSync(resolve(GOLDEN_DIR, "evalwire.jsonl"), "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const record = pyJsonLoads(line, { ints }) as Record<string, PyValue>;
-      return {
-        id: record.id as string,
-        fn: record.fn as string,
-        factory: record.factory as Record<string, PyValue> | undefined,
-        args: record.args as Record<string, PyValue>,
-        out: record.out as PyValue,
-        line,
-      };
-    });
+  return readGoldenLines("evalwire.jsonl").map((line) => {
+    const record = pyJsonLoads(line, { ints }) as Record<string, PyValue>;
+    return {
+      id: record.id as string,
+      fn: record.fn as string,
+      factory: record.factory as Record<string, PyValue> | undefined,
+      args: record.args as Record<string, PyValue>,
+      out: record.out as PyValue,
+      line,
+    };
+  });
 }
 
 /** The golden's `{"error": "TypeName"}`, or undefined for a value. */

@@ -137,7 +137,7 @@ describe("evalwire parity (golden/evalwire.jsonl)", () => {
         }
         if ("error" in outcome) return `expected ${String(golden.out)}, ${describeOutcome(outcome)}`;
         if (typeof golden.out === "boolean") return outcome.value === golden.out ? undefined : `expected ${golden.out}, ${describeOutcome(outcome)}`;
-        // Floats exactly (rule-metrics.md §7): top_k's exact mean and json_match's ratio.
+        // Floats exactly (docs/spec/rule-metrics.md §7): top_k's exact mean and json_match's ratio.
         return typeof outcome.value === "number" && Object.is(outcome.value, Number(golden.out))
           ? undefined
           : `expected ${String(golden.out)}, ${describeOutcome(outcome)}`;

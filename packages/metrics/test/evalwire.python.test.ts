@@ -1,4 +1,4 @@
-// The Python primitives under evalwire (rule-metrics.md §0.1, §3.6, §3.8): `==` over the value
+// The Python primitives under evalwire (docs/spec/rule-metrics.md §0.1, §3.6, §3.8): `==` over the value
 // model, `float()`, `statistics.mean` and `json.loads`. Expected values were checked with
 // CPython 3.11.
 import { describe, expect, it } from "vitest";

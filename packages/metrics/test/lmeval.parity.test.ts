@@ -1,4 +1,4 @@
-// lm-evaluation-harness parity: every `lmeval` entry of shared/golden/mc.jsonl. `lmeval.out` holds
+// lm-evaluation-harness parity: every `lmeval` entry of testdata/golden/mc.jsonl. `lmeval.out` holds
 // lm-eval's own `process_results` output for `gold`, `is_greedy_used` (all false when null) and the
 // line's choices and log-likelihoods: values compared with Object.is, errors by Python type. Entries lm-eval
 // could not receive (`skipped`) are checked against our documented handling instead.
@@ -86,7 +86,7 @@ describe("mc.jsonl lmeval entries", () => {
   });
 });
 
-describe("lm-eval gold rules (rule-metrics.md §4)", () => {
+describe("lm-eval gold rules (docs/spec/rule-metrics.md §4)", () => {
   const choices = ["ab", "é", "日本"];
   const logprobs = [-2, -1.5, -4];
 

@@ -1,19 +1,12 @@
-// TER in the registry: per-row scores bit for bit with sacreBLEU's sentence TER (../shared/golden/ter.jsonl),
+// TER in the registry: per-row scores bit for bit with sacreBLEU's sentence TER (testdata/golden/ter.jsonl),
 // the corpus score from statistics summed as sacreBLEU sums them (in segment order), lower is better, options
 // checked by the schema.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "@evalkern/core-wasm";
+import { readGoldenJsonl } from "../../../testdata/index.mjs";
 import { getMetric, metricSpec, normalizeMetricSpec, createMetric, UnknownOptionError } from "../src/index.js";
 
-const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared", "golden");
-const jsonl = <T>(name: string): T[] =>
-  readFileSync(join(GOLDEN, name), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as T);
+const jsonl = <T>(name: string): T[] => readGoldenJsonl<T>(name);
 
 beforeAll(() => ready());
 

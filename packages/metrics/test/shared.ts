@@ -1,20 +1,14 @@
-// Reads files from ../shared (golden values and the corpus), which CI keeps beside the checkout. The
-// metrics suites run in Node, so this uses node:fs directly.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-const SHARED = new URL("../../../../shared/", import.meta.url);
-
-/** Path of a file under shared/, e.g. `golden/dspy.jsonl`. */
-export function sharedPath(relative: string): string {
-  return fileURLToPath(new URL(relative, SHARED));
-}
+// Reads the repository's golden values (testdata/golden at the workspace root, .jsonl files gzipped)
+// through testdata/index.mjs. Paths are relative to testdata/, e.g. `golden/dspy.jsonl`. The metrics
+// suites run in Node only.
+import { readGoldenText } from "../../../testdata/index.mjs";
 
 export function readSharedText(relative: string): string {
-  return readFileSync(sharedPath(relative), "utf8");
+  if (!relative.startsWith("golden/")) throw new Error(`not a golden file: ${relative}`);
+  return readGoldenText(relative.slice("golden/".length));
 }
 
-/** The raw lines of a JSONL file under shared/ (non-empty ones). */
+/** The raw lines of a golden JSONL file (non-empty ones). */
 export function readSharedLines(relative: string): string[] {
   return readSharedText(relative)
     .split("\n")

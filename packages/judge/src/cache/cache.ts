@@ -1,4 +1,4 @@
-// The content-addressed cache of judge calls (judges.md §10.8): identical calls are answered from the
+// The content-addressed cache of judge calls (docs/spec/judges.md §10.8): identical calls are answered from the
 // store, so a re-run costs nothing and yields the same scores. Only validated, complete replies are
 // stored — never errors, truncated or invalid output.
 import { CacheMissError, JudgeConfigError } from "../errors.js";

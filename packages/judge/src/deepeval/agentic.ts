@@ -1,4 +1,4 @@
-// Shared pieces of the agentic metrics (judges.md §4.2–4.4): the trace as evidence and the task
+// Shared pieces of the agentic metrics (docs/spec/judges.md §4.2–4.4): the trace as evidence and the task
 // extraction from a trace.
 import { MissingTestCaseParamsError, type LLMTestCase } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// DeepEval AnswerRelevancyMetric (judges.md §2.1): the share of the answer's statements that address
+// DeepEval AnswerRelevancyMetric (docs/spec/judges.md §2.1): the share of the answer's statements that address
 // the input. Calls: statements → verdicts (skipped when there are none) → reason.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

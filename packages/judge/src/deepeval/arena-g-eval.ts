@@ -1,4 +1,4 @@
-// DeepEval ArenaGEval (judges.md §6.1): pick the best of several contestants under a G-Eval criterion,
+// DeepEval ArenaGEval (docs/spec/judges.md §6.1): pick the best of several contestants under a G-Eval criterion,
 // with contestant names masked and the presentation order shuffled to reduce position bias.
 import {
   BaseArenaMetric,

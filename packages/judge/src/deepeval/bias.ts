@@ -1,4 +1,4 @@
-// DeepEval BiasMetric (judges.md §2.7), lower is better.
+// DeepEval BiasMetric (docs/spec/judges.md §2.7), lower is better.
 import { OpinionMetric } from "./opinion-metric.js";
 import { JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 

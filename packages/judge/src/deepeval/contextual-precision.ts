@@ -1,4 +1,4 @@
-// DeepEval ContextualPrecisionMetric (judges.md §2.4): are the useful retrieved nodes ranked above
+// DeepEval ContextualPrecisionMetric (docs/spec/judges.md §2.4): are the useful retrieved nodes ranked above
 // the useless ones? Calls: one verdict per node → reason.
 import {
   LLMTestCaseParams,

@@ -1,4 +1,4 @@
-// DeepEval ContextualRelevancyMetric (judges.md §2.6): the share of statements in the retrieved nodes
+// DeepEval ContextualRelevancyMetric (docs/spec/judges.md §2.6): the share of statements in the retrieved nodes
 // that are relevant to the input. Calls: one per node (concurrent in asyncMode) → reason.
 import { LLMTestCaseParams, prettifyList, retrievalContextText, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

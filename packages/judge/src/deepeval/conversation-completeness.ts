@@ -1,4 +1,4 @@
-// DeepEval ConversationCompletenessMetric (judges.md §5.2). Calls: intentions → one verdict per
+// DeepEval ConversationCompletenessMetric (docs/spec/judges.md §5.2). Calls: intentions → one verdict per
 // intention (concurrent in asyncMode) → reason.
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// DeepEval FaithfulnessMetric (judges.md §2.2): the share of the answer's claims the retrieval
+// DeepEval FaithfulnessMetric (docs/spec/judges.md §2.2): the share of the answer's claims the retrieval
 // context does not contradict. Calls: truths ∥ claims → verdicts (skipped without claims) → reason.
 import {
   LLMTestCaseParams,

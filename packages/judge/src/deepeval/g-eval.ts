@@ -1,4 +1,4 @@
-// DeepEval GEval (judges.md §3.1): a user-defined criterion scored on an integer scale, with
+// DeepEval GEval (docs/spec/judges.md §3.1): a user-defined criterion scored on an integer scale, with
 // evaluation steps generated from the criteria when absent and a probability-weighted score when the
 // judge returns token logprobs.
 import {

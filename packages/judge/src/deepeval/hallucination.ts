@@ -1,4 +1,4 @@
-// DeepEval HallucinationMetric (judges.md §2.3), lower is better: the share of ground-truth context
+// DeepEval HallucinationMetric (docs/spec/judges.md §2.3), lower is better: the share of ground-truth context
 // items the answer contradicts. Calls: one verdict per context item → reason.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";

@@ -1,5 +1,5 @@
 /**
- * The DeepEval LLM-as-judge metrics (judges.md §2–6) on the base classes of
+ * The DeepEval LLM-as-judge metrics (docs/spec/judges.md §2–6) on the base classes of
  * `@evalkern/metrics/deepeval`: the RAG metrics, bias/toxicity/PII, summarization, G-Eval and
  * ArenaGEval, the DAG metric, the agentic and the conversational metrics. Every metric takes its
  * `JudgeModel` as the `model` option and is measured with `await metric.aMeasure(testCase)`.

@@ -1,4 +1,4 @@
-// DeepEval KnowledgeRetentionMetric (judges.md §5.1). Calls, sequential: knowledge per user turn →
+// DeepEval KnowledgeRetentionMetric (docs/spec/judges.md §5.1). Calls, sequential: knowledge per user turn →
 // verdict per assistant turn that has prior knowledge → reason.
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

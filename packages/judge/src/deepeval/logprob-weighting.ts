@@ -1,4 +1,4 @@
-// G-Eval's probability-weighted score (judges.md §3.1, DeepEval `calculate_weighted_summed_score`,
+// G-Eval's probability-weighted score (docs/spec/judges.md §3.1, DeepEval `calculate_weighted_summed_score`,
 // Python behaviour: the LAST generated token that spells the score carries the distribution).
 import type { TokenLogprob } from "../model.js";
 

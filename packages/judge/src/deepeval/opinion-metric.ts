@@ -1,4 +1,4 @@
-// The shape Bias and Toxicity share (judges.md §2.7, §2.8): extract the author's opinions, judge each
+// The shape Bias and Toxicity share (docs/spec/judges.md §2.7, §2.8): extract the author's opinions, judge each
 // against a rubric, score the share that fails. Lower is better.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { JudgeMetric, type JudgeMetricOptions } from "./judge-metric.js";

@@ -1,4 +1,4 @@
-// DeepEval PIILeakageMetric (judges.md §2.9), higher is better: the share of potentially sensitive
+// DeepEval PIILeakageMetric (docs/spec/judges.md §2.9), higher is better: the share of potentially sensitive
 // statements that do not leak personal data.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// DeepEval PlanAdherenceMetric (judges.md §4.3). Calls: task → plan → adherence (only with a plan).
+// DeepEval PlanAdherenceMetric (docs/spec/judges.md §4.3). Calls: task → plan → adherence (only with a plan).
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";

@@ -1,4 +1,4 @@
-// DeepEval RoleAdherenceMetric (judges.md §5.3). Calls: out-of-character assistant turns → reason.
+// DeepEval RoleAdherenceMetric (docs/spec/judges.md §5.3). Calls: out-of-character assistant turns → reason.
 import { prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import type { JudgeSchema } from "../model.js";

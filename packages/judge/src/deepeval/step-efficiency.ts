@@ -1,4 +1,4 @@
-// DeepEval StepEfficiencyMetric (judges.md §4.4). Calls: task → efficiency score.
+// DeepEval StepEfficiencyMetric (docs/spec/judges.md §4.4). Calls: task → efficiency score.
 import { LLMTestCaseParams, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";

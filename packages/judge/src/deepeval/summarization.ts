@@ -1,4 +1,4 @@
-// DeepEval SummarizationMetric (judges.md §2.10): min(alignment, coverage). Calls: truths ∥ claims →
+// DeepEval SummarizationMetric (docs/spec/judges.md §2.10): min(alignment, coverage). Calls: truths ∥ claims →
 // [questions (unless given) → answers for the original ∥ the summary] ∥ alignment verdicts → reason.
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

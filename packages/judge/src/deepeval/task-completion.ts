@@ -1,4 +1,4 @@
-// DeepEval TaskCompletionMetric (judges.md §4.2). Calls: task & outcome → verdict (its reason is the
+// DeepEval TaskCompletionMetric (docs/spec/judges.md §4.2). Calls: task & outcome → verdict (its reason is the
 // metric's reason).
 import { formatToolCallsForPrompt, LLMTestCaseParams, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// DeepEval ToxicityMetric (judges.md §2.8), lower is better.
+// DeepEval ToxicityMetric (docs/spec/judges.md §2.8), lower is better.
 import { OpinionMetric } from "./opinion-metric.js";
 import { JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 

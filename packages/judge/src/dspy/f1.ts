@@ -1,4 +1,4 @@
-// DSPy's judge-side `f1_score(precision, recall)` (dspy/evaluate/auto_evaluation.py; judges.md §7.2).
+// DSPy's judge-side `f1_score(precision, recall)` (dspy/evaluate/auto_evaluation.py; docs/spec/judges.md §7.2).
 
 function clampUnit(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;

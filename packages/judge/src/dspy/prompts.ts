@@ -1,6 +1,6 @@
 // Prompts and output schemas of the DSPy judge metrics, written for evalkern. DSPy's signatures are
 // ChainOfThought modules: a `reasoning` field comes first, then the signature's outputs in order
-// (judges.md §7.3-7.4). The wording is ours; fields, their order and meanings follow DSPy.
+// (docs/spec/judges.md §7.3-7.4). The wording is ours; fields, their order and meanings follow DSPy.
 import { z } from "zod";
 import type { JudgeMessage } from "../model.js";
 import { zodSchema } from "../schema.js";

@@ -1,4 +1,4 @@
-// DSPy `SemanticF1` and `CompleteAndGrounded` (dspy/evaluate/auto_evaluation.py; judges.md §7): LLM-judged
+// DSPy `SemanticF1` and `CompleteAndGrounded` (dspy/evaluate/auto_evaluation.py; docs/spec/judges.md §7): LLM-judged
 // recall/precision (or completeness/groundedness) combined with the judge F1, a continuous score at
 // evaluation time and pass/fail when a `trace` is given.
 import { Prediction } from "@evalkern/metrics/dsrs";

@@ -1,4 +1,4 @@
-// dsrs `LlmJudgeMetric` (crates/dsrs/src/evaluate/metrics/truth.rs; judges.md §9, dsrs.md §3.1) made real:
+// dsrs `LlmJudgeMetric` (crates/dsrs/src/evaluate/metrics/truth.rs; docs/spec/judges.md §9, docs/spec/dsrs.md §3.1) made real:
 // dsrs only returns a 0.5 placeholder. Same interface (name, system prompt, criteria, tier, cost), and
 // the call dsrs sketches in comments: system message = prompt, user message = input and output, JSON
 // `{score, reason}` back.

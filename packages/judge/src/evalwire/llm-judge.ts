@@ -1,4 +1,4 @@
-// evalwire `make_llm_judge_evaluator` (src/evalwire/evaluators/llm_judge.py; judges.md §8): a judge bound
+// evalwire `make_llm_judge_evaluator` (src/evalwire/evaluators/llm_judge.py; docs/spec/judges.md §8): a judge bound
 // to a prompt template and an output schema, returning one field of the structured reply.
 import { parseExpected, type PyValue } from "@evalkern/metrics/evalwire";
 import { resolveJudge } from "../defaults.js";

@@ -1,5 +1,5 @@
 // Log-likelihood of a continuation through `/v1/completions` with `echo: true` (lm-evaluation-harness
-// `loglikelihood`, judges.md §10.4): `max_tokens: 0` first, 1 when the server refuses 0 (vLLM), the
+// `loglikelihood`, docs/spec/judges.md §10.4): `max_tokens: 0` first, 1 when the server refuses 0 (vLLM), the
 // continuation's tokens located by `continuationTokens` of @evalkern/metrics (code-point offsets).
 import type OpenAI from "openai";
 import { continuationTokens } from "@evalkern/metrics";

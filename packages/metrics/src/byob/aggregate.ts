@@ -1,4 +1,4 @@
-// BYOB `aggregate_scores` (contrib/byob/aggregation.py; rule-metrics.md §2.14).
+// BYOB `aggregate_scores` (contrib/byob/aggregation.py; docs/spec/rule-metrics.md §2.14).
 import { PythonCompatError } from "../errors.js";
 import { PyFloat } from "../python/repr.js";
 import { pyRound } from "../python/round.js";

@@ -1,4 +1,4 @@
-// BYOB `boolean_yesno` (rule-metrics.md §2.12).
+// BYOB `boolean_yesno` (docs/spec/rule-metrics.md §2.12).
 import { PythonCompatError } from "../errors.js";
 import { isPyFloat, isPyInt, PyFloat, pyStr } from "../python/repr.js";
 import { pyLower, pyStrip, pyTruthy, requireStrFor } from "./python-str.js";

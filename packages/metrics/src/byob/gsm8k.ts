@@ -1,4 +1,4 @@
-// BYOB `gsm8k_answer` (rule-metrics.md §2.11).
+// BYOB `gsm8k_answer` (docs/spec/rule-metrics.md §2.11).
 //
 // The original runs three Python regexes (Unicode `\d`, `\s`) over the whole response:
 //   HASH   `####\s*(-?\d[\d,]*(?:\.\d+)?)`             first match

@@ -1,4 +1,4 @@
-// BYOB `mcq_letter_extract` (rule-metrics.md §2.10): the answer letter A-J found in the response by
+// BYOB `mcq_letter_extract` (docs/spec/rule-metrics.md §2.10): the answer letter A-J found in the response by
 // five Python regexes, against the target's letter.
 import { PythonCompatError } from "../errors.js";
 import { IGNORECASE, type PythonRegex } from "../python/regex.js";

@@ -1,4 +1,4 @@
-// BYOB `multiple_choice_acc` and `_resolve_gold_index` (rule-metrics.md §2.9, §4).
+// BYOB `multiple_choice_acc` and `_resolve_gold_index` (docs/spec/rule-metrics.md §2.9, §4).
 import { multipleChoiceArgmax } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { PyFloat, pyTypeName } from "../python/repr.js";

@@ -1,5 +1,5 @@
 // The few Python `str` methods the BYOB scorers lean on, with Python's character classes
-// (rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
+// (docs/spec/rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
 import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";

@@ -1,4 +1,4 @@
-// BYOB `retrieval_metrics` (scorers.py; rule-metrics.md §2.8).
+// BYOB `retrieval_metrics` (scorers.py; docs/spec/rule-metrics.md §2.8).
 import { PythonCompatError } from "../errors.js";
 import { PyFloat, pyTypeName } from "../python/repr.js";
 import { pyTruthy } from "./python-str.js";

@@ -1,5 +1,5 @@
 // BYOB's text scorers (scorers.py): exact_match, contains, f1_token, regex_match, bleu, rouge, chrf.
-// rule-metrics.md §2.1-2.7. Token and n-gram statistics come from core-wasm; only BYOB's own
+// docs/spec/rule-metrics.md §2.1-2.7. Token and n-gram statistics come from core-wasm; only BYOB's own
 // combination formulas are evaluated here, in the original's order of operations.
 import {
   bleuStatisticsBatch,

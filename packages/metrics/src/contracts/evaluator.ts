@@ -1,5 +1,5 @@
 // dsrs's `Evaluator`, `FeedbackMetric` and `FeedbackEvaluator` (crates/dsrs/src/evaluate/evaluator.rs and
-// feedback.rs) as TypeScript contracts. Spec: dsrs.md §1.1-1.3. Interfaces plus free functions and
+// feedback.rs) as TypeScript contracts. Spec: docs/spec/dsrs.md §1.1-1.3. Interfaces plus free functions and
 // factories that supply dsrs's provided methods and associated constants (no class hierarchy).
 //
 // dsrs computes in f32 (metric values, the mean, FeedbackMetric.score); so do we, with Math.fround after

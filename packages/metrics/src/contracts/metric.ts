@@ -1,5 +1,5 @@
 // dsrs's `Metric` trait family (crates/dsrs/src/evaluate/metrics.rs) as TypeScript contracts:
-// `MetricTier`, `MetricScore`, `Metric`, `MetricSet` and `MetricResults`. Spec: dsrs.md §1.4-1.9.
+// `MetricTier`, `MetricScore`, `Metric`, `MetricSet` and `MetricResults`. Spec: docs/spec/dsrs.md §1.4-1.9.
 import { InvalidArgumentError } from "../errors.js";
 import type { FieldSource } from "./example.js";
 

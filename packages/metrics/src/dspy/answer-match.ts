@@ -1,6 +1,6 @@
 // DSPy `answer_exact_match` and `answer_passage_match` (dspy/evaluate/metrics.py) and the DPR passage
 // tokenizer behind the latter (dspy/dsp/utils/dpr.py), with the originals' exceptions
-// (rule-metrics.md §1.5-1.6). Tokenizing runs in core-wasm (`dprTokenizeBatch`); this file reads the
+// (docs/spec/rule-metrics.md §1.5-1.6). Tokenizing runs in core-wasm (`dprTokenizeBatch`); this file reads the
 // fields as Python would, and matches token lists.
 import { dprTokenizeBatch } from "@evalkern/core-wasm";
 import { Example, type FieldSource } from "../contracts/example.js";

@@ -1,5 +1,5 @@
 // DSPy's answer metrics (dspy/evaluate/metrics.py): `normalize_text`, `EM`, `F1`, `HotPotF1`, with the
-// originals' exact values and exceptions (rule-metrics.md §1.1-1.4). The string work runs in the
+// originals' exact values and exceptions (docs/spec/rule-metrics.md §1.1-1.4). The string work runs in the
 // core-wasm kernels (`normalizeTextBatch`, `tokenF1Batch`); this file only checks arguments the way
 // Python fails on them and picks the result.
 import { normalizeTextBatch, tokenF1, tokenF1Batch } from "@evalkern/core-wasm";

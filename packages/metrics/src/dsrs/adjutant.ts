@@ -1,4 +1,4 @@
-// Adjutant's task metrics (crates/adjutant/src/dspy/metrics.rs, dsrs.md §5): fixed-weight structural
+// Adjutant's task metrics (crates/adjutant/src/dspy/metrics.rs, docs/spec/dsrs.md §5): fixed-weight structural
 // checks on a prediction, summed in f32. The example is ignored; a missing field reads as "" (§0.2).
 import type { FieldSource } from "../contracts/example.js";
 import { hasKey, isJsonObject, predictionGet } from "./fields.js";

@@ -1,4 +1,4 @@
-// Field access with dsrs's data model (dsrs.md §0.2) over an `Example`/`Prediction` or a plain object.
+// Field access with dsrs's data model (docs/spec/dsrs.md §0.2) over an `Example`/`Prediction` or a plain object.
 // Field order is insertion order (dsrs's HashMap order is unspecified, so any order is faithful).
 // A field whose value is `undefined` is treated as absent: JSON has no `undefined`.
 import { Example, type FieldSource } from "../contracts/example.js";

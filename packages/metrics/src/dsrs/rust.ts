@@ -1,4 +1,4 @@
-// The Rust primitives dsrs's messages and scores depend on (dsrs.md §0.3), emulated in TS:
+// The Rust primitives dsrs's messages and scores depend on (docs/spec/dsrs.md §0.3), emulated in TS:
 // UTF-8 byte length, Unicode White_Space trimming/splitting, strict f64 parsing, `{:.1}` with
 // ties-to-even, `Debug` of string and char lists, and f32 arithmetic.
 

@@ -1,4 +1,4 @@
-// `serde_json::from_str::<Value>` acceptance (serde_json 1.0.149, dsrs.md §0.3): `JSON.parse`'s RFC 8259
+// `serde_json::from_str::<Value>` acceptance (serde_json 1.0.149, docs/spec/dsrs.md §0.3): `JSON.parse`'s RFC 8259
 // grammar plus three rejections `JSON.parse` lacks — nesting deeper than 127, numbers that overflow f64,
 // and `\u` escapes of unpaired surrogates.
 

@@ -1,5 +1,5 @@
 // evalwire 0.6.0's evaluator factories (`src/evalwire/evaluators`), with the originals' exact
-// behaviour (rule-metrics.md §3): each factory returns `(output, expected) => number | boolean`.
+// behaviour (docs/spec/rule-metrics.md §3): each factory returns `(output, expected) => number | boolean`.
 //
 // Values follow the Python value model of src/python/equality.ts: strings, numbers, booleans,
 // null (Python `None`; `undefined` is read as `None` too), arrays (lists), plain objects (dicts),

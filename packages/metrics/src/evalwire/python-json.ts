@@ -1,5 +1,5 @@
 // Python's `json.loads` (CPython 3.11, the C scanner), for json_match and schema_valid
-// (rule-metrics.md §3.6): `NaN`, `Infinity` and `-Infinity` are accepted; a leading BOM, trailing
+// (docs/spec/rule-metrics.md §3.6): `NaN`, `Infinity` and `-Infinity` are accepted; a leading BOM, trailing
 // commas and trailing garbage are not; whitespace is ` \t\n\r` only; duplicate keys keep the last
 // value; ints are exact (a `bigint` beyond ±2^53) and `-0` is the int 0.
 //

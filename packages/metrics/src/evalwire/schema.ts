@@ -5,7 +5,7 @@
 // `additionalProperties`, `items`, `contains`, `required`, `dependencies`, `if`/`then`/`else`,
 // `allOf`/`anyOf`/`oneOf`/`not`, the length and size limits (`unicode: true` counts code points,
 // as Python's `len` does). What Python does differently is handed back to Python rules
-// (rule-metrics.md §3.7):
+// (docs/spec/rule-metrics.md §3.7):
 // * `type` is renamed to a custom `pyType`: ajv's own checks make `Infinity` an integer (without
 //   `strictNumbers`) or reject `NaN` as a number (with it); Python's do neither.
 // * `minimum`/`maximum`/`exclusive*`: ajv fails `NaN`; Python's comparisons pass it.

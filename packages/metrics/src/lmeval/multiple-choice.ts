@@ -1,6 +1,6 @@
 // lm-evaluation-harness multiple-choice scoring: `ConfigurableTask.process_results`, branch
 // OUTPUT_TYPE == "multiple_choice", with `check_gold_index_error` (lm_eval/api/task.py, 0.4.13.dev0;
-// rule-metrics.md §4). The argmaxes run in core-wasm (`multipleChoiceArgmaxBatch`); this file resolves
+// docs/spec/rule-metrics.md §4). The argmaxes run in core-wasm (`multipleChoiceArgmaxBatch`); this file resolves
 // the gold the way lm-eval does, including its quirks and its exceptions.
 import { multipleChoiceArgmaxBatch } from "@evalkern/core-wasm";
 import { InvalidArgumentError, PythonCompatError } from "../errors.js";

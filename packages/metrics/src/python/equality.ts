@@ -1,4 +1,4 @@
-// Python values as the evalwire port sees them, and Python `==` over them (rule-metrics.md §0.1).
+// Python values as the evalwire port sees them, and Python `==` over them (docs/spec/rule-metrics.md §0.1).
 //
 // The value model keeps plain JS values wherever Python and JSON agree, and small classes for the
 // Python types JSON cannot carry:

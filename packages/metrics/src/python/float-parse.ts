@@ -1,4 +1,4 @@
-// Python's `float(x)` (CPython 3.11): the string rules (rule-metrics.md §3.8) and the other types.
+// Python's `float(x)` (CPython 3.11): the string rules (docs/spec/rule-metrics.md §3.8) and the other types.
 //
 // `float(str)` first maps every non-ASCII whitespace character (`str.isspace()`) to a space and every
 // non-ASCII decimal digit (`str.isdecimal()`, Unicode 14) to its ASCII digit; any other non-ASCII

@@ -2,7 +2,7 @@
 //
 // Why: BYOB's `regex_match` runs a user-supplied pattern (`re.search(target, response, re.IGNORECASE)`),
 // and the mcq/gsm8k scorers run fixed Python patterns whose `\b`, `\w`, `\d`, `\s`, `$` and case
-// folding are Unicode-aware in ways JS `RegExp` is not (rule-metrics.md §0.1, §2.4). A JS `RegExp` on a
+// folding are Unicode-aware in ways JS `RegExp` is not (docs/spec/rule-metrics.md §0.1, §2.4). A JS `RegExp` on a
 // user pattern can also backtrack for minutes. So:
 //
 // 1. `parse` is a port of `re/_parser.py` (3.11): it accepts and rejects exactly what Python does

@@ -1,5 +1,5 @@
 // Python `str()` and `repr()` of values, as the BYOB scorers use them when they turn a target into
-// text (`_to_str`, gsm8k's `str(target)`; rule-metrics.md §0.1).
+// text (`_to_str`, gsm8k's `str(target)`; docs/spec/rule-metrics.md §0.1).
 //
 // The value model: JSON-ish JS values stand for Python values. The one thing JSON cannot say is
 // whether an integral number is an `int` or a `float` (`42` vs `42.0`), and `str()` tells them apart

@@ -1,4 +1,4 @@
-// dsrs `FormatMetric` (proxy.rs:11-94, dsrs.md §2.1).
+// dsrs `FormatMetric` (proxy.rs:11-94, docs/spec/dsrs.md §2.1).
 import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
 import { fieldEntries, fieldValue } from "../fields.js";
 import { checkBoolean, checkOptionsObject, checkString, optionalString } from "../options.js";

@@ -1,4 +1,4 @@
-// dsrs `LengthMetric` (proxy.rs:220-335, dsrs.md §2.3).
+// dsrs `LengthMetric` (proxy.rs:220-335, docs/spec/dsrs.md §2.3).
 import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
 import { stringField, stringFieldValues } from "../fields.js";
 import { checkBoolean, checkOptionsObject, checkString, optionalString, optionalUnsigned } from "../options.js";

@@ -1,4 +1,4 @@
-// dsrs `AggregationMethod::aggregate` (scoring.rs:17-78, dsrs.md §4.1).
+// dsrs `AggregationMethod::aggregate` (scoring.rs:17-78, docs/spec/dsrs.md §4.1).
 import { InvalidArgumentError } from "../../errors.js";
 
 /**

@@ -1,4 +1,4 @@
-// dsrs `Scorer`, `ScorerBuilder` and `ScoringConfig` (scoring.rs:80-516, dsrs.md §4.2-4.5): proxy metrics
+// dsrs `Scorer`, `ScorerBuilder` and `ScoringConfig` (scoring.rs:80-516, docs/spec/dsrs.md §4.2-4.5): proxy metrics
 // first, truth metrics only when every proxy passed, several rollouts per task, aggregation, msat budget.
 import { rejectUnknownOptions } from "../../options.js";
 import { Example, type FieldSource } from "../../contracts/example.js";
@@ -244,7 +244,7 @@ function push(map: Map<string, number[]>, name: string, value: number): void {
  * dsrs `Scorer`: scores a predictor on tasks with proxy-first gating, rollouts, aggregation and a
  * millisatoshi budget, sequentially (tasks, rollouts and metrics in order; no concurrency).
  *
- * Details (dsrs.md §4.5):
+ * Details (docs/spec/dsrs.md §4.5):
  * - Budget: `remaining` = `maxBudgetMsats` if set, else the argument (`score` = unlimited). A task whose
  *   `metrics.totalCostEstimate()` (one rollout, all metrics) exceeds `remaining` is skipped unseen.
  * - Per rollout: a failing `forward` scores 0.0 (counted in `rolloutsCompleted`, recorded in

@@ -1,4 +1,4 @@
-// dsrs `DiffMetric` (truth.rs:257-417, dsrs.md §3.2), with `AstEquivalent` implemented (new behaviour)
+// dsrs `DiffMetric` (truth.rs:257-417, docs/spec/dsrs.md §3.2), with `AstEquivalent` implemented (new behaviour)
 // and `Semantic` delegated to an injected judge.
 import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
 import { InvalidArgumentError } from "../../errors.js";

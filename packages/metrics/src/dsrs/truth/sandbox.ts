@@ -1,4 +1,4 @@
-// dsrs `SandboxMetric` and `TestPassMetric` (truth.rs:120-255, 419-555; dsrs.md §3.3-3.4). dsrs only
+// dsrs `SandboxMetric` and `TestPassMetric` (truth.rs:120-255, 419-555; docs/spec/dsrs.md §3.3-3.4). dsrs only
 // dispatches to a remote provider (offline: a mock where everything passes); here the commands really run,
 // through a `CommandRunner` (default: Node's child_process, loaded on first use). dsrs's score shape is kept.
 import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
