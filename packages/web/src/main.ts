@@ -176,6 +176,8 @@ function showFields(sample: Sample): void {
 }
 
 async function setInput(blob: Blob, name: string): Promise<void> {
+  // the results on screen are those of the previous file: they go, whether or not this one can be read
+  await clearResults();
   clearMessage();
   try {
     input = await readInput(blob, name);
@@ -183,6 +185,7 @@ async function setInput(blob: Blob, name: string): Promise<void> {
     input = undefined;
     $<HTMLButtonElement>("score").disabled = true;
     $("fields-card").hidden = true;
+    $("file-name").textContent = "";
     throw e;
   }
   $("file-name").textContent = `${name} · ${formatBytes(blob.size)} · ${input.format.toUpperCase()}`;
@@ -196,8 +199,16 @@ async function setInput(blob: Blob, name: string): Promise<void> {
 }
 
 async function setBaseline(blob: Blob | undefined, name = ""): Promise<void> {
+  await clearResults(); // a comparison with the previous baseline is no longer what the page would compute
   clearMessage();
-  baseline = blob ? await readInput(blob, name) : undefined;
+  try {
+    baseline = blob ? await readInput(blob, name) : undefined;
+  } catch (e) {
+    baseline = undefined;
+    $("baseline-name").textContent = "";
+    $("clear-baseline").hidden = true;
+    throw e;
+  }
   $("baseline-name").textContent = baseline ? `${name} · ${formatBytes(blob!.size)}` : "";
   $("clear-baseline").hidden = !baseline;
   if (baseline) ($("baseline-box") as HTMLDetailsElement).open = true;
@@ -485,23 +496,58 @@ function showBadRows(scored: ScoredBlob, name: string): void {
 }
 
 let urls: string[] = [];
+/** The run in progress (a click on Score or `?src=`), settled when it has shown its result or error. */
+let running: Promise<void> | undefined;
+
+/** Remove a run's results: scores, bad rows, report, download links, `window.evalkernResult`/`evalkernScored`. */
+function hideResults(): void {
+  for (const u of urls) URL.revokeObjectURL(u);
+  urls = [];
+  $("results").hidden = true;
+  $("scores").querySelector("tbody")!.replaceChildren();
+  $("bad-rows").replaceChildren();
+  for (const id of ["download-jsonl", "download-report"]) {
+    const a = $<HTMLAnchorElement>(id);
+    a.removeAttribute("href");
+    a.download = "";
+  }
+  const frame = $<HTMLIFrameElement>("report");
+  frame.onload = null;
+  frame.srcdoc = "";
+  frame.style.height = "";
+  window.evalkernResult = undefined;
+  window.evalkernScored = undefined;
+}
+
+/** Before another input is taken: stop a run of the old one (waiting until it has stopped), then clear its results. */
+async function clearResults(): Promise<void> {
+  if (running) {
+    controller?.abort();
+    await running;
+  }
+  hideResults();
+  $("bar").style.width = "0%";
+  $("status").textContent = "";
+}
+
+function startRun(): Promise<void> {
+  const p = run().catch(fail);
+  running = p;
+  void p.finally(() => {
+    if (running === p) running = undefined;
+  });
+  return p;
+}
 
 async function run(): Promise<void> {
   if (!input) throw new InputError("choose an input first");
   clearMessage();
-  for (const u of urls) URL.revokeObjectURL(u);
-  urls = [];
-  $("results").hidden = true;
-  window.evalkernResult = undefined;
-  window.evalkernScored = undefined;
+  hideResults();
   const chosen = chosenMetrics();
   const map = mapping();
   const fields = { hypothesis: map.hypothesis, references: map.references, ...(map.id ? { id: map.id } : {}) };
-  await ready();
-  await loadMetrics(chosen.map((m) => m.def.name));
-  const specs = normalizeMetrics(chosen.map((m) => m.spec));
-  const widths = (await mainThreadMetrics(specs)).map((m) => m.width);
   const resolved = resolveFields(fields);
+  // from here on the run can be stopped (Cancel, or another file chosen), so the controller comes first
   controller = new AbortController();
   const signal = controller.signal;
   setState("scoring");
@@ -509,7 +555,12 @@ async function run(): Promise<void> {
   $<HTMLButtonElement>("cancel").disabled = false;
   const t0 = performance.now();
   try {
+    await ready();
+    await loadMetrics(chosen.map((m) => m.def.name));
+    const specs = normalizeMetrics(chosen.map((m) => m.spec));
+    const widths = (await mainThreadMetrics(specs)).map((m) => m.width);
     await Promise.all([pool.warm(), statsWarm]);
+    if (signal.aborted) throw new Cancelled("cancelled");
     const system = await scoreInput(input, specs, widths, resolved, baseline ? "scoring (system)" : "scoring", signal);
     if (system.scored === 0) {
       const b = system.badSamples[0];
@@ -577,7 +628,7 @@ async function run(): Promise<void> {
   }
 }
 
-$("score").addEventListener("click", () => run().catch(fail));
+$("score").addEventListener("click", () => void startRun());
 $("cancel").addEventListener("click", () => controller?.abort());
 
 // ------------------------------------------------------------------------------------ start
@@ -607,7 +658,7 @@ async function start(): Promise<void> {
     const b = await fetchInput(base);
     await setBaseline(b.blob, b.name);
   }
-  await run();
+  await startRun();
 }
 
 start().catch(fail);

@@ -3,7 +3,8 @@
 // and compare every corpus score, every CI and every scored row with the harness's scoreFile (what
 // `evalkern score` runs) on the same file — identical numbers, byte-identical scored JSONL. Also: a bad
 // file names its line, `?src=` scores on open, a baseline gives the paired comparison, pasted CSV, and
-// scoring works with the network off once the page is loaded. A screenshot is kept as an artefact.
+// scoring works with the network off once the page is loaded, and choosing another file (even an unreadable
+// one, even mid-run) takes the previous run's results off the page. A screenshot is kept as an artefact.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -290,6 +291,101 @@ describe("the web app in Chromium", () => {
     expect(result.metrics.em!.score).toBe(0.5);
     expect(errors).toEqual([]);
     await ctx.close();
+  });
+
+  it("choosing file B (or a malformed file C) takes file A's scores, result and downloads off the page", async () => {
+    // B: 4 rows, 2 of them exact matches: EM = 2/4 = 0.5
+    const b = join(dir, "b.jsonl");
+    const bRows = [
+      { hyp: "the cat sat", refs: ["the cat sat"] },
+      { hyp: "a cat", refs: ["the dog"] }, // SQuAD normalisation drops the articles: "cat" vs "dog"
+      { hyp: "hello", refs: ["hello"] },
+      { hyp: "x y", refs: ["z"] },
+    ];
+    writeFileSync(b, `${bRows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const c = join(dir, "c.jsonl");
+    writeFileSync(c, "{not json\n[1, 2\n");
+    const { page, errors } = await openPage("?metrics=bleu,em");
+    /** What of a run is on the page. */
+    const shown = () =>
+      page.evaluate(() => ({
+        result: window.evalkernResult ?? null,
+        scored: window.evalkernScored ?? null,
+        resultsHidden: document.getElementById("results")!.hidden,
+        scoreRows: document.querySelectorAll("#scores tbody tr").length,
+        badRows: document.getElementById("bad-rows")!.childElementCount,
+        jsonlHref: document.getElementById("download-jsonl")!.getAttribute("href"),
+        reportHref: document.getElementById("download-report")!.getAttribute("href"),
+        reportFrame: (document.getElementById("report") as HTMLIFrameElement).srcdoc,
+        status: document.getElementById("status")!.textContent,
+      }));
+    const nothingShown = {
+      result: null,
+      scored: null,
+      resultsHidden: true,
+      scoreRows: 0,
+      badRows: 0,
+      jsonlHref: null,
+      reportHref: null,
+      reportFrame: "",
+      status: "",
+    };
+
+    await page.setInputFiles("#file", example);
+    await waitState(page, ["ready"]);
+    await page.click("#score");
+    expect(await waitState(page, ["done", "error"])).toBe("done");
+    const a = await shown();
+    expect((a.result as unknown as PageResult).rows.records).toBe(300);
+    expect(a.resultsHidden).toBe(false);
+    expect(a.scoreRows).toBe(2); // bleu, em
+    expect(a.jsonlHref).toMatch(/^blob:/);
+    const oldUrl = a.jsonlHref!;
+
+    await page.setInputFiles("#file", b);
+    await waitState(page, ["ready"]);
+    expect(await shown()).toEqual(nothingShown);
+    // the old download's Blob URL was revoked, not only unlinked
+    expect(await page.evaluate((u) => fetch(u).then(() => "fetched", () => "revoked"), oldUrl)).toBe("revoked");
+    expect(await page.textContent("#file-name")).toContain("b.jsonl");
+
+    await page.click("#score");
+    expect(await waitState(page, ["done", "error"])).toBe("done");
+    const bResult = (await shown()).result as unknown as PageResult;
+    expect(bResult.rows).toEqual({ records: 4, scored: 4, bad: 0 });
+    expect(bResult.metrics.em!.score).toBe(0.5);
+
+    await page.setInputFiles("#file", c);
+    await waitState(page, ["error"]);
+    expect(await page.textContent("#message")).toMatch(/c\.jsonl, line 1: invalid JSON/);
+    expect(await shown()).toEqual(nothingShown);
+    expect(await page.textContent("#file-name")).toBe("");
+    expect(await page.$eval("#score", (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("choosing another file while a run is going stops the run; its results never appear", async () => {
+    const lines = readFileSync(example, "utf8").trim().split("\n");
+    const big = join(dir, "big-switch.jsonl");
+    writeFileSync(big, `${Array.from({ length: 200 }, () => lines.join("\n")).join("\n")}\n`); // 60,000 rows on one worker
+    const { page, errors } = await openPage("?metrics=bleu,chrf,rouge&workers=1");
+    await page.setInputFiles("#file", big);
+    await waitState(page, ["ready"]);
+    await page.click("#score");
+    await page.waitForFunction(() => /rows/.test(document.getElementById("status")!.textContent ?? ""), null, { timeout: 60_000 });
+    await page.setInputFiles("#file", example);
+    // "ready" comes after the old run has stopped (the page waits for it), so nothing of it can appear later
+    await waitState(page, ["ready"]);
+    expect(await page.$eval("#cancel", (el) => (el as HTMLButtonElement).disabled)).toBe(true); // no run is going
+    expect(await page.evaluate(() => window.evalkernResult)).toBeUndefined();
+    expect(await page.evaluate(() => document.getElementById("results")!.hidden)).toBe(true);
+    await page.click("#score");
+    expect(await waitState(page, ["done", "error"])).toBe("done");
+    expect(((await page.evaluate(() => window.evalkernResult)) as unknown as PageResult).rows.records).toBe(300);
+    expect(await page.textContent("#status")).toMatch(/^done: 300 rows in /);
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 
   it("cancel stops a run, and the next run scores", async () => {

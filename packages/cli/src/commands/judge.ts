@@ -6,6 +6,7 @@ import { basename, extname, join, relative, resolve } from "node:path";
 import { estimateCi } from "@evalkern/harness";
 import { EXIT, usageError } from "../errors.js";
 import { csvCell, csvLine } from "../io/csv.js";
+import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { delimiterOf, formatOf, readObjects } from "../io/records.js";
 import { AtomicWriter } from "../io/writer.js";
 import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, type JudgeRunner } from "../judge-registry.js";
@@ -121,8 +122,16 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const modelName = options.model ?? env.EVALKERN_JUDGE_MODEL;
   if (!modelName) throw usageError("no judge model: pass --model or set EVALKERN_JUDGE_MODEL");
   const input = resolve(options.input);
-  const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
   const output = resolve(options.output ?? `${basename(input, extname(input))}.judged${formatOf(input) === "csv" ? extname(input) : ".jsonl"}`);
+  checkOutputPaths(
+    [{ role: "the input", path: options.input }],
+    [
+      mainOutput(options.output, output),
+      { role: "--cache", path: options.cache },
+      { role: "--report", path: options.report },
+    ],
+  );
+  const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
 
   const judge = await import("@evalkern/judge");
   const { LLMTestCase } = await import("@evalkern/metrics/deepeval");

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { mergeShards } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
+import { checkOutputPaths } from "../io/output-paths.js";
 import { CLI_VERSION, ensureSidecar, loadRun, type RunManifest, type RunMetric } from "../results.js";
 import type { ScoreIo } from "./score.js";
 import { colorEnabled } from "../log.js";
@@ -22,6 +23,10 @@ export interface MergeOptions {
 }
 
 export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<number> {
+  checkOutputPaths(
+    options.outputs.map((path) => ({ role: "the shard", path })),
+    [{ role: "-o", path: options.output, sidecar: true }],
+  );
   const runs = options.outputs.map((o) => ({ path: resolve(o), run: loadRun(o) }));
   for (const r of runs) {
     if (r.run.manifest.kind !== "score" || !r.run.summary) throw inputError(`${r.path} is not the output of \`evalkern score\``);

@@ -7,6 +7,7 @@ import { pairedTest } from "@evalkern/harness";
 import { comparisonData } from "@evalkern/harness/report";
 import { inputError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
+import { checkOutputPaths } from "../io/output-paths.js";
 import { collectReport, type ComparisonData } from "../report/collect.js";
 import { renderReport } from "../report/html.js";
 import { loadRun, type LoadedRun } from "../results.js";
@@ -61,6 +62,9 @@ async function comparison(base: LoadedRun, system: LoadedRun, by: readonly strin
  * await writeReport({ baseline: "base.scored.jsonl", results: "new.scored.jsonl", output: "ab.html" });
  */
 export async function writeReport(options: ReportOptions): Promise<{ path: string; bytes: number }> {
+  const inputs = [{ role: "the results file", path: options.results }];
+  if (options.baseline !== undefined) inputs.push({ role: "the baseline", path: options.baseline });
+  checkOutputPaths(inputs, [{ role: "-o", path: options.output }]);
   const base = options.baseline !== undefined ? scoreRun(options.baseline) : undefined;
   const run = base ? scoreRun(options.results) : loadRun(options.results);
   let data = await collectReport(run, {

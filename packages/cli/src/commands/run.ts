@@ -6,6 +6,7 @@ import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
+import { checkOutputPaths } from "../io/output-paths.js";
 import { requireFile } from "../io/records.js";
 import { log } from "../log.js";
 import { createRowProgress } from "../progress.js";
@@ -172,6 +173,14 @@ export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
 
 export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promise<number> {
   const benchmarks = await loadBenchmarks(options.file);
+  const inputs = [{ role: "the benchmark file", path: options.file }];
+  for (const { definition: { dataset } } of benchmarks) {
+    if (typeof dataset === "string" && !dataset.includes("://")) inputs.push({ role: "the dataset", path: dataset });
+  }
+  checkOutputPaths(inputs, [
+    { role: "-o", path: options.output },
+    { role: "--predictions", path: options.predictions },
+  ]);
   // the built-in BYOB scorers (and user scorers calling them) run on the WebAssembly kernels
   await (await import("@evalkern/core-wasm")).ready();
   const env = process.env;

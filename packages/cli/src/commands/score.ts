@@ -9,6 +9,7 @@ import { checkpointPath, EvalkernError, fileSystemError, inputGeometry, removeSt
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
@@ -259,7 +260,8 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   requireFile(input);
   if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
   const output = resolve(options.output ?? defaultOutput(input, options.shard));
-  if (output === input) throw usageError("--output must not be the input file");
+  const outputs = [mainOutput(options.output, output), { role: "--report", path: options.report }];
+  checkOutputPaths([{ role: "the input", path: options.input }], outputs);
   const metricArgs = (options.metrics.length ? options.metrics : DEFAULT_METRICS).map(parseMetricArgument);
   const resolved = metricArgs.map(resolveMetric);
   const seen = new Set<string>();
