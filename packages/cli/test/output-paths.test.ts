@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CliError } from "../errors.js";
-import { checkOutputPaths, realTarget } from "./output-paths.js";
+import { CliError } from "../src/errors.js";
+import { checkOutputPaths, realTarget } from "../src/io/output-paths.js";
 
 const dir = () => realpathSync(mkdtempSync(join(tmpdir(), "evalkern-paths-")));
 
