@@ -19,7 +19,8 @@ export async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<Ro
   let header: readonly string[] | undefined;
   const path = m.output;
   let keys: readonly string[] = [];
-  for await (const r of readRecords(path, m.outputFormat, { start: 0, end: statSync(path).size, startLine: 1 }, delimiterOf(path), m.outputQuote ?? true)) {
+  const range = { start: 0, end: statSync(path).size, startLine: 1 };
+  for await (const r of readRecords(path, m.outputFormat, range, delimiterOf(path), m.outputQuote ?? true)) {
     let row: Record<string, unknown> | undefined;
     if (r.kind === "jsonl") {
       const v = JSON.parse(r.text) as Record<string, unknown>;

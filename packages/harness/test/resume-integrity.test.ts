@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkpointPath, ResumeDamagedError, ResumeMismatchError, RunAbortedError, scoreFile, statisticsPath, type ScoreFileOptions } from "../src/index.js";
+import { checkpointPath, ResumeDamagedError, ResumeMismatchError, RunAbortedError, scoreFile, statisticsPath } from "../src/index.js";
+import type { ScoreFileOptions } from "../src/index.js";
 import { makePairs, tempDir } from "./helpers.js";
 
 let dir: string;

@@ -174,7 +174,14 @@ function badRowsNote(summary: ScoreSummary, input: string): string {
 }
 
 /** The first input row's fields (read only when no row could be scored). */
-async function firstRowHint(input: string, format: Format, range: ByteRange, header: readonly string[] | null, delimiter: string, quote: boolean): Promise<string> {
+async function firstRowHint(
+  input: string,
+  format: Format,
+  range: ByteRange,
+  header: readonly string[] | null,
+  delimiter: string,
+  quote: boolean,
+): Promise<string> {
   for await (const r of readRecords(input, format, range, delimiter, quote)) {
     let keys: string[] | undefined;
     if (r.kind === "jsonl") {

@@ -59,7 +59,13 @@ async function* textChunks(path: string, range: ByteRange): AsyncGenerator<strin
 }
 
 /** The records of `path` in `range`, in order (blank lines skipped); `quote`: whether `"` quotes CSV fields. */
-export async function* readRecords(path: string, format: Format, range: ByteRange, delimiter = ",", quote = delimiter !== "\t"): AsyncGenerator<InputRecord> {
+export async function* readRecords(
+  path: string,
+  format: Format,
+  range: ByteRange,
+  delimiter = ",",
+  quote = delimiter !== "\t",
+): AsyncGenerator<InputRecord> {
   if (format === "csv") {
     const splitter = new CsvSplitter(delimiter, range.startLine, quote);
     const emit = function* (records: ReturnType<CsvSplitter["push"]>): Generator<InputRecord> {

@@ -451,7 +451,12 @@ function outputRows(
       const rec = records[i]!;
       const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
       // CSV input: the cells by position (the output has the input's header); JSONL input: by key
-      const cells = rec.cells && obj ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas)) : obj ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas)) : empty.slice();
+      const cells =
+        rec.cells && obj
+          ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
+          : obj
+            ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
+            : empty.slice();
       const v = vOf[i]!;
       for (const p of metricAt) {
         const x = v < 0 ? NaN : value(p, v);

@@ -246,7 +246,8 @@ export function checkCsvHeader(header: readonly string[], fields: ResolvedFields
   keys.forEach((k, i) => {
     const j = firstAt.get(k);
     if (j !== undefined) {
-      throw new AmbiguousColumnError(`${file}: column ${i + 1} is named ${JSON.stringify(header[i])} and column ${j + 1} ${JSON.stringify(header[j])}, which both read as ${JSON.stringify(k)}: rename one of them`, k, [j + 1, i + 1]);
+      const names = `column ${i + 1} is named ${JSON.stringify(header[i])} and column ${j + 1} ${JSON.stringify(header[j])}`;
+      throw new AmbiguousColumnError(`${file}: ${names}, which both read as ${JSON.stringify(k)}: rename one of them`, k, [j + 1, i + 1]);
     }
     firstAt.set(k, i);
   });
@@ -255,11 +256,8 @@ export function checkCsvHeader(header: readonly string[], fields: ResolvedFields
     const positions = header.flatMap((h, i) => (h === f ? [i + 1] : []));
     if (positions.length < 2) continue;
     const picks = positions.map((_, n) => JSON.stringify(`${f}#${n + 1}`)).join(", ");
-    throw new AmbiguousColumnError(
-      `${file} has ${positions.length} columns named ${JSON.stringify(f)} (columns ${positions.join(", ")}): pick one as ${picks} (the n-th column of that name), or rename them`,
-      f,
-      positions,
-    );
+    const where = `${positions.length} columns named ${JSON.stringify(f)} (columns ${positions.join(", ")})`;
+    throw new AmbiguousColumnError(`${file} has ${where}: pick one as ${picks} (the n-th column of that name), or rename them`, f, positions);
   }
 }
 

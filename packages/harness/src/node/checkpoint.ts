@@ -113,7 +113,8 @@ export function readCheckpoint(path: string): Checkpoint | undefined {
   const tail = CHECKSUM_TAIL.exec(text);
   const body = tail ? `${text.slice(0, tail.index)}}` : "";
   if (!tail || version !== CHECKPOINT_VERSION || createHash("sha256").update(body).digest("hex") !== tail[1]) {
-    throw new ResumeDamagedError(`${path} is damaged: its content does not match its checksum (edited or partly written); start over without resume`, path);
+    const why = "its content does not match its checksum (edited or partly written)";
+    throw new ResumeDamagedError(`${path} is damaged: ${why}; start over without resume`, path);
   }
   return parsed as Checkpoint;
 }
@@ -166,11 +167,15 @@ export interface RunStart {
  */
 function verifiedPrefix(path: string, bytes: number, expected: string): Hash {
   const size = existsSync(path) ? statSync(path).size : -1;
-  if (size < bytes) throw new ResumeDamagedError(`${path} is shorter (${size} bytes) than its checkpoint says (${bytes}): it was modified or lost; start over without resume`, path);
+  if (size < bytes) {
+    const why = `shorter (${size} bytes) than its checkpoint says (${bytes}): it was modified or lost`;
+    throw new ResumeDamagedError(`${path} is ${why}; start over without resume`, path);
+  }
   const hash = createHash("sha256");
   hashFileRange(path, 0, bytes, hash);
   if (hash.copy().digest("hex") !== expected) {
-    throw new ResumeDamagedError(`${path} was modified since its checkpoint: its first ${bytes} bytes differ from what was written (edited?); start over without resume`, path);
+    const why = `its first ${bytes} bytes differ from what was written (edited?)`;
+    throw new ResumeDamagedError(`${path} was modified since its checkpoint: ${why}; start over without resume`, path);
   }
   return hash;
 }
@@ -222,7 +227,10 @@ export function startOrRestore(o: {
   if (previous) {
     if (previous.job !== job) {
       const changed = changedSettings(previous.jobParts, o.jobParts);
-      const what = changed.length > 0 ? `changed: ${changed.join(", ")}` : "input file, its size/mtime, format, metrics, fields, shard, row limits or statistics setting changed";
+      const what =
+        changed.length > 0
+          ? `changed: ${changed.join(", ")}`
+          : "input file, its size/mtime, format, metrics, fields, shard, row limits or statistics setting changed";
       throw new ResumeMismatchError(`${ckptPath} belongs to a different job (${what}). Remove it or run without resume to start over.`);
     }
     // bind to content, not to size and mtime: an in-place edit with a restored mtime is caught here
