@@ -3,7 +3,8 @@
 import { statSync } from "node:fs";
 import { ByFieldCheck } from "./by-fields.js";
 import { inputError, usageError } from "./errors.js";
-import { readRecords } from "./io/records.js";
+import { csvKeys } from "@evalkern/harness";
+import { delimiterOf, readRecords } from "./io/records.js";
 import type { LoadedRun } from "./results.js";
 
 export interface RowInfo {
@@ -17,7 +18,9 @@ export async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<Ro
   const byCheck = new ByFieldCheck(by);
   let header: readonly string[] | undefined;
   const path = m.output;
-  for await (const r of readRecords(path, m.outputFormat, { start: 0, end: statSync(path).size, startLine: 1 }, path.endsWith(".tsv") ? "\t" : ",")) {
+  let keys: readonly string[] = [];
+  const range = { start: 0, end: statSync(path).size, startLine: 1 };
+  for await (const r of readRecords(path, m.outputFormat, range, delimiterOf(path), m.outputQuote ?? true)) {
     let row: Record<string, unknown> | undefined;
     if (r.kind === "jsonl") {
       const v = JSON.parse(r.text) as Record<string, unknown>;
@@ -25,10 +28,11 @@ export async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<Ro
     } else if (r.kind === "csv") {
       if (!header) {
         header = r.fields;
+        keys = csvKeys(header);
         continue;
       }
       row = {};
-      for (const [i, h] of header.entries()) row[h] = r.fields[i];
+      for (const [i, k] of keys.entries()) row[k] = r.fields[i];
     }
     if (row) byCheck.row(row, (f) => row![f] !== undefined);
     const refs = JSON.stringify(m.fields.references.map((f) => row?.[f] ?? null));

@@ -82,11 +82,11 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .argument("<input>", "JSONL (one object per line) or CSV/TSV (header row) file")
     .option("-o, --output <file>", "per-row output, .jsonl or .csv (default: <input name>.scored.<ext> here)")
     .option("-m, --metric <name[:key=value...]>", "metric with options, repeatable (e.g. bleu, chrf:wordOrder=2, rouge:useStemmer=true)", collect)
-    .option("--hyp-field <path>", "field holding the hypothesis (dotted paths allowed)", "hyp")
+    .option("--hyp-field <path>", "field holding the hypothesis (dotted paths allowed; name#n: the n-th of CSV columns sharing a name)", "hyp")
     .option("--refs-field <path>", "field(s) holding the reference(s): a string or a list; repeat or comma-separate for several CSV columns", collectList)
     .option("--id-field <path>", "field copied as the row id into the scorer's records")
     .option("-w, --workers <n>", "worker threads (default and maximum: all cores)", positiveInt("--workers"))
-    .option("--resume", "continue from the last checkpoint of the same job (same input, metrics, fields, shard)")
+    .option("--resume", "continue from the last checkpoint of the same job (same input, metrics, fields, shard, row limits); damaged or edited files are refused")
     .option("--shard <i/n>", "score only shard i of n (1-based); merge shard outputs with `evalkern merge`")
     .option("--no-ci", "skip the bootstrap confidence intervals")
     .option("--resamples <n>", "bootstrap resamples", positiveInt("--resamples"), 1000)
@@ -97,6 +97,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .addOption(new Option("--signatures <form>", "signatures in the table: short (metric options and a hash of the full form) or full; files and the report always keep the full form").choices(["short", "full"]).default("short"))
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .option("--tsv-quotes", "read .tsv input (and write .tsv output) with CSV quoting; by default a \" in TSV is text, as paste writes it")
     .option("--no-csv-escape", "CSV output: write text cells starting with = + - @ as they are (by default they get a leading ' so spreadsheets do not run them as formulas)")
     .option("--strict-utf8", "rows with bytes that are not UTF-8 are bad rows (default: scored with U+FFFD in their place, and reported)")
     .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
@@ -135,6 +136,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           checkpointInterval: o.checkpointInterval as number | undefined,
           maxRowBytes: o.maxRowBytes as number | undefined,
           strictUtf8: o.strictUtf8 === true,
+          tsvQuotes: o.tsvQuotes === true,
           csvEscapeFormulas: o.csvEscape !== false,
           rowTimeout: o.rowTimeout as number | undefined,
           report: o.report as string | undefined,

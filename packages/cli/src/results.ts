@@ -46,6 +46,8 @@ export interface RunManifest {
   readonly output: string;
   readonly inputFormat: Format;
   readonly outputFormat: Format;
+  /** CSV/TSV output: written with CSV quoting (absent: yes; TSV output of TSV input is written without). */
+  readonly outputQuote?: boolean;
   readonly fields: { readonly hypothesis: string; readonly references: readonly string[]; readonly id?: string | undefined };
   readonly metrics: readonly RunMetric[];
   readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };

@@ -82,6 +82,40 @@ export class ResumeMismatchError extends EvalkernError {
 }
 
 /**
+ * `resume` found a file it restores from damaged or edited since it was written: a checkpoint that is
+ * truncated or whose checksum does not match, or a partial output or statistics file whose bytes no
+ * longer hash to what the checkpoint recorded. Names the file; start over without resume.
+ */
+export class ResumeDamagedError extends EvalkernError {
+  override name = "ResumeDamagedError";
+  override readonly code: string = "RESUME_DAMAGED";
+  /** The damaged file. */
+  readonly path: string;
+  constructor(message: string, path: string) {
+    super(message);
+    this.path = path;
+  }
+}
+
+/**
+ * A CSV/TSV header names a column used as a field (hypothesis, references or id) more than once.
+ * Pick one occurrence as `name#n` (the n-th column of that name, from 1), or rename the columns.
+ */
+export class AmbiguousColumnError extends EvalkernError {
+  override name = "AmbiguousColumnError";
+  override readonly code: string = "AMBIGUOUS_COLUMN";
+  /** The repeated header name. */
+  readonly column: string;
+  /** Its 1-based column positions. */
+  readonly positions: readonly number[];
+  constructor(message: string, column: string, positions: readonly number[]) {
+    super(message);
+    this.column = column;
+    this.positions = positions;
+  }
+}
+
+/**
  * A file or directory could not be created, opened, written, synced or renamed: no space left, no
  * permission, a read-only or special file system (`/proc`), a missing folder. The run stops at once;
  * a bulk run keeps its last checkpoint, so `resume` continues once the cause is fixed.

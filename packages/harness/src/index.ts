@@ -44,6 +44,6 @@ export {
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
 export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export type { RowsOutputOptions } from "./node/output-rows.js";
-export type { FieldMap } from "./bulk/records.js";
+export { csvKeys, checkCsvHeader, defaultQuote, type FieldMap } from "./bulk/records.js";
 export type { MetricSummary } from "./bulk/summary.js";
 export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";

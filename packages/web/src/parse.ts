@@ -2,7 +2,7 @@
 // the fields of the first rows, a guess of which fields hold the hypothesis, references, id and slices,
 // and the first malformed row (named by its line). Pure functions, unit-tested in Node; the scoring itself
 // parses every row again in the workers with the harness's own parser.
-import { EvalkernError, parseCsv } from "@evalkern/harness/browser";
+import { csvKeys, EvalkernError, parseCsv } from "@evalkern/harness/browser";
 
 export type Format = "jsonl" | "csv";
 
@@ -65,6 +65,7 @@ export function sampleRecords(text: string, format: Format, delimiter: string, o
   const rows: Record<string, unknown>[] = [];
   const errors: { line: number; message: string }[] = [];
   let header: string[] | null = null;
+  let keys: string[] = [];
   let lines = 0;
   if (format === "jsonl") {
     const all = body.split("\n");
@@ -93,6 +94,7 @@ export function sampleRecords(text: string, format: Format, delimiter: string, o
       }
       if (!header) {
         header = r.fields;
+        keys = csvKeys(header); // the scorer's row keys: a repeated name is name#1, name#2, …
         continue;
       }
       if (r.fields.length !== header.length) {
@@ -100,12 +102,12 @@ export function sampleRecords(text: string, format: Format, delimiter: string, o
         continue;
       }
       const o: Record<string, string> = {};
-      header.forEach((h, i) => (o[h] = r.fields[i]!));
+      keys.forEach((k, i) => (o[k] = r.fields[i]!));
       rows.push(o);
     }
     if (!header) throw new InputError("the CSV header row is missing");
   }
-  return { format, delimiter, header, rows, fields: fieldsOf(rows, header), errors, lines };
+  return { format, delimiter, header, rows, fields: fieldsOf(rows, header ? keys : null), errors, lines };
 }
 
 /** An input that cannot be read at all (the message names the line). */

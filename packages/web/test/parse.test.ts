@@ -32,6 +32,13 @@ describe("sampleRecords", () => {
     expect(sampleRecords('{"a":1}', "jsonl", ",", { complete: true }).rows).toEqual([{ a: 1 }]);
   });
 
+  it("CSV: a repeated header name keeps every cell as name#n, the scorer's keys; TSV quotes are text", () => {
+    const s = sampleRecords("hyp,hyp,ref\na,b,c\n", "csv", ",");
+    expect(s.rows).toEqual([{ "hyp#1": "a", "hyp#2": "b", ref: "c" }]);
+    expect(s.fields.map((f) => f.name)).toEqual(["hyp#1", "hyp#2", "ref"]);
+    expect(sampleRecords('hyp\tref\n"Hi," she said.\tx\n', "csv", "\t").rows).toEqual([{ hyp: '"Hi," she said.', ref: "x" }]);
+  });
+
   it("CSV: header (BOM removed), quoted newlines, wrong field counts named by line", () => {
     const text = '\uFEFFoutput,target\n"two\nlines",b\nonly-one\nc,d\n';
     const s = sampleRecords(text, "csv", ",");

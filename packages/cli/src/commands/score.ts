@@ -5,10 +5,10 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import { checkpointPath, csvKeys, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { delimiterOf, formatOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import { delimiterOf, formatOf, quoteOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { RunGuard } from "../io/run-guard.js";
 import { parseMetricArgument } from "../metric-options.js";
@@ -59,6 +59,8 @@ export interface ScoreCommandOptions {
   readonly csvEscapeFormulas?: boolean | undefined;
   /** Rows with bytes that are not UTF-8 are bad rows (scoreFile strictUtf8). */
   readonly strictUtf8?: boolean | undefined;
+  /** Read .tsv input (and write .tsv output) with CSV quoting (scoreFile quote); by default a `"` in TSV is text. */
+  readonly tsvQuotes?: boolean | undefined;
   /** Time budget per row in ms (scoreFile rowTimeoutMs). */
   readonly rowTimeout?: number | undefined;
   readonly report?: string | undefined;
@@ -173,8 +175,15 @@ function badRowsNote(summary: ScoreSummary, input: string): string {
 }
 
 /** The first input row's fields (read only when no row could be scored). */
-async function firstRowHint(input: string, format: Format, range: ByteRange, header: readonly string[] | null, delimiter: string): Promise<string> {
-  for await (const r of readRecords(input, format, range, delimiter)) {
+async function firstRowHint(
+  input: string,
+  format: Format,
+  range: ByteRange,
+  header: readonly string[] | null,
+  delimiter: string,
+  quote: boolean,
+): Promise<string> {
+  for await (const r of readRecords(input, format, range, delimiter, quote)) {
     let keys: string[] | undefined;
     if (r.kind === "jsonl") {
       try {
@@ -183,7 +192,7 @@ async function firstRowHint(input: string, format: Format, range: ByteRange, hea
       } catch {
         keys = undefined;
       }
-    } else if (r.kind === "csv" && header && r.fields.length === header.length) keys = Object.keys(Object.fromEntries(header.map((h) => [h, true])));
+    } else if (r.kind === "csv" && header && r.fields.length === header.length) keys = csvKeys(header);
     if (keys) return ` The first row's fields are: ${keys.join(", ") || "(none)"}; choose them with --hyp-field and --refs-field.`;
     break;
   }
@@ -271,7 +280,9 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   }
   const format = formatOf(input);
   const delimiter = delimiterOf(input);
+  const quote = quoteOf(input, options.tsvQuotes);
   const outputFormat = formatOf(output);
+  const outputQuote = outputFormat === "csv" ? quoteOf(output, options.tsvQuotes || (format === "jsonl" || quote)) : undefined;
   const dir = ensureSidecar(output);
   // the rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it
   const raw = join(dir, "rows.jsonl");
@@ -301,10 +312,12 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
       outputFormat,
       outputDelimiter: delimiterOf(output),
       outputEscapeFormulas: options.csvEscapeFormulas !== false,
+      ...(outputQuote !== undefined ? { outputQuote } : {}),
       metrics: resolved.map(harnessSpec),
       fields,
       format,
       delimiter,
+      quote,
       ...(options.workers !== undefined ? { workers: options.workers } : {}),
       // queue mode with --job: a checkpoint of the same job resumes without --resume
       ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
@@ -363,6 +376,7 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     output,
     inputFormat: format,
     outputFormat,
+    ...(outputQuote !== undefined ? { outputQuote } : {}),
     fields,
     metrics,
     rows: { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad },
@@ -393,9 +407,9 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   }
 
   if (summary.rows.scored === 0 && summary.rows.records > 0) {
-    const geometry = inputGeometry(input, format, delimiter, options.shard ?? null);
+    const geometry = inputGeometry(input, format, delimiter, options.shard ?? null, quote);
     const range: ByteRange = { start: geometry.start, end: geometry.end, startLine: geometry.startLine };
-    const hint = await firstRowHint(input, format, range, geometry.header, delimiter);
+    const hint = await firstRowHint(input, format, range, geometry.header, delimiter, quote);
     throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
   }
   if (summary.rows.records === 0) throw inputError(`${options.input} has no rows${options.shard ? " in this shard" : ""}`);

@@ -1,7 +1,8 @@
 // CSV records with the bulk scorer's rules (RFC 4180 with Python csv's leniency): quotes are special
 // only at the start of a field, `""` inside quotes is a quote, text after a closing quote up to the
-// delimiter is kept, CRLF and LF end records, a blank line is no record. The reader has to agree with
-// the scorer record for record, since scored rows are joined back to their input rows by position.
+// delimiter is kept, CRLF and LF end records, a blank line is no record. Without quoting (TSV unless
+// asked for) a `"` is text and every line is a record. The reader has to agree with the scorer record
+// for record, since scored rows are joined back to their input rows by position.
 
 export type CsvRecord = { readonly line: number; readonly fields: string[] } | { readonly line: number; readonly error: string };
 
@@ -22,9 +23,12 @@ export class CsvSplitter {
   private line: number;
   private recordLine: number;
   private readonly delimiter: string;
+  private readonly quote: boolean;
 
-  constructor(delimiter = ",", firstLine = 1) {
+  /** `quote`: whether `"` quotes fields (default: yes, except for a tab delimiter). */
+  constructor(delimiter = ",", firstLine = 1, quote = delimiter !== "\t") {
     this.delimiter = delimiter;
+    this.quote = quote;
     this.line = firstLine;
     this.recordLine = firstLine;
   }
@@ -60,7 +64,7 @@ export class CsvSplitter {
           this.state = S.FieldStart;
         // falls through
         case S.FieldStart:
-          if (c === '"') this.state = S.Quoted;
+          if (c === '"' && this.quote) this.state = S.Quoted;
           else if (c === d) this.fields.push("");
           else if (c === "\n") {
             this.fields.push("");
@@ -142,8 +146,8 @@ export class CsvSplitter {
 }
 
 /** Parse a whole CSV text. */
-export function parseCsvText(text: string, delimiter = ","): CsvRecord[] {
-  const s = new CsvSplitter(delimiter);
+export function parseCsvText(text: string, delimiter = ",", quote = delimiter !== "\t"): CsvRecord[] {
+  const s = new CsvSplitter(delimiter, 1, quote);
   return [...s.push(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), ...s.end()];
 }
 

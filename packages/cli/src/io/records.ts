@@ -3,6 +3,7 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { inputError } from "../errors.js";
+import { csvKeys } from "@evalkern/harness";
 import { CsvSplitter } from "./csv.js";
 
 export type Format = "jsonl" | "csv";
@@ -15,6 +16,14 @@ export function formatOf(path: string): Format {
 
 export function delimiterOf(path: string): string {
   return extname(path).toLowerCase() === ".tsv" ? "\t" : ",";
+}
+
+/**
+ * Whether `"` quotes fields of the delimited file `path`: always for .csv; for .tsv only when asked
+ * (`tsvQuotes`, the --tsv-quotes flag), since TSV as `paste` writes it has no quoting.
+ */
+export function quoteOf(path: string, tsvQuotes = false): boolean {
+  return delimiterOf(path) !== "\t" || tsvQuotes;
 }
 
 /** Fail with exit code 3 unless `path` is a readable regular file. */
@@ -49,10 +58,16 @@ async function* textChunks(path: string, range: ByteRange): AsyncGenerator<strin
   if (tail) yield tail;
 }
 
-/** The records of `path` in `range`, in order (blank lines skipped). */
-export async function* readRecords(path: string, format: Format, range: ByteRange, delimiter = ","): AsyncGenerator<InputRecord> {
+/** The records of `path` in `range`, in order (blank lines skipped); `quote`: whether `"` quotes CSV fields. */
+export async function* readRecords(
+  path: string,
+  format: Format,
+  range: ByteRange,
+  delimiter = ",",
+  quote = delimiter !== "\t",
+): AsyncGenerator<InputRecord> {
   if (format === "csv") {
-    const splitter = new CsvSplitter(delimiter, range.startLine);
+    const splitter = new CsvSplitter(delimiter, range.startLine, quote);
     const emit = function* (records: ReturnType<CsvSplitter["push"]>): Generator<InputRecord> {
       for (const r of records) yield "error" in r ? { line: r.line, kind: "csv-error", error: r.error } : { line: r.line, kind: "csv", fields: r.fields };
     };
@@ -93,17 +108,19 @@ export async function readObjects(path: string): Promise<{ line: number; value: 
   const size = statSync(path).size;
   const out: { line: number; value: Record<string, unknown> }[] = [];
   let header: readonly string[] | undefined;
+  let keys: readonly string[] | undefined;
   for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, delimiter)) {
     if (r.kind === "csv-error") throw inputError(`${path}:${r.line}: malformed CSV: ${r.error}`);
     if (r.kind === "csv") {
       const fields = r.line === 1 && r.fields[0]?.charCodeAt(0) === 0xfeff ? [r.fields[0].slice(1), ...r.fields.slice(1)] : r.fields;
       if (!header) {
         header = fields;
+        keys = csvKeys(header); // a repeated name keeps every cell, as name#1, name#2, …
         continue;
       }
       if (fields.length !== header.length) throw inputError(`${path}:${r.line}: expected ${header.length} fields (the header's), got ${fields.length}`);
       const value: Record<string, unknown> = {};
-      header.forEach((h, i) => (value[h] = fields[i]));
+      keys!.forEach((k, i) => (value[k] = fields[i]));
       out.push({ line: r.line, value });
       continue;
     }

@@ -1,21 +1,22 @@
 // The CLI's side of the HTML report: reading a run's output file (and its statistics through the
 // harness's `sliceScores`) for the shared, browser-safe collector of `@evalkern/harness/report`.
 import { statSync } from "node:fs";
-import { sliceScores } from "@evalkern/harness";
+import { csvKeys, sliceScores } from "@evalkern/harness";
 import { collectReportData, rowField, type CollectOptions as HarnessCollectOptions, type OutputRow, type ReportData, type ReportRun } from "@evalkern/harness/report";
 import { ByFieldCheck } from "../by-fields.js";
 import { inputError } from "../errors.js";
-import { readRecords, type InputRecord } from "../io/records.js";
+import { delimiterOf, readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun } from "../results.js";
 
 export { BINS, judgeReferences, type ComparisonData, type PairedRow, type ReportData, type RowSample, type SeriesData, type SliceTable } from "@evalkern/harness/report";
 
 export type CollectOptions = Omit<HarnessCollectOptions, "onRow" | "onRowsDone" | "noRowsError">;
 
-async function* outputRows(path: string, format: "jsonl" | "csv"): AsyncGenerator<OutputRow> {
+/** `quote`: whether the run wrote its CSV/TSV output with CSV quoting (run.json `outputQuote`; older runs always did). */
+async function* outputRows(path: string, format: "jsonl" | "csv", quote: boolean): AsyncGenerator<OutputRow> {
   const size = statSync(path).size;
   let header: string[] | undefined;
-  for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, path.toLowerCase().endsWith(".tsv") ? "\t" : ",")) {
+  for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, delimiterOf(path), quote)) {
     yield parseOutputRecord(r, () => header, (h) => (header = h));
   }
 }
@@ -32,7 +33,7 @@ function parseOutputRecord(r: InputRecord, header: () => string[] | undefined, s
   if (r.kind === "csv-error") return { line: r.line, row: null };
   const h = header();
   if (!h) {
-    setHeader(r.fields.map((f, i) => (i === 0 && f.charCodeAt(0) === 0xfeff ? f.slice(1) : f)));
+    setHeader(csvKeys(r.fields.map((f, i) => (i === 0 && f.charCodeAt(0) === 0xfeff ? f.slice(1) : f))));
     return { line: r.line, row: null };
   }
   const o: Record<string, unknown> = {};
@@ -46,7 +47,7 @@ export async function collectReport(run: LoadedRun, options: CollectOptions = {}
   const summary = run.summary;
   const source: ReportRun = {
     manifest: m,
-    rows: () => outputRows(m.output, m.outputFormat),
+    rows: () => outputRows(m.output, m.outputFormat, m.outputQuote ?? true),
     ...(summary?.statistics != null ? { sliceScores: (slices, opts) => sliceScores(summary, slices, opts) } : {}),
   };
   // only fields the user asked for are checked (detected ones exist by construction)

@@ -3,7 +3,7 @@
 // (JSONL bytes or values), its statistics rows, and exact partial column sums.
 import { sharedPairBatch } from "@evalkern/core-wasm";
 import { fsumAdd } from "./fsum.js";
-import { extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
+import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
 import { csvCell, csvLine, isPlainObject, spliceObject, type RowsOutput } from "./rows.js";
 
@@ -65,6 +65,8 @@ interface RecordIn {
   readonly text?: string;
   /** What an output row shows as `_input` when the record is no object: the CSV error or fields. */
   readonly input?: unknown;
+  /** CSV: the record's cells, by column (CSV output rows write them back by position). */
+  readonly cells?: readonly string[];
   readonly error?: { readonly code: BadRowCode; readonly message: string };
 }
 
@@ -148,15 +150,16 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
   return { records, blank };
 }
 
-function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string): RecordIn[] {
-  return parseCsv(text, delimiter, firstLine).map((r) => {
+function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string, quote: boolean | undefined): RecordIn[] {
+  const keys = csvKeys(header); // a repeated name keeps every cell, as name#1, name#2, …
+  return parseCsv(text, delimiter, firstLine, quote).map((r) => {
     if ("error" in r) return { position: r.line, input: r.error, error: { code: "csv_error", message: r.error } };
     if (r.fields.length !== header.length) {
       return { position: r.line, input: r.fields, error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` } };
     }
     const obj: Record<string, string> = {};
-    header.forEach((h, i) => (obj[h] = r.fields[i]!));
-    return { position: r.line, value: obj };
+    keys.forEach((k, i) => (obj[k] = r.fields[i]!));
+    return { position: r.line, value: obj, cells: r.fields };
   });
 }
 
@@ -175,6 +178,8 @@ export type ChunkInput =
       readonly firstLine: number;
       readonly header: readonly string[];
       readonly delimiter: string;
+      /** Whether `"` quotes fields (default: not for a tab delimiter, see `defaultQuote`). */
+      readonly quote?: boolean;
       readonly presetErrors?: readonly PresetError[];
     }
   | { readonly kind: "rows"; readonly rows: readonly unknown[]; readonly firstIndex: number }
@@ -195,7 +200,7 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   } else if (input.kind === "csv") {
     const d = decodeChunk(input.bytes, input.firstLine);
     badLines = d.badLines;
-    records = csvRecords(d.text, input.firstLine, input.header, input.delimiter);
+    records = csvRecords(d.text, input.firstLine, input.header, input.delimiter, input.quote);
     dropEmpty = ctx.fields.references.length > 1;
   } else if (input.kind === "errors") {
     records = input.errors.map((e) => ({ position: e.position, error: { code: e.code, message: e.message } }));
@@ -445,7 +450,13 @@ function outputRows(
     for (let i = 0; i < R; i++) {
       const rec = records[i]!;
       const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
-      const cells = obj ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas)) : empty.slice();
+      // CSV input: the cells by position (the output has the input's header); JSONL input: by key
+      const cells =
+        rec.cells && obj
+          ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
+          : obj
+            ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
+            : empty.slice();
       const v = vOf[i]!;
       for (const p of metricAt) {
         const x = v < 0 ? NaN : value(p, v);
@@ -453,7 +464,7 @@ function outputRows(
       }
       const e = v < 0 ? errors[i]! : null;
       cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
-      text += csvLine(cells, d);
+      text += csvLine(cells, d, rows.quote);
     }
     return text;
   }

@@ -1,7 +1,9 @@
 // Reading rows: which fields hold the hypothesis and the references, JSONL lines, and CSV records
-// (RFC 4180 with Python csv's leniency: a quote inside an unquoted field is literal). The main thread
-// only finds record boundaries (`RecordSplitter`); workers parse the records.
+// (RFC 4180 with Python csv's leniency: a quote inside an unquoted field is literal). Tab-separated
+// text has no quoting unless asked for (`quote`): a `"` is a character like any other and every newline
+// ends a record. The main thread only finds record boundaries; workers parse the records.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { AmbiguousColumnError } from "../errors.js";
 
 /** Where the hypothesis, the references and an optional id live in each row (dotted paths). */
 export interface FieldMap {
@@ -130,10 +132,19 @@ export function extractPair(row: unknown, fields: ResolvedFields, dropEmpty: boo
 export type CsvRecord = { readonly line: number; readonly fields: string[] } | { readonly line: number; readonly error: string };
 
 /**
- * Parse CSV text (whole records only) into records. Quotes are special only at the start of a field;
- * `""` inside quotes is a quote; CRLF and LF both end records; a blank line is no record.
+ * Whether `"` quotes fields when nobody said: yes for CSV, no for tab-separated text (TSV as `paste`,
+ * databases and spreadsheets' TSV export write it, where `"Hi," she said.` is that text).
  */
-export function parseCsv(text: string, delimiter: string, firstLine: number): CsvRecord[] {
+export function defaultQuote(delimiter: string): boolean {
+  return delimiter !== "\t";
+}
+
+/**
+ * Parse CSV text (whole records only) into records. Quotes are special only at the start of a field
+ * (and only with `quote`, default: not for a tab delimiter); `""` inside quotes is a quote; CRLF and LF
+ * both end records; a blank line is no record.
+ */
+export function parseCsv(text: string, delimiter: string, firstLine: number, quote = defaultQuote(delimiter)): CsvRecord[] {
   const out: CsvRecord[] = [];
   const n = text.length;
   const d = delimiter.charCodeAt(0);
@@ -157,7 +168,7 @@ export function parseCsv(text: string, delimiter: string, firstLine: number): Cs
     let field = "";
     for (;;) {
       // field start
-      if (i < n && text.charCodeAt(i) === 34) {
+      if (quote && i < n && text.charCodeAt(i) === 34) {
         i++;
         for (;;) {
           const q = text.indexOf('"', i);
@@ -208,6 +219,48 @@ export function parseCsv(text: string, delimiter: string, firstLine: number): Cs
   return out;
 }
 
+/**
+ * The keys of a CSV row object, one per column: the header name, or `name#n` for the n-th of several
+ * columns sharing a name (n from 1), so that no cell is lost and each of them can be picked as a field.
+ */
+export function csvKeys(header: readonly string[]): string[] {
+  const count = new Map<string, number>();
+  for (const h of header) count.set(h, (count.get(h) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return header.map((h) => {
+    if (count.get(h) === 1) return h;
+    const n = (seen.get(h) ?? 0) + 1;
+    seen.set(h, n);
+    return `${h}#${n}`;
+  });
+}
+
+/**
+ * Refuse a CSV header that makes a field ambiguous (`AmbiguousColumnError`, naming the column): a field
+ * path that is the name of several columns (pick one as `name#n`), or a `name#n` key that is also the
+ * name of another column. Repeated names no field uses are fine (their cells are all kept).
+ */
+export function checkCsvHeader(header: readonly string[], fields: ResolvedFields, file = "the CSV header"): void {
+  const keys = csvKeys(header);
+  const firstAt = new Map<string, number>();
+  keys.forEach((k, i) => {
+    const j = firstAt.get(k);
+    if (j !== undefined) {
+      const names = `column ${i + 1} is named ${JSON.stringify(header[i])} and column ${j + 1} ${JSON.stringify(header[j])}`;
+      throw new AmbiguousColumnError(`${file}: ${names}, which both read as ${JSON.stringify(k)}: rename one of them`, k, [j + 1, i + 1]);
+    }
+    firstAt.set(k, i);
+  });
+  const used = [fields.hypothesis, ...fields.references, ...(fields.id !== undefined ? [fields.id] : [])];
+  for (const f of used) {
+    const positions = header.flatMap((h, i) => (h === f ? [i + 1] : []));
+    if (positions.length < 2) continue;
+    const picks = positions.map((_, n) => JSON.stringify(`${f}#${n + 1}`)).join(", ");
+    const where = `${positions.length} columns named ${JSON.stringify(f)} (columns ${positions.join(", ")})`;
+    throw new AmbiguousColumnError(`${file} has ${where}: pick one as ${picks} (the n-th column of that name), or rename them`, f, positions);
+  }
+}
+
 /** Quote state of the CSV record scanners (same rules as `parseCsv`). */
 export const enum Csv {
   FieldStart,
@@ -219,6 +272,7 @@ export const enum Csv {
 /**
  * The CSV scanner's transition for one byte that is not a newline (a newline ends the record unless
  * the state is `Quoted`). Quotes are special only at the start of a field; `""` inside quotes is a quote.
+ * Scanners of unquoted text (`quote` false) never call it: every newline ends their records.
  */
 export function csvNext(state: Csv, c: number, delimiter: number): Csv {
   switch (state) {
@@ -234,18 +288,35 @@ export function csvNext(state: Csv, c: number, delimiter: number): Csv {
 }
 
 /**
+ * How the record scanners find where records end: "lines" at every newline (JSONL, and CSV/TSV without
+ * quoting); "quoted" at a newline outside a quoted field; "csv" as "quoted", or as "lines" for a tab
+ * delimiter (`defaultQuote`); "jsonl" as "lines".
+ */
+export type RecordSyntax = "jsonl" | "csv" | "lines" | "quoted";
+
+/** The record syntax of an input: "quoted" for CSV read with quoting, else "lines". */
+export function recordSyntax(format: "jsonl" | "csv", delimiter: string, quote = defaultQuote(delimiter)): "lines" | "quoted" {
+  return format === "csv" && quote ? "quoted" : "lines";
+}
+
+/** Whether a scanner of `syntax` must follow quotes (else every newline ends a record). */
+export function followsQuotes(syntax: RecordSyntax, delimiter: number): boolean {
+  return syntax === "quoted" || (syntax === "csv" && delimiter !== 9);
+}
+
+/**
  * The last record boundary in `buf[from, to)`, where `from` is a record start: the position just after
- * the last newline that ends a record (every newline for JSONL; one outside a quoted field for CSV, with
- * the quote rules of `parseCsv`), or -1 when there is none; and the newlines before that position.
+ * the last newline that ends a record (every newline for JSONL and unquoted text; one outside a quoted
+ * field with quotes, see `RecordSyntax`), or -1 when there is none; and the newlines before that position.
  */
 export function lastRecordBoundary(
   buf: Uint8Array,
   from: number,
   to: number,
-  format: "jsonl" | "csv",
+  format: RecordSyntax,
   delimiter = 44,
 ): { end: number; lines: number } {
-  if (format === "jsonl") {
+  if (!followsQuotes(format, delimiter)) {
     const q = buf.lastIndexOf(10, to - 1);
     if (q < from) return { end: -1, lines: 0 };
     return { end: q + 1, lines: countNewlines(buf, from, q + 1) };
@@ -275,10 +346,10 @@ export function firstRecordBoundary(
   buf: Uint8Array,
   from: number,
   to: number,
-  format: "jsonl" | "csv",
+  format: RecordSyntax,
   delimiter = 44,
 ): { end: number; lines: number } {
-  if (format === "jsonl") {
+  if (!followsQuotes(format, delimiter)) {
     const q = buf.indexOf(10, from);
     return q < 0 || q >= to ? { end: -1, lines: 0 } : { end: q + 1, lines: 1 };
   }

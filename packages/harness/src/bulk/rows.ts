@@ -62,6 +62,8 @@ export interface RowsOutput {
   readonly metricColumns: readonly { readonly header: string; readonly column: string }[];
   /** CSV output: neutralise text cells (and headers) a spreadsheet would run as formulas (`escapeCsvFormula`). */
   readonly escapeFormulas: boolean;
+  /** CSV output: quote cells as CSV does (`csvField`); false writes TSV cells as they are (`quote` of `csvField`). */
+  readonly quote: boolean;
 }
 
 /** Build the workers' output settings; `inputColumns` only matters for CSV output. */
@@ -71,15 +73,16 @@ export function rowsOutput(
   delimiter: string,
   inputColumns: readonly string[],
   escapeFormulas = true,
+  quote = true,
 ): RowsOutput {
   const layouts = specs.map((s) => rowLayout(s));
   const metricColumns = format === "csv" ? csvMetricColumns(layouts).filter((c) => !inputColumns.includes(c.header)).map(({ header, column }) => ({ header, column })) : [];
-  return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns, escapeFormulas };
+  return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns, escapeFormulas, quote };
 }
 
 /** The CSV header line of the output. */
 export function csvHeader(rows: RowsOutput): string {
-  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"].map((h) => csvCell(h, rows.escapeFormulas)), rows.delimiter);
+  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"].map((h) => csvCell(h, rows.escapeFormulas)), rows.delimiter, rows.quote);
 }
 
 /** Add `additions` (`"k":v,...`) as the last members of a JSON object's text. */
@@ -95,15 +98,20 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 // ------------------------------------------------------------------------------------ CSV writing
 
-/** One CSV field, quoted when it has to be. */
-export function csvField(value: string, delimiter = ","): string {
-  if (value.includes(delimiter) || value.includes('"') || value.includes("\n") || value.includes("\r")) return `"${value.replace(/"/g, '""')}"`;
+/**
+ * One CSV field, quoted when it has to be. Without `quote` (TSV read without quoting, where `"` is
+ * text) the field is written as it is; only one holding the delimiter or a line break, which plain TSV
+ * cannot hold, is still quoted.
+ */
+export function csvField(value: string, delimiter = ",", quote = true): string {
+  const special = value.includes(delimiter) || value.includes("\n") || value.includes("\r");
+  if (special || (quote && value.includes('"'))) return `"${value.replace(/"/g, '""')}"`;
   return value;
 }
 
-/** One CSV line (LF-terminated). */
-export function csvLine(values: readonly string[], delimiter = ","): string {
-  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
+/** One CSV line (LF-terminated); `quote` as for `csvField`. */
+export function csvLine(values: readonly string[], delimiter = ",", quote = true): string {
+  return `${values.map((v) => csvField(v, delimiter, quote)).join(delimiter)}\n`;
 }
 
 /** A plain decimal number (spreadsheets read it as a number, never as a formula). */

@@ -6,23 +6,35 @@
 // the checkpoint's lengths and continues from its input offset: rows after the checkpoint are scored
 // again and written once; rows before it are never rewritten. A checkpoint is bound to the job (its
 // fingerprint) and to the content of the input it covers (a running sha256, re-hashed on resume).
+//
+// What resume reads is checksummed: the checkpoint carries a sha256 of its own text (a truncated or
+// edited checkpoint is refused), and running sha256s of the output and statistics bytes committed so
+// far, fed as chunks are appended (no re-read while scoring); resume re-hashes those prefixes once, as it
+// does the input's, and refuses a file that no longer matches, naming it (`ResumeDamagedError`).
 import { createHash, type Hash } from "node:crypto";
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
-import { ResumeMismatchError } from "../errors.js";
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { ResumeDamagedError, ResumeMismatchError } from "../errors.js";
 import type { BadRow, ChunkResult } from "../bulk/chunk.js";
 import { ColumnSums } from "../bulk/fsum.js";
-import { acquireLock, openFile, readJson, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
+import { acquireLock, fileSystemError, openFile, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { READ_BLOCK, type InputGeometry } from "./geometry.js";
 
+const CHECKPOINT_VERSION = 3;
+
 interface Checkpoint {
-  readonly version: 2;
+  readonly version: typeof CHECKPOINT_VERSION;
   readonly job: string;
+  /** What the fingerprint `job` was computed from: on a mismatch, the settings that changed are named. */
+  readonly jobParts?: Record<string, unknown>;
   readonly nextOffset: number;
   /** sha256 of the CSV header and the input bytes [shard start, nextOffset): resume re-hashes them. */
   readonly contentHash: string;
   readonly nextLine: number;
   readonly outputBytes: number;
   readonly statisticsBytes: number;
+  /** sha256 of the output's bytes [0, outputBytes) and of the statistics file's [0, statisticsBytes). */
+  readonly outputHash: string;
+  readonly statisticsHash: string;
   readonly records: number;
   readonly blank: number;
   readonly valid: number;
@@ -64,6 +76,61 @@ export function contentHasher(geometry: InputGeometry): Hash {
   return createHash("sha256").update(`evalkern-input-v1\0${JSON.stringify(geometry.header)}\0`);
 }
 
+/**
+ * The checkpoint's text: its JSON with a last member `"checksum"`, the sha256 of the JSON without it
+ * (`{…}` as written, so the check needs no re-serialisation).
+ */
+export function checkpointText(ck: object): string {
+  const body = JSON.stringify(ck);
+  return `${body.slice(0, -1)},"checksum":"${createHash("sha256").update(body).digest("hex")}"}`;
+}
+
+const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}$/;
+
+/**
+ * Read the checkpoint at `path` (undefined when there is none). A checkpoint that is not JSON (cut
+ * short) or whose text does not match its checksum is `ResumeDamagedError`; one of an older version
+ * (no checksum) is `ResumeMismatchError`.
+ */
+export function readCheckpoint(path: string): Checkpoint | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw fileSystemError(e, "read", path);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ResumeDamagedError(`${path} is damaged (truncated or edited: ${(e as Error).message}); start over without resume`, path);
+  }
+  const version = typeof parsed === "object" && parsed !== null ? (parsed as { version?: unknown }).version : undefined;
+  if (typeof version === "number" && version < CHECKPOINT_VERSION) {
+    throw new ResumeMismatchError(`${path} was written by an older version of evalkern (no checksums); start over without resume`);
+  }
+  const tail = CHECKSUM_TAIL.exec(text);
+  const body = tail ? `${text.slice(0, tail.index)}}` : "";
+  if (!tail || version !== CHECKPOINT_VERSION || createHash("sha256").update(body).digest("hex") !== tail[1]) {
+    const why = "its content does not match its checksum (edited or partly written)";
+    throw new ResumeDamagedError(`${path} is damaged: ${why}; start over without resume`, path);
+  }
+  return parsed as Checkpoint;
+}
+
+/** The job fingerprint of the checkpoint at `path`, or undefined when there is none (a damaged one throws). */
+export function checkpointJob(path: string): string | undefined {
+  return readCheckpoint(path)?.job;
+}
+
+/** The top-level settings that differ between two fingerprints' parts (for the mismatch message). */
+function changedSettings(before: Record<string, unknown> | undefined, now: Record<string, unknown>): string[] {
+  if (!before) return [];
+  const keys = new Set([...Object.keys(before), ...Object.keys(now)]);
+  return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]));
+}
+
 /** Feed bytes [start, end) of `path` to `hash`. */
 function hashFileRange(path: string, start: number, end: number, hash: Hash): void {
   const fd = openSync(path, "r");
@@ -86,19 +153,43 @@ export interface RunStart {
   readonly state: State;
   /** The content hash of the input up to `state.nextOffset`, to be continued by the pipeline. */
   readonly hasher: Hash;
+  /** Running hashes of the output and statistics bytes up to the state's lengths, continued by `RunFiles`. */
+  readonly outputHasher: Hash;
+  readonly statisticsHasher: Hash;
   readonly resumed: boolean;
   /** The checkpoint says the scoring is complete: only the corpus results and summary are left. */
   readonly complete: boolean;
 }
 
 /**
+ * The hash of bytes [0, bytes) of a partial output or statistics file, checked against the checkpoint's;
+ * returns the hasher to continue. A file shorter than that or with other bytes is refused by name.
+ */
+function verifiedPrefix(path: string, bytes: number, expected: string): Hash {
+  const size = existsSync(path) ? statSync(path).size : -1;
+  if (size < bytes) {
+    const why = `shorter (${size} bytes) than its checkpoint says (${bytes}): it was modified or lost`;
+    throw new ResumeDamagedError(`${path} is ${why}; start over without resume`, path);
+  }
+  const hash = createHash("sha256");
+  hashFileRange(path, 0, bytes, hash);
+  if (hash.copy().digest("hex") !== expected) {
+    const why = `its first ${bytes} bytes differ from what was written (edited?)`;
+    throw new ResumeDamagedError(`${path} was modified since its checkpoint: ${why}; start over without resume`, path);
+  }
+  return hash;
+}
+
+/**
  * Start fresh, or (with `resume` and a checkpoint at `ckptPath`) restore the checkpoint after checking it
- * belongs to this job, that the input bytes it covers hash to what was scored and that the outputs
- * are at least as long as it says; `ResumeMismatchError` when not.
+ * is intact (`ResumeDamagedError`), belongs to this job and that the input bytes it covers hash to what
+ * was scored (`ResumeMismatchError`), and that the output and statistics bytes it covers are the ones
+ * written (`ResumeDamagedError`).
  */
 export function startOrRestore(o: {
   readonly resume: boolean | undefined;
   readonly job: string;
+  readonly jobParts: Record<string, unknown>;
   readonly ckptPath: string;
   readonly input: string;
   readonly output: string;
@@ -128,17 +219,19 @@ export function startOrRestore(o: {
   };
   const hasher = contentHasher(geometry);
   state.contentHash = hasher.copy().digest("hex");
+  let outputHasher = createHash("sha256");
+  let statisticsHasher = createHash("sha256");
   let resumed = false;
   let complete = false;
-  const previous = o.resume ? readJson<Checkpoint>(ckptPath) : undefined;
+  const previous = o.resume ? readCheckpoint(ckptPath) : undefined;
   if (previous) {
     if (previous.job !== job) {
-      throw new ResumeMismatchError(
-        `${ckptPath} belongs to a different job (input file, its size/mtime, format, metrics, fields, shard or statistics setting changed). Remove it or run without resume to start over.`,
-      );
-    }
-    if (previous.version !== 2 || typeof previous.contentHash !== "string") {
-      throw new ResumeMismatchError(`${ckptPath} was written by an older version of evalkern (no content hash); start over without resume`);
+      const changed = changedSettings(previous.jobParts, o.jobParts);
+      const what =
+        changed.length > 0
+          ? `changed: ${changed.join(", ")}`
+          : "input file, its size/mtime, format, metrics, fields, shard, row limits or statistics setting changed";
+      throw new ResumeMismatchError(`${ckptPath} belongs to a different job (${what}). Remove it or run without resume to start over.`);
     }
     // bind to content, not to size and mtime: an in-place edit with a restored mtime is caught here
     hashFileRange(input, geometry.start, previous.nextOffset, hasher);
@@ -147,10 +240,8 @@ export function startOrRestore(o: {
         `${input} changed since the checkpoint: its first ${previous.nextOffset - geometry.start} scored bytes (to line ${previous.nextLine - 1}) differ from what was scored, although its size and modification time are the same (edited in place?). Start over without resume.`,
       );
     }
-    for (const [path, bytes] of [[output, previous.outputBytes], ...(keepStatistics ? [[statsPath, previous.statisticsBytes]] : [])] as [string, number][]) {
-      const size = existsSync(path) ? statSync(path).size : -1;
-      if (size < bytes) throw new ResumeMismatchError(`${path} is shorter (${size} bytes) than its checkpoint says (${bytes}): it was modified or lost; start over without resume`);
-    }
+    outputHasher = verifiedPrefix(output, previous.outputBytes, previous.outputHash);
+    if (keepStatistics) statisticsHasher = verifiedPrefix(statsPath, previous.statisticsBytes, previous.statisticsHash);
     state = {
       nextOffset: previous.nextOffset,
       nextLine: previous.nextLine,
@@ -172,7 +263,21 @@ export function startOrRestore(o: {
     resumed = true;
     complete = previous.complete;
   }
-  return { state, hasher, resumed, complete };
+  return { state, hasher, outputHasher, statisticsHasher, resumed, complete };
+}
+
+interface RunFilesOptions {
+  readonly output: string;
+  readonly statsPath: string;
+  readonly ckptPath: string;
+  readonly job: string;
+  readonly jobParts: Record<string, unknown>;
+  readonly resumed: boolean;
+  readonly keepStatistics: boolean;
+  readonly t0: number;
+  /** The running hashes of what the files hold (from `startOrRestore`), fed as bytes are written. */
+  readonly outputHasher: Hash;
+  readonly statisticsHasher: Hash;
 }
 
 /**
@@ -184,7 +289,7 @@ export class RunFiles {
   onCheckpoint: ((state: Readonly<State>) => void) | undefined;
 
   private constructor(
-    private readonly o: { readonly output: string; readonly statsPath: string; readonly ckptPath: string; readonly job: string; readonly resumed: boolean; readonly t0: number },
+    private readonly o: RunFilesOptions,
     readonly outFd: number,
     /** -1 without statistics. */
     readonly statsFd: number,
@@ -192,7 +297,7 @@ export class RunFiles {
   ) {}
 
   /** Take the output's lock (a second run on this output fails here, at once) and open the files. */
-  static open(o: { readonly output: string; readonly statsPath: string; readonly ckptPath: string; readonly job: string; readonly resumed: boolean; readonly keepStatistics: boolean; readonly t0: number }): RunFiles {
+  static open(o: RunFilesOptions): RunFiles {
     const { output, statsPath, resumed, keepStatistics } = o;
     const releaseLock = acquireLock(output); // a second run on this output fails here, at once
     let outFd = -1;
@@ -219,6 +324,7 @@ export class RunFiles {
     if (!resumed && rowsHeader) {
       const header = new TextEncoder().encode(rowsHeader);
       writeAt(outFd, header, 0, output);
+      this.o.outputHasher.update(header);
       state.outputBytes = header.length;
     }
   }
@@ -229,29 +335,34 @@ export class RunFiles {
     const { outFd, statsFd } = this;
     if (result.output) {
       writeAt(outFd, result.output, state.outputBytes, output);
+      this.o.outputHasher.update(result.output);
       state.outputBytes += result.output.length;
     }
     if (result.statistics && statsFd >= 0) {
       const bytes = new Uint8Array(result.statistics.buffer, result.statistics.byteOffset, result.statistics.byteLength);
       writeAt(statsFd, bytes, state.statisticsBytes, statsPath);
+      this.o.statisticsHasher.update(bytes);
       state.statisticsBytes += bytes.length;
     }
   }
 
   /** Fsync the outputs, then atomically replace the checkpoint with `state` (`done`: scoring is complete). */
   writeCheckpoint(state: State, done: boolean): void {
-    const { output, statsPath, ckptPath, job, t0 } = this.o;
+    const { output, statsPath, ckptPath, job, jobParts, t0 } = this.o;
     const { outFd, statsFd } = this;
     syncFile(outFd, output);
     if (statsFd >= 0) syncFile(statsFd, statsPath);
     const ck: Checkpoint = {
-      version: 2,
+      version: CHECKPOINT_VERSION,
       job,
+      jobParts,
       nextOffset: state.nextOffset,
       contentHash: state.contentHash,
       nextLine: state.nextLine,
       outputBytes: state.outputBytes,
       statisticsBytes: state.statisticsBytes,
+      outputHash: this.o.outputHasher.copy().digest("hex"),
+      statisticsHash: this.o.statisticsHasher.copy().digest("hex"),
       records: state.records,
       blank: state.blank,
       valid: state.valid,
@@ -265,7 +376,7 @@ export class RunFiles {
       complete: done,
       elapsedMs: state.elapsedMs + (performance.now() - t0),
     };
-    writeFileAtomic(ckptPath, JSON.stringify(ck));
+    writeFileAtomic(ckptPath, checkpointText(ck));
     this.onCheckpoint?.(state);
   }
 

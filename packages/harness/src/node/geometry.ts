@@ -3,7 +3,7 @@
 // end of one record from a point inside it.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
-import { Csv, csvNext, parseCsv } from "../bulk/records.js";
+import { Csv, csvNext, followsQuotes, parseCsv, recordSyntax, type RecordSyntax } from "../bulk/records.js";
 import type { ShardSpec } from "./score-options.js";
 
 /** Bytes read from the input at a time. */
@@ -13,8 +13,8 @@ export const READ_BLOCK = 4 << 20;
  * From a point inside a record (CSV quote state `state`), the end of that record: the position after
  * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
  */
-export function scanRecord(buf: Uint8Array, from: number, to: number, format: "jsonl" | "csv", delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
-  if (format === "jsonl") {
+export function scanRecord(buf: Uint8Array, from: number, to: number, format: RecordSyntax, delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
+  if (!followsQuotes(format, delimiter)) {
     const q = buf.indexOf(10, from);
     return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };
   }
@@ -52,7 +52,7 @@ export function readRange(path: string, start: number, end: number): Uint8Array 
  * Scan the file from a record start (`from`, on line `line`) to the first record start at or after
  * `target`. Returns that position and its line number.
  */
-function nextRecordStart(fd: number, size: number, format: "jsonl" | "csv", delimiter: number, from: number, line: number, target: number): { pos: number; line: number } {
+function nextRecordStart(fd: number, size: number, format: RecordSyntax, delimiter: number, from: number, line: number, target: number): { pos: number; line: number } {
   if (target <= from) return { pos: from, line };
   const buf = new Uint8Array(READ_BLOCK);
   let abs = from;
@@ -60,7 +60,7 @@ function nextRecordStart(fd: number, size: number, format: "jsonl" | "csv", deli
   while (abs < size) {
     const got = readSync(fd, buf, 0, Math.min(buf.length, size - abs), abs);
     if (got === 0) break;
-    if (format === "jsonl") {
+    if (!followsQuotes(format, delimiter)) {
       // every newline ends a record: count those before target-1, then the next one is the boundary
       let p = 0;
       for (;;) {
@@ -102,7 +102,8 @@ export interface InputGeometry {
   readonly startLine: number;
 }
 
-export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: string, shard: ShardSpec | null): InputGeometry {
+/** Where the records of `path` are; `quote`: whether `"` quotes CSV fields (default: not for a tab delimiter). */
+export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: string, shard: ShardSpec | null, quote?: boolean): InputGeometry {
   const fd = openSync(path, "r");
   try {
     const st = fstatSync(fd);
@@ -111,14 +112,15 @@ export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: 
     readSync(fd, head, 0, head.length, 0);
     const bom = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
     const d = delimiter.charCodeAt(0);
+    const syntax = recordSyntax(format, delimiter, quote);
     let dataStart = bom;
     let dataStartLine = 1;
     let header: string[] | null = null;
     if (format === "csv") {
-      const h = nextRecordStart(fd, size, format, d, bom, 1, bom + 1);
+      const h = nextRecordStart(fd, size, syntax, d, bom, 1, bom + 1);
       const bytes = new Uint8Array(h.pos - bom);
       readSync(fd, bytes, 0, bytes.length, bom);
-      const recs = parseCsv(new TextDecoder().decode(bytes), delimiter, 1);
+      const recs = parseCsv(new TextDecoder().decode(bytes), delimiter, 1, syntax === "quoted");
       const first = recs[0];
       if (!first || "error" in first) throw new InvalidArgumentError(`${path}: the CSV header row is missing or malformed`, { argument: "input" });
       header = first.fields;
@@ -132,10 +134,10 @@ export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: 
       const span = size - dataStart;
       const rawStart = dataStart + Math.floor((shard.index * span) / shard.count);
       const rawEnd = dataStart + Math.floor(((shard.index + 1) * span) / shard.count);
-      const s = nextRecordStart(fd, size, format, d, dataStart, dataStartLine, rawStart);
+      const s = nextRecordStart(fd, size, syntax, d, dataStart, dataStartLine, rawStart);
       start = s.pos;
       startLine = s.line;
-      end = shard.index === shard.count - 1 ? size : nextRecordStart(fd, size, format, d, start, startLine, rawEnd).pos;
+      end = shard.index === shard.count - 1 ? size : nextRecordStart(fd, size, syntax, d, start, startLine, rawEnd).pos;
     }
     return { size, mtimeMs: st.mtimeMs, dataStart, dataStartLine, header, start, end, startLine };
   } finally {

@@ -59,6 +59,11 @@ export interface RowsOutputOptions {
    * do not run them as formulas (OWASP "CSV Injection"; default true). Numbers are never changed.
    */
   readonly outputEscapeFormulas?: boolean;
+  /**
+   * CSV output: quote cells as CSV does. Default true, except for tab-separated output of an input read
+   * without quoting (TSV), whose cells are then written back byte for byte (they hold no tab or newline).
+   */
+  readonly outputQuote?: boolean;
 }
 
 /** The workers' "rows" output settings and the output's header text (CSV), or undefined for score lines. */
@@ -66,7 +71,7 @@ export function resolveRowsOutput(
   options: RowsOutputOptions,
   output: string,
   specs: readonly NormalizedMetric[],
-  input: { readonly path: string; readonly format: "jsonl" | "csv"; readonly header: readonly string[] | null; readonly start: number; readonly end: number },
+  input: { readonly path: string; readonly format: "jsonl" | "csv"; readonly quote: boolean; readonly header: readonly string[] | null; readonly start: number; readonly end: number },
 ): { rows: RowsOutput; header: string } | undefined {
   const mode = options.outputRows ?? "scores";
   if (mode !== "scores" && mode !== "rows") throw new InvalidArgumentError('outputRows must be "scores" or "rows"', { argument: "outputRows" });
@@ -82,6 +87,8 @@ export function resolveRowsOutput(
   const columns = input.header ? [...input.header] : jsonlColumns(input.path, input.start, input.end);
   const escape = options.outputEscapeFormulas ?? true;
   if (typeof escape !== "boolean") throw new InvalidArgumentError("outputEscapeFormulas must be a boolean", { argument: "outputEscapeFormulas" });
-  const rows = rowsOutput(specs, "csv", delimiter, columns, escape);
+  const quote = options.outputQuote ?? !(delimiter === "\t" && input.format === "csv" && !input.quote);
+  if (typeof quote !== "boolean") throw new InvalidArgumentError("outputQuote must be a boolean", { argument: "outputQuote" });
+  const rows = rowsOutput(specs, "csv", delimiter, columns, escape, quote);
   return { rows, header: csvHeader(rows) };
 }

@@ -10,7 +10,7 @@ import { open } from "node:fs/promises";
 import { RunAbortedError } from "../errors.js";
 import { createProgress } from "../progress.js";
 import type { ChunkInput, ChunkResult, PresetError } from "../bulk/chunk.js";
-import { Csv, firstRecordBoundary, lastRecordBoundary, countNewlines } from "../bulk/records.js";
+import { Csv, firstRecordBoundary, lastRecordBoundary, countNewlines, recordSyntax } from "../bulk/records.js";
 import type { RunFiles, State } from "./checkpoint.js";
 import { READ_BLOCK, readRange, scanRecord, type InputGeometry } from "./geometry.js";
 import type { WorkerPool } from "./pool.js";
@@ -39,7 +39,8 @@ export interface PipelineInput {
  */
 export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: number; readonly maxInFlight: number }> {
   const { opts, options, geometry, state, hasher, files, pool } = p;
-  const { input, format, delimiter, chunkBytes, maxRowBytes, rowTimeoutMs, window, checkpointMs } = opts;
+  const { input, format, delimiter, quote, chunkBytes, maxRowBytes, rowTimeoutMs, window, checkpointMs } = opts;
+  const syntax = recordSyntax(format, delimiter, quote); // where records end: TSV without quotes at every newline
   let maxInFlight = 0;
   let chunks = 0;
   const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
@@ -125,7 +126,7 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
   const chunkInput = (bytes: Uint8Array, firstLine: number, presetErrors?: readonly PresetError[]): ChunkInput =>
     format === "jsonl"
       ? { kind: "jsonl", bytes, firstLine, ...(presetErrors ? { presetErrors } : {}) }
-      : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, ...(presetErrors ? { presetErrors } : {}) };
+      : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, quote, ...(presetErrors ? { presetErrors } : {}) };
   /**
    * A chunk over its budget: re-read its bytes, run each record alone (fresh workers replace the
    * terminated ones) to find the rows over the row budget, then run the chunk again with those
@@ -136,7 +137,7 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
     const d = delimiter.charCodeAt(0);
     const rows: { bytes: Uint8Array; line: number }[] = [];
     for (let off = 0, line = firstLine; off < bytes.length; ) {
-      const r = scanRecord(bytes, off, bytes.length, format, d, Csv.FieldStart);
+      const r = scanRecord(bytes, off, bytes.length, syntax, d, Csv.FieldStart);
       const stop = r.end >= 0 ? r.end : bytes.length;
       rows.push({ bytes: bytes.slice(off, stop), line });
       line += r.end >= 0 ? r.lines : countNewlines(bytes, off, stop);
@@ -235,7 +236,7 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
       const d = delimiter.charCodeAt(0);
       let off = 0;
       if (skipping) {
-        const r = scanRecord(buf, 0, buf.length, format, d, skipping.state);
+        const r = scanRecord(buf, 0, buf.length, syntax, d, skipping.state);
         const stop = r.end >= 0 ? r.end : buf.length;
         hasher.update(buf.subarray(0, stop));
         skipping.bytes += stop;
@@ -257,18 +258,18 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
         if (!eof && buf.length - off < chunkBytes) break;
         let cut: number;
         let lines: number;
-        const last = lastRecordBoundary(buf, off, Math.min(off + chunkBytes, buf.length), format, d);
+        const last = lastRecordBoundary(buf, off, Math.min(off + chunkBytes, buf.length), syntax, d);
         if (last.end >= 0) ({ end: cut, lines } = last);
         else {
           // one record longer than a chunk: cut after it
-          const first = firstRecordBoundary(buf, off, buf.length, format, d);
+          const first = firstRecordBoundary(buf, off, buf.length, syntax, d);
           if (first.end >= 0) ({ end: cut, lines } = first);
           else if (eof) {
             cut = buf.length; // the last record, without a trailing newline
             lines = countNewlines(buf, off, cut);
           } else if (buf.length - off > maxRowBytes) {
             // a record over maxRowBytes with no end in sight: skip the rest as it streams by
-            const r = scanRecord(buf, off, buf.length, format, d, Csv.FieldStart);
+            const r = scanRecord(buf, off, buf.length, syntax, d, Csv.FieldStart);
             hasher.update(buf.subarray(off));
             skipping = { line, bytes: buf.length - off, lines: r.lines, state: r.state };
             off = buf.length;

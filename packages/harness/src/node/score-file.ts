@@ -22,7 +22,7 @@ import { resolve } from "node:path";
 import { ready } from "@evalkern/core-wasm";
 import type { BadRow } from "../bulk/chunk.js";
 import type { NormalizedMetric } from "../bulk/metrics.js";
-import type { ResolvedFields } from "../bulk/records.js";
+import { checkCsvHeader, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { HARNESS_VERSION } from "../version.js";
 import { RunFiles, startOrRestore, type State } from "./checkpoint.js";
@@ -102,6 +102,8 @@ interface JobPlan {
   readonly rowWidth: number;
   /** The job's fingerprint: a checkpoint resumes only the same job. */
   readonly job: string;
+  /** What the fingerprint is computed from (kept in the checkpoint to name what changed). */
+  readonly jobParts: Record<string, unknown>;
   readonly ckptPath: string;
   readonly statsPath: string;
   readonly sumPath: string;
@@ -111,33 +113,43 @@ function jobFingerprint(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 }
 
-/** Measure the input (BOM, CSV header, shard range), load the metrics and fingerprint the job. */
+/**
+ * Measure the input (BOM, CSV header, shard range), load the metrics and fingerprint the job. The
+ * fingerprint covers every setting that changes which rows are scored or what they become (row limits
+ * too): a checkpoint of other settings is not resumed. `opts.rowTimeoutMs` is the user's budget (the
+ * queue producer overrides its own to 0 and passes the user's to its workers).
+ */
 async function planJob(opts: ResolvedScoreOptions, options: ScoreFileOptions): Promise<JobPlan> {
-  const { input, output, format, delimiter, specs, fields, shard, keepStatistics, strictUtf8 } = opts;
-  const geometry = inputGeometry(input, format, delimiter, shard);
+  const { input, output, format, delimiter, quote, specs, fields, shard, keepStatistics, strictUtf8, maxRowBytes, rowTimeoutMs } = opts;
+  const geometry = inputGeometry(input, format, delimiter, shard, quote);
+  if (geometry.header) checkCsvHeader(geometry.header, fields, `${input}: the header`);
   const metrics = await mainThreadMetrics(specs);
-  const rowsOut = resolveRowsOutput(options, output, specs, { path: input, format, header: geometry.header, start: geometry.start, end: geometry.end });
+  const rowsOut = resolveRowsOutput(options, output, specs, { path: input, format, quote, header: geometry.header, start: geometry.start, end: geometry.end });
   const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
   const rowWidth = 1 + totalWidth;
-  const job = jobFingerprint({
+  const jobParts: Record<string, unknown> = {
     v: HARNESS_VERSION,
     input,
     size: geometry.size,
     mtimeMs: geometry.mtimeMs,
     format,
     delimiter,
+    ...(format === "csv" ? { quote } : {}),
     specs,
     fields,
     shard,
     keepStatistics,
+    maxRowBytes,
+    rowTimeoutMs,
     ...(rowsOut ? { rows: rowsOut.rows } : {}),
     ...(strictUtf8 ? { strictUtf8 } : {}),
-  });
+  };
+  const job = jobFingerprint(jobParts);
 
   const ckptPath = checkpointPath(output);
   const statsPath = statisticsPath(output);
   const sumPath = options.summary ? resolve(options.summary) : summaryPath(output);
-  return { geometry, metrics, rowsOut, totalWidth, rowWidth, job, ckptPath, statsPath, sumPath };
+  return { geometry, metrics, rowsOut, totalWidth, rowWidth, job, jobParts, ckptPath, statsPath, sumPath };
 }
 
 // --------------------------------------------------------- stage 5: corpus scores and bootstrap CIs
@@ -248,13 +260,14 @@ export interface ScoreFileHooks {
 /** `scoreFile` with its chunk pool and resume decision supplied by the caller. @internal */
 export async function scoreFileWith(options: ScoreFileOptions, hooks: ScoreFileHooks): Promise<ScoreSummary> {
   const t0 = performance.now();
-  const opts: ResolvedScoreOptions = { ...resolveScoreOptions(options), ...hooks.override };
-  const plan = await planJob(opts, options);
+  const requested = resolveScoreOptions(options);
+  const opts: ResolvedScoreOptions = { ...requested, ...hooks.override };
+  const plan = await planJob(requested, options); // the fingerprint holds the settings asked for
   const resume = hooks.resume ? hooks.resume(plan.job, plan.ckptPath) : options.resume;
-  const { state, hasher, resumed, complete } = startOrRestore({ resume, ...opts, ...plan });
+  const { state, hasher, outputHasher, statisticsHasher, resumed, complete } = startOrRestore({ resume, ...opts, ...plan });
 
   options.signal?.throwIfAborted();
-  const files = RunFiles.open({ ...opts, ...plan, resumed, t0 });
+  const files = RunFiles.open({ ...opts, ...plan, resumed, t0, outputHasher, statisticsHasher });
   if (hooks.onCheckpoint) files.onCheckpoint = hooks.onCheckpoint;
   let pool: WorkerPool | undefined;
   let chunkPool: WorkerPool | undefined;

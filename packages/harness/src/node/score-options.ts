@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 import { normalizeMetrics, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
-import { resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
+import { defaultQuote, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
 import { defaultWorkers } from "./pool.js";
 import type { RowsOutputOptions } from "./output-rows.js";
 
@@ -32,6 +32,12 @@ export interface ScoreFileOptions extends RowsOutputOptions {
   readonly format?: "jsonl" | "csv";
   /** CSV delimiter (default "," or a tab for .tsv). */
   readonly delimiter?: string;
+  /**
+   * Whether a `"` at the start of a CSV field quotes it (RFC 4180: delimiters, newlines and `""` inside).
+   * Default true, except for tab-separated input (`.tsv` or a tab delimiter), where a quote is a literal
+   * character, as `paste` and most TSV writers mean it; pass true to read TSV written with CSV quoting.
+   */
+  readonly quote?: boolean;
   /** Worker threads (default and maximum: available parallelism; more are capped, see `diagnostics.workersRequested`). */
   readonly workers?: number;
   /** Target chunk size in bytes (default 512 KiB). Rows go to workers in chunks. */
@@ -119,6 +125,8 @@ export interface ResolvedScoreOptions {
   readonly output: string;
   readonly format: "jsonl" | "csv";
   readonly delimiter: string;
+  /** CSV: whether `"` quotes fields (see `ScoreFileOptions.quote`). */
+  readonly quote: boolean;
   readonly specs: readonly NormalizedMetric[];
   readonly fields: ResolvedFields;
   readonly shard: ShardSpec | null;
@@ -149,6 +157,8 @@ export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOpt
   if (typeof delimiter !== "string" || delimiter.length !== 1 || delimiter.charCodeAt(0) > 127 || delimiter === '"' || delimiter === "\n") {
     throw new InvalidArgumentError("delimiter must be one ASCII character (not a quote or newline)", { argument: "delimiter" });
   }
+  const quote = options.quote ?? defaultQuote(delimiter);
+  if (typeof quote !== "boolean") throw new InvalidArgumentError("quote must be a boolean", { argument: "quote" });
   const specs = normalizeMetrics(options.metrics);
   const fields = resolveFields(options.fields);
   const shard = resolveShard(options.shard);
@@ -172,5 +182,5 @@ export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOpt
   const checkpointMs = options.checkpointIntervalMs ?? 2000;
   if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
   if (!existsSync(input)) throw new InvalidArgumentError(`input file not found: ${input}`, { argument: "input" });
-  return { input, output, format, delimiter, specs, fields, shard, bootstrap, keepStatistics, workersRequested, workers, strictUtf8, maxRowBytes, chunkBytes, rowTimeoutMs, window, checkpointMs };
+  return { input, output, format, delimiter, quote, specs, fields, shard, bootstrap, keepStatistics, workersRequested, workers, strictUtf8, maxRowBytes, chunkBytes, rowTimeoutMs, window, checkpointMs };
 }

@@ -15,8 +15,8 @@ import type { Redis } from "ioredis";
 import { loadQueueEngine } from "./engine.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
 import { countNewlines } from "../../bulk/records.js";
-import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError } from "../../errors.js";
-import { readJson } from "../files.js";
+import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError, ResumeMismatchError } from "../../errors.js";
+import { checkpointJob } from "../checkpoint.js";
 import type { WorkerPool } from "../pool.js";
 import { scoreFileWith, type ScoreFileOptions, type ScoreSummary } from "../score-file.js";
 import type { WorkerTask } from "../worker.js";
@@ -354,12 +354,16 @@ async function removeRun(queue: Queue | undefined, client: Redis | undefined, se
   await client.del(setKey);
 }
 
-/** Whether the checkpoint beside the output belongs to this job (then a named run resumes). */
+/**
+ * Whether the checkpoint beside the output belongs to this job (then a named run resumes). A damaged
+ * checkpoint is refused (`ResumeDamagedError`), not silently replaced; one of an older version is not ours.
+ */
 function checkpointOfJob(ckptPath: string, fingerprint: string): boolean {
   try {
-    return readJson<{ job?: string }>(ckptPath)?.job === fingerprint;
-  } catch {
-    return false;
+    return checkpointJob(ckptPath) === fingerprint;
+  } catch (e) {
+    if (e instanceof ResumeMismatchError) return false;
+    throw e;
   }
 }
 

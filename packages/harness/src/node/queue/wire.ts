@@ -119,8 +119,8 @@ export function decodeInput(text: unknown): WireInput {
     return !!x && typeof x.path === "string" && x.path.length > 0 && Number.isSafeInteger(x.start) && x.start! >= 0 && Number.isSafeInteger(x.length) && x.length! >= 0 && typeof x.sha256 === "string" && /^[0-9a-f]{64}$/.test(x.sha256);
   };
   if (v && (v.kind === "jsonl" || v.kind === "csv") && (v.bytes instanceof Uint8Array || (v.bytes === undefined && sharedOk(v.shared))) && line(v.firstLine) && presetOk(v.presetErrors)) {
-    if (v.kind === "csv" && !(Array.isArray(v.header) && v.header.every((h) => typeof h === "string") && typeof v.delimiter === "string" && v.delimiter.length === 1)) {
-      throw new InvalidArgumentError("malformed CSV chunk (header, delimiter)", { argument: "input" });
+    if (v.kind === "csv" && !(Array.isArray(v.header) && v.header.every((h) => typeof h === "string") && typeof v.delimiter === "string" && v.delimiter.length === 1 && (v.quote === undefined || typeof v.quote === "boolean"))) {
+      throw new InvalidArgumentError("malformed CSV chunk (header, delimiter, quote)", { argument: "input" });
     }
     return v as unknown as WireInput;
   }

@@ -101,10 +101,10 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
   if (typeof c.rowTimeoutMs !== "number" || !(c.rowTimeoutMs >= 0) || !Number.isFinite(c.rowTimeoutMs)) reject("malformed rowTimeoutMs");
   if (c.rows !== undefined) {
     const r = c.rows;
-    if (!r || typeof r !== "object" || (r.format !== "jsonl" && r.format !== "csv") || typeof r.delimiter !== "string" || !Array.isArray(r.inputColumns) || typeof r.escapeFormulas !== "boolean") {
+    if (!r || typeof r !== "object" || (r.format !== "jsonl" && r.format !== "csv") || typeof r.delimiter !== "string" || !Array.isArray(r.inputColumns) || typeof r.escapeFormulas !== "boolean" || typeof r.quote !== "boolean") {
       reject("malformed rows output settings");
     }
-    const again = rowsOutput(specs, r.format, r.delimiter, r.inputColumns as string[], r.escapeFormulas);
+    const again = rowsOutput(specs, r.format, r.delimiter, r.inputColumns as string[], r.escapeFormulas, r.quote);
     if (canon(again) !== canon(r)) reject("the rows output settings do not match the metrics");
   }
   return { metrics: specs, fields, jsonOutput: true, keepStatistics: c.keepStatistics, positionKey: "line", rows: c.rows, strictUtf8: c.strictUtf8 };
