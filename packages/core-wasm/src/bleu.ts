@@ -3,7 +3,18 @@
 // score is a pure function of them (computed in WASM too, so log/exp are the same in every runtime).
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
-import { MAX_STATISTIC, checkBleuRows, optionBool, optionEnum, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
+import {
+  MAX_STATISTIC,
+  NULLS,
+  checkBleuRows,
+  optionBool,
+  optionEnum,
+  optionInt,
+  optionNumber,
+  pairBatch,
+  referenceList,
+  requireString,
+} from "./validate.js";
 
 export type BleuTokenizer = "13a" | "intl" | "zh" | "char" | "none";
 export type BleuSmoothMethod = "exp" | "floor" | "add-k" | "none";
@@ -125,12 +136,13 @@ function resultAt(scores: Float64Array, stats: Float64Array, i: number, N: numbe
 }
 
 /**
- * sacreBLEU `sentence_bleu(hyp, refs, ...)`: effective order on by default.
+ * sacreBLEU `sentence_bleu(hyp, refs, ...)`: effective order on by default. A `null` reference (Python's
+ * `None`) is dropped, as sacreBLEU drops it for the segment; an empty string is an empty reference.
  * @example sentenceBleu("the cat sat", ["the cat sat down"]).score
  */
-export function sentenceBleu(hyp: string, refs: readonly string[], options?: BleuOptions): BleuResult {
+export function sentenceBleu(hyp: string, refs: readonly (string | null)[], options?: BleuOptions): BleuResult {
   if (typeof hyp !== "string") requireString(hyp, "hyp");
-  const r = referenceList(refs, "refs", undefined);
+  const r = referenceList(refs, "refs", undefined, NULLS);
   const p = sentencePlan(options);
   const N = p.o.maxNgramOrder;
   // one crossing: statistics and compute_bleu's row, read straight from module memory
@@ -189,24 +201,24 @@ function sentencePlan(options: BleuOptions | undefined): SentencePlan {
 
 /**
  * Sentence statistics for many pairs in one crossing: n × (2 + 2N) f64, rows of
- * [sysLen, refLen, counts[N], totals[N]]. Sum rows for corpus statistics.
+ * [sysLen, refLen, counts[N], totals[N]]. Sum rows for corpus statistics. `null` references are dropped.
  */
 export function bleuStatisticsBatch(
   hyps: readonly string[],
-  refs: readonly (readonly string[])[],
+  refs: readonly (readonly (string | null)[])[],
   options?: BleuOptions,
 ): Float64Array {
-  const b = pairBatch(hyps, refs);
+  const b = pairBatch(hyps, refs, NULLS);
   return statistics(b.hyps, b.refs, resolveBleuOptions(options, true));
 }
 
-/** Sentence BLEU scores (0–100) for many pairs: one f64 per pair. */
+/** Sentence BLEU scores (0–100) for many pairs: one f64 per pair. `null` references are dropped. */
 export function sentenceBleuBatch(
   hyps: readonly string[],
-  refs: readonly (readonly string[])[],
+  refs: readonly (readonly (string | null)[])[],
   options?: BleuOptions,
 ): Float64Array {
-  const b = pairBatch(hyps, refs);
+  const b = pairBatch(hyps, refs, NULLS);
   const p = sentencePlan(options);
   const k = kernels() as unknown as Exports;
   const o = p.o;
@@ -250,7 +262,7 @@ export function corpusBleu(
   refs: readonly (readonly (string | null)[])[],
   options?: BleuOptions,
 ): BleuResult {
-  const b = pairBatch(hyps, refs, { nulls: true });
+  const b = pairBatch(hyps, refs, NULLS);
   const o = resolveBleuOptions(options, false);
   const stats = statistics(b.hyps, b.refs, o);
   return scoreStatistics(sumStatistics(stats, o.maxNgramOrder), o);

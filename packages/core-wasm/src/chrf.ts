@@ -1,7 +1,7 @@
 // chrF and chrF++ as sacreBLEU 2.6.0 computes them (`sentence_chrf`, `corpus_chrf`, `CHRF`).
 import { InvalidArgumentError, describe } from "./errors.js";
 import { kernels, pairCall, runNumericKernel, runPairKernel, type Layout } from "./kernel.js";
-import { checkChrfRows, optionBool, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
+import { NULLS, checkChrfRows, optionBool, optionInt, optionNumber, pairBatch, referenceList, requireString } from "./validate.js";
 
 export interface ChrfOptions {
   /** Character n-gram order (default 6). */
@@ -103,9 +103,9 @@ function scoreRows(stats: Float64Array, n: number, o: ResolvedChrfOptions): Floa
  * sacreBLEU `sentence_chrf(hyp, refs, ...)`. With several references, the first with the strictly
  * highest sentence score keeps its statistics.
  */
-export function sentenceChrf(hyp: string, refs: readonly string[], options?: ChrfOptions): ChrfResult {
+export function sentenceChrf(hyp: string, refs: readonly (string | null)[], options?: ChrfOptions): ChrfResult {
   if (typeof hyp !== "string") requireString(hyp, "hyp");
-  const r = referenceList(refs, "refs", undefined);
+  const r = referenceList(refs, "refs", undefined, NULLS);
   const p = sentencePlan(options);
   const o = p.o;
   // one crossing: [score, stats] read straight from module memory
@@ -158,10 +158,10 @@ function sentencePlan(options: ChrfOptions | undefined): SentencePlan {
 /** Sentence statistics for many pairs: n × 3(C+W) f64 (the statistics of the reference chosen per item). */
 export function chrfStatisticsBatch(
   hyps: readonly string[],
-  refs: readonly (readonly string[])[],
+  refs: readonly (readonly (string | null)[])[],
   options?: ChrfOptions,
 ): Float64Array {
-  const b = pairBatch(hyps, refs);
+  const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
   const w = chrfStatisticsWidth(o);
   const all = rows(b.hyps, b.refs, o);
@@ -173,10 +173,10 @@ export function chrfStatisticsBatch(
 /** Sentence chrF scores (0–100) for many pairs: one f64 per pair. */
 export function sentenceChrfBatch(
   hyps: readonly string[],
-  refs: readonly (readonly string[])[],
+  refs: readonly (readonly (string | null)[])[],
   options?: ChrfOptions,
 ): Float64Array {
-  const b = pairBatch(hyps, refs);
+  const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
   const k = kernels() as unknown as Exports;
   // only the scores come out of the kernel
@@ -197,7 +197,7 @@ export function corpusChrf(
   refs: readonly (readonly (string | null)[])[],
   options?: ChrfOptions,
 ): ChrfResult {
-  const b = pairBatch(hyps, refs, { nulls: true });
+  const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
   const w = chrfStatisticsWidth(o);
   const all = rows(b.hyps, b.refs, o);

@@ -11,7 +11,7 @@
 import { InputTooLargeError, InvalidArgumentError, describe } from "./errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { pythonLower, pythonLowerBatch } from "./normalize.js";
-import { optionBool, pairBatch, referenceList, requireString } from "./validate.js";
+import { NULLS, optionBool, pairBatch, referenceList, requireString } from "./validate.js";
 
 export interface TerOptions {
   /** tercom normalisation: punctuation split, XML entities, line joins (default false). */
@@ -815,22 +815,30 @@ function score(numEdits: number, refLength: number): number {
  * sacreBLEU `TER().sentence_score(hyp, refs)`.
  * @example sentenceTer("the cat sat on mat", ["the cat sat on the mat"]).score // 16.666…
  */
-export function sentenceTer(hyp: string, refs: readonly string[], options?: TerOptions): TerResult {
+export function sentenceTer(hyp: string, refs: readonly (string | null)[], options?: TerOptions): TerResult {
   requireString(hyp, "hyp");
-  const r = referenceList(refs, "refs", undefined);
+  const r = referenceList(refs, "refs", undefined, NULLS);
   const o = resolveTerOptions(options);
   const s = statistics([hyp], [r], o);
   return { score: score(s[0]!, s[1]!), numEdits: s[0]!, refLength: s[1]! };
 }
 
 /** Segment statistics for many pairs: n × 2 f64, rows of [numEdits, refLength]. Sum rows for a corpus. */
-export function terStatisticsBatch(hyps: readonly string[], refs: readonly (readonly string[])[], options?: TerOptions): Float64Array {
-  const b = pairBatch(hyps, refs);
+export function terStatisticsBatch(
+  hyps: readonly string[],
+  refs: readonly (readonly (string | null)[])[],
+  options?: TerOptions,
+): Float64Array {
+  const b = pairBatch(hyps, refs, NULLS);
   return statistics(b.hyps, b.refs, resolveTerOptions(options));
 }
 
 /** Sentence TER scores (0–100) for many pairs. */
-export function sentenceTerBatch(hyps: readonly string[], refs: readonly (readonly string[])[], options?: TerOptions): Float64Array {
+export function sentenceTerBatch(
+  hyps: readonly string[],
+  refs: readonly (readonly (string | null)[])[],
+  options?: TerOptions,
+): Float64Array {
   return terScoresFromStatisticsBatch(terStatisticsBatch(hyps, refs, options));
 }
 
@@ -839,7 +847,7 @@ export function sentenceTerBatch(hyps: readonly string[], refs: readonly (readon
  * order, then one score. `refs[i]` holds the references of `hyps[i]`; `null` (a padded stream's `None`) is dropped.
  */
 export function corpusTer(hyps: readonly string[], refs: readonly (readonly (string | null)[])[], options?: TerOptions): TerResult {
-  const b = pairBatch(hyps, refs, { nulls: true });
+  const b = pairBatch(hyps, refs, NULLS);
   const s = statistics(b.hyps, b.refs, resolveTerOptions(options));
   let edits = 0;
   let length = 0;

@@ -22,6 +22,12 @@ export function requireArray(value: unknown, argument: string): readonly unknown
 }
 
 /**
+ * sacreBLEU's rule for the references of a segment (`Metric._cache_references`, in `sentence_score` and
+ * `corpus_score` alike): a `None` reference is dropped, an empty string stays an (empty) reference.
+ */
+export const NULLS = Object.freeze({ nulls: true });
+
+/**
  * The references of one item as a non-empty string array. `nulls: true` drops null entries (sacreBLEU's
  * `None` in a reference stream); a single string is accepted as one reference where `single` is true.
  */

@@ -10,30 +10,11 @@ import { ScorerResultError, exactMatch, scorer } from "@evalkern/metrics/byob";
 import type { ModelEndpoint } from "@evalkern/metrics";
 import { EndpointUnreachableError, benchmark, type ScorerInput } from "../src/index.js";
 import { tempDir } from "./helpers.js";
-import { ScriptedServer, json } from "./scripted-server.js";
+import { ScriptedServer, echoCompletion, json } from "./scripted-server.js";
 
 
 /** Echo of `prompt` as whitespace-led word tokens with code-point offsets, plus one generated token when asked. */
-function echo(prompt: string, maxTokens: number, lp: (token: string) => number) {
-  const tokens = prompt.match(/\s*\S+/g)!;
-  const offsets: number[] = [];
-  let o = 0;
-  for (const t of tokens) (offsets.push(o), (o += [...t].length));
-  if (maxTokens > 0) (tokens.push(" <gen>"), offsets.push(o));
-  return {
-    choices: [
-      {
-        text: tokens.join(""),
-        logprobs: {
-          tokens,
-          token_logprobs: tokens.map((t, i) => (i === 0 ? null : lp(t))),
-          text_offset: offsets,
-          top_logprobs: tokens.map((t, i) => (i === 0 ? null : { [t]: lp(t) })),
-        },
-      },
-    ],
-  };
-}
+const echo = (prompt: string, maxTokens: number, lp: (token: string) => number) => echoCompletion(prompt, maxTokens > 0 ? 1 : 0, lp);
 
 let server: ScriptedServer;
 

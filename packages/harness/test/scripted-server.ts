@@ -39,3 +39,36 @@ export class ScriptedServer {
 
 export const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) =>
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+
+/** Generated tokens a scripted server appends after the echoed prompt, each with a logprob no sum may include. */
+export const GENERATED_TOKENS: readonly { readonly token: string; readonly logprob: number }[] = [
+  { token: "\n", logprob: -0.0625 },
+  { token: " The", logprob: -0.03125 },
+];
+
+/**
+ * A `/completions` reply echoing `prompt` as whitespace-led word tokens (trailing whitespace is a token of its
+ * own) with code-point offsets, then `generated` tokens of {@link GENERATED_TOKENS}; logprobs from `lp`.
+ */
+export function echoCompletion(prompt: string, generated: number, lp: (token: string) => number) {
+  const words = prompt.match(/\s*\S+|\s+$/g) ?? [];
+  const extra = GENERATED_TOKENS.slice(0, generated);
+  const tokens = [...words, ...extra.map((g) => g.token)];
+  const offsets: number[] = [];
+  let o = 0;
+  for (const t of tokens) (offsets.push(o), (o += [...t].length));
+  const logprobs = [...words.map((t, i) => (i === 0 ? null : lp(t))), ...extra.map((g) => g.logprob)];
+  return {
+    choices: [
+      {
+        text: tokens.join(""),
+        logprobs: {
+          tokens,
+          token_logprobs: logprobs,
+          text_offset: offsets,
+          top_logprobs: tokens.map((t, i) => (logprobs[i] === null ? null : { [t]: logprobs[i] })),
+        },
+      },
+    ],
+  };
+}

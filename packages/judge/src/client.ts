@@ -8,6 +8,8 @@
 // cost booking. Runtime-neutral: fetch-based, no `node:*` imports, no global state.
 import type OpenAI from "openai";
 import {
+  type ContinuationScoringOptions,
+  type ContinuationSpanRule,
   type EndpointCompletion,
   type EndpointMessage,
   type EndpointRequestOptions,
@@ -574,29 +576,45 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
    * Summed log-probability, greedy flag and token count of each continuation after `context`
    * (lm-evaluation-harness `loglikelihood`, docs/spec/judges.md §10.4), via `/v1/completions` with `echo: true`.
    *
-   * Details: trailing whitespace of the context moves to the start of the continuation; the split point is
-   * the first echoed token whose `text_offset` is at or past the context's length. `max_tokens: 0` is tried
-   * first; a server rejecting it (vLLM) is asked again with 1 and the generated token is dropped.
+   * Details: by lm-eval's rule (the default `spanRule`) the context's trailing whitespace moves to the start
+   * of the continuation, the split point is the first echoed token whose `text_offset` is at or past the
+   * context's length, and a continuation left empty scores 0 without a request. `spanRule: "byob"` is NeMo
+   * BYOB's rule instead (nothing moves, see `ContinuationSpanRule` of @evalkern/metrics). `max_tokens: 0` is
+   * tried first; a server rejecting it (vLLM) is asked again with 1, and whatever it generated (tokens at or
+   * past the prompt's end, however many) is not counted.
    *
-   * Gotchas: needs a non-empty context (the first token has no conditional probability) and a server that
-   * echoes prompt logprobs (vLLM, llama.cpp; not OpenAI's chat models) — otherwise
+   * Gotchas: lm-eval's rule needs a non-empty context (the first token has no conditional probability), and
+   * both need a server that echoes prompt logprobs (vLLM, llama.cpp; not OpenAI's chat models) — otherwise
    * `UnsupportedCapabilityError`.
    */
-  async scoreContinuations(context: string, continuations: readonly string[], signal?: AbortSignal): Promise<readonly ContinuationScore[]> {
-    if (typeof context !== "string" || context.trim() === "") {
+  async scoreContinuations(
+    context: string,
+    continuations: readonly string[],
+    signal?: AbortSignal,
+    options: ContinuationScoringOptions = {},
+  ): Promise<readonly ContinuationScore[]> {
+    const spanRule = options?.spanRule ?? "lm-eval";
+    if (spanRule !== "lm-eval" && spanRule !== "byob") {
+      const got = JSON.stringify(spanRule);
+      throw new JudgeInputError(`options.spanRule must be "lm-eval" or "byob", got ${got}`, { argument: "options.spanRule" });
+    }
+    if (typeof context !== "string" || (spanRule === "lm-eval" && context.trim() === "")) {
       throw new JudgeInputError("context must be a non-empty string (the first token has no conditional logprob)", {
         argument: "context",
       });
     }
-    if (!Array.isArray(continuations) || continuations.some((c) => typeof c !== "string" || c === "")) {
-      throw new JudgeInputError("continuations must be an array of non-empty strings", { argument: "continuations" });
+    if (!Array.isArray(continuations) || continuations.some((c) => typeof c !== "string")) {
+      throw new JudgeInputError("continuations must be an array of strings", { argument: "continuations" });
     }
     if (this.caps.supportsEcho === false) {
       throw new UnsupportedCapabilityError("echo", `${this.name} has no /completions endpoint with echoed prompt logprobs`);
     }
+    if (spanRule === "byob") return Promise.all(continuations.map((c) => this.scoreOne(context, c, spanRule, signal)));
     const trimmed = context.replace(/\s+$/u, "");
     const moved = context.slice(trimmed.length);
-    return Promise.all(continuations.map((continuation) => this.scoreOne(trimmed, moved + continuation, signal)));
+    // lm-eval sums the tokens after the context's: none for an empty continuation, log 1 = 0
+    const nothing: ContinuationScore = { logprob: 0, isGreedy: true, tokenCount: 0 };
+    return Promise.all(continuations.map((c) => (moved + c === "" ? nothing : this.scoreOne(trimmed, moved + c, spanRule, signal))));
   }
 
   /** `scoreContinuations(...).map(s => s.logprob)`. */
@@ -604,7 +622,12 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     return (await this.scoreContinuations(prompt, continuations, signal)).map((s) => s.logprob);
   }
 
-  private async scoreOne(context: string, continuation: string, signal: AbortSignal | undefined): Promise<ContinuationScore> {
+  private async scoreOne(
+    context: string,
+    continuation: string,
+    spanRule: ContinuationSpanRule,
+    signal: AbortSignal | undefined,
+  ): Promise<ContinuationScore> {
     const run = () =>
       scoreContinuation(
         {
@@ -624,10 +647,11 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
         context,
         continuation,
         signal,
+        spanRule,
       );
     const cache = this.cache;
-    const booked = () =>
-      cache ? cachedContinuation(cache, { namespace: this.options.cacheNamespace ?? null, model: this.model, context, continuation }, run, () => this.zeroUsage(0)) : run();
+    const parts = { namespace: this.options.cacheNamespace ?? null, model: this.model, spanRule, context, continuation };
+    const booked = () => (cache ? cachedContinuation(cache, parts, run, () => this.zeroUsage(0)) : run());
     const result = await this.book(undefined, "completions", booked);
     return { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount };
   }

@@ -1,5 +1,6 @@
 // The model interface every judge metric talks to. Any model plugs in by implementing `JudgeModel`;
 // `OpenAICompatibleJudge` (client.ts) is the default for OpenAI-compatible servers.
+import type { ContinuationScoringOptions } from "@evalkern/metrics";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 
 export interface JudgeMessage {
@@ -145,10 +146,11 @@ export interface JudgeModel {
   generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>>;
   /** Summed log-likelihood of each continuation after `prompt`, where the server supports it. */
   loglikelihood?(prompt: string, continuations: readonly string[], signal?: AbortSignal): Promise<readonly number[]>;
-  /** `loglikelihood` with greedy flags and token counts. */
+  /** `loglikelihood` with greedy flags and token counts (`options.spanRule`: lm-eval's rule by default, or BYOB's). */
   scoreContinuations?(
     context: string,
     continuations: readonly string[],
     signal?: AbortSignal,
+    options?: ContinuationScoringOptions,
   ): Promise<readonly ContinuationScore[]>;
 }

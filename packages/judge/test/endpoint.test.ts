@@ -28,10 +28,23 @@ describe("continuation offsets (one place, code points)", () => {
     // "Mood 😀😀 today:" + " great 🎉": offsets as the server counts them (code points)
     const offsets = [0, 4, 7, 14, 20];
     expect(continuationTokens("Mood 😀😀 today:", " great 🎉", offsets)).toEqual({ start: 3, end: 5 });
-    expect(continuationTokens("Mood 😀😀 today:", " great 🎉", [...offsets, 22], 1)).toEqual({ start: 3, end: 5 });
+    // generated tokens start at or past the prompt's end (22 code points): none, one or two, never dropped by count
+    expect(continuationTokens("Mood 😀😀 today:", " great 🎉", [...offsets, 22])).toEqual({ start: 3, end: 5 });
+    expect(continuationTokens("Mood 😀😀 today:", " great 🎉", [...offsets, 22, 23])).toEqual({ start: 3, end: 5 });
     // the tokenizer merged "x" of the context with the continuation: "ab|xyz" for "abx" + "yz"
     expect(continuationTokens("abx", "yz", [0, 2])).toEqual({ start: 1, end: 2 });
     expect(continuationTokens("abc", "d", [0])).toBeUndefined();
+  });
+
+  it("BYOB's rule: the last prompt token when none starts at or past the context, the first token allowed", () => {
+    // "Answer: " + "Paris" echoed as "Answer:| Paris" (+ a generated token at 13): " Paris" starts inside the context
+    expect(continuationTokens("Answer: ", "Paris", [0, 7, 13], { spanRule: "byob" })).toEqual({ start: 1, end: 2 });
+    // an empty continuation: lm-eval has no tokens; BYOB takes the last prompt token
+    expect(continuationTokens("Q: x", "", [0, 2, 4])).toBeUndefined();
+    expect(continuationTokens("Q: x", "", [0, 2, 4], { spanRule: "byob" })).toEqual({ start: 1, end: 2 });
+    // an empty context: BYOB starts at the first token (its missing logprob stays out of the sum)
+    expect(continuationTokens("", "Paris", [0], { spanRule: "byob" })).toEqual({ start: 0, end: 1 });
+    expect(continuationTokens("", "Paris", [5], { spanRule: "byob" })).toBeUndefined();
   });
 });
 

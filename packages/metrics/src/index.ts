@@ -58,6 +58,8 @@ export {
   codePointLength,
   continuationTokens,
   type ContinuationLoglikelihood,
+  type ContinuationScoringOptions,
+  type ContinuationSpanRule,
   type EndpointCompletion,
   type EndpointConnectionOptions,
   type EndpointMessage,

@@ -1,7 +1,8 @@
 // BYOB's view of an OpenAI-compatible endpoint: a thin adapter over the endpoint contract of
 // @evalkern/metrics (`ModelEndpoint`), by default @evalkern/judge's `OpenAICompatibleJudge` — one
 // transport for judges and benchmarks (retries with Retry-After and a time budget, one probe on a
-// refused connection, `max_tokens: 0` → 1 for echo scoring, continuation offsets in code points).
+// refused connection, `max_tokens: 0` → 1 for echo scoring, continuation offsets in code points, BYOB's span
+// rule).
 // This file only maps BYOB's options onto it and its typed errors onto BYOB's `EndpointError`s.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import {
@@ -188,13 +189,15 @@ export class OpenAICompatibleClient {
   }
 
   /**
-   * Log-likelihood of `continuation` after `context` (lm-eval's `local-completions` approach): one
-   * `/completions` call with the two joined, `echo: true`, `logprobs: 1`, `max_tokens: 0` (1 when the
-   * server refuses 0, the generated token then ignored), through the endpoint's `scoreContinuations`.
+   * Log-likelihood of `continuation` after `context` by BYOB's rule (`_parse_loglikelihood_response`): one
+   * `/completions` call with the two joined, `echo: true`, `logprobs: 1`, `max_tokens: 0` (1 when the server
+   * refuses 0, whatever it generated then ignored), through the endpoint's `scoreContinuations` with
+   * `spanRule: "byob"` — no move of the context's trailing spaces, the last prompt token when no token starts
+   * at or past the context (an empty choice).
    */
   async loglikelihood(context: string, continuation: string): Promise<Loglikelihood> {
     try {
-      const [score] = await this.endpoint.scoreContinuations(context, [continuation], this.signal);
+      const [score] = await this.endpoint.scoreContinuations(context, [continuation], this.signal, { spanRule: "byob" });
       this.counted++;
       return { logprob: score!.logprob, isGreedy: score!.isGreedy, tokenCount: score!.tokenCount };
     } catch (e) {

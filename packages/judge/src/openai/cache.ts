@@ -1,6 +1,7 @@
 // The content-addressed cache as OpenAICompatibleJudge uses it: the key of a chat call, the entry of a
 // reply, the replay of a hit (re-validated against the schema), and cached continuation scores.
 import type { CacheEntry, JudgeCache } from "../cache/cache.js";
+import type { ContinuationSpanRule } from "@evalkern/metrics";
 import { cacheKey } from "../cache/key.js";
 import type { ContinuationScore, GenerateRequest, GenerateResult, JudgeMessage, JudgeSchema, JudgeUsage } from "../model.js";
 import { interpret, type ChatData } from "./structured.js";
@@ -90,11 +91,26 @@ export async function replayChat<T>(data: ChatData, model: string, schema: Judge
  */
 export async function cachedContinuation(
   cache: JudgeCache,
-  parts: { readonly namespace: string | null; readonly model: string; readonly context: string; readonly continuation: string },
+  parts: {
+    readonly namespace: string | null;
+    readonly model: string;
+    readonly spanRule: ContinuationSpanRule;
+    readonly context: string;
+    readonly continuation: string;
+  },
   run: () => Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }>,
   zero: () => JudgeUsage,
 ): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> {
-  const key = await cacheKey({ v: 1, endpoint: "completions", namespace: parts.namespace, model: parts.model, context: parts.context, continuation: parts.continuation });
+  // v2: the span rule is part of the key, and v1 entries may hold sums that dropped a prompt token by count
+  const key = await cacheKey({
+    v: 2,
+    endpoint: "completions",
+    spanRule: parts.spanRule,
+    namespace: parts.namespace,
+    model: parts.model,
+    context: parts.context,
+    continuation: parts.continuation,
+  });
   const flight = await cache.singleFlight(key, async () => {
     const hit = await cache.lookup(key);
     const data = hit?.data as ContinuationScore | undefined;

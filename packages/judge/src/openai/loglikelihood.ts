@@ -1,8 +1,9 @@
 // Log-likelihood of a continuation through `/v1/completions` with `echo: true` (lm-evaluation-harness
-// `loglikelihood`, docs/spec/judges.md §10.4): `max_tokens: 0` first, 1 when the server refuses 0 (vLLM), the
-// continuation's tokens located by `continuationTokens` of @evalkern/metrics (code-point offsets).
+// `loglikelihood`, docs/spec/judges.md §10.4, or NeMo BYOB's rule): `max_tokens: 0` first, 1 when the server
+// refuses 0 (vLLM), the continuation's tokens located by `continuationTokens` of @evalkern/metrics (code-point
+// offsets; tokens at or past the prompt's end were generated and never count, however many the server returns).
 import type OpenAI from "openai";
-import { continuationTokens } from "@evalkern/metrics";
+import { continuationTokens, type ContinuationSpanRule } from "@evalkern/metrics";
 import { JudgeOutputError, UnsupportedCapabilityError } from "../errors.js";
 import type { ContinuationScore, JudgeUsage } from "../model.js";
 import { addUsage } from "../usage.js";
@@ -28,6 +29,7 @@ export async function scoreContinuation(
   context: string,
   continuation: string,
   signal: AbortSignal | undefined,
+  spanRule: ContinuationSpanRule = "lm-eval",
 ): Promise<ContinuationScore & { usage: JudgeUsage; cached: boolean }> {
   const started = Date.now();
   const state: CallState = { usage: host.zeroUsage(), requests: 0 };
@@ -73,35 +75,57 @@ export async function scoreContinuation(
     }
     host.echoSupported(true);
     // offsets are code points (Python str offsets), located in one place for every client
-    const span = continuationTokens(context, continuation, offsets, oneToken ? 1 : 0);
+    const span = continuationTokens(context, continuation, offsets, { spanRule });
     if (!span) {
       throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
     }
-    const { start, end } = span;
-    let logprob = 0;
-    let isGreedy = true;
-    for (let i = start; i < end; i++) {
-      const value = tokenLogprobs[i];
-      if (typeof value !== "number") {
-        throw new JudgeOutputError("missing_logprobs", `token ${i} of the echo has no logprob`, { attempts: 1, text: tokens.join("") }, { usage });
-      }
-      logprob += value;
-      const top = lp?.top_logprobs?.[i];
-      if (!top) {
-        isGreedy = false;
-        continue;
-      }
-      let best: string | undefined;
-      let bestLp = -Infinity;
-      for (const [token, tokenLp] of Object.entries(top)) {
-        if (tokenLp > bestLp) {
-          bestLp = tokenLp;
-          best = token;
-        }
-      }
-      if (best !== tokens[i]) isGreedy = false;
+    const summed = sumSpan(lp?.top_logprobs, tokens, tokenLogprobs, span, spanRule);
+    if (typeof summed === "string") {
+      throw new JudgeOutputError("missing_logprobs", summed, { attempts: 1, text: tokens.join("") }, { usage });
     }
-    return { logprob, isGreedy, tokenCount: end - start, usage, cached: false };
+    return { ...summed, usage, cached: false };
   }
   throw new UnsupportedCapabilityError("echo", `${host.name} rejected both max_tokens 0 and 1 for echo scoring`);
+}
+
+/**
+ * The continuation's summed logprob, greedy flag and token count over `[start, end)`, or why there is none.
+ * lm-eval needs every token's logprob; BYOB leaves tokens without one out of the sum (and has nothing to
+ * score when none has one) and calls a token without `top_logprobs` not greedy.
+ */
+function sumSpan(
+  topLogprobs: readonly (Record<string, number> | null)[] | null | undefined,
+  tokens: readonly string[],
+  tokenLogprobs: readonly (number | null)[],
+  { start, end }: { readonly start: number; readonly end: number },
+  spanRule: ContinuationSpanRule,
+): ContinuationScore | string {
+  let logprob = 0;
+  let tokenCount = 0;
+  let isGreedy = true;
+  for (let i = start; i < end; i++) {
+    const value = tokenLogprobs[i];
+    if (typeof value === "number") {
+      logprob += value;
+      tokenCount++;
+    } else if (spanRule !== "byob") {
+      return `token ${i} of the echo has no logprob`;
+    }
+    const top = topLogprobs?.[i];
+    if (!top) {
+      isGreedy = false;
+      continue;
+    }
+    let best: string | undefined;
+    let bestLp = -Infinity;
+    for (const [token, tokenLp] of Object.entries(top)) {
+      if (tokenLp > bestLp) {
+        bestLp = tokenLp;
+        best = token;
+      }
+    }
+    if (best !== tokens[i]) isGreedy = false;
+  }
+  if (tokenCount === 0) return "no continuation token of the echo has a logprob";
+  return { logprob, isGreedy, tokenCount };
 }

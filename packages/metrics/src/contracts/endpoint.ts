@@ -45,6 +45,22 @@ export interface ContinuationLoglikelihood {
 }
 
 /**
+ * Which rule finds a continuation's tokens in an echoed prompt (see {@link continuationTokens}):
+ * - `"lm-eval"`: lm-evaluation-harness `loglikelihood`. The context's trailing whitespace moves to the start of
+ *   the continuation; an empty continuation scores 0 (the sum of no tokens).
+ * - `"byob"`: NeMo BYOB's `_parse_loglikelihood_response`. Nothing moves; when no echoed token starts at or past
+ *   the context (an empty continuation, or one the tokenizer merged into the context), the last prompt token is
+ *   the continuation; tokens without a logprob are left out of the sum.
+ */
+export type ContinuationSpanRule = "lm-eval" | "byob";
+
+/** How `scoreContinuations` locates the continuation. */
+export interface ContinuationScoringOptions {
+  /** Default `"lm-eval"`. */
+  readonly spanRule?: ContinuationSpanRule;
+}
+
+/**
  * The options every OpenAI-compatible client of evalkern understands under the same names
  * (`OpenAICompatibleJudge`, BYOB's `run()`), besides its own.
  */
@@ -88,8 +104,16 @@ export interface ModelEndpoint {
   chatCompletion(messages: readonly EndpointMessage[], options?: EndpointRequestOptions): Promise<EndpointCompletion>;
   /** `/v1/completions` of `prompt`. */
   textCompletion(prompt: string, options?: EndpointRequestOptions): Promise<EndpointCompletion>;
-  /** Log-likelihood of each continuation after `context` (`/v1/completions`, `echo: true`). */
-  scoreContinuations(context: string, continuations: readonly string[], signal?: AbortSignal): Promise<readonly ContinuationLoglikelihood[]>;
+  /**
+   * Log-likelihood of each continuation after `context` (`/v1/completions`, `echo: true`), its tokens
+   * located by `options.spanRule` ({@link continuationTokens}; lm-evaluation-harness's rule by default).
+   */
+  scoreContinuations(
+    context: string,
+    continuations: readonly string[],
+    signal?: AbortSignal,
+    options?: ContinuationScoringOptions,
+  ): Promise<readonly ContinuationLoglikelihood[]>;
 }
 
 /**
@@ -115,21 +139,35 @@ export function codePointLength(text: string): number {
  * `/v1/completions` reply with `echo: true` for the prompt `context + continuation`), or undefined when no
  * token falls in the continuation.
  *
- * Details: offsets are code points ({@link codePointLength}). `start` is the first token at or past the
- * context's end; when the tokenizer merged the end of the context into the continuation's first token,
- * that straddling token. The prompt's first token never counts (it has no conditional logprob).
- * `generated` trailing tokens (a server refusing `max_tokens: 0` generated one) are dropped, as is any
- * token at or past the prompt's end.
+ * Details: offsets are code points ({@link codePointLength}). A token whose offset is at or past the prompt's
+ * end was generated (a server asked for `max_tokens: 1` returns zero, one or more of them) and never counts,
+ * so nothing is dropped by count. Among the prompt's tokens, `start` is the first at or past the context's
+ * end. When there is none:
+ * - `"lm-eval"` (default) takes the token straddling the context's end (the tokenizer merged the end of the
+ *   context into the continuation's first token), and never the prompt's first token (it has no
+ *   conditional logprob); an empty continuation has no tokens (undefined).
+ * - `"byob"` takes the last prompt token, as BYOB does, and may start at the first token (whose missing
+ *   logprob BYOB leaves out of the sum).
  */
 export function continuationTokens(
   context: string,
   continuation: string,
   offsets: readonly unknown[],
-  generated = 0,
+  options: ContinuationScoringOptions = {},
 ): { readonly start: number; readonly end: number } | undefined {
+  const byob = options.spanRule === "byob";
   const ctxLen = codePointLength(context);
   const promptLen = ctxLen + codePointLength(continuation);
-  let end = offsets.length - generated;
+  // generated tokens follow the prompt: the first offset at or past its end ends the prompt's tokens
+  let end = offsets.length;
+  for (let i = 0; i < offsets.length; i++) {
+    const o = offsets[i];
+    if (typeof o === "number" && o >= promptLen) {
+      end = i;
+      break;
+    }
+  }
+  if (!byob && promptLen === ctxLen) return undefined;
   let start = -1;
   for (let i = 0; i < end; i++) {
     const o = offsets[i];
@@ -138,6 +176,7 @@ export function continuationTokens(
       break;
     }
   }
+  if (start < 0 && byob) start = end - 1;
   if (start < 0) {
     for (let i = end - 1; i >= 0; i--) {
       const o = offsets[i];
@@ -148,13 +187,6 @@ export function continuationTokens(
     }
   }
   if (start < 0) return undefined;
-  if (start === 0) start = 1;
-  for (let i = start + 1; i < end; i++) {
-    const o = offsets[i];
-    if (typeof o === "number" && o >= promptLen) {
-      end = i;
-      break;
-    }
-  }
+  if (start === 0 && !byob) start = 1;
   return start < end ? { start, end } : undefined;
 }
