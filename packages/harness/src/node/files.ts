@@ -5,9 +5,9 @@
 // and the OS code (ENOSPC, EACCES, EROFS, ENOENT, ...), never as a bare Node error or a hang:
 // `makeDirectory` walks the path itself instead of `mkdir -p` (Node's recursive mkdir loops forever
 // on /proc, where mkdir answers ENOENT although the parent exists).
-import { closeSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { EvalkernError, FileSystemError, OutputLockedError } from "../errors.js";
+import { EvalkernError, FileSystemError, InvalidArgumentError, OutputLockedError } from "../errors.js";
 
 const REASONS: Record<string, string> = {
   ENOSPC: "no space left on the device",
@@ -95,6 +95,36 @@ export function makeDirectory(dir: string): void {
       throw fileSystemError(e, "create directory", d, hint);
     }
   }
+}
+
+/** What a file that is not a regular file is, in words. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a named pipe (FIFO)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
+/**
+ * Check that the input of a bulk run is a regular file, without opening it (opening a FIFO would block
+ * until a writer comes). A pipe or a device is refused, not read as a stream: a run reads its input at
+ * chosen offsets (the CSV header, shard boundaries, a chunk re-read after a time-out, the prefix a resume
+ * re-hashes), which only a regular file allows.
+ */
+export function checkInputFile(path: string): void {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") throw new InvalidArgumentError(`input file not found: ${path}`, { argument: "input" });
+    throw fileSystemError(e, "read", path);
+  }
+  if (st.isFile()) return;
+  const kind = kindOf(st);
+  const hint = st.isDirectory() ? "name a file in it" : "write it to a regular file first (a run reads its input at chosen offsets, which a pipe or device cannot give)";
+  throw new InvalidArgumentError(`input must be a regular file: ${path} is ${kind}; ${hint}`, { argument: "input", expected: "a regular file", actual: kind });
 }
 
 /** `openSync` with a `FileSystemError` on failure. */

@@ -49,7 +49,7 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
   let inFlight = 0;
   let nextSeq = 0;
   let submitted = 0;
-  const pending = new Map<number, { result: ChunkResult; endOffset: number; endLine: number; endHash: string }>();
+  const pending = new Map<number, { result: ChunkResult | ChunkResult[]; endOffset: number; endLine: number; endHash: string }>();
   let wake: (() => void) | undefined;
   const signal = () => {
     const w = wake;
@@ -64,11 +64,22 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const commit = (result: ChunkResult, endOffset: number, endLine: number, endHash: string): void => {
-    files.append(state, result);
+  /** Commit one chunk: its result, or the results of its records run one by one (all before the checkpoint). */
+  const commit = (results: ChunkResult | readonly ChunkResult[], endOffset: number, endLine: number, endHash: string): void => {
+    for (const result of Array.isArray(results) ? results : [results]) add(result as ChunkResult);
     state.nextOffset = endOffset;
     state.nextLine = endLine;
     state.contentHash = endHash;
+    chunks++;
+    progress?.update((endOffset - geometry.start) / 1e6);
+    options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.records });
+    if (performance.now() - lastCheckpoint >= checkpointMs) {
+      files.writeCheckpoint(state, false);
+      lastCheckpoint = performance.now();
+    }
+  };
+  const add = (result: ChunkResult): void => {
+    files.append(state, result);
     state.records += result.records;
     state.blank += result.blank;
     state.valid += result.valid;
@@ -87,13 +98,6 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
     if (result.valid > 0) {
       state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
       state.nrefsMax = Math.max(state.nrefsMax, result.nrefsMax);
-    }
-    chunks++;
-    progress?.update((endOffset - geometry.start) / 1e6);
-    options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.records });
-    if (performance.now() - lastCheckpoint >= checkpointMs) {
-      files.writeCheckpoint(state, false);
-      lastCheckpoint = performance.now();
     }
   };
 
@@ -128,42 +132,35 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
       ? { kind: "jsonl", bytes, firstLine, ...(presetErrors ? { presetErrors } : {}) }
       : { kind: "csv", bytes, firstLine, header: geometry.header!, delimiter, quote, ...(presetErrors ? { presetErrors } : {}) };
   /**
-   * A chunk over its budget: re-read its bytes, run each record alone (fresh workers replace the
-   * terminated ones) to find the rows over the row budget, then run the chunk again with those
-   * rows reported as `row_timeout` instead of scored.
+   * A chunk over its budget: re-read its bytes and run each record alone (fresh workers replace the
+   * terminated ones). A record within the row budget keeps its own result; one over it becomes a bad row
+   * (`row_timeout`) that keeps its text in the output. Every record of the chunk comes back, in order,
+   * whatever the budget: a chunk is never dropped.
    */
-  const recoverTimedOut = async (start: number, endOffset: number, firstLine: number, lines: number): Promise<ChunkResult> => {
+  const recoverTimedOut = async (start: number, endOffset: number, firstLine: number): Promise<ChunkResult[]> => {
     const bytes = readRange(input, start, endOffset);
     const d = delimiter.charCodeAt(0);
     const rows: { bytes: Uint8Array; line: number }[] = [];
     for (let off = 0, line = firstLine; off < bytes.length; ) {
       const r = scanRecord(bytes, off, bytes.length, syntax, d, Csv.FieldStart);
       const stop = r.end >= 0 ? r.end : bytes.length;
-      rows.push({ bytes: bytes.slice(off, stop), line });
+      rows.push({ bytes: bytes.subarray(off, stop), line });
       line += r.end >= 0 ? r.lines : countNewlines(bytes, off, stop);
       off = stop;
     }
-    const slow: PresetError[] = [];
     const message = `not scored within the time budget of ${rowTimeoutMs} ms per row (rowTimeoutMs)`;
-    await Promise.all(
+    return Promise.all(
       rows.map(async (r) => {
+        const own = r.bytes.slice(); // a buffer of its own to transfer; `r.bytes` stays readable
         try {
-          await runTimed(chunkInput(r.bytes, r.line), [r.bytes.buffer], rowTimeoutMs);
+          return await runTimed(chunkInput(own, r.line), [own.buffer], rowTimeoutMs);
         } catch (e) {
           if (e !== TIMED_OUT) throw e;
-          slow.push({ position: r.line, code: "row_timeout", message });
+          // parsed only (no metric runs), so no budget: the row is kept and marked
+          return pool.run<ChunkResult>({ type: "chunk", input: chunkInput(r.bytes.slice(), r.line, [{ position: r.line, code: "row_timeout", message }]) });
         }
       }),
     );
-    slow.sort((a, b) => a.position - b.position);
-    try {
-      return await runTimed(chunkInput(bytes.slice(), firstLine, slow), [], rowTimeoutMs * (1 + lines / 1000));
-    } catch (e) {
-      if (e !== TIMED_OUT) throw e;
-      // every row passed alone but not together: report the chunk's rows rather than stop the run
-      const all = rows.filter((r) => new TextDecoder().decode(r.bytes).trim() !== "").map((r) => ({ position: r.line, code: "row_timeout" as const, message }));
-      return runTimed({ kind: "errors", errors: all }, [], rowTimeoutMs);
-    }
   };
 
   const submit = (bytes: Uint8Array, firstLine: number, endOffset: number, endLine: number, tooLarge?: { readonly bytes: number }): void => {
@@ -174,18 +171,15 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
     maxInFlight = Math.max(maxInFlight, inFlight);
     const lines = endLine - firstLine;
     const start = endOffset - bytes.length;
-    const task: Promise<ChunkResult> = tooLarge
-      ? runTimed(
-          {
-            kind: "errors",
-            errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${tooLarge.bytes} bytes, over maxRowBytes (${maxRowBytes}): not read or scored` }],
-          },
-          [],
-          rowTimeoutMs,
-        )
+    // a refused row is no work for a metric: it runs without a time budget
+    const task: Promise<ChunkResult | ChunkResult[]> = tooLarge
+      ? pool.run<ChunkResult>({
+          type: "chunk",
+          input: { kind: "errors", errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${tooLarge.bytes} bytes, over maxRowBytes (${maxRowBytes}): not read or scored` }] },
+        })
       : runTimed(chunkInput(bytes, firstLine), [bytes.buffer], rowTimeoutMs * (1 + lines / 1000), start).catch((e: unknown) => {
           if (e !== TIMED_OUT) throw e;
-          return recoverTimedOut(start, endOffset, firstLine, lines);
+          return recoverTimedOut(start, endOffset, firstLine);
         });
     task
       .then((result) => {

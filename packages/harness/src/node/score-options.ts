@@ -1,11 +1,11 @@
 // Stage 1 of `scoreFile`: its options, checked and resolved (paths absolute, defaults applied), and the
 // names of the files a run writes beside its output.
 import { resolve } from "node:path";
-import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 import { normalizeMetrics, type MetricSpec, type NormalizedMetric } from "../bulk/metrics.js";
 import { defaultQuote, resolveFields, type FieldMap, type ResolvedFields } from "../bulk/records.js";
+import { checkInputFile } from "./files.js";
 import { defaultWorkers } from "./pool.js";
 import type { RowsOutputOptions } from "./output-rows.js";
 
@@ -181,6 +181,6 @@ export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOpt
   const window = checkPositiveInt(options.window, "window", 4 * workers);
   const checkpointMs = options.checkpointIntervalMs ?? 2000;
   if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
-  if (!existsSync(input)) throw new InvalidArgumentError(`input file not found: ${input}`, { argument: "input" });
+  checkInputFile(input); // a regular file: not a directory, a FIFO (which would block) or a device
   return { input, output, format, delimiter, quote, specs, fields, shard, bootstrap, keepStatistics, workersRequested, workers, strictUtf8, maxRowBytes, chunkBytes, rowTimeoutMs, window, checkpointMs };
 }
