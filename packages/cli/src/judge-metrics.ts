@@ -57,13 +57,18 @@ export function checkJudgeMetric(arg: MetricArgument): void {
   if (!d) {
     const hint = didYouMean(arg.name, judgeMetricNames());
     throw usageError(
-      `unknown judge metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known: ${judgeMetricNames().join(", ")} (rule metrics such as bleu belong to \`evalkern score\`)`,
+      `unknown judge metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; ` +
+        `known: ${judgeMetricNames().join(", ")} (rule metrics such as bleu belong to \`evalkern score\`)`,
     );
   }
-  if (arg.options.as !== undefined && arg.options.name !== undefined) throw usageError(`--metric ${arg.raw}: give name= only (as= is its deprecated spelling)`);
+  if (arg.options.as !== undefined && arg.options.name !== undefined) {
+    throw usageError(`--metric ${arg.raw}: give name= only (as= is its deprecated spelling)`);
+  }
   for (const key of ["name", "as"]) {
     const v = arg.options[key];
-    if (v !== undefined && (typeof v !== "string" || !/^[A-Za-z_][\w+.-]*$/.test(v))) throw usageError(`--metric ${arg.raw}: ${key}= must be a word (letters, digits, _ - + .)`);
+    if (v !== undefined && (typeof v !== "string" || !/^[A-Za-z_][\w+.-]*$/.test(v))) {
+      throw usageError(`--metric ${arg.raw}: ${key}= must be a word (letters, digits, _ - + .)`);
+    }
   }
   try {
     checkJudgeMetricOptions(d.name, metricOptions(arg));

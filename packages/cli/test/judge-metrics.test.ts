@@ -31,9 +31,10 @@ describe("evalkern judge --metric reads @evalkern/judge/registry", () => {
   });
 
   it("refuses unknown names, unknown keys and wrong values as usage errors with did-you-mean", () => {
-    expect(check("faithfullness")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/unknown judge metric "faithfullness" \(did you mean "faithfulness"\?\)/) });
-    expect(check("bleu")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/rule metrics such as bleu belong to `evalkern score`/) });
-    expect(check("faithfulness:treshold=0.5")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/unknown option "treshold" \(did you mean "threshold"\?\)/) });
+    const usage = (message: RegExp) => ({ exitCode: 2, message: expect.stringMatching(message) });
+    expect(check("faithfullness")).toMatchObject(usage(/unknown judge metric "faithfullness" \(did you mean "faithfulness"\?\)/));
+    expect(check("bleu")).toMatchObject(usage(/rule metrics such as bleu belong to `evalkern score`/));
+    expect(check("faithfulness:treshold=0.5")).toMatchObject(usage(/unknown option "treshold" \(did you mean "threshold"\?\)/));
     expect(check("summarization:n=many")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/option n must be an integer/) });
     expect(check("g-eval:evaluationParams=[\"outptu\"]")).toMatchObject({ exitCode: 2 });
   });

@@ -2,7 +2,14 @@
 // the judge's, so `configure({ judge })` reaches judge metrics built with no model, and a `context()`
 // from either package scopes both the judge and the DSPy-style settings `Evaluate` reads.
 import * as judgePackage from "@evalkern/judge";
-import { AnswerRelevancyMetric, JudgeConfigError, LLMTestCase, OpenAICompatibleJudge, SemanticF1, resetJudgeDefaults } from "@evalkern/judge";
+import {
+  AnswerRelevancyMetric,
+  JudgeConfigError,
+  LLMTestCase,
+  OpenAICompatibleJudge,
+  SemanticF1,
+  resetJudgeDefaults,
+} from "@evalkern/judge";
 import { Example, Prediction } from "@evalkern/metrics/dspy";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatJson, startServer, type ScriptedServer } from "../../judge/test/support/server.js";
@@ -19,7 +26,13 @@ afterEach(() => {
 });
 
 const judgeNamed = (model: string) =>
-  new OpenAICompatibleJudge({ baseURL: server.baseURL, apiKey: "test-key", model, env: {}, retry: { initialDelayMs: 1, maxDelayMs: 5, jitter: 0 } });
+  new OpenAICompatibleJudge({
+    baseURL: server.baseURL,
+    apiKey: "test-key",
+    model,
+    env: {},
+    retry: { initialDelayMs: 1, maxDelayMs: 5, jitter: 0 },
+  });
 const quiet = () => ({ stdout: { write() {}, isTTY: false }, stderr: { write() {}, isTTY: false } });
 
 describe("configure/context: one store for harness and judge", () => {
@@ -34,11 +47,18 @@ describe("configure/context: one store for harness and judge", () => {
     server.enqueue(
       "chat",
       chatJson({ statements: ["Paris is the capital.", "Cats purr.", "It is on the Seine."] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "off topic" }, { verdict: "idk", reason: "aside" }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "off topic" },
+          { verdict: "idk", reason: "aside" },
+        ],
+      }),
       chatJson({ reason: "Mostly relevant." }),
     );
     const metric = new AnswerRelevancyMetric();
-    const score = await metric.aMeasure(new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris is the capital. Cats purr. It is on the Seine." }));
+    const testCase = new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris is the capital. Cats purr. It is on the Seine." });
+    const score = await metric.aMeasure(testCase);
     // yes and idk count as relevant: 2 of 3
     expect(score).toBeCloseTo(2 / 3, 15);
     expect(server.requestsTo("chat").map((r) => r.body.model)).toEqual(["from-harness", "from-harness", "from-harness"]);
@@ -74,12 +94,16 @@ describe("configure/context: one store for harness and judge", () => {
     server.handle("chat", (req) => chatJson({ reasoning: req.body.model, recall: 1, precision: req.body.model === "a" ? 1 : 0 }));
     const example = Example.from({ question: "Capital of France?", response: "Paris" });
     const devset = [example.withInputs("question")];
-    const evaluate = new Evaluate({ devset, metric: async (e, p) => (await new SemanticF1().forward(e, p)).f1, numThreads: 1, output: quiet() });
+    const metric = async (e: Example, p: Prediction) => (await new SemanticF1().forward(e, p)).f1;
+    const evaluate = new Evaluate({ devset, metric, numThreads: 1, output: quiet() });
     const program = async () => {
       await new Promise((r) => setTimeout(r, 5));
       return Prediction.from({ response: "Paris" });
     };
-    const [a, b] = await Promise.all([context({ judge: judgeNamed("a") }, () => evaluate.call(program)), context({ judge: judgeNamed("b") }, () => evaluate.call(program))]);
+    const [a, b] = await Promise.all([
+      context({ judge: judgeNamed("a") }, () => evaluate.call(program)),
+      context({ judge: judgeNamed("b") }, () => evaluate.call(program)),
+    ]);
     // a: recall 1, precision 1 → F1 1 (100 %); b: precision 0 → F1 0
     expect([a.score, b.score]).toEqual([100, 0]);
   });

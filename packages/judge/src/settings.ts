@@ -50,7 +50,8 @@ interface Store {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+  return typeof (value as { then?: unknown }).then === "function";
 }
 
 /** The default scope: a stack; a layer is removed when `fn` returns, or when the promise it returned settles. */

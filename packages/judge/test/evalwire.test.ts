@@ -129,7 +129,8 @@ describe("options: evalwire's keywords, unknown keys and contradictions", () => 
   it("on_error / error_callback (evalwire's spelling) reraise through the callback", async () => {
     server.enqueue("chat", errorReply(401, "no"));
     const seen: unknown[] = [];
-    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, { on_error: "reraise", error_callback: (e) => seen.push(e) });
+    const options = { on_error: "reraise", error_callback: (e: unknown) => seen.push(e) } as const;
+    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, options);
     const error = await judge("o", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JudgeHttpError);
     expect(seen).toEqual([error]);
@@ -139,8 +140,9 @@ describe("options: evalwire's keywords, unknown keys and contradictions", () => 
     const model = testJudge(server);
     expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { on_error: "reraise" })).toThrow(JudgeConfigError);
     expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { on_error: "reraise" })).toThrow(/errorCallback is required/);
-    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { errorCallback: () => {} })).toThrow(/only called with onError: "reraise"/);
-    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { on_error: "loud" } as never)).toThrow(/onError must be "silent" or "reraise"/);
+    const make = (options: object) => () => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, options as never);
+    expect(make({ errorCallback: () => {} })).toThrow(/only called with onError: "reraise"/);
+    expect(make({ on_error: "loud" })).toThrow(/onError must be "silent" or "reraise"/);
     expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { resultKey: "" })).toThrow(JudgeConfigError);
     expect(server.requests).toHaveLength(0);
   });
@@ -156,7 +158,8 @@ describe("options: evalwire's keywords, unknown keys and contradictions", () => 
     })();
     expect(error).toBeInstanceOf(UnknownOptionError);
     expect(error).toMatchObject({ key: "resultkey", suggestion: "resultKey", code: "UNKNOWN_OPTION" });
-    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { result_key: "a", resultKey: "b" } as never)).toThrow(InvalidArgumentError);
-    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { result_key: "a", resultKey: "b" } as never)).toThrow(/same field/);
+    const both = () => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { result_key: "a", resultKey: "b" } as never);
+    expect(both).toThrow(InvalidArgumentError);
+    expect(both).toThrow(/same field/);
   });
 });

@@ -120,7 +120,8 @@ describe("judge metrics built with no options", () => {
       chatJson({ reason: "One statement is about cats." }),
     );
     const metric = new AnswerRelevancyMetric();
-    const score = await metric.aMeasure(new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris is the capital of France. I like cats." }));
+    const testCase = new LLMTestCase({ input: "Capital of France?", actualOutput: "Paris is the capital of France. I like cats." });
+    const score = await metric.aMeasure(testCase);
     expect(score).toBe(0.5);
     expect(metric.success).toBe(true); // default threshold 0.5
     expect(metric.reason).toBe("One statement is about cats.");

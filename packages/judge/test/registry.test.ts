@@ -116,7 +116,8 @@ describe("createJudgeMetric", () => {
     );
     const metric = await createJudgeMetric("answer-relevancy", testJudge(server), { threshold: 0.6 });
     expect(metric.threshold).toBe(0.6);
-    expect(await metric.measure(CASE)).toEqual({ score: 0.5, success: false, reason: "Half of it is about cats.", scoringPath: "structured" });
+    const result = await metric.measure(CASE);
+    expect(result).toEqual({ score: 0.5, success: false, reason: "Half of it is about cats.", scoringPath: "structured" });
     expect(server.pending()).toBe(0);
   });
 
@@ -139,7 +140,8 @@ describe("createJudgeMetric", () => {
   });
 
   it("is a subpath export of the package, and imports no metric class or client until a metric is created", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, Record<string, string>> };
+    type Manifest = { exports: Record<string, Record<string, string>> };
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Manifest;
     expect(pkg.exports["./registry"]).toEqual({
       types: "./dist/registry/index.d.ts",
       import: "./dist/registry/index.js",

@@ -23,14 +23,21 @@ export interface LlmJudgeEvaluatorOptions {
   readonly tag?: string;
 }
 
-const OPTION_KEYS = { resultKey: true, onError: true, errorCallback: true, tag: true } satisfies Record<keyof LlmJudgeEvaluatorOptions, true>;
+const OPTION_KEYS = {
+  resultKey: true,
+  onError: true,
+  errorCallback: true,
+  tag: true,
+} satisfies Record<keyof LlmJudgeEvaluatorOptions, true>;
 
 /**
  * The options as evalkern reads them: evalwire's Python keywords (`result_key`, `on_error`,
  * `error_callback`) become the camelCase ones (both spellings of one key are refused), an unknown key is
  * an `UnknownOptionError`, and contradictory choices a `JudgeConfigError` — never silently ignored.
  */
-function evaluatorOptions(options: unknown): Required<Pick<LlmJudgeEvaluatorOptions, "resultKey" | "onError" | "tag">> & LlmJudgeEvaluatorOptions {
+type CheckedOptions = Required<Pick<LlmJudgeEvaluatorOptions, "resultKey" | "onError" | "tag">> & LlmJudgeEvaluatorOptions;
+
+function evaluatorOptions(options: unknown): CheckedOptions {
   if (options === undefined) options = {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new JudgeConfigError("makeLlmJudgeEvaluator: options must be an object", { argument: "options" });
@@ -39,7 +46,10 @@ function evaluatorOptions(options: unknown): Required<Pick<LlmJudgeEvaluatorOpti
   rejectUnknownOptions(record, OPTION_KEYS, "makeLlmJudgeEvaluator");
   const { resultKey = "score", onError = "silent", errorCallback, tag = "llm_judge" } = record as LlmJudgeEvaluatorOptions;
   if (typeof resultKey !== "string" || resultKey === "") {
-    throw new JudgeConfigError("resultKey must be a non-empty string (a field of the output schema)", { argument: "resultKey", actual: String(resultKey) });
+    throw new JudgeConfigError("resultKey must be a non-empty string (a field of the output schema)", {
+      argument: "resultKey",
+      actual: String(resultKey),
+    });
   }
   if (typeof tag !== "string") throw new JudgeConfigError("tag must be a string", { argument: "tag" });
   if (onError !== "silent" && onError !== "reraise") {
@@ -56,7 +66,8 @@ function evaluatorOptions(options: unknown): Required<Pick<LlmJudgeEvaluatorOpti
   }
   // evalwire calls the callback only when re-raising: with "silent" it would never run.
   if (errorCallback != null && onError === "silent") {
-    throw new JudgeConfigError('errorCallback is only called with onError: "reraise"; with "silent" failures are counted (errorCount, detailed())', {
+    const message = 'errorCallback is only called with onError: "reraise"; with "silent" failures are counted (errorCount, detailed())';
+    throw new JudgeConfigError(message, {
       argument: "errorCallback",
       expected: 'onError: "reraise"',
       actual: 'onError: "silent"',

@@ -16,4 +16,10 @@ export {
   type JudgeMetricDefinition,
   type JudgeMetricFamily,
 } from "./registry.js";
-export { UnknownMetricError, UnknownOptionError, MetricOptionError, type OptionSchema, type OptionSchemas } from "@evalkern/metrics/registry";
+export {
+  UnknownMetricError,
+  UnknownOptionError,
+  MetricOptionError,
+  type OptionSchema,
+  type OptionSchemas,
+} from "@evalkern/metrics/registry";

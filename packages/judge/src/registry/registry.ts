@@ -165,10 +165,13 @@ const RAG: readonly (keyof JudgeCase)[] = ["input", "actualOutput", "retrievalCo
 const IO: readonly (keyof JudgeCase)[] = ["input", "actualOutput"];
 
 const ENTRIES: readonly Entry[] = [
-  deepeval("faithfulness", "FaithfulnessMetric", "DeepEval Faithfulness: claims of actual_output not contradicted by retrieval_context", RAG, {
-    truthsExtractionLimit: EXTRACTION_LIMIT,
-    penalizeAmbiguousClaims: { type: "boolean", default: false, help: "true | false" },
-  }),
+  deepeval(
+    "faithfulness",
+    "FaithfulnessMetric",
+    "DeepEval Faithfulness: claims of actual_output not contradicted by retrieval_context",
+    RAG,
+    { truthsExtractionLimit: EXTRACTION_LIMIT, penalizeAmbiguousClaims: { type: "boolean", default: false, help: "true | false" } },
+  ),
   deepeval("answer-relevancy", "AnswerRelevancyMetric", "DeepEval Answer Relevancy: statements of actual_output relevant to input", IO),
   deepeval(
     "contextual-precision",
@@ -182,10 +185,12 @@ const ENTRIES: readonly Entry[] = [
     "DeepEval Contextual Recall: expected_output sentences attributable to retrieval_context",
     ["input", "expectedOutput", "retrievalContext"],
   ),
-  deepeval("contextual-relevancy", "ContextualRelevancyMetric", "DeepEval Contextual Relevancy: retrieval_context statements relevant to input", [
-    "input",
-    "retrievalContext",
-  ]),
+  deepeval(
+    "contextual-relevancy",
+    "ContextualRelevancyMetric",
+    "DeepEval Contextual Relevancy: retrieval_context statements relevant to input",
+    ["input", "retrievalContext"],
+  ),
   deepeval(
     "hallucination",
     "HallucinationMetric",
@@ -197,11 +202,17 @@ const ENTRIES: readonly Entry[] = [
   deepeval("bias", "BiasMetric", "DeepEval Bias: biased opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("toxicity", "ToxicityMetric", "DeepEval Toxicity: toxic opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("pii-leakage", "PIILeakageMetric", "DeepEval PII Leakage: privacy violations in actual_output", IO),
-  deepeval("summarization", "SummarizationMetric", "DeepEval Summarization: alignment and coverage of actual_output as a summary of input", IO, {
-    assessmentQuestions: { type: "string[]", help: "list of yes/no questions" },
-    n: { type: "integer", default: 5, help: "integer (generated questions, default 5)" },
-    truthsExtractionLimit: { type: "integer", help: "integer" },
-  }),
+  deepeval(
+    "summarization",
+    "SummarizationMetric",
+    "DeepEval Summarization: alignment and coverage of actual_output as a summary of input",
+    IO,
+    {
+      assessmentQuestions: { type: "string[]", help: "list of yes/no questions" },
+      n: { type: "integer", default: 5, help: "integer (generated questions, default 5)" },
+      truthsExtractionLimit: { type: "integer", help: "integer" },
+    },
+  ),
   gEval,
   semanticF1,
 ];
@@ -232,7 +243,8 @@ function entryOf(name: string, argument: string): Entry {
   const hint = typeof name === "string" ? didYouMean(name, [...known, ...ENTRIES.flatMap((e) => e.aliases)]) : undefined;
   const suggestion = hint === undefined ? undefined : BY_NAME.get(hint)!.name;
   throw new UnknownMetricError(
-    `unknown judge metric ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ""}; known judge metrics: ${known.join(", ")}`,
+    `unknown judge metric ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ""}; ` +
+      `known judge metrics: ${known.join(", ")}`,
     String(name),
     suggestion,
     argument,
@@ -249,7 +261,11 @@ export function getJudgeMetric(name: string, argument = "metric"): JudgeMetricDe
  * closest key), a wrong type or value a `MetricOptionError`. Returns them with a lone string given for a
  * list option made a one-item list (`evaluationSteps=...` on a command line).
  */
-export function checkJudgeMetricOptions(name: string, options: Readonly<Record<string, unknown>> = {}, where = "options"): Record<string, unknown> {
+export function checkJudgeMetricOptions(
+  name: string,
+  options: Readonly<Record<string, unknown>> = {},
+  where = "options",
+): Record<string, unknown> {
   const entry = entryOf(name, "metric");
   checkOptions(entry.name, entry.options, options, where);
   const out: Record<string, unknown> = {};
@@ -269,7 +285,11 @@ export function checkJudgeMetricOptions(name: string, options: Readonly<Record<s
  * const faithfulness = await createJudgeMetric("faithfulness", judge, { threshold: 0.7 });
  * const { score, reason } = await faithfulness.measure({ input, actualOutput, expectedOutput: null, context: null, retrievalContext });
  */
-export async function createJudgeMetric(name: string, model: JudgeModel, options: Readonly<Record<string, unknown>> = {}): Promise<JudgeMeasurer> {
+export async function createJudgeMetric(
+  name: string,
+  model: JudgeModel,
+  options: Readonly<Record<string, unknown>> = {},
+): Promise<JudgeMeasurer> {
   const entry = entryOf(name, "metric");
   const checked = checkJudgeMetricOptions(entry.name, options);
   const [build, { LLMTestCase }] = await Promise.all([entry.load(), import("@evalkern/metrics/deepeval")]);
