@@ -3,7 +3,7 @@
 // (2 usage, 3 input, 1 anything else).
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CliError, EXIT, messageOf } from "./errors.js";
-import { judgeMetricsHelp } from "./judge-registry.js";
+import { judgeMetricsHelp } from "./judge-metrics.js";
 import { log } from "./log.js";
 import { metricsHelp } from "./metric-registry.js";
 import { CLI_VERSION } from "./results.js";

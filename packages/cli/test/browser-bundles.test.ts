@@ -30,6 +30,7 @@ export const BROWSER_ENTRIES = [
   "@evalkern/metrics/registry",
   "@evalkern/metrics/registry/rules",
   "@evalkern/judge",
+  "@evalkern/judge/registry",
   "@evalkern/harness/browser",
   "@evalkern/harness/report",
 ] as const;

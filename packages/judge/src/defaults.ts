@@ -1,115 +1,28 @@
 // Where a metric's judge comes from when it is not given as an object: a model *name* builds the
 // OpenAI-compatible judge from the environment (DeepEval's `model="gpt-4o-mini"`), and no model at all
 // falls back to the default judge set with `configure({ judge })` / `context({ judge }, fn)` (DSPy's
-// `dspy.configure(lm=...)` / `dspy.context(lm=...)`). No AsyncLocalStorage: a module-level stack, so
-// it works the same in Node, Deno, Bun and browsers.
+// `dspy.configure(lm=...)` / `dspy.context(lm=...)`), read from the one settings store (`settings.ts`).
 import { OpenAICompatibleJudge, type OpenAICompatibleJudgeOptions } from "./client.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";
 import { JudgeConfigError } from "./errors.js";
 import type { JudgeModel } from "./model.js";
+import { resetSettings, settings, type Settings } from "./settings.js";
 
 /** The OpenAI SDK's variables, read after evalkern's own `EVALKERN_JUDGE_*` ones. */
 export const OPENAI_ENV = Object.freeze({ apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" });
 
-/** What `configure` / `context` set. */
-export interface JudgeDefaults {
-  /** The default judge: a `JudgeModel`, or a model name built from the environment. */
-  readonly judge?: JudgeModel | string | null;
-  /** Options for judges built from a model name (base URL, key, prices, concurrency...). */
-  readonly judgeOptions?: Omit<OpenAICompatibleJudgeOptions, "model">;
-}
+/** The judge keys of the settings (`configure({ judge, judgeOptions })`). */
+export type JudgeDefaults = Pick<Settings, "judge" | "judgeOptions">;
 
-let globals: JudgeDefaults = Object.freeze({});
-const stack: JudgeDefaults[] = [];
-
-function checkDefaults(values: unknown, where: string): JudgeDefaults {
-  if (typeof values !== "object" || values === null || Array.isArray(values)) {
-    throw new JudgeConfigError(`${where}: expected an object such as { judge }`, { argument: "values" });
-  }
-  const record = values as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== "judge" && key !== "judgeOptions") {
-      throw new JudgeConfigError(`${where}: unknown setting '${key}' (known: judge, judgeOptions)`, { argument: key });
-    }
-  }
-  const judge = record.judge;
-  if (judge !== undefined && judge !== null && typeof judge !== "string" && !isJudgeModel(judge)) {
-    throw new JudgeConfigError(`${where}: 'judge' must be a JudgeModel or a model name`, { argument: "judge" });
-  }
-  return record as JudgeDefaults;
-}
-
-function isJudgeModel(value: unknown): value is JudgeModel {
-  return typeof value === "object" && value !== null && typeof (value as JudgeModel).generate === "function";
-}
-
-/** The defaults in effect: the innermost `context()`, over the `configure()`d globals. */
+/** The judge defaults in effect: the innermost `context()`, over the `configure()`d globals. */
 export function judgeDefaults(): JudgeDefaults {
-  let merged: JudgeDefaults = globals;
-  for (const layer of stack) merged = { ...merged, ...layer };
-  return merged;
+  const { judge, judgeOptions } = settings();
+  return { ...(judge !== undefined ? { judge } : {}), ...(judgeOptions !== undefined ? { judgeOptions } : {}) };
 }
 
-/**
- * Set the default judge for every metric constructed without a `model` (DSPy `dspy.configure(lm=...)`).
- *
- * @example
- * configure({ judge: new OpenAICompatibleJudge({ baseURL: "http://127.0.0.1:8000/v1", model: "qwen" }) });
- * configure({ judge: "gpt-4o-mini" }); // built from OPENAI_API_KEY / OPENAI_BASE_URL on first use
- */
-export function configure(values: JudgeDefaults): void {
-  globals = Object.freeze({ ...globals, ...checkDefaults(values, "configure") });
-}
-
-/**
- * Run `fn` with `values` over the current defaults (DSPy `with dspy.context(lm=...)`). The layer is
- * removed when `fn` returns, or when the promise it returns settles.
- *
- * Details: a module-level stack, not async context. Metrics read the default judge when they are
- * *constructed* (and, if none was set then, when they first measure), so metrics built inside `fn`
- * keep its judge for good, whatever runs concurrently.
- *
- * Gotchas: two overlapping asynchronous `context()` calls see each other's layers while both are open;
- * construct the metrics inside each (or pass `model`) rather than relying on the stack at call time.
- *
- * @example
- * const score = await context({ judge }, () => new SemanticF1().call(example, prediction));
- */
-export function context<R>(values: JudgeDefaults, fn: () => R): R {
-  const layer = Object.freeze(checkDefaults(values, "context"));
-  if (typeof fn !== "function") throw new JudgeConfigError("context(values, fn): fn must be a function", { argument: "fn" });
-  stack.push(layer);
-  const pop = (): void => {
-    const index = stack.lastIndexOf(layer);
-    if (index >= 0) stack.splice(index, 1);
-  };
-  let result: R;
-  try {
-    result = fn();
-  } catch (error) {
-    pop();
-    throw error;
-  }
-  if (result !== null && typeof result === "object" && typeof (result as { then?: unknown }).then === "function") {
-    return (result as unknown as Promise<unknown>).then(
-      (value) => {
-        pop();
-        return value;
-      },
-      (error: unknown) => {
-        pop();
-        throw error;
-      },
-    ) as R;
-  }
-  pop();
-  return result;
-}
-
-/** Forget `configure()`d defaults and open contexts (for tests). */
+/** Forget every setting, open stack contexts and the judges built from model names (for tests). */
 export function resetJudgeDefaults(): void {
-  globals = Object.freeze({});
-  stack.length = 0;
+  resetSettings();
   built.clear();
 }
 
@@ -154,7 +67,7 @@ export function judgeFromModelName(model: string, options: Omit<OpenAICompatible
  * none.
  */
 export function resolveJudge(model: unknown, owner: string): JudgeModel {
-  if (isJudgeModel(model)) return model;
+  if (typeof model === "object" && model !== null && typeof (model as JudgeModel).generate === "function") return model as JudgeModel;
   if (typeof model === "string") return judgeFromModelName(model, judgeDefaults().judgeOptions ?? {});
   if (model !== undefined && model !== null) {
     throw new JudgeConfigError(`${owner}: 'model' must be a JudgeModel or a model name such as "gpt-4o-mini"`, { argument: "options.model" });

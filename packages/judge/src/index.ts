@@ -61,9 +61,8 @@ export { FileCacheStore, type FileCacheStoreOptions } from "./cache/file-store.j
 export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
 export { ENV, readEnv, type EnvSource } from "./env.js";
 export { PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";
+export { configure, context, settings, resetSettings, setSettingsScope, type Settings, type SettingsScope } from "./settings.js";
 export {
-  configure,
-  context,
   judgeDefaults,
   resetJudgeDefaults,
   defaultJudge,

@@ -1,5 +1,6 @@
 // evalwire make_llm_judge_evaluator: prompt formatting, result extraction, the zero-value rules of
 // onError "silent", "reraise" with its callback, and the failure flag evalkern adds.
+import { InvalidArgumentError, UnknownOptionError } from "@evalkern/metrics";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { JudgeConfigError, JudgeHttpError, JudgeOutputError, formatTemplate, makeLlmJudgeEvaluator, zodSchema } from "../src/index.js";
@@ -113,5 +114,52 @@ describe("results and zero values", () => {
     await expect(judge("o", "not a dict")).rejects.toThrow(/AttributeError/);
     await expect(judge("o", { expected_output: "{[1]: 2}" })).rejects.toThrow(/TypeError/);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("options: evalwire's keywords, unknown keys and contradictions", () => {
+  it("result_key (evalwire's spelling) is honoured like resultKey", async () => {
+    server.enqueue("chat", chatJson({ explanation: "the why", score: true }));
+    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, { result_key: "explanation" });
+    expect(await judge("o", {})).toBe("the why");
+    // the zero value follows result_key too: `explanation` is a string field, so 0.0
+    expect(judge.zeroValue).toBe(0);
+  });
+
+  it("on_error / error_callback (evalwire's spelling) reraise through the callback", async () => {
+    server.enqueue("chat", errorReply(401, "no"));
+    const seen: unknown[] = [];
+    const options = { on_error: "reraise", error_callback: (e: unknown) => seen.push(e) } as const;
+    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, options);
+    const error = await judge("o", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JudgeHttpError);
+    expect(seen).toEqual([error]);
+  });
+
+  it("refuses contradictions at factory time: reraise without a callback, a callback that silent never calls", () => {
+    const model = testJudge(server);
+    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { on_error: "reraise" })).toThrow(JudgeConfigError);
+    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { on_error: "reraise" })).toThrow(/errorCallback is required/);
+    const make = (options: object) => () => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, options as never);
+    expect(make({ errorCallback: () => {} })).toThrow(/only called with onError: "reraise"/);
+    expect(make({ on_error: "loud" })).toThrow(/onError must be "silent" or "reraise"/);
+    expect(() => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { resultKey: "" })).toThrow(JudgeConfigError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("an unknown key is an UnknownOptionError naming the closest key; both spellings of one key are refused", () => {
+    const model = testJudge(server);
+    const error = (() => {
+      try {
+        makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { resultkey: "explanation" } as never);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(UnknownOptionError);
+    expect(error).toMatchObject({ key: "resultkey", suggestion: "resultKey", code: "UNKNOWN_OPTION" });
+    const both = () => makeLlmJudgeEvaluator(model, TEMPLATE, BoolVerdict, { result_key: "a", resultKey: "b" } as never);
+    expect(both).toThrow(InvalidArgumentError);
+    expect(both).toThrow(/same field/);
   });
 });

@@ -98,3 +98,13 @@ describe("README.md examples", () => {
     });
   }
 });
+
+describe("README.md prose", () => {
+  it("says what the code does about prices: a bundled, dated table ships, and it can be turned off", () => {
+    expect(Object.keys(judgePackage.BUNDLED_PRICES).length).toBeGreaterThan(0);
+    expect(readme).not.toMatch(/ships no price|no prices \(cost/i);
+    expect(readme).toMatch(/`bundledPrices: false`/);
+    const judge = new judgePackage.OpenAICompatibleJudge({ baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "gpt-4o-mini", env: {} });
+    expect(judge.price).toEqual(judgePackage.BUNDLED_PRICES["gpt-4o-mini"]);
+  });
+});

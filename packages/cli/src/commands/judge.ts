@@ -9,7 +9,7 @@ import { csvCell, csvLine } from "../io/csv.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { delimiterOf, formatOf, readObjects } from "../io/records.js";
 import { AtomicWriter } from "../io/writer.js";
-import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, type JudgeRunner } from "../judge-registry.js";
+import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, type JudgeRunner } from "../judge-metrics.js";
 import { parseMetricArgument } from "../metric-options.js";
 import { createRowProgress, formatCount } from "../progress.js";
 import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
@@ -134,7 +134,6 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
 
   const judge = await import("@evalkern/judge");
-  const { LLMTestCase } = await import("@evalkern/metrics/deepeval");
   const cache = options.cache
     ? new judge.JudgeCache({ store: new judge.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
     : undefined;
@@ -164,7 +163,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   } catch (e) {
     throw usageError((e as Error).message);
   }
-  const runners: JudgeRunner[] = metricArgs.map((a) => createJudgeRunner(judge, LLMTestCase as never, model, a, CLI_VERSION));
+  const runners: JudgeRunner[] = await Promise.all(metricArgs.map((a) => createJudgeRunner(judge, model, a, CLI_VERSION)));
   const seen = new Set<string>();
   for (const r of runners) {
     if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);

@@ -88,6 +88,11 @@ export function setRuntime(next: Runtime): void {
   for (const l of listeners) l();
 }
 
+/** Whether `host` carries values along async call trees (the fallback's context ends at the first await). */
+export function hasAsyncContext(host: Runtime): boolean {
+  return host.createAsyncContext !== stackContext;
+}
+
 /** Called whenever a runtime is installed (settings rebuild their async context). */
 export function onRuntimeChange(listener: () => void): void {
   listeners.push(listener);

@@ -127,17 +127,19 @@ export class ArenaGEval extends BaseArenaMetric {
   constructor(options: ArenaGEvalOptions) {
     checkOptionKeys(new.target, options);
     const model = checkModel(options?.model, "ArenaGEval");
-    super({ ...options, evaluationModel: options.evaluationModel ?? model.name });
+    super({ ...options, evaluationModel: options?.evaluationModel ?? model.name });
+    // Left out entirely (plain JavaScript): the checks below name the missing option.
+    const o: Partial<ArenaGEvalOptions> = options ?? {};
     this.model = model;
-    if (typeof options.name !== "string" || options.name.trim() === "") {
+    if (typeof o.name !== "string" || o.name.trim() === "") {
       throw new JudgeMetricConfigError("name", "ArenaGEval: 'name' must be a non-blank string");
     }
-    this.metricName = options.name;
-    this.evaluationParams = checkEvaluationParams(options.evaluationParams, "ArenaGEval");
-    const { criteria, evaluationSteps } = checkCriteria(options.criteria, options.evaluationSteps, "ArenaGEval");
+    this.metricName = o.name;
+    this.evaluationParams = checkEvaluationParams(o.evaluationParams, "ArenaGEval");
+    const { criteria, evaluationSteps } = checkCriteria(o.criteria, o.evaluationSteps, "ArenaGEval");
     this.criteria = criteria;
     this.evaluationSteps = evaluationSteps;
-    this.random = options.random ?? Math.random;
+    this.random = o.random ?? Math.random;
   }
 
   override get name(): string {

@@ -30,7 +30,7 @@ export class ConversationCompletenessMetric extends ConversationalJudgeMetric {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
   static readonly optionKeys: readonly string[] = JUDGE_METRIC_OPTION_KEYS;
 
-  constructor(options: JudgeMetricOptions) {
+  constructor(options: JudgeMetricOptions = {}) {
     super(options, { defaultThreshold: 0.5 });
   }
 

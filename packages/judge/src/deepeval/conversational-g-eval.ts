@@ -108,20 +108,22 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
 
   constructor(options: ConversationalGEvalOptions) {
     super(options, { defaultThreshold: 0.5 });
-    if (typeof options.name !== "string" || options.name.trim() === "") {
+    // Left out entirely (plain JavaScript): the checks below name the missing option.
+    const o: Partial<ConversationalGEvalOptions> = options ?? {};
+    if (typeof o.name !== "string" || o.name.trim() === "") {
       throw new JudgeMetricConfigError("name", "ConversationalGEval: 'name' must be a non-blank string");
     }
-    this.metricName = options.name;
-    const params = options.evaluationParams ?? [MultiTurnParams.CONTENT];
+    this.metricName = o.name;
+    const params = o.evaluationParams ?? [MultiTurnParams.CONTENT];
     if (!Array.isArray(params) || params.length === 0 || !params.every((p) => isMultiTurnParam(p))) {
       throw new JudgeMetricConfigError("evaluationParams", "ConversationalGEval: 'evaluationParams' must be a non-empty list of MultiTurnParams");
     }
     this.evaluationParams = Object.freeze([...params]);
-    const { criteria, evaluationSteps } = checkCriteria(options.criteria, options.evaluationSteps, "ConversationalGEval");
+    const { criteria, evaluationSteps } = checkCriteria(o.criteria, o.evaluationSteps, "ConversationalGEval");
     this.criteria = criteria;
     this.evaluationSteps = evaluationSteps;
-    this.rubric = checkRubric(options.rubric, "ConversationalGEval");
-    const top = options.topLogprobs ?? 20;
+    this.rubric = checkRubric(o.rubric, "ConversationalGEval");
+    const top = o.topLogprobs ?? 20;
     if (!Number.isInteger(top) || top < 0 || top > 20) {
       throw new JudgeMetricConfigError("topLogprobs", "ConversationalGEval: 'topLogprobs' must be an integer in 0..20");
     }

@@ -396,11 +396,13 @@ export class DAGMetric extends JudgeMetric {
 
   constructor(options: DAGMetricOptions) {
     super(options, { defaultThreshold: 0.5, strictBinarizes: false });
-    this.metricName = checkText(options.name, "name", "DAGMetric");
-    if (!(options.dag instanceof DeepAcyclicGraph)) {
+    // Left out entirely (plain JavaScript): the checks below name the missing option.
+    const o: Partial<DAGMetricOptions> = options ?? {};
+    this.metricName = checkText(o.name, "name", "DAGMetric");
+    if (!(o.dag instanceof DeepAcyclicGraph)) {
       throw new JudgeMetricConfigError("dag", "DAGMetric: 'dag' must be a DeepAcyclicGraph");
     }
-    this.dag = options.dag;
+    this.dag = o.dag;
   }
 
   override get name(): string {

@@ -74,7 +74,7 @@ export class FaithfulnessMetric extends JudgeMetric {
   readonly truthsExtractionLimit: number | null;
   readonly penalizeAmbiguousClaims: boolean;
 
-  constructor(options: FaithfulnessOptions) {
+  constructor(options: FaithfulnessOptions = {}) {
     super(options, { defaultThreshold: 0.5 });
     this.truthsExtractionLimit = checkExtractionLimit(options.truthsExtractionLimit, "FaithfulnessMetric");
     const penalize = options.penalizeAmbiguousClaims ?? false;

@@ -253,16 +253,18 @@ export class GEval extends JudgeMetric {
 
   constructor(options: GEvalOptions) {
     super(options, { defaultThreshold: 0.5 });
-    if (typeof options.name !== "string" || options.name.trim() === "") {
+    // Left out entirely (plain JavaScript): the checks below name the missing option.
+    const o: Partial<GEvalOptions> = options ?? {};
+    if (typeof o.name !== "string" || o.name.trim() === "") {
       throw new JudgeMetricConfigError("name", "GEval: 'name' must be a non-blank string");
     }
-    this.metricName = options.name;
-    this.evaluationParams = checkEvaluationParams(options.evaluationParams, "GEval");
-    const { criteria, evaluationSteps } = checkCriteria(options.criteria, options.evaluationSteps, "GEval");
+    this.metricName = o.name;
+    this.evaluationParams = checkEvaluationParams(o.evaluationParams, "GEval");
+    const { criteria, evaluationSteps } = checkCriteria(o.criteria, o.evaluationSteps, "GEval");
     this.criteria = criteria;
     this.evaluationSteps = evaluationSteps;
-    this.rubric = checkRubric(options.rubric, "GEval");
-    const top = options.topLogprobs ?? 20;
+    this.rubric = checkRubric(o.rubric, "GEval");
+    const top = o.topLogprobs ?? 20;
     if (!Number.isInteger(top) || top < 0 || top > 20) {
       throw new JudgeMetricConfigError("topLogprobs", "GEval: 'topLogprobs' must be an integer in 0..20");
     }

@@ -189,9 +189,10 @@ export function checkModel(model: unknown, metric: string): JudgeModel {
 export abstract class JudgeMetric extends BaseMetric {
   readonly model: JudgeModel;
 
-  protected constructor(options: JudgeMetricOptions, traits: BaseMetricTraits = {}) {
+  // Options may be left out (DeepEval's `AnswerRelevancyMetric()`): the judge is then the default one.
+  protected constructor(options: JudgeMetricOptions = {}, traits: BaseMetricTraits = {}) {
     checkOptionKeys(new.target, options);
-    const model = checkModel(options?.model, new.target.name);
+    const model = checkModel(options.model, new.target.name);
     super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
     this.model = model;
   }
@@ -248,9 +249,10 @@ export abstract class JudgeMetric extends BaseMetric {
 export abstract class ConversationalJudgeMetric extends BaseConversationalMetric {
   readonly model: JudgeModel;
 
-  protected constructor(options: JudgeMetricOptions, traits: MetricTraits = {}) {
+  // Options may be left out (DeepEval's `AnswerRelevancyMetric()`): the judge is then the default one.
+  protected constructor(options: JudgeMetricOptions = {}, traits: MetricTraits = {}) {
     checkOptionKeys(new.target, options);
-    const model = checkModel(options?.model, new.target.name);
+    const model = checkModel(options.model, new.target.name);
     super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
     this.model = model;
   }

@@ -14,7 +14,7 @@ export function opinionViolationScore(verdicts: readonly OpinionVerdict[]): numb
 }
 
 export abstract class OpinionMetric extends JudgeMetric {
-  constructor(options: JudgeMetricOptions) {
+  constructor(options: JudgeMetricOptions = {}) {
     super(options, { defaultThreshold: 0.5, higherIsBetter: false });
   }
 

@@ -38,7 +38,9 @@ export class PromptAlignmentMetric extends JudgeMetric {
 
   constructor(options: PromptAlignmentOptions) {
     super(options, { defaultThreshold: 0.5 });
-    const instructions = options.promptInstructions;
+    // Left out entirely (plain JavaScript): the checks below name the missing option.
+    const o: Partial<PromptAlignmentOptions> = options ?? {};
+    const instructions = o.promptInstructions;
     if (!Array.isArray(instructions) || instructions.length === 0 || instructions.some((i) => typeof i !== "string" || i.trim() === "")) {
       throw new JudgeMetricConfigError("promptInstructions", "PromptAlignmentMetric: 'promptInstructions' must be a non-empty list of non-blank strings");
     }

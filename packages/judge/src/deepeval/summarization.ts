@@ -76,7 +76,7 @@ export class SummarizationMetric extends JudgeMetric {
   readonly assessmentQuestions: readonly string[] | null;
   readonly truthsExtractionLimit: number | null;
 
-  constructor(options: SummarizationOptions) {
+  constructor(options: SummarizationOptions = {}) {
     super(options, { defaultThreshold: 0.5 });
     const n = options.n ?? 5;
     if (!Number.isInteger(n) || n < 1) throw new JudgeMetricConfigError("n", "SummarizationMetric: 'n' must be an integer >= 1");

@@ -33,7 +33,7 @@ export class TaskCompletionMetric extends JudgeMetric {
 
   readonly task: string | null;
 
-  constructor(options: TaskCompletionOptions) {
+  constructor(options: TaskCompletionOptions = {}) {
     super(options, { defaultThreshold: 0.5, requiresTrace: true });
     const task = options.task ?? null;
     if (task !== null && typeof task !== "string") throw new JudgeMetricConfigError("task", "TaskCompletionMetric: 'task' must be a string");

@@ -73,7 +73,7 @@ export class TurnRelevancyMetric extends ConversationalJudgeMetric {
   /** The verdicts of the last measurement, one per unit interaction. */
   verdicts: readonly Verdict<"yes" | "no">[] = [];
 
-  constructor(options: TurnRelevancyOptions) {
+  constructor(options: TurnRelevancyOptions = {}) {
     super(options, { defaultThreshold: 0.5 });
     const size = options.windowSize ?? 10;
     if (!Number.isInteger(size) || size < 1) {

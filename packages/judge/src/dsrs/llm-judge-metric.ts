@@ -98,8 +98,8 @@ export class LlmJudgeMetric implements Metric {
   readonly msatsPerUsd: number | undefined;
   readonly confidence: number;
 
-  constructor(options: LlmJudgeMetricOptions) {
-    this.model = resolveJudge(options?.model, "LlmJudgeMetric");
+  constructor(options: LlmJudgeMetricOptions = {}) {
+    this.model = resolveJudge(options.model, "LlmJudgeMetric");
     this.name = options.name ?? "llm_judge";
     if (typeof this.name !== "string") throw new JudgeConfigError("options.name must be a string", { argument: "options.name" });
     this.systemPrompt = options.systemPrompt ?? DEFAULT_JUDGE_PROMPT;

@@ -1,5 +1,7 @@
 // evalwire `make_llm_judge_evaluator` (src/evalwire/evaluators/llm_judge.py; docs/spec/judges.md §8): a judge bound
 // to a prompt template and an output schema, returning one field of the structured reply.
+import { rejectUnknownOptions } from "@evalkern/metrics";
+import { camelCaseKeys, type SnakeCased } from "@evalkern/metrics/deepeval";
 import { parseExpected, type PyValue } from "@evalkern/metrics/evalwire";
 import { resolveJudge } from "../defaults.js";
 import { JudgeConfigError, JudgeError } from "../errors.js";
@@ -19,6 +21,59 @@ export interface LlmJudgeEvaluatorOptions {
   readonly errorCallback?: (error: unknown) => void;
   /** Ledger tag of the calls. Default `"llm_judge"`. */
   readonly tag?: string;
+}
+
+const OPTION_KEYS = {
+  resultKey: true,
+  onError: true,
+  errorCallback: true,
+  tag: true,
+} satisfies Record<keyof LlmJudgeEvaluatorOptions, true>;
+
+/**
+ * The options as evalkern reads them: evalwire's Python keywords (`result_key`, `on_error`,
+ * `error_callback`) become the camelCase ones (both spellings of one key are refused), an unknown key is
+ * an `UnknownOptionError`, and contradictory choices a `JudgeConfigError` — never silently ignored.
+ */
+type CheckedOptions = Required<Pick<LlmJudgeEvaluatorOptions, "resultKey" | "onError" | "tag">> & LlmJudgeEvaluatorOptions;
+
+function evaluatorOptions(options: unknown): CheckedOptions {
+  if (options === undefined) options = {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new JudgeConfigError("makeLlmJudgeEvaluator: options must be an object", { argument: "options" });
+  }
+  const record = camelCaseKeys("makeLlmJudgeEvaluator", options as Record<string, unknown>);
+  rejectUnknownOptions(record, OPTION_KEYS, "makeLlmJudgeEvaluator");
+  const { resultKey = "score", onError = "silent", errorCallback, tag = "llm_judge" } = record as LlmJudgeEvaluatorOptions;
+  if (typeof resultKey !== "string" || resultKey === "") {
+    throw new JudgeConfigError("resultKey must be a non-empty string (a field of the output schema)", {
+      argument: "resultKey",
+      actual: String(resultKey),
+    });
+  }
+  if (typeof tag !== "string") throw new JudgeConfigError("tag must be a string", { argument: "tag" });
+  if (onError !== "silent" && onError !== "reraise") {
+    throw new JudgeConfigError('onError must be "silent" or "reraise"', { argument: "onError", actual: String(onError) });
+  }
+  if (onError === "reraise" && errorCallback == null) {
+    throw new JudgeConfigError(
+      "errorCallback is required when onError is \"reraise\": pass a function that receives the error",
+      { argument: "errorCallback", expected: "a function" },
+    );
+  }
+  if (errorCallback != null && typeof errorCallback !== "function") {
+    throw new JudgeConfigError("errorCallback must be a function", { argument: "errorCallback" });
+  }
+  // evalwire calls the callback only when re-raising: with "silent" it would never run.
+  if (errorCallback != null && onError === "silent") {
+    const message = 'errorCallback is only called with onError: "reraise"; with "silent" failures are counted (errorCount, detailed())';
+    throw new JudgeConfigError(message, {
+      argument: "errorCallback",
+      expected: 'onError: "reraise"',
+      actual: 'onError: "silent"',
+    });
+  }
+  return { resultKey, onError, tag, ...(errorCallback ? { errorCallback } : {}) };
 }
 
 /** Outcome of one evaluation with the failure, if any, made explicit. */
@@ -75,6 +130,9 @@ export function formatTemplate(template: string, values: Readonly<Record<"output
  *   as Python `str()`) and `{expected_output}` (the first item of evalwire's `_parse_expected(expected)`,
  *   `""` when there is none), sent as one user message with `outputSchema` as structured output.
  * - Returns `reply[resultKey]` as is.
+ * - Options take evalwire's Python keywords too (`result_key`, `on_error`, `error_callback`); an unknown
+ *   key is an `UnknownOptionError`, and `errorCallback` without `onError: "reraise"` (or the reverse) a
+ *   `JudgeConfigError`.
  * - Errors inside the judge call or the field read: `onError: "silent"` returns the zero value — `false`
  *   for a field typed exactly boolean, `0.0` for anything else or a key the schema lacks; `"reraise"`
  *   calls `errorCallback` and rethrows. As in evalwire, a bad `expected` (not a dict, an unhashable
@@ -92,21 +150,9 @@ export function makeLlmJudgeEvaluator<T extends Record<string, unknown>>(
   modelOrName: JudgeModel | string,
   promptTemplate: string,
   outputSchema: JudgeSchema<T>,
-  options: LlmJudgeEvaluatorOptions = {},
+  options: LlmJudgeEvaluatorOptions | SnakeCased<LlmJudgeEvaluatorOptions> = {},
 ): LlmJudgeEvaluator<T[keyof T]> {
-  const { resultKey = "score", onError = "silent", errorCallback, tag = "llm_judge" } = options;
-  if (onError !== "silent" && onError !== "reraise") {
-    throw new JudgeConfigError('onError must be "silent" or "reraise"', { argument: "onError", actual: String(onError) });
-  }
-  if (onError === "reraise" && errorCallback == null) {
-    throw new JudgeConfigError(
-      "errorCallback is required when onError is \"reraise\": pass a function that receives the error",
-      { argument: "errorCallback", expected: "a function" },
-    );
-  }
-  if (errorCallback != null && typeof errorCallback !== "function") {
-    throw new JudgeConfigError("errorCallback must be a function", { argument: "errorCallback" });
-  }
+  const { resultKey, onError, errorCallback, tag } = evaluatorOptions(options);
   if (typeof modelOrName !== "string" && (typeof modelOrName !== "object" || modelOrName === null || typeof modelOrName.generate !== "function")) {
     throw new JudgeConfigError("model must be a JudgeModel or a model name", { argument: "model" });
   }
