@@ -119,7 +119,9 @@ async function eachLine(fs: Fs, path: string, chunkBytes: number, onLine: (line:
 function parseRecord(text: string): { key: string; entry: CacheEntry } | undefined {
   try {
     const record = JSON.parse(text) as { key?: unknown; entry?: CacheEntry };
-    if (typeof record?.key === "string" && record.entry && typeof record.entry === "object") return { key: record.key, entry: record.entry };
+    if (typeof record?.key === "string" && record.entry && typeof record.entry === "object") {
+      return { key: record.key, entry: record.entry };
+    }
   } catch {
     // not JSON
   }
@@ -177,7 +179,12 @@ function readLine(path: string, line: RawLine, map: Map<string, CacheEntry>, war
 }
 
 /** Loads a JSONL cache line by line (the last line for a key wins); a missing file is an empty cache. */
-export async function readJsonlCache(fs: Fs, path: string, chunkBytes: number, warn: (w: CacheFileWarning) => void): Promise<Map<string, CacheEntry>> {
+export async function readJsonlCache(
+  fs: Fs,
+  path: string,
+  chunkBytes: number,
+  warn: (w: CacheFileWarning) => void,
+): Promise<Map<string, CacheEntry>> {
   const map = new Map<string, CacheEntry>();
   await eachLine(fs, path, chunkBytes, (line) => readLine(path, line, map, warn));
   return map;
