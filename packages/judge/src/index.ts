@@ -57,7 +57,7 @@ export {
   type JudgeCacheOptions,
   type JudgeCacheStore,
 } from "./cache/cache.js";
-export { FileCacheStore, type FileCacheStoreOptions } from "./cache/file-store.js";
+export { FileCacheStore, type CacheFileWarning, type FileCacheStoreOptions } from "./cache/file-store.js";
 export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
 export { ENV, readEnv, type EnvSource } from "./env.js";
 export { PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";

@@ -1,11 +1,11 @@
 // The content-addressed cache: in-memory and on-disk (JSONL, dir), modes read-write / read-only replay /
 // bypass / refresh, merged concurrent identical calls, and what is never stored.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, open, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, OpenAICompatibleJudge, canonicalJson, zodSchema } from "../src/index.js";
+import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, OpenAICompatibleJudge, canonicalJson, zodSchema, type CacheFileWarning } from "../src/index.js";
 import { testJudge } from "./support/judge.js";
 import { chatJson, chatText, slow, startServer, type ScriptedServer } from "./support/server.js";
 
@@ -172,10 +172,120 @@ describe("JSONL file format", () => {
     const judge = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path }) }) });
     await judge.generate({ messages: q("1") });
     await judge.generate({ messages: q("2") });
-    const { appendFile } = await import("node:fs/promises");
     await appendFile(path, '{"key": "torn", "entry": {');
     const lines = (await readFile(path, "utf8")).split("\n").filter(Boolean);
     expect(lines).toHaveLength(3);
     expect(await new FileCacheStore({ path }).size()).toBe(2);
   });
+});
+
+describe("JSONL cache after a crash (issue 19.15)", () => {
+  const entry = (text: string) => ({ version: 1 as const, endpoint: "chat" as const, model: "m", data: { text }, inputTokens: 1, outputTokens: 1, createdAt: "t" });
+
+  it("a record appended after a torn last line starts on its own line and replays; a warning names the torn tail", async () => {
+    const path = join(dir, "crash.jsonl");
+    let n = 0;
+    server.handle("chat", () => chatText(`reply ${++n}`));
+    const recording = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path, onWarning: () => {} }) }) });
+    await recording.generate({ messages: q("one") });
+    await recording.generate({ messages: q("two") });
+    // the process dies halfway through writing the second line
+    const [first] = (await readFile(path, "utf8")).split("\n");
+    const size = (await stat(path)).size;
+    await truncate(path, size - 40);
+
+    // the next run: its load skips the torn line with a warning, its new record goes on a fresh line
+    const warnings: CacheFileWarning[] = [];
+    const next = testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path, onWarning: (w) => warnings.push(w) }) }) });
+    expect((await next.generate({ messages: q("three") })).value).toBe("reply 3");
+    expect(warnings).toHaveLength(1);
+    const firstBytes = Buffer.byteLength(first!) + 1;
+    expect(warnings[0]).toMatchObject({ code: "TORN_CACHE_LINE", path, line: 2, offset: firstBytes, bytes: size - 40 - firstBytes });
+    expect(warnings[0]!.preview.startsWith('{"key":"')).toBe(true);
+    expect(warnings[0]!.message).toContain(`${path}: skipped the torn last line 2 (byte ${firstBytes}, ${size - 40 - firstBytes} bytes)`);
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines).toHaveLength(4); // one, the torn two, three, and the empty text after the final newline
+    expect(JSON.parse(lines[2]!).entry.data.text).toBe("reply 3");
+
+    // replay: "one" and "three" answer from the file; "two" was never completely written, so it misses
+    server.reset();
+    const replayWarnings: CacheFileWarning[] = [];
+    const store = new FileCacheStore({ path, onWarning: (w) => replayWarnings.push(w) });
+    const replay = testJudge(server, { cache: new JudgeCache({ store, mode: "read-only" }) });
+    expect((await replay.generate({ messages: q("one") })).value).toBe("reply 1");
+    expect((await replay.generate({ messages: q("three") })).value).toBe("reply 3");
+    await expect(replay.generate({ messages: q("two") })).rejects.toBeInstanceOf(CacheMissError);
+    expect(server.requests).toHaveLength(0);
+    expect(replayWarnings.map((w) => [w.code, w.line])).toEqual([["UNREADABLE_CACHE_LINE", 2]]);
+  });
+
+  it("a record an older writer glued onto a torn line, or after zeros a crash left, is read again", async () => {
+    const path = join(dir, "glued.jsonl");
+    const line = (key: string, text: string) => JSON.stringify({ key, entry: entry(text) });
+    const torn = line("lost", "never finished").slice(0, 30);
+    await writeFile(path, `${line("a", "first")}\n${torn}${line("b", "glued")}\n${"\0".repeat(64)}${line("c", "after zeros")}\n\n`);
+    const warnings: CacheFileWarning[] = [];
+    const store = new FileCacheStore({ path, onWarning: (w) => warnings.push(w) });
+    expect((await store.get("a"))?.data).toEqual({ text: "first" });
+    expect((await store.get("b"))?.data).toEqual({ text: "glued" });
+    expect((await store.get("c"))?.data).toEqual({ text: "after zeros" });
+    expect(await store.get("lost")).toBeUndefined();
+    expect(warnings.map((w) => [w.code, w.line, w.bytes])).toEqual([
+      ["UNREADABLE_CACHE_LINE", 2, 30],
+      ["UNREADABLE_CACHE_LINE", 3, 64],
+    ]);
+    expect(warnings[0]!.preview).toBe(torn);
+  });
+
+  it("without onWarning a skipped line is a Node process warning", async () => {
+    const path = join(dir, "warn.jsonl");
+    await writeFile(path, '{"key":"x","entry":{"ver');
+    const seen: Error[] = [];
+    const listener = (w: Error) => seen.push(w);
+    process.on("warning", listener);
+    try {
+      expect(await new FileCacheStore({ path }).size()).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", listener);
+    }
+    expect(seen.map((w) => [w.name, (w as { code?: string }).code])).toEqual([["EvalkernJudgeCacheWarning", "TORN_CACHE_LINE"]]);
+    expect(seen[0]!.message).toContain("warn.jsonl: skipped the torn last line 1");
+  });
+
+  it("is read as a stream: records longer than the read chunk, split inside multi-byte characters, all come back", async () => {
+    const path = join(dir, "chunks.jsonl");
+    const texts = Array.from({ length: 300 }, (_, i) => `${i} é漢😀 ${"x".repeat(i % 37)}`);
+    await writeFile(path, texts.map((t, i) => JSON.stringify({ key: `k${i}`, entry: entry(t) })).join("\n") + "\n");
+    for (const readChunkBytes of [5, 64, 4096]) {
+      const warnings: CacheFileWarning[] = [];
+      const store = new FileCacheStore({ path, readChunkBytes, onWarning: (w) => warnings.push(w) });
+      expect(await store.size()).toBe(300);
+      for (const i of [0, 1, 150, 299]) expect((await store.get(`k${i}`))?.data).toEqual({ text: texts[i] });
+      expect(warnings).toEqual([]);
+    }
+    expect(() => new FileCacheStore({ path, readChunkBytes: 0 })).toThrow(/readChunkBytes/);
+  });
+
+  it("a cache file over the ~512 MB a string can hold loads (a sparse file: no disk used)", async () => {
+    // 600 MB: one record, ~600 MB of zeros (a hole, as a crash on some file systems leaves), one record.
+    // Reading it into one string failed every row with "Invalid string length" / ERR_STRING_TOO_LONG.
+    const path = join(dir, "huge.jsonl");
+    const first = `${JSON.stringify({ key: "first", entry: entry("one") })}\n`;
+    const last = `\n${JSON.stringify({ key: "last", entry: entry("two") })}\n`;
+    const holeEnd = 600 * 1024 * 1024;
+    const handle = await open(path, "w");
+    try {
+      await handle.write(first, 0, "utf8");
+      await handle.write(last, holeEnd, "utf8");
+    } finally {
+      await handle.close();
+    }
+    const warnings: CacheFileWarning[] = [];
+    const store = new FileCacheStore({ path, onWarning: (w) => warnings.push(w) });
+    expect((await store.get("first"))?.data).toEqual({ text: "one" });
+    expect((await store.get("last"))?.data).toEqual({ text: "two" });
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes])).toEqual([["UNREADABLE_CACHE_LINE", 2, first.length, holeEnd - first.length]]);
+    await rm(path);
+  }, 120_000);
 });

@@ -182,10 +182,10 @@ describe("SandboxMetric against real processes", () => {
     expect(score.details).toBe(`Tests failed (exit 9): ${realpathSync(dir)}`);
   });
 
-  it("a missing working directory fails the run", async () => {
-    const score = await new SandboxMetric({ commands: [node("")], cwd: join(scratch, "does-not-exist") }).evaluate(NO_INPUT, NO_OUTPUT);
-    expect(score.value).toBe(0);
-    expect(score.details).toMatch(/\(error: .*ENOENT/);
+  it("a missing working directory is a typed error naming it (not a made-up 0)", async () => {
+    const missing = join(scratch, "does-not-exist");
+    const error = await new SandboxMetric({ commands: [node("")], cwd: missing }).evaluate(NO_INPUT, NO_OUTPUT).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "WorkingDirectoryNotFoundError", code: "WORKING_DIRECTORY_NOT_FOUND", path: missing });
   });
 
   it("pipes an output field to stdin when asked", async () => {
@@ -428,6 +428,6 @@ describe("module boundaries", () => {
       }
     };
     walk(root, "");
-    expect(offenders.sort()).toEqual(["process/limits.ts", "process/node-runner.ts", "syntax/node-grammars.ts"]);
+    expect(offenders.sort()).toEqual(["process/bubblewrap.ts", "process/limits.ts", "process/node-runner.ts", "syntax/node-grammars.ts"]);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { errorRootProblems } from "../../../scripts/dev/error-root.mjs";
 import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
-import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError } from "../src/dsrs/index.js";
+import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError, WorkingDirectoryNotFoundError } from "../src/dsrs/index.js";
 import { MetricNotLoadedError, MetricOptionError, UnknownMetricError, UnknownOptionError } from "../src/index.js";
 import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
 
@@ -18,6 +18,7 @@ const instances: Record<string, () => Error> = {
   RegexBudgetExceededError: () => new RegexBudgetExceededError("a*", 10),
   ScorerResultError: () => new ScorerResultError("s", "m"),
   CommandRunnerUnavailableError: () => new CommandRunnerUnavailableError("m"),
+  WorkingDirectoryNotFoundError: () => new WorkingDirectoryNotFoundError("/nope", "missing"),
   GrammarUnavailableError: () => new GrammarUnavailableError("rust", "m"),
   JudgeRequiredError: () => new JudgeRequiredError("LlmJudgeMetric", "m"),
   TreeSitterNotInstalledError: () => new TreeSitterNotInstalledError("web-tree-sitter"),

@@ -4,7 +4,7 @@ import { JudgeConfigError } from "../errors.js";
 import type { CacheEntry, JudgeCacheStore } from "./cache.js";
 import type { FileCacheStoreOptions } from "./file-store.js";
 
-export type { FileCacheStoreOptions } from "./file-store.js";
+export type { CacheFileWarning, FileCacheStoreOptions } from "./file-store.js";
 
 /** `FileCacheStore` needs Node's file system: in a browser, constructing it throws `JudgeConfigError`. */
 export class FileCacheStore implements JudgeCacheStore {

@@ -2,6 +2,9 @@
 // lazily: `node:fs` is imported on first use, so importing @evalkern/judge stays runtime-neutral.
 import { JudgeConfigError } from "../errors.js";
 import type { CacheEntry, JudgeCacheStore } from "./cache.js";
+import { appendOnFreshLine, DEFAULT_READ_CHUNK_BYTES, emitCacheWarning, readJsonlCache, type CacheFileWarning } from "./jsonl-file.js";
+
+export type { CacheFileWarning } from "./jsonl-file.js";
 
 type Fs = typeof import("node:fs/promises");
 type Path = typeof import("node:path");
@@ -17,11 +20,20 @@ export interface FileCacheStoreOptions {
   readonly path: string;
   /**
    * - `"jsonl"` (default): one append-only file, one `{"key", "entry"}` line per call; the last line for
-   *   a key wins. Loaded into memory on first use. Easy to commit next to a test suite and to diff.
+   *   a key wins. Loaded into memory on first use, read line by line (any file size). A line that cannot
+   *   be read (a torn last line after a crash) is skipped with a warning, and every append starts on a
+   *   fresh line, so the records after it stay readable. Easy to commit next to a test suite and to diff.
    * - `"dir"`: one `<key[0:2]>/<key>.json` file per call, written atomically (temp file + rename); good
    *   for very large caches and several processes writing at once.
    */
   readonly layout?: "jsonl" | "dir";
+  /**
+   * Told about each line of a JSONL cache that is skipped because it cannot be read (a torn last line,
+   * text that is no record). Default: a Node process warning on stderr (`EvalkernJudgeCacheWarning`).
+   */
+  readonly onWarning?: (warning: CacheFileWarning) => void;
+  /** Bytes read at a time when loading a JSONL cache. Default 1 MiB; the file is never read whole. */
+  readonly readChunkBytes?: number;
 }
 
 /**
@@ -55,6 +67,8 @@ const SAFE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 export class FileCacheStore implements JudgeCacheStore {
   readonly path: string;
   readonly layout: "jsonl" | "dir";
+  private readonly onWarning: (warning: CacheFileWarning) => void;
+  private readonly readChunkBytes: number;
   private loaded: Promise<Map<string, CacheEntry>> | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -66,31 +80,23 @@ export class FileCacheStore implements JudgeCacheStore {
     if (layout !== "jsonl" && layout !== "dir") {
       throw new JudgeConfigError('layout must be "jsonl" or "dir"', { argument: "layout", actual: String(layout) });
     }
+    if (options.onWarning !== undefined && typeof options.onWarning !== "function") {
+      throw new JudgeConfigError("onWarning must be a function", { argument: "onWarning", actual: typeof options.onWarning });
+    }
+    const chunk = options.readChunkBytes ?? DEFAULT_READ_CHUNK_BYTES;
+    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 1 << 30) {
+      throw new JudgeConfigError("readChunkBytes must be an integer from 1 to 2^30", { argument: "readChunkBytes", actual: String(chunk) });
+    }
     this.path = options.path;
     this.layout = layout;
+    this.onWarning = options.onWarning ?? emitCacheWarning;
+    this.readChunkBytes = chunk;
   }
 
   private load(): Promise<Map<string, CacheEntry>> {
     this.loaded ??= (async () => {
       const { fs } = await nodeModules();
-      const map = new Map<string, CacheEntry>();
-      let text: string;
-      try {
-        text = await fs.readFile(this.path, "utf8");
-      } catch (error) {
-        if ((error as { code?: string }).code === "ENOENT") return map;
-        throw error;
-      }
-      for (const line of text.split("\n")) {
-        if (line.trim() === "") continue;
-        try {
-          const record = JSON.parse(line) as { key?: unknown; entry?: CacheEntry };
-          if (typeof record.key === "string" && record.entry) map.set(record.key, record.entry);
-        } catch {
-          // A torn last line (a crash mid-append) is skipped, not fatal.
-        }
-      }
-      return map;
+      return readJsonlCache(fs, this.path, this.readChunkBytes, this.onWarning);
     })();
     return this.loaded;
   }
@@ -128,7 +134,7 @@ export class FileCacheStore implements JudgeCacheStore {
       // Appends are serialised so concurrent calls never interleave lines.
       this.writing = this.writing.then(async () => {
         await makeDirectories(fs, path, path.dirname(this.path));
-        await fs.appendFile(this.path, line, "utf8");
+        await appendOnFreshLine(fs, this.path, line);
       });
       return this.writing;
     }

@@ -61,3 +61,22 @@ export class CommandRunnerUnavailableError extends EvalkernError {
     super(message, options);
   }
 }
+
+/**
+ * A command's working directory (`cwd` of `SandboxMetric`/`TestPassMetric`, or of a `CommandRequest`) does
+ * not exist or is not a directory. Before, the run failed as `spawn /bin/sh ENOENT`, naming the wrong thing.
+ */
+export class WorkingDirectoryNotFoundError extends EvalkernError {
+  override name = "WorkingDirectoryNotFoundError";
+  override readonly code: string = "WORKING_DIRECTORY_NOT_FOUND";
+  /** The directory as given. */
+  readonly path: string;
+  constructor(path: string, reason: "missing" | "not-a-directory") {
+    super(
+      reason === "missing"
+        ? `the working directory ${JSON.stringify(path)} does not exist`
+        : `the working directory ${JSON.stringify(path)} is not a directory`,
+    );
+    this.path = path;
+  }
+}

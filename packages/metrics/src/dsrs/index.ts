@@ -103,5 +103,6 @@ export {
   TreeSitterNotInstalledError,
   TREE_SITTER_INSTALL,
   CommandRunnerUnavailableError,
+  WorkingDirectoryNotFoundError,
 } from "./errors.js";
 export { UnknownOptionError } from "../errors.js";

@@ -151,6 +151,11 @@ function rsPoints(points: Iterable<number>): Ranges {
 }
 
 function rsUnion(...sets: Ranges[]): Ranges {
+  return rsUnionOf(sets);
+}
+
+/** The union of any number of sets (an array, not arguments: a class may hold 100,000 items). */
+function rsUnionOf(sets: readonly Ranges[]): Ranges {
   const pairs: number[] = [];
   for (const s of sets) for (const v of s) pairs.push(v);
   return rsNormalize(pairs);
@@ -158,7 +163,7 @@ function rsUnion(...sets: Ranges[]): Ranges {
 
 /** Union of a few normalized sets by linear merges (rsUnion sorts every range; this is for big tables). */
 function rsUnionSorted(parts: readonly Ranges[]): Ranges {
-  if (parts.length > 8) return rsUnion(...parts);
+  if (parts.length > 8) return rsUnionOf(parts);
   let acc: Ranges = parts[0] ?? [];
   for (let p = 1; p < parts.length; p++) {
     const a = acc;
@@ -824,9 +829,16 @@ function itemEquals(a: Item | SetItem, b: Item | SetItem): boolean {
   }
 }
 
-function uniq<T extends Item | SetItem>(items: T[]): T[] {
-  const out: T[] = [];
-  for (const it of items) if (!out.some((o) => itemEquals(o, it))) out.push(it);
+/** The set items without repeats, first occurrence kept (CPython's `_uniq`), in one pass over a key set. */
+function uniq(items: readonly SetItem[]): SetItem[] {
+  const seen = new Set<string>();
+  const out: SetItem[] = [];
+  for (const it of items) {
+    const key = setItemKey(it);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(it);
+  }
   return out;
 }
 
@@ -878,7 +890,7 @@ function parseSub(source: Tokenizer, state: State, verbose: boolean, nested: num
     }
     const it = item.data[0]!;
     if (it.op === "LITERAL") set.push({ op: "LITERAL", cp: it.cp });
-    else if (it.op === "IN" && it.items[0]?.op !== "NEGATE") set.push(...it.items);
+    else if (it.op === "IN" && it.items[0]?.op !== "NEGATE") for (const x of it.items) set.push(x);
     else {
       allSets = false;
       break;
@@ -1104,10 +1116,16 @@ function parseSeq(source: Tokenizer, state: State, verbose: boolean, nested: num
       data.push({ op: "AT", at: "END" });
     }
   }
-  // unpack non-capturing groups without flags
-  for (let i = data.length - 1; i >= 0; i--) {
-    const it = data[i]!;
-    if (it.op === "SUBPATTERN" && it.group === null && it.add === 0 && it.del === 0) data.splice(i, 1, ...it.p.data);
+  // unpack non-capturing groups without flags, in one pass (a splice per group moved the tail each time)
+  const plain = (it: Item): it is Extract<Item, { op: "SUBPATTERN" }> => it.op === "SUBPATTERN" && it.group === null && it.add === 0 && it.del === 0;
+  if (data.some(plain)) {
+    const unpacked: Item[] = [];
+    for (const it of data) {
+      if (plain(it)) for (const x of it.p.data) unpacked.push(x);
+      else unpacked.push(it);
+    }
+    data.length = 0;
+    for (const it of unpacked) data.push(it);
   }
   return subpattern;
 }
@@ -1380,11 +1398,14 @@ function memoSet(key: string, make: () => Ranges): Ranges {
   return r;
 }
 
+/** A set item as text: equal items (by `itemEquals`) and only they have equal keys. */
+function setItemKey(it: SetItem): string {
+  return it.op === "LITERAL" ? `l${it.cp},` : it.op === "RANGE" ? `r${it.lo}-${it.hi},` : it.op === "CATEGORY" ? `c${it.cat},` : "^,";
+}
+
 function setItemsKey(items: readonly SetItem[]): string {
   let k = "";
-  for (const it of items) {
-    k += it.op === "LITERAL" ? `l${it.cp},` : it.op === "RANGE" ? `r${it.lo}-${it.hi},` : it.op === "CATEGORY" ? `c${it.cat},` : "^,";
-  }
+  for (const it of items) k += setItemKey(it);
   return k;
 }
 
@@ -2191,7 +2212,7 @@ function minWidth(n: Node): number {
     case "seq":
       return n.xs.reduce((a, x) => a + minWidth(x), 0);
     case "alt":
-      return n.xs.length === 0 ? 0 : Math.min(...n.xs.map(minWidth));
+      return n.xs.length === 0 ? 0 : n.xs.reduce((least, x) => Math.min(least, minWidth(x)), Infinity);
     case "group":
     case "atomic":
       return minWidth(n.x);

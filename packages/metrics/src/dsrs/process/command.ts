@@ -23,8 +23,15 @@ export interface CommandRequest {
   readonly stdin?: string | undefined;
   /** Resource limits, enforced with what the OS gives; the run reports which were (`enforced`, `notEnforced`). */
   readonly limits?: ResourceLimits | undefined;
-  /** Run in a fresh temporary directory (a copy of `cwd` when given), removed afterwards. */
+  /**
+   * Run in a fresh temporary directory (a copy of `cwd` when given), removed afterwards. On Linux with
+   * bubblewrap (`bwrap`) the command's files are confined too: it sees the system's programs and
+   * libraries read-only, the scratch directory writable, a private /tmp, and nothing else of the host
+   * (reported as `files` in `enforced`, else in `notEnforced`).
+   */
   readonly scratch?: boolean | undefined;
+  /** Absolute host paths a command confined to its scratch directory may also read (e.g. a toolchain). */
+  readonly readOnlyPaths?: readonly string[] | undefined;
 }
 
 /** Limits a runner applies to a command's whole run. Every field is optional; absent means no limit. */
@@ -52,6 +59,8 @@ export interface EnforcedLimits {
   readonly openFiles?: "rlimit";
   readonly fileSizeBytes?: "rlimit";
   readonly network?: "none";
+  /** With `scratch`: the command saw only a read-only view of the system and its scratch directory. */
+  readonly files?: "bubblewrap";
   /** The scratch directory the command ran in. */
   readonly scratch?: string;
 }
@@ -80,7 +89,7 @@ export interface CommandRun {
   readonly pid?: number | undefined;
   /** The limits this run enforced (the built-in Node runner reports them; a custom runner may not). */
   readonly enforced?: EnforcedLimits | undefined;
-  /** Requested limits that could not be enforced here (names of {@link ResourceLimits} fields). */
+  /** Requested limits that could not be enforced here (names of {@link ResourceLimits} fields, and `files`). */
   readonly notEnforced?: readonly string[] | undefined;
   /** True when the process tree was killed for going over `limits.memoryBytes`. */
   readonly memoryExceeded?: boolean | undefined;

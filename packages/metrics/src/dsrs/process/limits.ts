@@ -8,7 +8,10 @@
 //   its first one; else the process group;
 // - memory: the cgroup's limit for the whole tree; else RLIMIT_DATA per process (`prlimit`);
 // - CPU seconds, open files, file size: RLIMIT_CPU / RLIMIT_NOFILE / RLIMIT_FSIZE per process (`prlimit`);
-// - no network: a network namespace of its own with nothing in it (`unshare --net`).
+// - no network: a network namespace of its own with nothing in it (`unshare --net`);
+// - files, with a scratch folder: bubblewrap (./bubblewrap.ts) shows the command a read-only view of the
+//   system and its scratch folder writable, nothing else of the host; it also makes the PID and network
+//   namespaces then. Without a working bwrap the run goes on unconfined and reports `files` not enforced.
 // The program is resolved against a fixed PATH (the system directories and the running Node's) unless the
 // request's `env.PATH` names one. Elsewhere only the process group (POSIX) or `taskkill /T` (Windows) and
 // the program lookup apply, and every other requested limit is reported as not enforced.
@@ -16,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { confineFiles, type FileConfinement } from "./bubblewrap.js";
 import type { CommandRequest, EnforcedLimits } from "./command.js";
 
 const IS_LINUX = process.platform === "linux";
@@ -244,24 +248,22 @@ export function planLaunch(program: string, request: CommandRequest, env: Readon
     enforced.scratch = scratch;
   }
 
-  const prlimit = systemTool("prlimit");
-  const unshare = systemTool("unshare");
-  const cgroup = IS_LINUX ? RunCgroup.create(limits.memoryBytes) : undefined;
+  let files: FileConfinement | undefined;
+  if (scratch !== undefined) {
+    files = confineFiles({ scratch, program, readOnlyPaths: request.readOnlyPaths ?? [], network: limits.network !== false });
+    if (files) enforced.files = "bubblewrap";
+    else notEnforced.push("files");
+  }
 
-  // innermost first: network namespace, then the PID namespace (only without a cgroup), then rlimits, then the cgroup join
-  const nsFlags: string[] = [];
-  if (limits.network === false) {
-    if (unshare && probe([unshare, "--net", "true"])) {
-      nsFlags.push("--net");
-      enforced.network = "none";
-    } else notEnforced.push("network");
-  }
+  const prlimit = systemTool("prlimit");
+  const cgroup = IS_LINUX ? RunCgroup.create(limits.memoryBytes) : undefined;
   if (cgroup) enforced.processTree = "cgroup";
-  else if (IS_LINUX && unshare && probe([unshare, "--pid", "--fork", "--kill-child", "true"])) {
-    nsFlags.push("--pid", "--fork", "--kill-child");
-    enforced.processTree = "pid-namespace";
-  }
-  if (nsFlags.length > 0) argv = [unshare as string, ...nsFlags, "--", ...argv];
+  // innermost first: the namespaces (bwrap's, or unshare's), then rlimits, then the cgroup join
+  if (files) {
+    argv = [...files.prefix, ...argv];
+    if (limits.network === false) enforced.network = "none";
+    if (!cgroup) enforced.processTree = "pid-namespace";
+  } else argv = unshareNamespaces(argv, limits.network === false, cgroup === undefined, enforced, notEnforced);
 
   const rl: string[] = [];
   const rlimit = (flag: string, value: number | undefined, name: keyof EnforcedLimits & ("cpuSeconds" | "openFiles" | "fileSizeBytes")): void => {
@@ -284,6 +286,29 @@ export function planLaunch(program: string, request: CommandRequest, env: Readon
   if (rl.length > 0) argv = [prlimit as string, ...rl, "--", ...argv];
   if (cgroup) argv = [...cgroup.launcher(Object.prototype.hasOwnProperty.call(env, "PWD")), ...argv];
   return { argv, cwd, enforced, notEnforced, cgroup, scratch };
+}
+
+/** Wraps `argv` in `unshare` for no network and (without a cgroup) a PID namespace, where permitted. */
+function unshareNamespaces(
+  argv: string[],
+  noNetwork: boolean,
+  needPid: boolean,
+  enforced: { network?: "none"; processTree: EnforcedLimits["processTree"] },
+  notEnforced: string[],
+): string[] {
+  const unshare = systemTool("unshare");
+  const nsFlags: string[] = [];
+  if (noNetwork) {
+    if (unshare && probe([unshare, "--net", "true"])) {
+      nsFlags.push("--net");
+      enforced.network = "none";
+    } else notEnforced.push("network");
+  }
+  if (needPid && IS_LINUX && unshare && probe([unshare, "--pid", "--fork", "--kill-child", "true"])) {
+    nsFlags.push("--pid", "--fork", "--kill-child");
+    enforced.processTree = "pid-namespace";
+  }
+  return nsFlags.length > 0 ? [unshare as string, ...nsFlags, "--", ...argv] : argv;
 }
 
 /** Remove a scratch directory made by {@link planLaunch}. */

@@ -3,7 +3,10 @@
 // process tree, and a cap on the output kept in memory. Loaded lazily by ./command.ts; importing it
 // touches `node:child_process`, which is why it sits apart from the runtime-neutral modules.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { InvalidArgumentError } from "../../errors.js";
+import { WorkingDirectoryNotFoundError } from "../errors.js";
 import type { CommandRequest, CommandRun } from "./command.js";
 import { FIXED_PATH, planLaunch, removeScratch, resolveProgram, type LaunchPlan } from "./limits.js";
 
@@ -90,6 +93,35 @@ function checkRequest(request: CommandRequest): void {
   }
 }
 
+/** The working directory and the read-only paths must exist: a typed error names the one that does not. */
+function checkPaths(request: CommandRequest): void {
+  const cwd = request.cwd as unknown;
+  if (cwd !== undefined) {
+    if (typeof cwd !== "string" || cwd === "" || cwd.includes("\0")) {
+      throw new InvalidArgumentError("cwd must be a non-empty path", { argument: "cwd", actual: typeof cwd });
+    }
+    let directory: boolean;
+    try {
+      directory = statSync(cwd).isDirectory();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "ENOENT" || code === "ENOTDIR") throw new WorkingDirectoryNotFoundError(cwd, "missing");
+      throw error;
+    }
+    if (!directory) throw new WorkingDirectoryNotFoundError(cwd, "not-a-directory");
+  }
+  const paths = request.readOnlyPaths as unknown;
+  if (paths === undefined) return;
+  if (!Array.isArray(paths) || paths.some((path) => typeof path !== "string" || !isAbsolute(path) || path.includes("\0"))) {
+    throw new InvalidArgumentError("readOnlyPaths must be an array of absolute paths", { argument: "readOnlyPaths" });
+  }
+  paths.forEach((path: string, index) => {
+    if (!existsSync(path)) {
+      throw new InvalidArgumentError(`readOnlyPaths[${index}] ${JSON.stringify(path)} does not exist`, { argument: "readOnlyPaths", actual: path });
+    }
+  });
+}
+
 /** The child's environment: only the allowed parent variables, then the explicit ones. */
 export function buildEnvironment(request: Pick<CommandRequest, "env" | "inheritEnv">): Record<string, string> {
   const env: Record<string, string> = {};
@@ -124,7 +156,8 @@ function killTree(child: ChildProcess, plan: LaunchPlan | undefined): void {
 
 /**
  * Run one command. Never rejects for a failing, hanging or unstartable command (those are values); only
- * a malformed request rejects, with `InvalidArgumentError`. Always settles within
+ * a malformed request rejects, with `InvalidArgumentError`, or `WorkingDirectoryNotFoundError` for a `cwd`
+ * that does not exist. Always settles within
  * `timeoutMs + 250 ms` (the kill grace).
  *
  * Gotchas: on POSIX the child leads its own process group, so when the deadline passes, or when the
@@ -134,6 +167,7 @@ function killTree(child: ChildProcess, plan: LaunchPlan | undefined): void {
 export function runCommand(request: CommandRequest): Promise<CommandRun> {
   try {
     checkRequest(request);
+    checkPaths(request);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -90,12 +90,19 @@ export interface ProcessMetricOptions {
    * `fileSizeBytes` or `network: false` to set more. What was enforced is reported in each run (see `run()`).
    */
   readonly limits?: ResourceLimits;
-  /** Run each evaluation in a fresh temporary copy of `cwd` (or an empty one), removed afterwards. */
+  /**
+   * Run each evaluation in a fresh temporary copy of `cwd` (or an empty one), removed afterwards. On Linux
+   * with bubblewrap (`bwrap`) the command then sees only a read-only view of the system (programs and
+   * libraries), the running Node, the program, `readOnlyPaths`, and its scratch copy writable; each run
+   * reports `files` in `enforced`, or in `notEnforced` where bwrap is missing or cannot run.
+   */
   readonly scratch?: boolean;
+  /** With `scratch`: absolute host paths the command may also read (e.g. `~/.cargo`, `~/.rustup`). */
+  readonly readOnlyPaths?: readonly string[];
 }
 
 /** Every key of `ProcessMetricOptions` (checked against the type). */
-const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true, limits: true, scratch: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
+const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true, limits: true, scratch: true, readOnlyPaths: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
 
 export interface SandboxMetricOptions extends ProcessMetricOptions {
   /** Argument vectors run in order; the first failure stops the rest. Default `[["cargo", "test"]]`. */
@@ -136,6 +143,7 @@ interface ResolvedProcessOptions {
   readonly runner: CommandRunner | undefined;
   readonly limits: ResourceLimits;
   readonly scratch: boolean;
+  readonly readOnlyPaths: readonly string[] | undefined;
 }
 
 function resolveProcessOptions(o: ProcessMetricOptions): ResolvedProcessOptions {
@@ -171,7 +179,12 @@ function resolveProcessOptions(o: ProcessMetricOptions): ResolvedProcessOptions 
     runner: o.runner,
     limits: resolveLimits(o.limits, profile),
     scratch: o.scratch === undefined ? false : checkBoolean(o.scratch, "options.scratch"),
+    readOnlyPaths: o.readOnlyPaths === undefined ? undefined : frozenList(o.readOnlyPaths, "options.readOnlyPaths"),
   };
+}
+
+function frozenList(value: unknown, argument: string): readonly string[] {
+  return Object.freeze([...checkStringList(value, argument)]);
 }
 
 function checkBoolean(value: unknown, argument: string): boolean {
@@ -231,6 +244,7 @@ async function runAll(
       stdin,
       limits: options.limits,
       scratch: options.scratch,
+      readOnlyPaths: options.readOnlyPaths,
     };
     let guard: ReturnType<typeof setTimeout> | undefined;
     // The built-in runner always settles in time; this bounds a custom runner that does not.
@@ -271,6 +285,7 @@ abstract class ProcessMetricBase {
   readonly runner: CommandRunner | undefined;
   readonly limits: ResourceLimits;
   readonly scratch: boolean;
+  readonly readOnlyPaths: readonly string[] | undefined;
   private readonly explicitTimeout: number | undefined;
   private readonly explicitLimits: ResourceLimits | undefined;
 
@@ -287,6 +302,7 @@ abstract class ProcessMetricBase {
     this.runner = r.runner;
     this.limits = r.limits;
     this.scratch = r.scratch;
+    this.readOnlyPaths = r.readOnlyPaths;
     this.explicitTimeout = o.timeoutMs;
     this.explicitLimits = o.limits;
   }
@@ -309,6 +325,7 @@ abstract class ProcessMetricBase {
       runner: this.runner,
       limits: this.explicitLimits,
       scratch: this.scratch,
+      readOnlyPaths: this.readOnlyPaths,
     };
   }
 
