@@ -183,12 +183,33 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       expect(snapshot[0]!.keys).toBe("bull:soak:events bull:soak:id bull:soak:meta");
       for (const s of snapshot) expect(s.keys).toBe(snapshot[0]!.keys);
       const growth = snapshot[9]!.memory - snapshot[1]!.memory;
-      if (process.env.EVALKERN_SOAK_LOG) console.log(snapshot, events, longest);
       expect(growth, `used_memory per run: ${snapshot.map((s) => s.memory).join(", ")}`).toBeLessThan(256 << 10);
     } finally {
       await worker.close();
     }
   }, 240_000);
+
+  it("Redis out of memory under noeviction: the run stops with QueueConnectionError saying so, it does not hang", async () => {
+    const own = new RedisServer(await freePort(), dir);
+    await own.start();
+    const admin = new Redis(parseQueueUrl(own.url).options);
+    const worker = await runWorker({ queue: own.url, concurrency: 1, closeTimeoutMs: 1000 });
+    try {
+      // room for about two chunks more than an idle queue needs
+      const used = Number(/used_memory:(\d+)/.exec(await admin.info("memory"))![1]);
+      await admin.config("SET", "maxmemory-policy", "noeviction");
+      await admin.config("SET", "maxmemory", String(used + (256 << 10)));
+      const run = scoreFileDistributed({ input, output: join(dir, "oom.jsonl"), metrics: METRICS, chunkBytes: 64 << 10, queue: own.url, job: "oom", pollIntervalMs: 200 });
+      const outcome = await Promise.race([run.then(() => "completed", (e: unknown) => e), new Promise((r) => setTimeout(() => r("still running after 60 s"), 60_000))]);
+      expect(outcome).toBeInstanceOf(QueueConnectionError);
+      expect((outcome as Error).message).toMatch(/OOM command not allowed .*\(Redis is out of memory: raise its maxmemory, or run fewer producers at once\)/);
+    } finally {
+      await admin.config("SET", "maxmemory", "0");
+      admin.disconnect();
+      await worker.close().catch(() => undefined);
+      await own.stop();
+    }
+  }, 120_000);
 
   it("a worker stopped while Redis is gone stops within seconds, with QueueConnectionError", async () => {
     const own = new RedisServer(await freePort(), dir);

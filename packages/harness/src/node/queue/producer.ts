@@ -116,6 +116,11 @@ interface InFlight {
   retried: boolean;
 }
 
+/** What to do about Redis's out-of-memory refusal (`maxmemory` reached under `noeviction`). */
+function oomHint(e: unknown): string {
+  return /\bOOM\b/.test(typeof e === "string" ? e : String((e as Error | null)?.message)) ? " (Redis is out of memory: raise its maxmemory, or run fewer producers at once)" : "";
+}
+
 /** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
 class QueuePool implements WorkerPool {
   readonly threads = 1;
@@ -239,7 +244,7 @@ class QueuePool implements WorkerPool {
    */
   private refused(e: unknown): boolean {
     if ((e as { name?: unknown } | null)?.name !== "ReplyError") return false;
-    this.fail(new QueueConnectionError(`the queue ${this.conn.safeUrl} refused a command: ${safeMessage(e, this.conn.redact)}${/OOM/.test(String((e as Error).message)) ? " (Redis is out of memory: raise its maxmemory, or run fewer producers at once)" : ""}`, this.conn.safeUrl));
+    this.fail(new QueueConnectionError(`the queue ${this.conn.safeUrl} refused a command: ${safeMessage(e, this.conn.redact)}${oomHint(e)}`, this.conn.safeUrl));
     return true;
   }
 
@@ -300,6 +305,10 @@ class QueuePool implements WorkerPool {
     const attempts = Math.max(job.attemptsMade, job.attemptsStarted ?? 0, 1);
     if (reason.startsWith("job refused:")) {
       this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${reason.slice("job refused:".length).trim()}`));
+      return;
+    }
+    if (/\bOOM\b/.test(reason)) {
+      this.fail(new QueueConnectionError(`the queue ${this.conn.safeUrl} refused to store the result of the chunk of input lines ${a}–${b}: ${reason}${oomHint(reason)}`, this.conn.safeUrl));
       return;
     }
     if (/stalled more than allowable limit/.test(reason)) {
@@ -504,11 +513,16 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
         onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
         chunkPool: async ({ opts, job, rows }) => {
           c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
-          // what killed producers of this queue left behind (this run's too, when it expired) goes first
-          const swept = await sweepAbandonedRuns(c.queue, c.redis, keys);
-          if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${swept.length} abandoned run${swept.length === 1 ? "" : "s"} left in Redis`);
+          const opened = c;
           run = runIdentity(queueRunPath(options.output), named ?? job, job, resuming);
-          await keepRunAlive(c.redis, keys, run, expireAfterMs);
+          try {
+            // what killed producers of this queue left behind (this run's too, when it expired) goes first
+            const swept = await sweepAbandonedRuns(opened.queue, opened.redis, keys);
+            if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${swept.length} abandoned run${swept.length === 1 ? "" : "s"} left in Redis`);
+            await keepRunAlive(opened.redis, keys, run, expireAfterMs);
+          } catch (e) {
+            throw new QueueConnectionError(`the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`, conn.safeUrl);
+          }
           const config: RemoteConfig = {
             metrics: opts.specs,
             fields: opts.fields,
