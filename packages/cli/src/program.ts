@@ -38,6 +38,12 @@ function nonNegativeNumber(name: string) {
   };
 }
 
+/** The --queue / --queue-url-file flags as parsed. */
+const queueFlags = (o: Record<string, unknown>) => ({
+  queue: o.queue as string | boolean | undefined,
+  queueUrlFile: o.queueUrlFile as string | undefined,
+});
+
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 /** Repeatable and comma-separated: `--refs-field ref1,ref2` or `--refs-field ref1 --refs-field ref2`. */
 const collectList = (value: string, previous: string[] | undefined): string[] => [
@@ -105,7 +111,9 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
     .option(
       "--queue [url]",
-      `score on a cluster: send the chunks to \`evalkern worker\`s through this BullMQ queue on Redis (redis://[:password@]host:port/db or rediss:// for TLS); the files written are those of a local run. Without a URL it is read from ${QUEUE_URL_ENV}: a password in the arguments is visible to every user of the machine (ps)`,
+      "score on a cluster: send the chunks to `evalkern worker`s through this BullMQ queue on Redis " +
+        "(redis://[:password@]host:port/db or rediss:// for TLS); the files written are those of a local run. " +
+        `Without a URL it is read from ${QUEUE_URL_ENV}: a password in the arguments is visible to every user of the machine (ps)`,
     )
     .option("--queue-url-file <path>", "like --queue, with the URL read from the first line of this file (keeps the password out of ps)")
     .option("--job <name>", "with --queue: the run's name (letters, digits, . _ -); rerunning with the same name resumes, reusing the chunks workers already scored")
@@ -115,7 +123,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .addHelpText(
       "after",
       `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
-        `On a cluster (one Redis 7, \`evalkern worker\` on each machine; see \`evalkern worker --help\`):\n  ${QUEUE_URL_ENV}=redis://:PASSWORD@10.0.0.5:6379/0 evalkern score big.jsonl -o out.jsonl --queue --job nightly-1\n` +
+        "On a cluster (one Redis 7, `evalkern worker` on each machine; see `evalkern worker --help`):\n" +
+        `  ${QUEUE_URL_ENV}=redis://:PASSWORD@10.0.0.5:6379/0 evalkern score big.jsonl -o out.jsonl --queue --job nightly-1\n` +
         `  The chunks' bytes travel through Redis (no shared disk needed); rows, corpus scores and CIs are those of a local run.\n` +
         `  Killed, the same command (same --job) resumes; a chunk that crashes workers repeatedly stops the run naming its lines.\n`,
     )
@@ -146,7 +155,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,
           signatures: o.signatures as "short" | "full",
-          queue: resolveQueueUrl({ queue: o.queue as string | boolean | undefined, queueUrlFile: o.queueUrlFile as string | undefined }, false),
+          queue: resolveQueueUrl(queueFlags(o), false),
           job: o.job as string | undefined,
           queueName: o.queueName as string | undefined,
           attempts: o.attempts as number | undefined,
@@ -166,7 +175,11 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
         "another worker takes them over. Ctrl-C/SIGTERM: finish the chunks being scored, then exit 0 (exit 1 when Redis " +
         "stays unreachable for 10 s meanwhile: the chunks held are not delivered, and other workers take them over).",
     )
-    .option("--queue [url]", `the queue: redis://[:password@]host:port/db or rediss:// (TLS); default (and without a URL): ${QUEUE_URL_ENV}, which keeps the password out of ps`)
+    .option(
+      "--queue [url]",
+      "the queue: redis://[:password@]host:port/db or rediss:// (TLS); " +
+        `default (and without a URL): ${QUEUE_URL_ENV}, which keeps the password out of ps`,
+    )
     .option("--queue-url-file <path>", "read the queue URL from the first line of this file instead")
     .option("-c, --concurrency <n>", "chunks scored at once, one worker thread each (default: all cores)", positiveInt("--concurrency"))
     .addOption(new Option("--queue-name <name>", "BullMQ queue name shared with the producers").default("evalkern"))
@@ -186,7 +199,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
       const { workerCommand } = await import("./commands/worker.js");
       code = await workerCommand(
         {
-          queue: resolveQueueUrl({ queue: o.queue as string | boolean | undefined, queueUrlFile: o.queueUrlFile as string | undefined }, true)!,
+          queue: resolveQueueUrl(queueFlags(o), true)!,
           queueName: o.queueName as string | undefined,
           concurrency: o.concurrency as number | undefined,
           lockDuration: o.lockDuration as number | undefined,

@@ -49,17 +49,24 @@ function fromFile(path: string): string {
  * given. Undefined when no queue is asked for (`evalkern score` then runs locally).
  */
 export function resolveQueueUrl(o: QueueUrlOptions, envByDefault: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (o.queueUrlFile !== undefined && o.queue !== undefined && o.queue !== false) throw usageError("give the queue URL once: --queue or --queue-url-file");
+  if (o.queueUrlFile !== undefined && o.queue !== undefined && o.queue !== false) {
+    throw usageError("give the queue URL once: --queue or --queue-url-file");
+  }
   if (o.queueUrlFile !== undefined) return fromFile(o.queueUrlFile);
   if (o.queue === true) return fromEnv(env, "--queue without a URL");
   if (typeof o.queue === "string") {
     if (hasPassword(o.queue)) {
-      log.warn(`the queue password given in --queue is visible to every user of this machine (ps, /proc/<pid>/cmdline): put the URL in ${QUEUE_URL_ENV} or a file (--queue-url-file) instead`);
+      log.warn(
+        "the queue password given in --queue is visible to every user of this machine (ps, /proc/<pid>/cmdline): " +
+          `put the URL in ${QUEUE_URL_ENV} or a file (--queue-url-file) instead`,
+      );
     }
     return o.queue;
   }
   if (envByDefault) {
-    if (env[QUEUE_URL_ENV] === undefined) throw usageError(`no queue: set ${QUEUE_URL_ENV}, or give --queue-url-file <path> or --queue <url>`);
+    if (env[QUEUE_URL_ENV] === undefined) {
+      throw usageError(`no queue: set ${QUEUE_URL_ENV}, or give --queue-url-file <path> or --queue <url>`);
+    }
     return fromEnv(env, "the worker");
   }
   return undefined;

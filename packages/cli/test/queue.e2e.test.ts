@@ -33,7 +33,8 @@ describe.skipIf(!available)("evalkern score --queue / evalkern worker", () => {
       { args: ["--queue-url-file", urlFile], env: { EVALKERN_QUEUE_URL: undefined } },
     ];
     for (let i = 0; i < 2; i++) {
-      const w = spawnCli(["worker", ...ways[i]!.args, "-c", "1", "--lock-duration", "4000", "--stalled-interval", "1000"], { env: ways[i]!.env });
+      const args = ["worker", ...ways[i]!.args, "-c", "1", "--lock-duration", "4000", "--stalled-interval", "1000"];
+      const w = spawnCli(args, { env: ways[i]!.env });
       workers.push(w);
       let err = "";
       workerErr.push("");
@@ -71,7 +72,8 @@ describe.skipIf(!available)("evalkern score --queue / evalkern worker", () => {
   it("writes the rows of a local run; the password never shows (URL from a file, then from the environment)", async () => {
     const local = await runCli(["score", examplePairs, "-o", join(dir, "local.jsonl"), "--resamples", "200"], { cwd: dir });
     expect(local.code).toBe(0);
-    const args = ["score", examplePairs, "-o", join(dir, "dist.jsonl"), "--resamples", "200", "--queue-url-file", join(dir, "queue-url"), "--job", "cli-e2e", "--progress-interval", "100"];
+    const args = ["score", examplePairs, "-o", join(dir, "dist.jsonl"), "--resamples", "200", "--queue-url-file", join(dir, "queue-url")];
+    args.push("--job", "cli-e2e", "--progress-interval", "100");
     const producer = spawnCli(args, { cwd: dir, env: { DEBUG: "evalkern,ioredis:*" } });
     expect(readFileSync(`/proc/${producer.pid}/cmdline`, "utf8")).not.toContain(SECRET);
     producer.kill("SIGKILL");
@@ -85,18 +87,20 @@ describe.skipIf(!available)("evalkern score --queue / evalkern worker", () => {
     const table = (s: string) => s.split("\n").slice(2).join("\n");
     expect(table(dist.stdout)).toBe(table(local.stdout));
     // a bare --queue reads EVALKERN_QUEUE_URL
-    const env = await runCli(["score", examplePairs, "-o", join(dir, "env.jsonl"), "--resamples", "200", "--queue", "--job", "cli-env"], { cwd: dir, env: { EVALKERN_QUEUE_URL: redis.url } });
+    const bareArgs = ["score", examplePairs, "-o", join(dir, "env.jsonl"), "--resamples", "200", "--queue", "--job", "cli-env"];
+    const env = await runCli(bareArgs, { cwd: dir, env: { EVALKERN_QUEUE_URL: redis.url } });
     expect(env.code, env.stderr).toBe(0);
     expect(env.stderr).not.toContain(SECRET);
     expect(readFileSync(join(dir, "env.jsonl")).equals(readFileSync(join(dir, "local.jsonl")))).toBe(true);
   }, 180_000);
 
   it("a password given in --queue is warned about; a missing URL is a usage error", async () => {
-    const r = await runCli(["score", examplePairs, "-o", join(dir, "argv.jsonl"), "--resamples", "200", "--queue", redis.url, "--job", "cli-argv"], { cwd: dir });
+    const r = await runCli(["score", examplePairs, "-o", join(dir, "argv.jsonl"), "--queue", redis.url, "--job", "cli-argv"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/the queue password given in --queue is visible to every user of this machine .* EVALKERN_QUEUE_URL/);
     expect(r.stderr).not.toContain(SECRET);
-    const bare = await runCli(["score", examplePairs, "-o", join(dir, "bare.jsonl"), "--queue"], { cwd: dir, env: { EVALKERN_QUEUE_URL: undefined } });
+    const noEnv = { EVALKERN_QUEUE_URL: undefined };
+    const bare = await runCli(["score", examplePairs, "-o", join(dir, "bare.jsonl"), "--queue"], { cwd: dir, env: noEnv });
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/--queue without a URL reads the queue URL from EVALKERN_QUEUE_URL, which is not set/);
     const none = await runCli(["worker"], { cwd: dir, env: { EVALKERN_QUEUE_URL: undefined } });
@@ -152,7 +156,8 @@ describe.skipIf(!available)("evalkern worker when Redis is gone", () => {
       w.kill("SIGTERM");
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running 60 s after SIGTERM"), 60_000))]);
       expect(code, err).toBe(1);
-      expect(err).toMatch(/stopped without the queue redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0: Redis was unreachable for 10 s \(closeTimeoutMs\); the chunks this worker held were not delivered/);
+      expect(err).toMatch(/stopped without the queue redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0: Redis was unreachable for 10 s \(closeTimeoutMs\)/);
+      expect(err).toMatch(/the chunks this worker held were not delivered, and other workers take them over/);
       expect(err).not.toContain(SECRET);
     } finally {
       if (w.exitCode === null) w.kill("SIGKILL");

@@ -16,7 +16,14 @@ import { normalizeMetrics } from "../src/bulk/metrics.js";
 import { resolveFields } from "../src/bulk/records.js";
 import type { ChunkResult } from "../src/bulk/chunk.js";
 import { createPool } from "../src/node/pool.js";
-import { QueueConnectionError, QueueJobRejectedError, parseQueueUrl, runWorker, scoreFileDistributed, validateRemoteConfig } from "../src/node/queue/index.js";
+import {
+  QueueConnectionError,
+  QueueJobRejectedError,
+  parseQueueUrl,
+  runWorker,
+  scoreFileDistributed,
+  validateRemoteConfig,
+} from "../src/node/queue/index.js";
 import { decodeInput, encode, encodeInput, queueSignature, EVENTS_MAX_LEN } from "../src/node/queue/wire.js";
 import { makePairs, tempDir } from "./helpers.js";
 import { PRODUCER, procs, start } from "./queue-procs.js";
@@ -27,6 +34,11 @@ if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
 const METRICS = ["bleu", "chrf"];
 const CHUNK = 8 << 10;
+
+/** What `promise` settles with, or `late` when it has not settled after `ms` (a hang is a failure, not a stuck test). */
+function within(promise: Promise<unknown>, ms: number, late: string): Promise<unknown> {
+  return Promise.race([promise.then((v) => v, (e: unknown) => e), new Promise((r) => setTimeout(() => r(late), ms))]);
+}
 
 /** Poll `fn` every 200 ms until it returns true; false after `ms`. */
 async function eventually(fn: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -67,9 +79,11 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const ours = await queueSignature(metrics);
       const theirs = ours.replace(/harness:[^|]+/, "harness:0.0.9").replace(/wasm:[0-9a-f]+/, "wasm:0123456789ab");
       expect(theirs).not.toBe(ours);
-      const config = { metrics, fields: resolveFields({ hypothesis: "hyp", references: ["refs"] }), keepStatistics: true, strictUtf8: false, rowTimeoutMs: 0 };
+      const fields = resolveFields({ hypothesis: "hyp", references: ["refs"] });
+      const config = { metrics, fields, keepStatistics: true, strictUtf8: false, rowTimeoutMs: 0 };
       const bytes = new TextEncoder().encode(`${JSON.stringify({ hyp: "a b c", refs: ["a b c"] })}\n`);
-      const data = { v: 2, run: "other-build.0011223344556677", sig: theirs, ttlMs: 60_000, config, lines: [1, 1], input: encodeInput({ kind: "jsonl", bytes, firstLine: 1 }) };
+      const chunk = encodeInput({ kind: "jsonl", bytes, firstLine: 1 });
+      const data = { v: 2, run: "other-build.0011223344556677", sig: theirs, ttlMs: 60_000, config, lines: [1, 1], input: chunk };
       await queue.add("chunk", data, { jobId: "other-build.1.x", attempts: 3 });
       expect(await eventually(async () => (await queue.getJobState("other-build.1.x")) === "failed", 30_000)).toBe(true);
       const job = await queue.getJob("other-build.1.x");
@@ -106,7 +120,8 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     );
     try {
       const output = join(dir, "unsigned.jsonl");
-      const error = await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "unsigned", job: "unsigned", pollIntervalMs: 200 }).catch((e: unknown) => e);
+      const options = { input, output, metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "unsigned", job: "unsigned", pollIntervalMs: 200 };
+      const error = await scoreFileDistributed(options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QueueJobRejectedError);
       expect((error as Error).message).toMatch(/was scored by a worker that did not sign its result .* this producer is evalkern-queue:2\|harness:/);
       expect(taken).toBeGreaterThan(0);
@@ -130,18 +145,23 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       },
     });
     try {
-      const first = start(PRODUCER, { input, output: join(dir, "iso-a.jsonl"), metrics: METRICS, chunkBytes: 4 << 10, queue: redis.url, queueName: "iso", job: "iso", pollIntervalMs: 200, checkpointIntervalMs: 600_000, expireAfterMs: 2000 });
+      const base = { input, metrics: METRICS, chunkBytes: 4 << 10, queue: redis.url, queueName: "iso", job: "iso", pollIntervalMs: 200 };
+      // nothing checkpointed: the chunks it finished stay in Redis when it is killed
+      const first = start(PRODUCER, { ...base, output: join(dir, "iso-a.jsonl"), checkpointIntervalMs: 600_000, expireAfterMs: 2000 });
       expect(await eventually(async () => runs.length >= 3, 60_000)).toBe(true);
       await first.kill("SIGKILL");
       // nothing of the killed run stays: its jobs, results and keys go once its expiry passed
-      const isoKeys = async () => (await client.keys("*iso.*")).concat((await client.smembers("bull:iso:evalkern-runs")).filter((r) => r.startsWith("iso.")));
+      const isoKeys = async () => {
+        const registered = (await client.smembers("bull:iso:evalkern-runs")).filter((r) => r.startsWith("iso."));
+        return [...(await client.keys("*iso.*")), ...registered];
+      };
       expect(await isoKeys()).not.toEqual([]);
       const gone = await eventually(async () => (await isoKeys()).length === 0, 30_000);
       expect(gone, `left in Redis: ${(await isoKeys()).join(", ")}`).toBe(true);
       // a new run under the same name (not resuming): its chunks are its own, scored for it
       const before = runs.length;
       const output = join(dir, "iso-b.jsonl");
-      const summary = await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: 4 << 10, queue: redis.url, queueName: "iso", job: "iso", pollIntervalMs: 200, resume: false });
+      const summary = await scoreFileDistributed({ ...base, output, resume: false });
       const second = runs.slice(before);
       expect(new Set(second).size).toBe(1);
       expect(second[0]).toMatch(/^iso\.[0-9a-f]{16}$/);
@@ -168,7 +188,8 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     };
     try {
       for (let i = 0; i < 10; i++) {
-        const summary = await scoreFileDistributed({ input, output: join(dir, `soak-${i}.jsonl`), metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "soak", job: "soak", pollIntervalMs: 200 });
+        const output = join(dir, `soak-${i}.jsonl`);
+        const summary = await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "soak", job: "soak", pollIntervalMs: 200 });
         expect(summary.rows.records).toBe(600);
         expect(await client.keys("*evalkern-result:*")).toEqual([]);
         snapshot.push({ memory: await memory(), keys: await lasting() });
@@ -200,7 +221,7 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       await admin.config("SET", "maxmemory-policy", "noeviction");
       await admin.config("SET", "maxmemory", String(used + (256 << 10)));
       const run = scoreFileDistributed({ input, output: join(dir, "oom.jsonl"), metrics: METRICS, chunkBytes: 64 << 10, queue: own.url, job: "oom", pollIntervalMs: 200 });
-      const outcome = await Promise.race([run.then(() => "completed", (e: unknown) => e), new Promise((r) => setTimeout(() => r("still running after 60 s"), 60_000))]);
+      const outcome = await within(run, 60_000, "still running after 60 s");
       expect(outcome).toBeInstanceOf(QueueConnectionError);
       expect((outcome as Error).message).toMatch(/OOM command not allowed .*\(Redis is out of memory: raise its maxmemory, or run fewer producers at once\)/);
     } finally {
@@ -217,7 +238,7 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     const worker = await runWorker({ queue: own.url, concurrency: 1, closeTimeoutMs: 1000 });
     await own.stop();
     const t0 = Date.now();
-    const outcome = await Promise.race([worker.close().then(() => "closed", (e: unknown) => e), new Promise((r) => setTimeout(() => r("still closing after 30 s"), 30_000))]);
+    const outcome = await within(worker.close(), 30_000, "still closing after 30 s");
     expect(outcome).toBeInstanceOf(QueueConnectionError);
     expect((outcome as Error).message).toMatch(/Redis was unreachable for 1 s \(closeTimeoutMs\); the chunks this worker held were not delivered/);
     expect(Date.now() - t0).toBeLessThan(30_000);

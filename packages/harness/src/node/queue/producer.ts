@@ -118,7 +118,8 @@ interface InFlight {
 
 /** What to do about Redis's out-of-memory refusal (`maxmemory` reached under `noeviction`). */
 function oomHint(e: unknown): string {
-  return /\bOOM\b/.test(typeof e === "string" ? e : String((e as Error | null)?.message)) ? " (Redis is out of memory: raise its maxmemory, or run fewer producers at once)" : "";
+  const text = typeof e === "string" ? e : String((e as Error | null)?.message);
+  return /\bOOM\b/.test(text) ? " (Redis is out of memory: raise its maxmemory, or run fewer producers at once)" : "";
 }
 
 /** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
@@ -170,7 +171,8 @@ class QueuePool implements WorkerPool {
     this.poller.unref();
     this.watchdog = setInterval(() => this.watch(), Math.min(1000, o.pollMs)).unref();
     // the run is alive while this producer renews its key; a killed producer's run expires after ttlMs
-    this.heartbeat = setInterval(() => void keepRunAlive(redis, o.keys, o.run, o.ttlMs).catch(() => undefined), Math.max(50, Math.min(o.pollMs, o.ttlMs / 4)));
+    const renew = () => void keepRunAlive(redis, o.keys, o.run, o.ttlMs).catch(() => undefined);
+    this.heartbeat = setInterval(renew, Math.max(50, Math.min(o.pollMs, o.ttlMs / 4)));
     this.heartbeat.unref();
     if (o.onProgress) {
       this.progressTimer = setInterval(() => void this.reportProgress(), o.progressMs);
@@ -244,17 +246,20 @@ class QueuePool implements WorkerPool {
    */
   private refused(e: unknown): boolean {
     if ((e as { name?: unknown } | null)?.name !== "ReplyError") return false;
-    this.fail(new QueueConnectionError(`the queue ${this.conn.safeUrl} refused a command: ${safeMessage(e, this.conn.redact)}${oomHint(e)}`, this.conn.safeUrl));
+    const message = `the queue ${this.conn.safeUrl} refused a command: ${safeMessage(e, this.conn.redact)}${oomHint(e)}`;
+    this.fail(new QueueConnectionError(message, this.conn.safeUrl));
     return true;
   }
 
   /** A worker of another build scored a chunk: stop without committing its rows. */
   private foreign(f: InFlight, sig: string | undefined): void {
     const [a, b] = f.data.lines;
-    const who = sig === undefined ? "a worker that did not sign its result (an evalkern worker older than this producer?)" : `a worker of another version (${sig})`;
+    const unsigned = "a worker that did not sign its result (an evalkern worker older than this producer?)";
+    const who = sig === undefined ? unsigned : `a worker of another version (${sig})`;
     this.fail(
       new QueueJobRejectedError(
-        `the chunk of input lines ${a}–${b} was scored by ${who}; this producer is ${this.o.sig}. Its rows were not committed: run workers of the producer's version on this queue, then run the same command again.`,
+        `the chunk of input lines ${a}–${b} was scored by ${who}; this producer is ${this.o.sig}. Its rows were not committed: ` +
+          "run workers of the producer's version on this queue, then run the same command again.",
       ),
     );
   }
@@ -279,7 +284,8 @@ class QueuePool implements WorkerPool {
     if (raw === null) {
       // expired before this producer came back for it (or lost): score the chunk again
       this.requeued++;
-      this.o.log(`queue ${this.conn.safeUrl}: the result of the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} expired before it was taken; added again`);
+      const [a, b] = f.data.lines;
+      this.o.log(`queue ${this.conn.safeUrl}: the result of the chunk of lines ${a}–${b} expired before it was taken; added again`);
       if (await removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id)) await this.add(f);
       return;
     }
@@ -288,7 +294,8 @@ class QueuePool implements WorkerPool {
       decoded = decodeResult(raw, this.o.sig);
     } catch (e) {
       const [a, b] = f.data.lines;
-      this.fail(new ChunkFailedError(`the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)})`, { lines: [a, b], attempts: 1, reason: "malformed result" }));
+      const message = `the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)})`;
+      this.fail(new ChunkFailedError(message, { lines: [a, b], attempts: 1, reason: "malformed result" }));
       return;
     }
     if (!decoded.result) return this.foreign(f, decoded.sig);
@@ -304,11 +311,13 @@ class QueuePool implements WorkerPool {
     const reason = this.conn.redact(job.failedReason ?? "unknown failure");
     const attempts = Math.max(job.attemptsMade, job.attemptsStarted ?? 0, 1);
     if (reason.startsWith("job refused:")) {
-      this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${reason.slice("job refused:".length).trim()}`));
+      const why = reason.slice("job refused:".length).trim();
+      this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${why}`));
       return;
     }
     if (/\bOOM\b/.test(reason)) {
-      this.fail(new QueueConnectionError(`the queue ${this.conn.safeUrl} refused to store the result of the chunk of input lines ${a}–${b}: ${reason}${oomHint(reason)}`, this.conn.safeUrl));
+      const message = `the queue ${this.conn.safeUrl} refused to store the chunk of lines ${a}–${b}: ${reason}${oomHint(reason)}`;
+      this.fail(new QueueConnectionError(message, this.conn.safeUrl));
       return;
     }
     if (/stalled more than allowable limit/.test(reason)) {
@@ -316,7 +325,10 @@ class QueuePool implements WorkerPool {
       const stalls = Math.max(job.stalledCounter ?? 0, 1);
       this.fail(
         new ChunkFailedError(
-          `the workers that took the chunk of input lines ${a}–${b} died before finishing it (${stalls} time${stalls === 1 ? "" : "s"}: killed, out of memory, or their machine went away; BullMQ: "${reason}"). The lines themselves may be fine: look at the workers' logs and memory, then run the same command to resume (the rows before it are checkpointed).`,
+          `the workers that took the chunk of input lines ${a}–${b} died before finishing it (${stalls} ` +
+            `time${stalls === 1 ? "" : "s"}: killed, out of memory, or their machine went away; BullMQ: "${reason}"). ` +
+            "The lines themselves may be fine: look at the " +
+            "workers' logs and memory, then run the same command to resume (the rows before it are checkpointed).",
           { lines: [a, b], attempts, reason },
         ),
       );
@@ -324,7 +336,8 @@ class QueuePool implements WorkerPool {
     }
     this.fail(
       new ChunkFailedError(
-        `the chunk of input lines ${a}–${b} failed on every attempt (${attempts}; a "poison" chunk): ${reason}. The rows before it are checkpointed; fix or remove those lines, then run again.`,
+        `the chunk of input lines ${a}–${b} failed on every attempt (${attempts}; a "poison" chunk): ${reason}. ` +
+          "The rows before it are checkpointed; fix or remove those lines, then run again.",
         { lines: [a, b], attempts, reason },
       ),
     );
@@ -378,7 +391,8 @@ class QueuePool implements WorkerPool {
         ? encode({ ...input, bytes: undefined, shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) } })
         : encodeInput(input);
     const id = chunkJobId(this.o.run, this.o.fingerprint, this.o.config, encoded, firstLine);
-    const data: ChunkJobData = { v: WIRE_VERSION, run: this.o.run, sig: this.o.sig, ttlMs: this.o.ttlMs, config: this.o.config, lines: [firstLine, lastLine], input: encoded };
+    const { run, sig, ttlMs, config } = this.o;
+    const data: ChunkJobData = { v: WIRE_VERSION, run, sig, ttlMs, config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
       const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: false, retried: false };
       this.inFlight.set(id, f);
@@ -452,7 +466,8 @@ function runIdentity(path: string, name: string, fingerprint: string, resuming: 
   } catch {
     saved = undefined;
   }
-  const run = saved?.job === fingerprint && typeof saved.run === "string" && saved.run.startsWith(`${name.slice(0, 80)}.`) ? saved.run : newRunId(name);
+  const same = saved?.job === fingerprint && typeof saved.run === "string" && saved.run.startsWith(`${name.slice(0, 80)}.`);
+  const run = same ? (saved!.run as string) : newRunId(name);
   writeFileAtomic(path, `${JSON.stringify({ job: fingerprint, run })}\n`);
   return run;
 }
@@ -518,10 +533,12 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
           try {
             // what killed producers of this queue left behind (this run's too, when it expired) goes first
             const swept = await sweepAbandonedRuns(opened.queue, opened.redis, keys);
-            if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${swept.length} abandoned run${swept.length === 1 ? "" : "s"} left in Redis`);
+            const runs = `${swept.length} abandoned run${swept.length === 1 ? "" : "s"}`;
+            if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${runs} left in Redis`);
             await keepRunAlive(opened.redis, keys, run, expireAfterMs);
           } catch (e) {
-            throw new QueueConnectionError(`the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`, conn.safeUrl);
+            const message = `the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`;
+            throw new QueueConnectionError(message, conn.safeUrl);
           }
           const config: RemoteConfig = {
             metrics: opts.specs,
@@ -531,8 +548,11 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
             strictUtf8: opts.strictUtf8,
             rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
           };
-          const o = { run, fingerprint: job, config, sig: await queueSignature(opts.specs), attempts, pollMs, connectionTimeoutMs, ttlMs: expireAfterMs, keys, sharedInput, log };
-          pool = new QueuePool(engine.bullmq.Job, c.queue, c.events, c.redis, conn, { ...o, onProgress: options.onQueueProgress, progressMs });
+          const sig = await queueSignature(opts.specs);
+          const ttlMs = expireAfterMs;
+          const o = { run, fingerprint: job, config, sig, attempts, pollMs, connectionTimeoutMs, ttlMs, keys, sharedInput, log };
+          const progress = { onProgress: options.onQueueProgress, progressMs };
+          pool = new QueuePool(engine.bullmq.Job, opened.queue, opened.events, opened.redis, conn, { ...o, ...progress });
           return pool;
         },
       },
@@ -564,7 +584,13 @@ interface Connections {
 }
 
 /** Open the producer's three connections (queue, its events, plain commands) and wait until Redis answers. */
-async function connect(engine: Awaited<ReturnType<typeof loadQueueEngine>>, conn: QueueConnection, queueName: string, prefix: string, timeoutMs: number): Promise<Connections> {
+async function connect(
+  engine: Awaited<ReturnType<typeof loadQueueEngine>>,
+  conn: QueueConnection,
+  queueName: string,
+  prefix: string,
+  timeoutMs: number,
+): Promise<Connections> {
   const { bullmq: { Queue, QueueEvents }, ioredis: { Redis } } = engine;
   const swallow = () => undefined; // connection errors surface through the watchdog, not as crashes
   // the event stream is trimmed short: results never travel in it, and the producer polls besides

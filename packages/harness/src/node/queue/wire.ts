@@ -270,7 +270,9 @@ export function parseQueueUrl(url: unknown): QueueConnection {
   const safeUrl = safe.toString();
   // also as `util.inspect` and JSON escape it (debug output of the Redis client shows quoted arguments)
   const escaped = password ? [inspect(password).slice(1, -1), JSON.stringify(password).slice(1, -1)] : [];
-  const secrets = [...new Set([rawPassword, password, ...escaped])].filter((s): s is string => !!s && s.length > 0).sort((a, b) => b.length - a.length);
+  const secrets = [...new Set([rawPassword, password, ...escaped])]
+    .filter((s): s is string => !!s && s.length > 0)
+    .sort((a, b) => b.length - a.length); // longest first: a shorter form never cuts a longer one apart
   const redact = (text: string): string => {
     let out = String(text);
     // the whole URL first (keeps the rest of it readable), then any stray copy of the password

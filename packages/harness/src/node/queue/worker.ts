@@ -175,23 +175,38 @@ interface ProcessorContext {
 }
 
 /** The job's settings as a worker config, and this worker's signature for them. */
-async function checkJob(data: ChunkJobData, signatureOf: (config: WorkerConfig) => Promise<string>): Promise<{ config: WorkerConfig; sig: string }> {
+async function checkJob(
+  data: ChunkJobData,
+  signatureOf: (config: WorkerConfig) => Promise<string>,
+): Promise<{ config: WorkerConfig; sig: string }> {
   if (!data || typeof data !== "object") reject("malformed job data");
   if (data.v !== WIRE_VERSION) {
-    reject(`the job is of format ${JSON.stringify(data.v)} and this worker reads format ${WIRE_VERSION}: its producer is another evalkern version; run workers and producer of the same version`);
+    reject(
+      `the job is of format ${JSON.stringify(data.v)} and this worker reads format ${WIRE_VERSION}: ` +
+        "its producer is another evalkern version; run workers and producer of the same version",
+    );
   }
   const ttlOk = typeof data.ttlMs === "number" && Number.isSafeInteger(data.ttlMs) && data.ttlMs >= 1000;
   if (typeof data.run !== "string" || !Array.isArray(data.lines) || typeof data.sig !== "string" || !ttlOk) reject("malformed job data");
   const config = validateRemoteConfig(data.config);
   const sig = await signatureOf(config);
   if (data.sig !== sig) {
-    reject(`version mismatch: this worker is ${sig}, the producer is ${data.sig}; its numbers would not be the producer's: run workers and producer of the same evalkern version`);
+    reject(
+      `version mismatch: this worker is ${sig}, the producer is ${data.sig}; its numbers would not be the producer's: ` +
+        "run workers and producer of the same evalkern version",
+    );
   }
   return { config, sig };
 }
 
 /** The BullMQ processor: check the job, score its chunk on a thread pool, store the signed result. */
-function chunkProcessor(ctx: ProcessorContext): { readonly processJob: (job: Job<ChunkJobData>) => Promise<string>; readonly scored: () => number; readonly close: () => Promise<void> } {
+interface ChunkProcessor {
+  readonly processJob: (job: Job<ChunkJobData>) => Promise<string>;
+  readonly scored: () => number;
+  readonly close: () => Promise<void>;
+}
+
+function chunkProcessor(ctx: ProcessorContext): ChunkProcessor {
   // one thread pool per run settings (a worker serves runs one after another; keep the last two)
   const pools = new Map<string, WorkerPool>();
   const poolFor = (config: WorkerConfig): WorkerPool => {
@@ -228,7 +243,9 @@ function chunkProcessor(ctx: ProcessorContext): { readonly processJob: (job: Job
   const processJob = async (job: Job<ChunkJobData>): Promise<string> => {
     const data = job.data;
     const { config, sig } = await checkJob(data, signatureOf);
-    if ((await ctx.redis.exists(ctx.keys.alive(data.run))) !== 1) reject(`the run ${data.run} was abandoned: its producer is gone (its jobs expired); nothing was scored`);
+    if ((await ctx.redis.exists(ctx.keys.alive(data.run))) !== 1) {
+      reject(`the run ${data.run} was abandoned: its producer is gone (its jobs expired); nothing was scored`);
+    }
     let input: WireInput;
     try {
       input = decodeInput(data.input);
@@ -326,13 +343,24 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   const queue = new Queue(queueName, { connection: conn.options, prefix, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
   queue.on("error", () => undefined);
   const processor = chunkProcessor({ redis, keys, concurrency, allowedDirs, beforeChunk: options.beforeChunk });
-  const worker = new BullWorker<ChunkJobData, string>(queueName, processor.processJob, { connection: conn.options, prefix, concurrency, lockDuration, stalledInterval, maxStalledCount, autorun: false });
+  const worker = new BullWorker<ChunkJobData, string>(queueName, processor.processJob, {
+    connection: conn.options,
+    prefix,
+    concurrency,
+    lockDuration,
+    stalledInterval,
+    maxStalledCount,
+    autorun: false,
+  });
   worker.on("error", (e) => log(`queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`));
   worker.on("failed", (job, e) => {
     if (job) log(`chunk of lines ${job.data?.lines?.[0]}–${job.data?.lines?.[1]} (run ${job.data?.run}) failed: ${safeMessage(e, conn.redact)}`);
   });
   try {
-    await Promise.race([Promise.all([worker.waitUntilReady(), queue.waitUntilReady(), redis.ping()]), new Promise((_, rej) => setTimeout(() => rej(new Error("timed out after 30 s")), 30_000).unref())]);
+    await Promise.race([
+      Promise.all([worker.waitUntilReady(), queue.waitUntilReady(), redis.ping()]),
+      new Promise((_, rej) => setTimeout(() => rej(new Error("timed out after 30 s")), 30_000).unref()),
+    ]);
   } catch (e) {
     await Promise.race([worker.close(true).catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
     await worker.disconnect().catch(() => undefined);
@@ -345,7 +373,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     if (sweeping) return;
     sweeping = true;
     sweepAbandonedRuns(queue, redis, keys)
-      .then((runs) => runs.length > 0 && log(`removed what ${runs.length} abandoned run${runs.length === 1 ? "" : "s"} left in Redis (${runs.join(", ")})`))
+      .then((runs) => runs.length > 0 && log(`removed what ${runs.length} abandoned run(s) left in Redis (${runs.join(", ")})`))
       .catch(() => undefined) // Redis away: the next round tries again
       .finally(() => (sweeping = false));
   }, stalledInterval);
@@ -366,7 +394,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     await closeWithin([queue], redis, r === "unreachable" ? 100 : 2000);
     if (r === "unreachable") {
       throw new QueueConnectionError(
-        `stopped without the queue ${conn.safeUrl}: Redis was unreachable for ${Math.round(closeTimeoutMs / 1000)} s (closeTimeoutMs); the chunks this worker held were not delivered, and other workers take them over once their locks expire`,
+        `stopped without the queue ${conn.safeUrl}: Redis was unreachable for ${Math.round(closeTimeoutMs / 1000)} s (closeTimeoutMs); ` +
+          "the chunks this worker held were not delivered, and other workers take them over once their locks expire",
         conn.safeUrl,
       );
     }
