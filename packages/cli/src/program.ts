@@ -6,6 +6,7 @@ import { CliError, EXIT, messageOf } from "./errors.js";
 import { judgeMetricsHelp } from "./judge-metrics.js";
 import { log } from "./log.js";
 import { metricsHelp } from "./metric-registry.js";
+import { QUEUE_URL_ENV, resolveQueueUrl } from "./queue-url.js";
 import { CLI_VERSION } from "./results.js";
 
 export interface ProgramIo {
@@ -36,6 +37,12 @@ function nonNegativeNumber(name: string) {
     return n;
   };
 }
+
+/** The --queue / --queue-url-file flags as parsed. */
+const queueFlags = (o: Record<string, unknown>) => ({
+  queue: o.queue as string | boolean | undefined,
+  queueUrlFile: o.queueUrlFile as string | undefined,
+});
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 /** Repeatable and comma-separated: `--refs-field ref1,ref2` or `--refs-field ref1 --refs-field ref2`. */
@@ -103,7 +110,13 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--max-row-bytes <n>", "rows longer than this are bad rows (row_too_large), never read into memory (default 16 MiB)", positiveInt("--max-row-bytes"))
     .option("--row-timeout <ms>", "time budget per row; rows over it are bad rows (row_timeout) and the run goes on (default 60000, 0: none)", nonNegativeInt("--row-timeout"))
     .addOption(new Option("--checkpoint-interval <ms>", "checkpoint interval").argParser(nonNegativeInt("--checkpoint-interval")).hideHelp())
-    .option("--queue <url>", "score on a cluster: send the chunks to `evalkern worker`s through this BullMQ queue on Redis (redis://[:password@]host:port/db or rediss:// for TLS; the password is never printed); the files written are those of a local run")
+    .option(
+      "--queue [url]",
+      "score on a cluster: send the chunks to `evalkern worker`s through this BullMQ queue on Redis " +
+        "(redis://[:password@]host:port/db or rediss:// for TLS); the files written are those of a local run. " +
+        `Without a URL it is read from ${QUEUE_URL_ENV}: a password in the arguments is visible to every user of the machine (ps)`,
+    )
+    .option("--queue-url-file <path>", "like --queue, with the URL read from the first line of this file (keeps the password out of ps)")
     .option("--job <name>", "with --queue: the run's name (letters, digits, . _ -); rerunning with the same name resumes, reusing the chunks workers already scored")
     .addOption(new Option("--queue-name <name>", "with --queue: BullMQ queue name shared with the workers").default("evalkern"))
     .addOption(new Option("--attempts <n>", "with --queue: attempts of a chunk that fails or exceeds its time budget before the run stops naming its lines").argParser(positiveInt("--attempts")).default(3))
@@ -111,7 +124,8 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .addHelpText(
       "after",
       `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
-        `On a cluster (one Redis 7, \`evalkern worker --queue …\` on each machine; see \`evalkern worker --help\`):\n  evalkern score big.jsonl -o out.jsonl --queue redis://:PASSWORD@10.0.0.5:6379/0 --job nightly-1\n` +
+        "On a cluster (one Redis 7, `evalkern worker` on each machine; see `evalkern worker --help`):\n" +
+        `  ${QUEUE_URL_ENV}=redis://:PASSWORD@10.0.0.5:6379/0 evalkern score big.jsonl -o out.jsonl --queue --job nightly-1\n` +
         `  The chunks' bytes travel through Redis (no shared disk needed); rows, corpus scores and CIs are those of a local run.\n` +
         `  Killed, the same command (same --job) resumes; a chunk that crashes workers repeatedly stops the run naming its lines.\n`,
     )
@@ -143,7 +157,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           allowBadRows: o.allowBadRows === true,
           json: o.json === true,
           signatures: o.signatures as "short" | "full",
-          queue: o.queue as string | undefined,
+          queue: resolveQueueUrl(queueFlags(o), false),
           job: o.job as string | undefined,
           queueName: o.queueName as string | undefined,
           attempts: o.attempts as number | undefined,
@@ -160,9 +174,15 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
       "Run a queue worker for distributed scoring: take chunks of `evalkern score --queue` runs from the BullMQ queue on Redis " +
         "and score them on this machine's cores with the same code as a local run. Needs no shared file system (the chunks " +
         "travel through Redis) and runs only the built-in metrics a job names. A worker that dies loses its chunks' locks; " +
-        "another worker takes them over. Ctrl-C/SIGTERM: finish the chunks being scored, then exit 0.",
+        "another worker takes them over. Ctrl-C/SIGTERM: finish the chunks being scored, then exit 0 (exit 1 when Redis " +
+        "stays unreachable for 10 s meanwhile: the chunks held are not delivered, and other workers take them over).",
     )
-    .requiredOption("--queue <url>", "the queue: redis://[:password@]host:port/db or rediss:// (TLS); the password is never printed")
+    .option(
+      "--queue [url]",
+      "the queue: redis://[:password@]host:port/db or rediss:// (TLS); " +
+        `default (and without a URL): ${QUEUE_URL_ENV}, which keeps the password out of ps`,
+    )
+    .option("--queue-url-file <path>", "read the queue URL from the first line of this file instead")
     .option("-c, --concurrency <n>", "chunks scored at once, one worker thread each (default: all cores)", positiveInt("--concurrency"))
     .addOption(new Option("--queue-name <name>", "BullMQ queue name shared with the producers").default("evalkern"))
     .addOption(new Option("--lock-duration <ms>", "lock of a chunk being scored, renewed at half of it; a dead worker's chunks go to others after it").argParser(positiveInt("--lock-duration")).default(30000))
@@ -173,15 +193,15 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
       "after",
       "\nOne Redis, N machines (no docker-compose needed):\n" +
         "  redis:     redis-server --port 6379 --bind 10.0.0.5 --requirepass PASSWORD --save '' --appendonly no\n" +
-        "  machine i: evalkern worker --queue redis://:PASSWORD@10.0.0.5:6379/0\n" +
-        "  producer:  evalkern score big.jsonl -o out.jsonl --queue redis://:PASSWORD@10.0.0.5:6379/0 --job nightly-1\n" +
+        `  machine i: ${QUEUE_URL_ENV}=redis://:PASSWORD@10.0.0.5:6379/0 evalkern worker\n` +
+        "  producer:  evalkern score big.jsonl -o out.jsonl --queue-url-file ~/.config/evalkern/queue-url --job nightly-1\n" +
         "Throughput is about N machines × one machine's rows/s while Redis keeps up (see the harness README for the model).\n",
     )
     .action(async (o: Record<string, unknown>) => {
       const { workerCommand } = await import("./commands/worker.js");
       code = await workerCommand(
         {
-          queue: o.queue as string,
+          queue: resolveQueueUrl(queueFlags(o), true)!,
           queueName: o.queueName as string | undefined,
           concurrency: o.concurrency as number | undefined,
           lockDuration: o.lockDuration as number | undefined,

@@ -1,7 +1,9 @@
 // `evalkern worker`: a queue worker of distributed scoring (`evalkern score --queue`). Takes chunks from
 // the BullMQ queue on Redis and scores them on this machine's cores with the same per-chunk code as a
 // local `evalkern score`, until stopped with Ctrl-C/SIGTERM (it finishes the chunks it holds, then exits
-// 0). Runs only the built-in metrics a job names; nothing is read from or written to local files.
+// 0; when Redis stays unreachable meanwhile it stops anyway after 10 s and exits 1, since the chunks it
+// held were not delivered). Runs only the built-in metrics a job names; nothing is read from or written
+// to local files.
 import { log } from "../log.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { EXIT } from "../errors.js";
@@ -50,6 +52,12 @@ export async function workerCommand(options: WorkerCommandOptions, io: WorkerIo)
     };
     for (const s of signals) process.on(s, () => stop(s));
   });
-  await worker.close();
+  try {
+    await worker.close();
+  } catch (e) {
+    // Redis gone while stopping: stop anyway, and say what was not delivered
+    io.stderr.write(`evalkern worker: ${(e as Error).message}\n`);
+    return EXIT.failure;
+  }
   return EXIT.ok;
 }

@@ -2,6 +2,8 @@
 // harness, so a user who never runs on a cluster does not install them (about 13 MB). A missing one is a
 // `QueueEngineNotInstalledError` naming what to install, thrown by `scoreFileDistributed` / `runWorker`
 // before anything else happens.
+import { createRequire } from "node:module";
+import { formatWithOptions, type InspectOptions } from "node:util";
 import type * as BullMQ from "bullmq";
 import type * as IORedis from "ioredis";
 import { QueueEngineNotInstalledError } from "../../errors.js";
@@ -52,4 +54,42 @@ export function loadQueueEngine(importers?: EngineImporters): Promise<QueueEngin
     });
   }
   return loading;
+}
+
+// ------------------------------------------------------------------ the Redis client's debug output
+
+/** The password removers of the queue connections open in this process. */
+const redactors = new Set<(text: string) => string>();
+let debugGuarded = false;
+
+/** The `debug` module instance ioredis writes its `DEBUG=ioredis:*` lines through (undefined when not found). */
+function ioredisDebug(): { log?: unknown; inspectOpts?: InspectOptions } | undefined {
+  try {
+    const fromHere = createRequire(import.meta.url);
+    return createRequire(fromHere.resolve("ioredis"))("debug") as { log?: unknown; inspectOpts?: InspectOptions };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keep a queue password out of the Redis client's debug output: with `DEBUG=ioredis:*` ioredis prints
+ * every command it sends, `AUTH` and its password included. Its lines then go through `redact` (of every
+ * connection this process opened: a late line of a closed connection must not show its password either)
+ * before reaching stderr.
+ */
+export function redactClientDebug(redact: (text: string) => string): void {
+  redactors.add(redact);
+  if (!debugGuarded) {
+    debugGuarded = true;
+    const debug = ioredisDebug();
+    if (debug) {
+      // the same shape as debug's own Node logger, with the passwords removed from the finished line
+      debug.log = (...args: unknown[]) => {
+        let line = formatWithOptions(debug.inspectOpts ?? {}, ...args);
+        for (const r of redactors) line = r(line);
+        process.stderr.write(`${line}\n`);
+      };
+    }
+  }
 }

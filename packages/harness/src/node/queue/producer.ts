@@ -3,36 +3,51 @@
 // `runWorker` processes through a BullMQ queue on Redis instead of local worker threads. The files
 // written are those of a one-machine run, byte for byte.
 //
-// Each chunk is one job whose id binds the run name to the chunk's content (see `chunkJobId`): a
-// producer killed and restarted with the same job name resumes from its checkpoint and picks up the
-// results of chunks the workers already finished, without scoring them again. A job lost from Redis (a
-// Redis restart without persistence) is added again; a job that failed on every attempt (a poison chunk)
-// stops the run with `ChunkFailedError` naming its lines; a Redis unreachable for longer than
-// `connectionTimeoutMs` stops it with `QueueConnectionError` (rows committed so far are checkpointed).
-// Results are removed from Redis once a checkpoint covers them, and the run's jobs when it completes.
+// Each chunk is one job whose id binds the run's identity (its name and a random tag kept beside the
+// output, see `newRunId`) to the chunk's content (see `chunkJobId`): a producer killed and restarted with
+// the same job name resumes from its checkpoint and picks up the results of chunks the workers already
+// finished, without scoring them again, while no other run can take them or hand over its own. A job lost
+// from Redis (a Redis restart without persistence) is added again; a job that failed on every attempt (a
+// poison chunk) stops the run with `ChunkFailedError` naming its lines; a Redis unreachable for longer
+// than `connectionTimeoutMs` stops it with `QueueConnectionError` (rows committed so far are checkpointed).
+//
+// Jobs carry the producer's code signature (`queueSignature`); workers of another build refuse them, and
+// the producer commits only results signed with its own signature. Results travel in keys of their own
+// (not in BullMQ's return values, which BullMQ also copies into its event stream) and are removed once a
+// checkpoint covers them; the run's jobs go when it completes, and what a dead producer left expires
+// (`leftovers.ts`).
 import type { Job as BullJob, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { loadQueueEngine } from "./engine.js";
+import { rmSync } from "node:fs";
+import { loadQueueEngine, redactClientDebug } from "./engine.js";
+import { keepRunAlive, removeChunkJob, removeRunKeys, sweepAbandonedRuns } from "./leftovers.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
 import { countNewlines } from "../../bulk/records.js";
 import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError, ResumeMismatchError } from "../../errors.js";
 import { checkpointJob } from "../checkpoint.js";
+import { readJson, writeFileAtomic } from "../files.js";
 import type { WorkerPool } from "../pool.js";
 import { scoreFileWith, type ScoreFileOptions, type ScoreSummary } from "../score-file.js";
 import type { WorkerTask } from "../worker.js";
 import {
   DEFAULT_PREFIX,
   DEFAULT_QUEUE_NAME,
+  EVENTS_MAX_LEN,
+  WIRE_VERSION,
   checkRunName,
   chunkJobId,
   decodeResult,
   encode,
   encodeInput,
+  newRunId,
+  queueKeys,
+  queueSignature,
   sha256Hex,
   parseQueueUrl,
   safeMessage,
   type ChunkJobData,
   type QueueConnection,
+  type QueueKeys,
   type RemoteConfig,
 } from "./wire.js";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
@@ -67,6 +82,12 @@ export interface DistributedScoreOptions extends ScoreFileOptions {
   readonly pollIntervalMs?: number;
   /** How long Redis may be unreachable before the run stops with `QueueConnectionError` (default 60 000 ms). */
   readonly connectionTimeoutMs?: number;
+  /**
+   * How long what this run leaves in Redis outlives its producer when that is killed (default 900 000 ms,
+   * at least 1000): until then a producer restarted with the same `job` reuses the chunks workers finished;
+   * after it the run's jobs are refused by workers and removed, and its results expire.
+   */
+  readonly expireAfterMs?: number;
   /** Called about every `progressIntervalMs` (default 5000) with the cluster's progress. */
   readonly onQueueProgress?: (progress: QueueProgress) => void;
   readonly progressIntervalMs?: number;
@@ -86,11 +107,6 @@ function positiveInt(v: unknown, name: string, dflt: number): number {
   return v;
 }
 
-/** The key of the set of a run's job ids (for the clean-up when the run completes). */
-function runSetKey(prefix: string, queueName: string, run: string): string {
-  return `${prefix}:${queueName}:evalkern-run:${run}`;
-}
-
 interface InFlight {
   readonly id: string;
   readonly data: ChunkJobData;
@@ -99,6 +115,12 @@ interface InFlight {
   checking: boolean;
   /** A failure left from an earlier producer run was retried once. */
   retried: boolean;
+}
+
+/** What to do about Redis's out-of-memory refusal (`maxmemory` reached under `noeviction`). */
+function oomHint(e: unknown): string {
+  const text = typeof e === "string" ? e : String((e as Error | null)?.message);
+  return /\bOOM\b/.test(text) ? " (Redis is out of memory: raise its maxmemory, or run fewer producers at once)" : "";
 }
 
 /** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
@@ -111,6 +133,7 @@ class QueuePool implements WorkerPool {
   private readonly started = Date.now();
   private poller: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
   private disconnected = false;
   private closed = false;
@@ -128,12 +151,13 @@ class QueuePool implements WorkerPool {
       readonly run: string;
       readonly fingerprint: string;
       readonly config: RemoteConfig;
+      /** The producer's code signature (`queueSignature`). */
+      readonly sig: string;
       readonly attempts: number;
       readonly pollMs: number;
       readonly connectionTimeoutMs: number;
-      readonly setKey: string;
-      /** `<prefix>:<queue>:`, the start of a job's hash key. */
-      readonly jobKeyPrefix: string;
+      readonly ttlMs: number;
+      readonly keys: QueueKeys;
       readonly sharedInput: string | undefined;
       readonly log: (line: string) => void;
       readonly onProgress: ((p: QueueProgress) => void) | undefined;
@@ -147,6 +171,10 @@ class QueuePool implements WorkerPool {
     }, o.pollMs);
     this.poller.unref();
     this.watchdog = setInterval(() => this.watch(), Math.min(1000, o.pollMs)).unref();
+    // the run is alive while this producer renews its key; a killed producer's run expires after ttlMs
+    const renew = () => void keepRunAlive(redis, o.keys, o.run, o.ttlMs).catch(() => undefined);
+    this.heartbeat = setInterval(renew, Math.max(50, Math.min(o.pollMs, o.ttlMs / 4)));
+    this.heartbeat.unref();
     if (o.onProgress) {
       this.progressTimer = setInterval(() => void this.reportProgress(), o.progressMs);
       this.progressTimer.unref();
@@ -199,6 +227,10 @@ class QueuePool implements WorkerPool {
   }
 
   private async add(f: InFlight): Promise<void> {
+    // alive before any worker can see the job (Redis may have restarted and lost the key), and listed
+    // first: a sweep must find every job of the run
+    await keepRunAlive(this.redis, this.o.keys, this.o.run, this.o.ttlMs);
+    await this.redis.sadd(this.o.keys.runJobs(this.o.run), f.id);
     await this.queue.add("chunk", f.data, {
       jobId: f.id,
       attempts: this.o.attempts,
@@ -206,8 +238,110 @@ class QueuePool implements WorkerPool {
       removeOnComplete: false,
       removeOnFail: false,
     });
-    await this.redis.sadd(this.o.setKey, f.id);
     this.contact();
+  }
+
+  /**
+   * Redis answered with an error (it refuses writes once `maxmemory` is reached under `noeviction`, for
+   * one): waiting would not help, so the run stops and says what Redis said.
+   */
+  private refused(e: unknown): boolean {
+    if ((e as { name?: unknown } | null)?.name !== "ReplyError") return false;
+    const message = `the queue ${this.conn.safeUrl} refused a command: ${safeMessage(e, this.conn.redact)}${oomHint(e)}`;
+    this.fail(new QueueConnectionError(message, this.conn.safeUrl));
+    return true;
+  }
+
+  /** A worker of another build scored a chunk: stop without committing its rows. */
+  private foreign(f: InFlight, sig: string | undefined): void {
+    const [a, b] = f.data.lines;
+    const unsigned = "a worker that did not sign its result (an evalkern worker older than this producer?)";
+    const who = sig === undefined ? unsigned : `a worker of another version (${sig})`;
+    this.fail(
+      new QueueJobRejectedError(
+        `the chunk of input lines ${a}–${b} was scored by ${who}; this producer is ${this.o.sig}. Its rows were not committed: ` +
+          "run workers of the producer's version on this queue, then run the same command again.",
+      ),
+    );
+  }
+
+  /** Take a completed job's result: check its signature, then hand it to the pipeline. */
+  private async take(id: string, f: InFlight): Promise<void> {
+    // the worker's return value is its signature only; the result itself is in its own key
+    const rv = await this.redis.hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue");
+    this.contact();
+    if (rv === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
+    let signed: unknown;
+    try {
+      signed = JSON.parse(rv);
+    } catch {
+      signed = undefined;
+    }
+    if (typeof signed !== "string" || !signed.startsWith("evalkern-queue:")) return this.foreign(f, undefined);
+    if (signed !== this.o.sig) return this.foreign(f, signed);
+    const raw = await this.redis.get(this.o.keys.result(id));
+    this.contact();
+    if (!this.inFlight.has(id)) return;
+    if (raw === null) {
+      // expired before this producer came back for it (or lost): score the chunk again
+      this.requeued++;
+      const [a, b] = f.data.lines;
+      this.o.log(`queue ${this.conn.safeUrl}: the result of the chunk of lines ${a}–${b} expired before it was taken; added again`);
+      if (await removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id)) await this.add(f);
+      return;
+    }
+    let decoded: ReturnType<typeof decodeResult>;
+    try {
+      decoded = decodeResult(raw, this.o.sig);
+    } catch (e) {
+      const [a, b] = f.data.lines;
+      const message = `the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)})`;
+      this.fail(new ChunkFailedError(message, { lines: [a, b], attempts: 1, reason: "malformed result" }));
+      return;
+    }
+    if (!decoded.result) return this.foreign(f, decoded.sig);
+    this.inFlight.delete(id);
+    this.done++;
+    this.fetched.push({ id, lastLine: f.data.lines[1] });
+    f.resolve(decoded.result);
+  }
+
+  /** A job failed on every attempt: a refusal, workers that died, or a chunk whose scoring throws. */
+  private failedJob(f: InFlight, job: BullJob<ChunkJobData, string>): void {
+    const [a, b] = f.data.lines;
+    const reason = this.conn.redact(job.failedReason ?? "unknown failure");
+    const attempts = Math.max(job.attemptsMade, job.attemptsStarted ?? 0, 1);
+    if (reason.startsWith("job refused:")) {
+      const why = reason.slice("job refused:".length).trim();
+      this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${why}`));
+      return;
+    }
+    if (/\bOOM\b/.test(reason)) {
+      const message = `the queue ${this.conn.safeUrl} refused to store the chunk of lines ${a}–${b}: ${reason}${oomHint(reason)}`;
+      this.fail(new QueueConnectionError(message, this.conn.safeUrl));
+      return;
+    }
+    if (/stalled more than allowable limit/.test(reason)) {
+      // BullMQ's word for "the worker holding it stopped renewing its lock": it died, the lines are not to blame
+      const stalls = Math.max(job.stalledCounter ?? 0, 1);
+      this.fail(
+        new ChunkFailedError(
+          `the workers that took the chunk of input lines ${a}–${b} died before finishing it (${stalls} ` +
+            `time${stalls === 1 ? "" : "s"}: killed, out of memory, or their machine went away; BullMQ: "${reason}"). ` +
+            "The lines themselves may be fine: look at the " +
+            "workers' logs and memory, then run the same command to resume (the rows before it are checkpointed).",
+          { lines: [a, b], attempts, reason },
+        ),
+      );
+      return;
+    }
+    this.fail(
+      new ChunkFailedError(
+        `the chunk of input lines ${a}–${b} failed on every attempt (${attempts}; a "poison" chunk): ${reason}. ` +
+          "The rows before it are checkpointed; fix or remove those lines, then run again.",
+        { lines: [a, b], attempts, reason },
+      ),
+    );
   }
 
   /** Look at a job: take its result, report its failure, or add it again when Redis lost it. */
@@ -220,54 +354,26 @@ class QueuePool implements WorkerPool {
         const state = await this.queue.getJobState(id);
         this.contact();
         if (state === "completed") {
-          // only the result: the job's data (the chunk's bytes) need not travel back
-          const raw = await this.redis.hget(`${this.o.jobKeyPrefix}${id}`, "returnvalue");
-          this.contact();
-          if (raw === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
-          let result: ChunkResult;
-          try {
-            result = decodeResult(JSON.parse(raw) as string);
-          } catch (e) {
-            const [a, b] = f.data.lines;
-            this.fail(new ChunkFailedError(`the result of the chunk of input lines ${a}–${b} is malformed (${safeMessage(e, this.conn.redact)}); is an older evalkern worker on this queue?`, { lines: [a, b], attempts: 1, reason: "malformed result" }));
-            return;
-          }
-          this.inFlight.delete(id);
-          this.done++;
-          this.fetched.push({ id, lastLine: f.data.lines[1] });
-          f.resolve(result);
+          await this.take(id, f);
         } else if (state === "failed") {
           const job = await this.Job.fromId<ChunkJobData, string>(this.queue, id);
           this.contact();
           if (!job || !this.inFlight.has(id)) return;
           if (!f.retried && (job.finishedOn ?? 0) < this.started) {
-            // failed before this producer started (an earlier run of the same job): try it again once
+            // failed before this producer started (an earlier producer of this run): try it again once
             f.retried = true;
             this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`);
             await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
-          } else {
-            const [a, b] = f.data.lines;
-            const reason = this.conn.redact(job.failedReason ?? "unknown failure");
-            const attempts = Math.max(job.attemptsMade, job.attemptsStarted ?? 0, 1);
-            if (reason.startsWith("job refused:")) {
-              this.fail(new QueueJobRejectedError(`a queue worker refused the chunk of input lines ${a}–${b}: ${reason.slice("job refused:".length).trim()}`));
-              return;
-            }
-            this.fail(
-              new ChunkFailedError(
-                `the chunk of input lines ${a}–${b} failed on every attempt (${attempts}; a "poison" chunk): ${reason}. The rows before it are checkpointed; fix or remove those lines, then run again.`,
-                { lines: [a, b], attempts, reason },
-              ),
-            );
-          }
+          } else this.failedJob(f, job);
         } else if (state === "unknown") {
           // lost (Redis restarted without persistence, or the job was removed): add it again
           this.requeued++;
           this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} was lost from Redis; added again`);
           await this.add(f);
         }
-      } catch {
+      } catch (e) {
         // Redis unreachable: the watchdog decides when that is too long
+        this.refused(e);
       } finally {
         f.checking = false;
       }
@@ -286,13 +392,14 @@ class QueuePool implements WorkerPool {
         ? encode({ ...input, bytes: undefined, shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) } })
         : encodeInput(input);
     const id = chunkJobId(this.o.run, this.o.fingerprint, this.o.config, encoded, firstLine);
-    const data: ChunkJobData = { v: 1, run: this.o.run, config: this.o.config, lines: [firstLine, lastLine], input: encoded };
+    const { run, sig, ttlMs, config } = this.o;
+    const data: ChunkJobData = { v: WIRE_VERSION, run, sig, ttlMs, config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
       const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: false, retried: false };
       this.inFlight.set(id, f);
       this.add(f).then(
         () => this.check(id), // finished already (a restarted producer): take it now
-        () => undefined, // Redis unreachable: the poller adds it once it is back (state "unknown")
+        (e: unknown) => void this.refused(e), // unreachable: the poller adds it once Redis is back (state "unknown")
       );
     });
   }
@@ -310,17 +417,15 @@ class QueuePool implements WorkerPool {
     void this.removeJobs(drop).catch(() => undefined); // best effort: the run's clean-up removes the rest
   }
 
-  async removeJobs(ids: readonly string[]): Promise<void> {
-    for (const id of ids) {
-      await this.queue.remove(id);
-      await this.redis.srem(this.o.setKey, id);
-    }
+  private async removeJobs(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id);
   }
 
   async destroy(): Promise<void> {
     this.closed = true;
     if (this.poller) clearInterval(this.poller);
     if (this.watchdog) clearInterval(this.watchdog);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.progressTimer) clearInterval(this.progressTimer);
     this.fail(this.failed ?? new Error("the queue pool was closed"));
   }
@@ -340,18 +445,32 @@ export async function closeWithin(items: readonly ({ close(): Promise<void>; dis
   if (r === "late") await Promise.race([Promise.allSettled(items.map((i) => i?.disconnect())), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 }
 
-/** Remove a run's jobs (waiting, finished; a job being scored is left to expire with its lock) and its id set. */
-async function removeRun(queue: Queue | undefined, client: Redis | undefined, setKey: string): Promise<void> {
-  if (!queue || !client || !setKey) return;
-  const ids = await client.smembers(setKey);
-  for (const id of ids) {
-    try {
-      await queue.remove(id);
-    } catch {
-      // active (locked) jobs cannot be removed; the worker's result is then dropped with the job
-    }
+/**
+ * Remove a run's jobs, results and keys. A job a worker still holds cannot be removed: the run's alive key
+ * is then left to expire, and a later sweep removes the rest.
+ */
+async function removeRun(queue: Queue | undefined, client: Redis | undefined, keys: QueueKeys, run: string): Promise<void> {
+  if (!queue || !client || !run) return;
+  if (!(await removeRunKeys(queue, client, keys, run))) await client.pexpire(keys.alive(run), 1);
+}
+
+/** Where a run's identity is kept beside its output (a resumed run goes on under the same one). */
+export function queueRunPath(output: string): string {
+  return `${output}.queue-run.json`;
+}
+
+/** The run identity to use: the saved one when resuming the same job under the same name, else a new one. */
+function runIdentity(path: string, name: string, fingerprint: string, resuming: boolean): string {
+  let saved: { job?: unknown; run?: unknown } | undefined;
+  try {
+    saved = resuming ? readJson<{ job?: unknown; run?: unknown }>(path) : undefined;
+  } catch {
+    saved = undefined;
   }
-  await client.del(setKey);
+  const same = saved?.job === fingerprint && typeof saved.run === "string" && saved.run.startsWith(`${name.slice(0, 80)}.`);
+  const run = same ? (saved!.run as string) : newRunId(name);
+  writeFileAtomic(path, `${JSON.stringify({ job: fingerprint, run })}\n`);
+  return run;
 }
 
 /**
@@ -395,38 +514,36 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   const sharedInput = options.sharedInput;
   if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
 
-  const { bullmq: { Job, Queue, QueueEvents }, ioredis: { Redis } } = await loadQueueEngine();
-  // the types are bullmq's and ioredis's (type imports); the classes come from the engine, loaded on first use
-  let queue: Queue | undefined;
-  let events: QueueEvents | undefined;
-  let redis: Redis | undefined;
+  const expireAfterMs = positiveInt(options.expireAfterMs, "expireAfterMs", 900_000);
+  if (expireAfterMs < 1000) throw new InvalidArgumentError("expireAfterMs must be at least 1000", { argument: "expireAfterMs" });
+
+  const engine = await loadQueueEngine();
+  redactClientDebug(conn.redact);
+  const keys = queueKeys(prefix, queueName);
+  let c: Connections | undefined;
   let pool: QueuePool | undefined;
   let run = "";
-  let setKey = "";
-  const swallow = () => undefined; // connection errors surface through the watchdog, not as crashes
+  let resuming = false;
   try {
     const summary = await scoreFileWith(
       options,
       {
         override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
-        resume: (fingerprint, ckptPath) => options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint)),
+        resume: (fingerprint, ckptPath) => (resuming = options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint))),
         onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
         chunkPool: async ({ opts, job, rows }) => {
-          run = named ?? job;
-          setKey = runSetKey(prefix, queueName, run);
-          queue = new Queue(queueName, { connection: conn.options, prefix });
-          queue.on("error", swallow);
-          events = new QueueEvents(queueName, { connection: conn.options, prefix });
-          events.on("error", swallow);
-          redis = new Redis({ ...conn.options, lazyConnect: false });
-          redis.on("error", swallow);
+          c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
+          const opened = c;
+          run = runIdentity(queueRunPath(options.output), named ?? job, job, resuming);
           try {
-            await Promise.race([
-              Promise.all([queue.waitUntilReady(), events.waitUntilReady(), redis.ping()]),
-              new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), connectionTimeoutMs).unref()),
-            ]);
+            // what killed producers of this queue left behind (this run's too, when it expired) goes first
+            const swept = await sweepAbandonedRuns(opened.queue, opened.redis, keys);
+            const runs = `${swept.length} abandoned run${swept.length === 1 ? "" : "s"}`;
+            if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${runs} left in Redis`);
+            await keepRunAlive(opened.redis, keys, run, expireAfterMs);
           } catch (e) {
-            throw new QueueConnectionError(`cannot reach the queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`, conn.safeUrl);
+            const message = `the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`;
+            throw new QueueConnectionError(message, conn.safeUrl);
           }
           const config: RemoteConfig = {
             metrics: opts.specs,
@@ -436,32 +553,24 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
             strictUtf8: opts.strictUtf8,
             rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
           };
-          pool = new QueuePool(Job, queue, events, redis, conn, {
-            run,
-            fingerprint: job,
-            config,
-            attempts,
-            pollMs,
-            connectionTimeoutMs,
-            setKey,
-            jobKeyPrefix: `${prefix}:${queueName}:`,
-            sharedInput,
-            log,
-            onProgress: options.onQueueProgress,
-            progressMs,
-          });
+          const sig = await queueSignature(opts.specs);
+          const ttlMs = expireAfterMs;
+          const o = { run, fingerprint: job, config, sig, attempts, pollMs, connectionTimeoutMs, ttlMs, keys, sharedInput, log };
+          const progress = { onProgress: options.onQueueProgress, progressMs };
+          pool = new QueuePool(engine.bullmq.Job, opened.queue, opened.events, opened.redis, conn, { ...o, ...progress });
           return pool;
         },
       },
     );
-    // the run is complete: remove its jobs (results and data) from Redis
-    await removeRun(queue, redis, setKey);
+    // the run is complete: remove its jobs, results and keys from Redis, and its identity
+    await removeRun(c?.queue, c?.redis, keys, run);
+    rmSync(queueRunPath(options.output), { force: true });
     return summary;
   } catch (e) {
     if (e instanceof ChunkFailedError || e instanceof QueueJobRejectedError) {
       // the run cannot complete: take its other chunks off the queue too (resuming re-adds them)
       await pool?.destroy();
-      await removeRun(queue, redis, setKey).catch(() => undefined);
+      await removeRun(c?.queue, c?.redis, keys, run).catch(() => undefined);
       throw e;
     }
     if (e instanceof QueueConnectionError) throw e;
@@ -469,6 +578,44 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
     throw e;
   } finally {
     await pool?.destroy();
-    await closeWithin([events, queue], redis, 5000);
+    await closeWithin([c?.events, c?.queue], c?.redis, 5000);
   }
+}
+
+interface Connections {
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  readonly redis: Redis;
+}
+
+/** Open the producer's three connections (queue, its events, plain commands) and wait until Redis answers. */
+async function connect(
+  engine: Awaited<ReturnType<typeof loadQueueEngine>>,
+  conn: QueueConnection,
+  queueName: string,
+  prefix: string,
+  timeoutMs: number,
+): Promise<Connections> {
+  const { bullmq: { Queue, QueueEvents }, ioredis: { Redis } } = engine;
+  const swallow = () => undefined; // connection errors surface through the watchdog, not as crashes
+  // the event stream is trimmed short: results never travel in it, and the producer polls besides
+  const queue = new Queue(queueName, { connection: conn.options, prefix, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
+  queue.on("error", swallow);
+  const events = new QueueEvents(queueName, { connection: conn.options, prefix });
+  events.on("error", swallow);
+  const redis = new Redis({ ...conn.options, lazyConnect: false });
+  redis.on("error", swallow);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      Promise.all([queue.waitUntilReady(), events.waitUntilReady(), redis.ping()]),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), timeoutMs))),
+    ]);
+  } catch (e) {
+    await closeWithin([events, queue], redis, 1000);
+    throw new QueueConnectionError(`cannot reach the queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`, conn.safeUrl);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { queue, events, redis };
 }

@@ -6,10 +6,12 @@
 //
 // Also: the queue URL (redis:// or rediss://, optionally with a password) turned into ioredis options,
 // and the same URL with its password removed, for every message that names it.
-import { createHash } from "node:crypto";
-import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { createHash, randomBytes } from "node:crypto";
+import { inspect } from "node:util";
+import { InvalidArgumentError, kernelSignature } from "@evalkern/core-wasm";
 import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
-import type { NormalizedMetric } from "../../bulk/metrics.js";
+import { createBulkMetric, type NormalizedMetric } from "../../bulk/metrics.js";
+import { HARNESS_VERSION } from "../../version.js";
 import type { ResolvedFields } from "../../bulk/records.js";
 import type { RowsOutput } from "../../bulk/rows.js";
 
@@ -29,11 +31,18 @@ export interface RemoteConfig {
   readonly rowTimeoutMs: number;
 }
 
+/** The version of the job and result format (a worker refuses jobs of any other). */
+export const WIRE_VERSION = 2;
+
 /** The data of one chunk job. */
 export interface ChunkJobData {
-  readonly v: 1;
-  /** The run's name (`--job`). */
+  readonly v: typeof WIRE_VERSION;
+  /** The run's identity: its name (`--job`) and a random tag of this run (see `newRunId`). */
   readonly run: string;
+  /** The producer's code signature (`queueSignature`): a worker whose own differs refuses the job. */
+  readonly sig: string;
+  /** How long the chunk's result may wait in Redis for its producer (ms); it expires after that. */
+  readonly ttlMs: number;
   readonly config: RemoteConfig;
   /** First and last input line of the chunk (1-based, inclusive). */
   readonly lines: readonly [number, number];
@@ -87,8 +96,73 @@ export function decode<T>(text: string): T {
 }
 
 export const encodeInput = (input: ChunkInput): string => encode(input);
-export const encodeResult = (result: ChunkResult): string => encode(result);
-export const decodeResult = (text: string): ChunkResult => decode<ChunkResult>(text);
+
+/**
+ * A chunk's result as a worker stores it in Redis (its own key, not the job's return value: BullMQ copies
+ * return values into its event stream), signed with the worker's code signature.
+ */
+export const encodeResult = (sig: string, result: ChunkResult): string => encode({ v: WIRE_VERSION, sig, result });
+
+/** A stored result: its signature (undefined when it has none) and, when signed by `expected`, the result. */
+export function decodeResult(text: string, expected: string): { readonly sig: string | undefined; readonly result?: ChunkResult } {
+  const v = decode<{ v?: unknown; sig?: unknown; result?: ChunkResult }>(text);
+  const sig = v && typeof v === "object" && v.v === WIRE_VERSION && typeof v.sig === "string" ? v.sig : undefined;
+  if (sig !== expected) return { sig };
+  if (!v.result || typeof v.result !== "object") throw new InvalidArgumentError("malformed chunk result", { argument: "result" });
+  return { sig, result: v.result };
+}
+
+/**
+ * What must be the same on the producer and its workers for a worker's numbers to be the producer's:
+ * the harness version, the exact kernel build (wasm hash included) and the signatures of the run's
+ * metrics (every option and version). A worker of another build refuses the job; the producer commits
+ * only results signed with its own signature.
+ */
+export async function queueSignature(specs: readonly NormalizedMetric[]): Promise<string> {
+  const metrics = await Promise.all(specs.map((s) => createBulkMetric(s, { load: false })));
+  const h = createHash("sha256");
+  for (const m of metrics) h.update(`${m.spec.name}\0${m.signature("var")}\n`);
+  return `evalkern-queue:${WIRE_VERSION}|harness:${HARNESS_VERSION}|${kernelSignature()}|metrics:${h.digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * A run's identity: its name and a random tag, so that no later run can take (or be given) the jobs and
+ * results of an earlier one with the same name; only a producer resuming this very run reuses it.
+ */
+export function newRunId(name: string): string {
+  return `${name.slice(0, 80)}.${randomBytes(8).toString("hex")}`;
+}
+
+/** The Redis keys of the queue's runs (beside BullMQ's own; job ids hold no ':', so no job key is one of these). */
+export interface QueueKeys {
+  /** `<prefix>:<queue>:`, the start of a job's hash key. */
+  readonly jobPrefix: string;
+  /** The set of runs that have (or had) jobs on the queue. */
+  readonly runs: string;
+  /** The set of a run's job ids. */
+  readonly runJobs: (run: string) => string;
+  /** Exists while the run's producer is alive (it renews the expiry). */
+  readonly alive: (run: string) => string;
+  /** A chunk's result (expires on its own). */
+  readonly result: (jobId: string) => string;
+}
+
+export function queueKeys(prefix: string, queueName: string): QueueKeys {
+  const base = `${prefix}:${queueName}:`;
+  return {
+    jobPrefix: base,
+    runs: `${base}evalkern-runs`,
+    runJobs: (run) => `${base}evalkern-run:${run}`,
+    alive: (run) => `${base}evalkern-alive:${run}`,
+    result: (id) => `${base}evalkern-result:${id}`,
+  };
+}
+
+/**
+ * BullMQ's event stream of the queue is trimmed to about this many events (its default is 10 000). The
+ * producer reads events as they come and polls besides, so it needs no history.
+ */
+export const EVENTS_MAX_LEN = 1000;
 
 /**
  * A chunk given as a byte range of a file the workers can read themselves (`sharedInput`), instead of
@@ -194,7 +268,11 @@ export function parseQueueUrl(url: unknown): QueueConnection {
   const safe = new URL(url);
   if (safe.password) safe.password = "***";
   const safeUrl = safe.toString();
-  const secrets = [rawPassword, password].filter((s): s is string => !!s && s.length > 0);
+  // also as `util.inspect` and JSON escape it (debug output of the Redis client shows quoted arguments)
+  const escaped = password ? [inspect(password).slice(1, -1), JSON.stringify(password).slice(1, -1)] : [];
+  const secrets = [...new Set([rawPassword, password, ...escaped])]
+    .filter((s): s is string => !!s && s.length > 0)
+    .sort((a, b) => b.length - a.length); // longest first: a shorter form never cuts a longer one apart
   const redact = (text: string): string => {
     let out = String(text);
     // the whole URL first (keeps the rest of it readable), then any stray copy of the password

@@ -5,11 +5,16 @@
 //
 // Only built-in registry metrics run: every job's metric specs are normalized again here and must come
 // out unchanged (names, options), plug-in modules are refused unless they name a registry rule, and the
-// row settings must be what the specs give. No code travels through the queue.
+// row settings must be what the specs give. No code travels through the queue. A job signed by a producer
+// of another build (another kernel, harness or metric version: `queueSignature`) is refused too, and so
+// are jobs of runs whose producer is gone (`leftovers.ts`); results are stored signed with this worker's
+// own signature.
 import { realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { Job } from "bullmq";
-import { loadQueueEngine } from "./engine.js";
+import type { Redis } from "ioredis";
+import { loadQueueEngine, redactClientDebug } from "./engine.js";
+import { sweepAbandonedRuns } from "./leftovers.js";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { ruleForModule } from "@evalkern/metrics/registry";
 import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
@@ -19,8 +24,26 @@ import { rowsOutput } from "../../bulk/rows.js";
 import { QueueConnectionError, QueueJobRejectedError } from "../../errors.js";
 import { createPool, defaultWorkers, type WorkerPool } from "../pool.js";
 import type { WorkerConfig } from "../worker.js";
-import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, decodeInput, encodeResult, parseQueueUrl, safeMessage, sha256Hex, type ChunkJobData, type RemoteConfig, type SharedRange, type WireInput } from "./wire.js";
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE_NAME,
+  EVENTS_MAX_LEN,
+  WIRE_VERSION,
+  decodeInput,
+  encodeResult,
+  parseQueueUrl,
+  queueKeys,
+  queueSignature,
+  safeMessage,
+  sha256Hex,
+  type ChunkJobData,
+  type QueueKeys,
+  type RemoteConfig,
+  type SharedRange,
+  type WireInput,
+} from "./wire.js";
 import { readRange } from "../geometry.js";
+import { closeWithin } from "./producer.js";
 
 export interface RunWorkerOptions {
   /** The queue: `redis://[:password@]host[:port][/db]` or `rediss://…`. The password is never logged. */
@@ -50,12 +73,21 @@ export interface RunWorkerOptions {
    * (symlinks too) before the check.
    */
   readonly sharedInputDirs?: readonly string[];
+  /**
+   * While stopping (`close()`), how long Redis may be unreachable before the worker stops without it
+   * (default 10 000 ms): `close()` then rejects with `QueueConnectionError`.
+   */
+  readonly closeTimeoutMs?: number;
 }
 
 export interface QueueWorker {
   /** Chunks scored by this worker so far. */
   readonly scored: () => number;
-  /** Finish the chunks being scored, then disconnect. */
+  /**
+   * Finish the chunks being scored, deliver them, then disconnect. When Redis stays unreachable for
+   * `closeTimeoutMs` meanwhile, it stops anyway and rejects with `QueueConnectionError`: the chunks it
+   * held were not delivered, and other workers take them over once their locks expire.
+   */
   close(): Promise<void>;
 }
 
@@ -133,6 +165,141 @@ function readShared(r: SharedRange, allowedDirs: readonly string[]): Uint8Array 
   return bytes.slice(); // an own buffer to transfer
 }
 
+/** What the chunk processor needs besides the job. */
+interface ProcessorContext {
+  readonly redis: Redis;
+  readonly keys: QueueKeys;
+  readonly concurrency: number;
+  readonly allowedDirs: readonly string[];
+  readonly beforeChunk: RunWorkerOptions["beforeChunk"];
+}
+
+/** The job's settings as a worker config, and this worker's signature for them. */
+async function checkJob(
+  data: ChunkJobData,
+  signatureOf: (config: WorkerConfig) => Promise<string>,
+): Promise<{ config: WorkerConfig; sig: string }> {
+  if (!data || typeof data !== "object") reject("malformed job data");
+  if (data.v !== WIRE_VERSION) {
+    reject(
+      `the job is of format ${JSON.stringify(data.v)} and this worker reads format ${WIRE_VERSION}: ` +
+        "its producer is another evalkern version; run workers and producer of the same version",
+    );
+  }
+  const ttlOk = typeof data.ttlMs === "number" && Number.isSafeInteger(data.ttlMs) && data.ttlMs >= 1000;
+  if (typeof data.run !== "string" || !Array.isArray(data.lines) || typeof data.sig !== "string" || !ttlOk) reject("malformed job data");
+  const config = validateRemoteConfig(data.config);
+  const sig = await signatureOf(config);
+  if (data.sig !== sig) {
+    reject(
+      `version mismatch: this worker is ${sig}, the producer is ${data.sig}; its numbers would not be the producer's: ` +
+        "run workers and producer of the same evalkern version",
+    );
+  }
+  return { config, sig };
+}
+
+/** The BullMQ processor: check the job, score its chunk on a thread pool, store the signed result. */
+interface ChunkProcessor {
+  readonly processJob: (job: Job<ChunkJobData>) => Promise<string>;
+  readonly scored: () => number;
+  readonly close: () => Promise<void>;
+}
+
+function chunkProcessor(ctx: ProcessorContext): ChunkProcessor {
+  // one thread pool per run settings (a worker serves runs one after another; keep the last two)
+  const pools = new Map<string, WorkerPool>();
+  const poolFor = (config: WorkerConfig): WorkerPool => {
+    const key = stableJson(config);
+    let pool = pools.get(key);
+    if (pool) {
+      pools.delete(key);
+      pools.set(key, pool); // most recent last
+      return pool;
+    }
+    pool = createPool(ctx.concurrency, config);
+    pools.set(key, pool);
+    while (pools.size > 2) {
+      const [oldKey, old] = pools.entries().next().value as [string, WorkerPool];
+      pools.delete(oldKey);
+      void old.destroy();
+    }
+    return pool;
+  };
+  // the signature of each set of metric specs, computed once
+  const signatures = new Map<string, Promise<string>>();
+  const signatureOf = (config: WorkerConfig): Promise<string> => {
+    const key = stableJson(config.metrics);
+    let sig = signatures.get(key);
+    if (!sig) {
+      if (signatures.size >= 64) signatures.clear();
+      sig = queueSignature(config.metrics);
+      signatures.set(key, sig);
+    }
+    return sig;
+  };
+
+  let scored = 0;
+  const processJob = async (job: Job<ChunkJobData>): Promise<string> => {
+    const data = job.data;
+    const { config, sig } = await checkJob(data, signatureOf);
+    if ((await ctx.redis.exists(ctx.keys.alive(data.run))) !== 1) {
+      reject(`the run ${data.run} was abandoned: its producer is gone (its jobs expired); nothing was scored`);
+    }
+    let input: WireInput;
+    try {
+      input = decodeInput(data.input);
+    } catch (e) {
+      reject(e instanceof Error ? e.message : String(e));
+    }
+    if (input.kind === "rows") reject("row-object chunks are not taken from the queue");
+    let chunk: ChunkInput;
+    if ("shared" in input) {
+      const { shared, ...rest } = input;
+      chunk = { ...rest, bytes: readShared(shared, ctx.allowedDirs) } as ChunkInput;
+    } else chunk = input;
+    const lines = [data.lines[0], data.lines[1]] as const;
+    await ctx.beforeChunk?.({ run: data.run, lines, attempt: job.attemptsStarted ?? job.attemptsMade + 1 });
+    const pool = poolFor(config);
+    const budget = data.config.rowTimeoutMs > 0 ? data.config.rowTimeoutMs * (1 + (lines[1] - lines[0] + 1) / 1000) : 0;
+    const controller = new AbortController();
+    const timer = budget > 0 ? setTimeout(() => controller.abort(), budget) : undefined;
+    let result: ChunkResult;
+    try {
+      const transfer = chunk.kind === "jsonl" || chunk.kind === "csv" ? [chunk.bytes.buffer] : [];
+      result = await pool.run<ChunkResult>({ type: "chunk", input: chunk }, transfer, controller.signal);
+    } catch (e) {
+      if (controller.signal.aborted) throw new Error(`the chunk of lines ${lines[0]}–${lines[1]} was not scored within its time budget of ${Math.round(budget)} ms (rowTimeoutMs)`);
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    // the result in a key of its own (BullMQ copies return values into its event stream), expiring on
+    // its own if the producer never takes it; the return value is the signature only
+    await ctx.redis.set(ctx.keys.result(job.id!), encodeResult(sig, result), "PX", data.ttlMs);
+    scored++;
+    return sig;
+  };
+  const close = async () => {
+    await Promise.all([...pools.values()].map((p) => p.destroy()));
+    pools.clear();
+  };
+  return { processJob, scored: () => scored, close };
+}
+
+/** Resolves once `redis` has not been connected for `ms` in a row (checked every 200 ms); `stop()` ends the watch. */
+function unreachableFor(redis: Redis, ms: number): { readonly gone: Promise<void>; readonly stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let since: number | undefined;
+  const gone = new Promise<void>((resolve) => {
+    timer = setInterval(() => {
+      if (redis.status === "ready") since = undefined;
+      else if ((since ??= Date.now()) + ms <= Date.now()) resolve();
+    }, 200);
+  });
+  return { gone, stop: () => clearInterval(timer) };
+}
+
 /**
  * Run a queue worker: take chunk jobs from the queue and score them until `close()`. Resolves once
  * connected to Redis (rejects with `QueueConnectionError` when it cannot be reached).
@@ -144,8 +311,9 @@ function readShared(r: SharedRange, allowedDirs: readonly string[]): Uint8Array 
 export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker> {
   if (typeof options !== "object" || options === null) throw new InvalidArgumentError("runWorker(options): options must be an object", { argument: "options" });
   const conn = parseQueueUrl(options.queue);
-  const { Worker: BullWorker, UnrecoverableError } = (await loadQueueEngine()).bullmq;
+  const { bullmq: { Worker: BullWorker, Queue, UnrecoverableError }, ioredis: { Redis } } = await loadQueueEngine();
   Unrecoverable = UnrecoverableError;
+  redactClientDebug(conn.redact);
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const int = (v: unknown, name: string, dflt: number, min = 1): number => {
@@ -157,6 +325,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   const lockDuration = int(options.lockDurationMs, "lockDurationMs", 30_000, 100);
   const stalledInterval = int(options.stalledIntervalMs, "stalledIntervalMs", 30_000, 100);
   const maxStalledCount = int(options.maxStalledCount, "maxStalledCount", 1, 0);
+  const closeTimeoutMs = int(options.closeTimeoutMs, "closeTimeoutMs", 10_000, 100);
   const log = (line: string) => options.log?.(conn.redact(line));
   const allowedDirs = (options.sharedInputDirs ?? []).map((d) => {
     if (typeof d !== "string" || d.length === 0) throw new InvalidArgumentError("sharedInputDirs must be directory paths", { argument: "sharedInputDirs" });
@@ -167,63 +336,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     }
   });
 
-  // one thread pool per run settings (a worker serves runs one after another; keep the last two)
-  const pools = new Map<string, WorkerPool>();
-  const poolFor = (config: WorkerConfig): WorkerPool => {
-    const key = stableJson(config);
-    let pool = pools.get(key);
-    if (pool) {
-      pools.delete(key);
-      pools.set(key, pool); // most recent last
-      return pool;
-    }
-    pool = createPool(concurrency, config);
-    pools.set(key, pool);
-    while (pools.size > 2) {
-      const [oldKey, old] = pools.entries().next().value as [string, WorkerPool];
-      pools.delete(oldKey);
-      void old.destroy();
-    }
-    return pool;
-  };
-
-  let scored = 0;
-  const processor = async (job: Job<ChunkJobData>): Promise<string> => {
-    const data = job.data;
-    if (!data || data.v !== 1 || typeof data.run !== "string" || !Array.isArray(data.lines)) reject("malformed job data");
-    const config = validateRemoteConfig(data.config);
-    let input: WireInput;
-    try {
-      input = decodeInput(data.input);
-    } catch (e) {
-      reject(e instanceof Error ? e.message : String(e));
-    }
-    if (input.kind === "rows") reject("row-object chunks are not taken from the queue");
-    let chunk: ChunkInput;
-    if ("shared" in input) {
-      const { shared, ...rest } = input;
-      chunk = { ...rest, bytes: readShared(shared, allowedDirs) } as ChunkInput;
-    } else chunk = input;
-    const lines = [data.lines[0], data.lines[1]] as const;
-    await options.beforeChunk?.({ run: data.run, lines, attempt: job.attemptsStarted ?? job.attemptsMade + 1 });
-    const pool = poolFor(config);
-    const budget = data.config.rowTimeoutMs > 0 ? data.config.rowTimeoutMs * (1 + (lines[1] - lines[0] + 1) / 1000) : 0;
-    const controller = new AbortController();
-    const timer = budget > 0 ? setTimeout(() => controller.abort(), budget) : undefined;
-    try {
-      const transfer = chunk.kind === "jsonl" || chunk.kind === "csv" ? [chunk.bytes.buffer] : [];
-      const result = await pool.run<ChunkResult>({ type: "chunk", input: chunk }, transfer, controller.signal);
-      scored++;
-      return encodeResult(result);
-    } catch (e) {
-      if (controller.signal.aborted) throw new Error(`the chunk of lines ${lines[0]}–${lines[1]} was not scored within its time budget of ${Math.round(budget)} ms (rowTimeoutMs)`);
-      throw e;
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
-  };
-
-  const worker = new BullWorker<ChunkJobData, string>(queueName, processor, {
+  const keys = queueKeys(prefix, queueName);
+  const redis = new Redis({ ...conn.options });
+  redis.on("error", () => undefined); // reconnects by itself; the worker's own error events are logged
+  // for sweeping what abandoned runs left (same event-stream length as the producers')
+  const queue = new Queue(queueName, { connection: conn.options, prefix, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
+  queue.on("error", () => undefined);
+  const processor = chunkProcessor({ redis, keys, concurrency, allowedDirs, beforeChunk: options.beforeChunk });
+  const worker = new BullWorker<ChunkJobData, string>(queueName, processor.processJob, {
     connection: conn.options,
     prefix,
     concurrency,
@@ -237,20 +357,48 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
     if (job) log(`chunk of lines ${job.data?.lines?.[0]}–${job.data?.lines?.[1]} (run ${job.data?.run}) failed: ${safeMessage(e, conn.redact)}`);
   });
   try {
-    await Promise.race([worker.waitUntilReady(), new Promise((_, rej) => setTimeout(() => rej(new Error("timed out after 30 s")), 30_000).unref())]);
+    await Promise.race([
+      Promise.all([worker.waitUntilReady(), queue.waitUntilReady(), redis.ping()]),
+      new Promise((_, rej) => setTimeout(() => rej(new Error("timed out after 30 s")), 30_000).unref()),
+    ]);
   } catch (e) {
     await Promise.race([worker.close(true).catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
     await worker.disconnect().catch(() => undefined);
+    await closeWithin([queue], redis, 1000);
     throw new QueueConnectionError(`cannot reach the queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`, conn.safeUrl);
   }
   void worker.run().catch((e: unknown) => log(`queue ${conn.safeUrl}: the worker stopped: ${safeMessage(e, conn.redact)}`));
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepAbandonedRuns(queue, redis, keys)
+      .then((runs) => runs.length > 0 && log(`removed what ${runs.length} abandoned run(s) left in Redis (${runs.join(", ")})`))
+      .catch(() => undefined) // Redis away: the next round tries again
+      .finally(() => (sweeping = false));
+  }, stalledInterval);
+  sweeper.unref();
   log(`worker connected to ${conn.safeUrl} (queue ${queueName}, ${concurrency} at a time)`);
-  return {
-    scored: () => scored,
-    async close() {
-      await worker.close();
-      await Promise.all([...pools.values()].map((p) => p.destroy()));
-      pools.clear();
-    },
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    clearInterval(sweeper);
+    // BullMQ's close waits for Redis to take the last results, forever when it is gone: watch it
+    const watch = unreachableFor(redis, closeTimeoutMs);
+    const r = await Promise.race([worker.close().then(() => "closed" as const), watch.gone.then(() => "unreachable" as const)]);
+    watch.stop();
+    if (r === "unreachable") {
+      void worker.close(true).catch(() => undefined);
+      await Promise.race([worker.disconnect().catch(() => undefined), new Promise((res) => setTimeout(res, 1000).unref())]);
+    }
+    await processor.close();
+    await closeWithin([queue], redis, r === "unreachable" ? 100 : 2000);
+    if (r === "unreachable") {
+      throw new QueueConnectionError(
+        `stopped without the queue ${conn.safeUrl}: Redis was unreachable for ${Math.round(closeTimeoutMs / 1000)} s (closeTimeoutMs); ` +
+          "the chunks this worker held were not delivered, and other workers take them over once their locks expire",
+        conn.safeUrl,
+      );
+    }
   };
+  return { scored: processor.scored, close: () => (closing ??= close()) };
 }
