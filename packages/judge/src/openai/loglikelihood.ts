@@ -7,14 +7,16 @@ import { continuationTokens, type ContinuationSpanRule } from "@evalkern/metrics
 import { JudgeOutputError, UnsupportedCapabilityError } from "../errors.js";
 import type { ContinuationScore, JudgeUsage } from "../model.js";
 import { addUsage } from "../usage.js";
-import { finishUsage, type CallState, type RawUsage } from "./shared.js";
-import { CapabilityRejection, type Transport } from "./transport.js";
+import { finishUsage, type CallState } from "../layers/call.js";
+import type { RetryingTransport } from "../layers/retrying.js";
+import { CapabilityRejection } from "../layers/transport.js";
+import type { RawUsage } from "./shared.js";
 
-/** What scoring needs of its judge: the transport, and the echo capability it learns. */
+/** What scoring needs of its judge: the transport with its retries, and the echo capability it learns. */
 export interface EchoHost {
   readonly model: string;
   readonly name: string;
-  readonly transport: Transport;
+  readonly transport: RetryingTransport;
   /** A server refused `max_tokens: 0` before: send 1. */
   oneToken(): boolean;
   needOneToken(): void;

@@ -1,22 +1,10 @@
-// Structured output of OpenAICompatibleJudge: the schema instruction for servers without
-// `response_format`, token logprobs of a chat reply, and the reading of a reply against its schema
-// (a reply that needs closing is cut off, never a measurement).
+// Structured output, for any provider: the schema instruction for a request without native structured
+// output, and the reading of a reply against its schema (a reply that needs closing is cut off, never a
+// measurement).
 import type { OutputFailure } from "../errors.js";
 import { extractJson } from "../json.js";
-import type { JudgeMessage, JudgeSchema, OutputMode, TokenLogprob } from "../model.js";
+import type { JudgeMessage, JudgeSchema } from "../model.js";
 import { validateWith } from "../schema.js";
-
-/** What the cache keeps of a chat reply. */
-export interface ChatData {
-  readonly text: string;
-  readonly finishReason: string | null;
-  readonly logprobs?: readonly TokenLogprob[];
-  readonly outputMode?: OutputMode;
-  readonly systemFingerprint?: string | null;
-  readonly attempts: number;
-  readonly fallbacks: readonly string[];
-}
-
 
 export type Interpretation<T> =
   | { ok: true; value: T }
@@ -42,20 +30,6 @@ export function withInstruction(messages: readonly JudgeMessage[], instruction: 
   }
   out.push({ role: "user", content: instruction });
   return out;
-}
-
-export function toLogprobs(content: unknown): TokenLogprob[] | undefined {
-  if (!Array.isArray(content)) return undefined;
-  return content.map((t: { token?: unknown; logprob?: unknown; top_logprobs?: unknown }) => ({
-    token: String(t.token ?? ""),
-    logprob: typeof t.logprob === "number" ? t.logprob : -9999,
-    topLogprobs: Array.isArray(t.top_logprobs)
-      ? t.top_logprobs.map((x: { token?: unknown; logprob?: unknown }) => ({
-          token: String(x.token ?? ""),
-          logprob: typeof x.logprob === "number" ? x.logprob : -9999,
-        }))
-      : [],
-  }));
 }
 
 /** Read `text` against `schema`: the value, or why the reply cannot be a measurement. */
