@@ -37,6 +37,11 @@ import { addUsage, checkPriceTable, lookupPrice, UsageLedger, ZERO_USAGE, type M
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
+/** The usage of the endpoint contract (tokens and requests) of a judge call's usage. */
+function endpointUsage(usage: JudgeUsage): EndpointCompletion["usage"] {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, requests: usage.requests ?? 0 };
+}
+
 export interface AzureOptions {
   /** `api-version` query parameter, e.g. "2024-10-21". */
   readonly apiVersion: string;
@@ -252,8 +257,12 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       seed: options.seed,
       topP: options.topP,
     });
-    const complete = chatComplete(this.transport, chatDefaults, (raw, responseModel, latencyMs) => this.usageOf(raw, responseModel, latencyMs));
-    this.ladder = new StructuredLadder(complete, this.caps, { maxReasks: this.maxReasks, reaskWithFeedback: options.reaskWithFeedback !== false });
+    const usageOf = (raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number) =>
+      this.usageOf(raw, responseModel, latencyMs);
+    this.ladder = new StructuredLadder(chatComplete(this.transport, chatDefaults, usageOf), this.caps, {
+      maxReasks: this.maxReasks,
+      reaskWithFeedback: options.reaskWithFeedback !== false,
+    });
   }
 
   /** `baseURL` by the endpoint contract's name. */
@@ -351,7 +360,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       ...(options.topP !== undefined ? { topP: options.topP } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return { text: result.value, finishReason: result.finishReason ?? null, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+    return { text: result.value, finishReason: result.finishReason ?? null, usage: endpointUsage(result.usage) };
   }
 
   /** `ModelEndpoint.textCompletion`: `/v1/completions` of `prompt` (base models, BYOB's "completions"). */
@@ -378,12 +387,13 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       const usage = finishUsage(state, started);
       const choice = response.choices?.[0];
       if (!choice || typeof choice.text !== "string") {
-        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text: JSON.stringify(response.choices ?? null).slice(0, 500) }, { usage });
+        const text = JSON.stringify(response.choices ?? null).slice(0, 500);
+        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text }, { usage });
       }
       return { text: choice.text, finishReason: choice.finish_reason ?? null, usage, cached: false };
     };
     const result = await booked(this.ledger, this.tag(undefined, "completions"), run);
-    return { text: result.text, finishReason: result.finishReason, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+    return { text: result.text, finishReason: result.finishReason, usage: endpointUsage(result.usage) };
   }
 
   // ------------------------------------------------------------------------------------------------

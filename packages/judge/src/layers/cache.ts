@@ -6,7 +6,16 @@
 import type { ContinuationSpanRule } from "@evalkern/metrics";
 import type { CacheEntry, JudgeCache } from "../cache/cache.js";
 import { cacheKey } from "../cache/key.js";
-import type { ContinuationScore, GenerateRequest, GenerateResult, JudgeMessage, JudgeSchema, JudgeUsage, OutputMode, TokenLogprob } from "../model.js";
+import type {
+  ContinuationScore,
+  GenerateRequest,
+  GenerateResult,
+  JudgeMessage,
+  JudgeSchema,
+  JudgeUsage,
+  OutputMode,
+  TokenLogprob,
+} from "../model.js";
 import { ZERO_USAGE } from "../usage.js";
 import { interpret } from "./structured.js";
 
@@ -65,7 +74,11 @@ export interface ChatKeyDefaults {
 }
 
 /** What identifies a chat call in the cache (the endpoint URL deliberately not, as in DSPy). */
-export function chatKeyParts(request: GenerateRequest<unknown>, messages: readonly JudgeMessage[], d: ChatKeyDefaults): Record<string, unknown> {
+export function chatKeyParts(
+  request: GenerateRequest<unknown>,
+  messages: readonly JudgeMessage[],
+  d: ChatKeyDefaults,
+): Record<string, unknown> {
   return {
     v: 1,
     endpoint: "chat",
@@ -107,7 +120,11 @@ export function chatEntry(result: GenerateResult<unknown>): CacheEntry {
 }
 
 /** A cached chat reply as a result (re-read against the schema), or undefined when it no longer validates. */
-export async function replayChat<T>(data: ChatData, model: string, schema: JudgeSchema<T> | undefined): Promise<GenerateResult<T> | undefined> {
+export async function replayChat<T>(
+  data: ChatData,
+  model: string,
+  schema: JudgeSchema<T> | undefined,
+): Promise<GenerateResult<T> | undefined> {
   if (!data || typeof data.text !== "string") return undefined;
   let value: T;
   if (schema) {
@@ -133,7 +150,11 @@ export async function replayChat<T>(data: ChatData, model: string, schema: Judge
 }
 
 /** How a `generate` call is cached; a reply cut at the token limit is never stored. */
-export function chatCacheSpec<T>(request: GenerateRequest<T>, messages: readonly JudgeMessage[], defaults: ChatKeyDefaults): CacheSpec<GenerateResult<T>> {
+export function chatCacheSpec<T>(
+  request: GenerateRequest<T>,
+  messages: readonly JudgeMessage[],
+  defaults: ChatKeyDefaults,
+): CacheSpec<GenerateResult<T>> {
   return {
     keyParts: chatKeyParts(request as GenerateRequest<unknown>, messages, defaults),
     replay: (hit) => replayChat<T>(hit.data as ChatData, hit.model, request.schema),

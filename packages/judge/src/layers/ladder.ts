@@ -96,7 +96,8 @@ export class StructuredLadder {
       const sent = schema && climb.mode !== "json_schema" ? withInstruction(conversation, schemaInstruction(schema)) : conversation;
       let reply: LadderReply;
       try {
-        reply = await this.complete(sent, { request: request as GenerateRequest<unknown>, mode: climb.mode, logprobs: climb.logprobs, state });
+        const options = { request: request as GenerateRequest<unknown>, mode: climb.mode, logprobs: climb.logprobs, state };
+        reply = await this.complete(sent, options);
       } catch (error) {
         if (this.stepDown(error, climb, schema as JudgeSchema<unknown> | undefined)) continue;
         throw error instanceof CapabilityRejection ? error.final : error;
@@ -116,7 +117,8 @@ export class StructuredLadder {
       };
       if (!reply.hasChoice) {
         if (replies > this.options.maxReasks) {
-          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage: finishUsage(state, started) });
+          const usage = finishUsage(state, started);
+          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage });
         }
         continue;
       }

@@ -15,7 +15,14 @@ import type { ConcurrencyLimiter } from "../limiter.js";
 import type { JudgeUsage } from "../model.js";
 import { nextRetry, sleep, type RetryPolicy } from "../retry.js";
 import type { CallState } from "./call.js";
-import { CapabilityRejection, type Classifier, type ErrorClass, type Transport, type TransportEndpoint, type TransportRequest } from "./transport.js";
+import {
+  CapabilityRejection,
+  type Classifier,
+  type ErrorClass,
+  type Transport,
+  type TransportEndpoint,
+  type TransportRequest,
+} from "./transport.js";
 
 export interface RetryingTransportOptions {
   readonly limiter: ConcurrencyLimiter;
@@ -65,7 +72,12 @@ export class RetryingTransport {
    * One request with retries; counts each attempt in `state.requests`. Throws a typed judge error, or a
    * `CapabilityRejection` when the server refused a capability of `body`.
    */
-  async send<R>(endpoint: TransportEndpoint, body: Record<string, unknown>, signal: AbortSignal | undefined, state: CallState): Promise<{ response: R; latency: number }> {
+  async send<R>(
+    endpoint: TransportEndpoint,
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    state: CallState,
+  ): Promise<{ response: R; latency: number }> {
     const request: TransportRequest = { endpoint, body };
     const usage = (): JudgeUsage => ({ ...state.usage, requests: state.requests });
     const aborted = (abort: unknown): never => {
@@ -100,8 +112,9 @@ export class RetryingTransport {
         }
         const retryAfter = cls.retryAfterMs ?? null;
         if (cls.kind === "rate-limit" && cls.retryable && retryAfter !== null && retryAfter > this.retry.maxRetryAfterMs) {
+          const max = this.retry.maxRetryAfterMs;
           throw new JudgeRateLimitError(
-            `The judge server asked to wait ${Math.round(retryAfter)} ms (Retry-After), longer than retry.maxRetryAfterMs = ${this.retry.maxRetryAfterMs}`,
+            `The judge server asked to wait ${Math.round(retryAfter)} ms (Retry-After), longer than retry.maxRetryAfterMs = ${max}`,
             { code: cls.http?.code ?? null, type: cls.http?.type ?? null, attempts: attempt, retryAfterMs: retryAfter },
             { cause: error, usage: usage() },
           );
@@ -116,6 +129,7 @@ export class RetryingTransport {
   /** The typed error of a request that failed for good after `attempt` attempts. */
   private typedError(cls: ErrorClass, error: unknown, attempt: number, usage: JudgeUsage): JudgeError {
     const options = { cause: error, usage };
+    const attempts = { attempts: attempt };
     const message = error instanceof Error ? error.message : String(error);
     const http = cls.http;
     switch (cls.kind) {
@@ -128,9 +142,14 @@ export class RetryingTransport {
       case "unreachable":
         return new JudgeUnreachableError(this.baseURL, options);
       case "network":
-        return new JudgeTransportError("network", `Could not reach the judge server at ${this.baseURL}: ${message}`, { attempts: attempt }, options);
+        return new JudgeTransportError("network", `Could not reach the judge server at ${this.baseURL}: ${message}`, attempts, options);
       case "malformed-response":
-        return new JudgeTransportError("malformed_response", `The judge server sent a response body that is not valid JSON: ${message}`, { attempts: attempt }, options);
+        return new JudgeTransportError(
+          "malformed_response",
+          `The judge server sent a response body that is not valid JSON: ${message}`,
+          attempts,
+          options,
+        );
       case "rate-limit":
       case "quota":
         return new JudgeRateLimitError(
@@ -145,9 +164,10 @@ export class RetryingTransport {
           // a capability rejection that could not step down ends as the HTTP error it was
           const counted = cls.kind === "capability" ? usage.requests ?? attempt : attempt;
           const after = cls.retryable ? ` after ${attempt} attempts` : "";
-          return new JudgeHttpError(`HTTP ${http.status} from the judge server${after}: ${message}`, { ...http, attempts: counted }, options);
+          const detail = { ...http, attempts: counted };
+          return new JudgeHttpError(`HTTP ${http.status} from the judge server${after}: ${message}`, detail, options);
         }
-        return new JudgeTransportError("network", `Judge request failed: ${message}`, { attempts: attempt }, options);
+        return new JudgeTransportError("network", `Judge request failed: ${message}`, attempts, options);
     }
   }
 }

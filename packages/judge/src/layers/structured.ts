@@ -53,9 +53,16 @@ export async function interpret<T>(
     return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
   }
   if (!parsed.ok) {
-    if (finishReason === "length") return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+    if (finishReason === "length") {
+      return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+    }
     return parsed.incomplete
-      ? { ok: false, failure: "truncated", message: `the reply was cut off: ${parsed.reason}; a repaired reply is not a measurement`, issues: [] }
+      ? {
+          ok: false,
+          failure: "truncated",
+          message: `the reply was cut off: ${parsed.reason}; a repaired reply is not a measurement`,
+          issues: [],
+        }
       : { ok: false, failure: "invalid_json", message: parsed.reason, issues: [] };
   }
   const validated = await validateWith(schema, parsed.value);

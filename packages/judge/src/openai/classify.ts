@@ -31,12 +31,19 @@ export function classifyError(error: unknown, request?: TransportRequest, now: n
   return { kind: "unknown", retryable: true };
 }
 
-function classifyStatus(error: InstanceType<typeof OpenAI.APIError>, status: number, request: TransportRequest | undefined, now: number): ErrorClass {
+function classifyStatus(
+  error: InstanceType<typeof OpenAI.APIError>,
+  status: number,
+  request: TransportRequest | undefined,
+  now: number,
+): ErrorClass {
   const text = `${error.message ?? ""} ${error.param ?? ""} ${error.code ?? ""}`;
   const http: HttpDetail = { status, code: error.code ?? null, type: error.type ?? null, param: error.param ?? null };
   const body = request?.body;
   if (body && (status === 400 || status === 422) && request.endpoint === "chat") {
-    if (body.logprobs !== undefined && LOGPROBS_HINT.test(text)) return { kind: "capability", retryable: false, http, capability: "logprobs", perSchema: false };
+    if (body.logprobs !== undefined && LOGPROBS_HINT.test(text)) {
+      return { kind: "capability", retryable: false, http, capability: "logprobs", perSchema: false };
+    }
     if (body.response_format !== undefined && RESPONSE_FORMAT_HINT.test(text)) {
       const perSchema = /invalid schema|schema for response_format/i.test(text);
       return { kind: "capability", retryable: false, http, capability: "response_format", perSchema };
@@ -47,7 +54,9 @@ function classifyStatus(error: InstanceType<typeof OpenAI.APIError>, status: num
     if (body.max_tokens === 0 && /max[_ ]?tokens|maximum.*tokens|at least 1/i.test(text)) {
       return { kind: "capability", retryable: false, http, capability: "echo", perSchema: true };
     }
-    if (status === 404 || /echo|logprob|completions/i.test(text)) return { kind: "capability", retryable: false, http, capability: "echo", perSchema: false };
+    if (status === 404 || /echo|logprob|completions/i.test(text)) {
+      return { kind: "capability", retryable: false, http, capability: "echo", perSchema: false };
+    }
   }
   const shouldRetry = error.headers?.get?.("x-should-retry");
   const after = parseRetryAfter(error.headers as Headers | undefined, now);

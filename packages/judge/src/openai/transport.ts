@@ -48,10 +48,12 @@ export function createOpenAIClient(o: ClientSettings): OpenAI {
   }
   // Servers that send the error object at the top level (`{"object": "error", "message": ...}`, as
   // vLLM does) rather than under `error`: keep their message, so a refusal can be recognised.
-  const patched = client as unknown as { makeStatusError: (status: number, error: unknown, message: string | undefined, headers: Headers) => Error };
+  type MakeStatusError = (status: number, error: unknown, message: string | undefined, headers: Headers) => Error;
+  const patched = client as unknown as { makeStatusError: MakeStatusError };
   patched.makeStatusError = (status, error, message, headers) => {
     const body = error as Record<string, unknown> | undefined;
-    const wrapped = body && typeof body === "object" && body.error === undefined && typeof body.message === "string" ? { error: body } : body;
+    const topLevel = body && typeof body === "object" && body.error === undefined && typeof body.message === "string";
+    const wrapped = topLevel ? { error: body } : body;
     return OpenAI.APIError.generate(status, wrapped as object | undefined, message, headers);
   };
   return client;
@@ -71,7 +73,9 @@ export class OpenAITransport implements Transport {
         ? await this.client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, opts)
         : await this.client.completions.create(body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming, opts);
     // a 200 whose body is empty or not JSON: the classifier reads a SyntaxError as a malformed response
-    if (response === undefined || response === null || typeof response !== "object") throw new SyntaxError("empty or non-JSON response body");
+    if (response === undefined || response === null || typeof response !== "object") {
+      throw new SyntaxError("empty or non-JSON response body");
+    }
     return response;
   }
 }
