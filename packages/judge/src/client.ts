@@ -1,11 +1,11 @@
 // `OpenAICompatibleJudge`: the default `JudgeModel` for OpenAI-compatible servers (OpenAI, Azure OpenAI,
 // vLLM, Ollama, llama.cpp server, gateways), on the official `openai` package with its own retries turned
 // off so that the judge owns the policy. It implements the endpoint contract of @evalkern/metrics
-// (`ModelEndpoint`), the one transport judges and BYOB benchmarks share. Its parts live in ./openai/:
-// transport (client, retries with Retry-After, limiter, timeouts, capability rejections), structured
-// output (schema instruction, reply interpretation), log-likelihood (echo scoring) and cache (keys,
-// entries, replay). This file holds the options, the structured-output ladder with re-asks, usage and
-// cost booking. Runtime-neutral: fetch-based, no `node:*` imports, no global state.
+// (`ModelEndpoint`), the one transport judges and BYOB benchmarks share. It is composed of layers, each
+// reusable by another provider: ./openai/ holds what is OpenAI-specific — the transport (one request),
+// the error classifier, chat bodies and replies, log-likelihood by echo — and ./layers/ what is not — the
+// retry layer, the structured-output ladder with re-asks, and cache and ledger as wrappers around a call.
+// This file holds the options and the composition. Runtime-neutral: fetch-based, no `node:*` imports.
 import type OpenAI from "openai";
 import {
   type ContinuationScoringOptions,
@@ -16,31 +16,31 @@ import {
   type ModelEndpoint,
 } from "@evalkern/metrics";
 import { JudgeCache } from "./cache/cache.js";
-import { cacheKey } from "./cache/key.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";
-import { JudgeConfigError, JudgeError, JudgeInputError, JudgeOutputError, UnsupportedCapabilityError, errorString } from "./errors.js";
+import { JudgeConfigError, JudgeInputError, JudgeOutputError, UnsupportedCapabilityError } from "./errors.js";
+import { checkMessages, checkNumber, finishUsage, type CallState } from "./layers/call.js";
+import { chatCacheSpec, continuationCacheSpec, throughCache, type ScoredContinuation } from "./layers/cache.js";
+import { StructuredLadder } from "./layers/ladder.js";
+import { booked, type LedgerTag } from "./layers/ledger.js";
+import { RetryingTransport } from "./layers/retrying.js";
+import { CapabilityRejection } from "./layers/transport.js";
 import { ConcurrencyLimiter } from "./limiter.js";
-import type {
-  ContinuationScore,
-  GenerateRequest,
-  GenerateResult,
-  JudgeCapabilities,
-  JudgeMessage,
-  JudgeModel,
-  JudgeSchema,
-  JudgeUsage,
-  OutputMode,
-} from "./model.js";
-import { cachedContinuation, chatEntry, chatKeyParts, replayChat } from "./openai/cache.js";
+import type { ContinuationScore, GenerateRequest, GenerateResult, JudgeCapabilities, JudgeModel, JudgeUsage } from "./model.js";
+import { chatComplete } from "./openai/chat.js";
+import { classifyError } from "./openai/classify.js";
 import { scoreContinuation } from "./openai/loglikelihood.js";
-import { interpret, schemaInstruction, toLogprobs, withInstruction, type ChatData } from "./openai/structured.js";
-import { checkMessages, checkNumber, finishUsage, type CallState, type RawUsage } from "./openai/shared.js";
-import { CapabilityRejection, Transport, createOpenAIClient } from "./openai/transport.js";
+import { replyUsage, type RawUsage } from "./openai/shared.js";
+import { OpenAITransport, createOpenAIClient } from "./openai/transport.js";
 import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
 import { knownPrice } from "./prices.js";
-import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
+import { addUsage, checkPriceTable, lookupPrice, UsageLedger, ZERO_USAGE, type ModelPrice, type PriceTable } from "./usage.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** The usage of the endpoint contract (tokens and requests) of a judge call's usage. */
+function endpointUsage(usage: JudgeUsage): EndpointCompletion["usage"] {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, requests: usage.requests ?? 0 };
+}
 
 export interface AzureOptions {
   /** `api-version` query parameter, e.g. "2024-10-21". */
@@ -160,7 +160,9 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly timeoutMs: number;
   readonly maxReasks: number;
   private readonly prices: PriceTable | undefined;
-  private readonly transport: Transport;
+  /** The layers: the transport with its retries, and the structured-output ladder over chat completions. */
+  private readonly transport: RetryingTransport;
+  private readonly ladder: StructuredLadder;
   private readonly options: OpenAICompatibleJudgeOptions;
   private readonly caps: {
     supportsJsonSchema: boolean | undefined;
@@ -170,7 +172,6 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     supportsTemperature: boolean;
     supportsEcho: boolean | undefined;
   };
-  private readonly rejectedSchemas = new Set<string>();
   private echoNeedsOneToken = false;
 
   constructor(options: OpenAICompatibleJudgeOptions = {}) {
@@ -227,24 +228,41 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       supportsEcho: caps.supportsEcho,
     };
 
-    this.transport = new Transport(
-      createOpenAIClient({
-        baseURL,
-        apiKey,
-        apiVersion,
-        timeoutMs: this.timeoutMs,
-        ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}),
-        ...(options.azure?.deployment ? { deployment: options.azure.deployment } : {}),
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(options.query ? { query: options.query } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
-      }),
-      this.limiter,
-      this.retry,
-      this.timeoutMs,
+    const client = createOpenAIClient({
       baseURL,
-    );
+      apiKey,
+      apiVersion,
+      timeoutMs: this.timeoutMs,
+      ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}),
+      ...(options.azure?.deployment ? { deployment: options.azure.deployment } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
+    });
+    this.transport = new RetryingTransport(new OpenAITransport(client, this.timeoutMs), {
+      limiter: this.limiter,
+      retry: this.retry,
+      timeoutMs: this.timeoutMs,
+      baseURL,
+      classify: classifyError,
+    });
+    const chatDefaults = () => ({
+      model: this.model,
+      supportsTemperature: this.caps.supportsTemperature,
+      maxTopLogprobs: this.caps.maxTopLogprobs,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+      maxTokensParam: options.maxTokensParam,
+      seed: options.seed,
+      topP: options.topP,
+    });
+    const usageOf = (raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number) =>
+      this.usageOf(raw, responseModel, latencyMs);
+    this.ladder = new StructuredLadder(chatComplete(this.transport, chatDefaults, usageOf), this.caps, {
+      maxReasks: this.maxReasks,
+      reaskWithFeedback: options.reaskWithFeedback !== false,
+    });
   }
 
   /** `baseURL` by the endpoint contract's name. */
@@ -287,7 +305,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   }
 
   // ------------------------------------------------------------------------------------------------
-  // generate
+  // generate: the ladder, wrapped in the cache (when there is one) and the ledger
   // ------------------------------------------------------------------------------------------------
 
   async generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
@@ -298,10 +316,10 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     if (request.topLogprobs !== undefined) checkNumber(request.topLogprobs, "request.topLogprobs", 0, true);
     if (request.maxTokens !== undefined) checkNumber(request.maxTokens, "request.maxTokens", 1, true);
     request.signal?.throwIfAborted?.();
+    const live = () => this.ladder.generate(request, messages);
     const cache = this.cache;
-    if (!cache) return this.book(request.metric, "chat", () => this.liveChat(request, messages));
-    const key = await cacheKey(
-      chatKeyParts(request as GenerateRequest<unknown>, messages, {
+    const spec = () =>
+      chatCacheSpec(request, messages, {
         namespace: this.options.cacheNamespace ?? null,
         model: this.model,
         supportsTemperature: this.caps.supportsTemperature,
@@ -309,212 +327,21 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
         maxTokens: this.options.maxTokens,
         seed: this.options.seed,
         topP: this.options.topP,
-      }),
-    );
-    const { value, shared } = await cache.singleFlight(key, () =>
-      this.book(request.metric, "chat", async () => {
-        const hit = await cache.lookup(key);
-        if (hit) {
-          const replayed = await replayChat<T>(hit.data as ChatData, hit.model, request.schema, this.zeroUsage(0));
-          if (replayed) return replayed;
-          cache.discard(key);
-        }
-        const result = await this.liveChat(request, messages);
-        // a reply cut at the token limit is never replayed
-        if (result.finishReason !== "length") await cache.save(key, chatEntry(result));
-        return result;
-      }),
-    );
-    return shared ? this.follower(value, request.metric, "chat") : value;
+      });
+    return booked(this.ledger, this.tag(request.metric, "chat"), cache ? () => throughCache(cache, spec(), live) : live);
   }
 
-  /** A caller that shared an identical in-flight call: a cache hit at zero marginal cost. */
-  private follower<R extends { usage: JudgeUsage; cached: boolean }>(result: R, metric: string | undefined, endpoint: "chat" | "completions"): R {
-    const usage = this.zeroUsage(0);
-    this.ledger.record({ metric, model: this.model, endpoint, usage, cached: true, ok: true });
-    return { ...result, usage, cached: true };
+  private tag(metric: string | undefined, endpoint: LedgerTag["endpoint"]): LedgerTag {
+    return { metric, model: this.model, endpoint };
   }
 
-  /** Book a call in the ledger, success or failure. */
-  private async book<R extends { usage: JudgeUsage; cached: boolean }>(
-    metric: string | undefined,
-    endpoint: "chat" | "completions",
-    task: () => Promise<R>,
-  ): Promise<R> {
-    try {
-      const result = await task();
-      this.ledger.record({ metric, model: this.model, endpoint, usage: result.usage, cached: result.cached, ok: true });
-      return result;
-    } catch (error) {
-      const usage = JudgeError.isInstance(error) && error.usage ? error.usage : this.zeroUsage(0);
-      this.ledger.record({ metric, model: this.model, endpoint, usage, cached: false, ok: false, error: errorString(error) });
-      throw error;
-    }
-  }
-
-  private zeroUsage(requests: number): JudgeUsage {
-    return {
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: requests === 0 ? 0 : this.price ? 0 : null,
-      cachedInputTokens: 0,
-      reasoningTokens: 0,
-      requests,
-      latencyMs: 0,
-    };
-  }
-
-  private initialMode(schema: JudgeSchema<unknown>): OutputMode {
-    if (this.caps.supportsJsonSchema !== false && !this.rejectedSchemas.has(schema.name)) return "json_schema";
-    if (this.caps.supportsJsonObject !== false) return "json_object";
-    return "text";
-  }
-
-  private chatBody(
-    request: GenerateRequest<unknown>,
-    messages: readonly JudgeMessage[],
-    mode: OutputMode | undefined,
-    logprobs: boolean,
-  ): Record<string, unknown> {
-    const schema = request.schema;
-    const sent = schema && mode !== "json_schema" ? withInstruction(messages, schemaInstruction(schema)) : messages;
-    const body: Record<string, unknown> = {
-      model: this.model,
-      messages: sent.map((m) => ({ role: m.role, content: m.content })),
-    };
-    if (this.caps.supportsTemperature) body.temperature = request.temperature ?? this.options.temperature ?? 0;
-    const maxTokens = request.maxTokens ?? this.options.maxTokens;
-    if (maxTokens !== undefined) body[this.options.maxTokensParam ?? "max_tokens"] = maxTokens;
-    const seed = request.seed ?? this.options.seed;
-    if (seed !== undefined) body.seed = seed;
-    const topP = request.topP ?? this.options.topP;
-    if (topP !== undefined) body.top_p = topP;
-    if (schema && mode === "json_schema") {
-      const strict = schema.strict ?? false;
-      body.response_format = {
-        type: "json_schema",
-        json_schema: { name: schema.name, schema: schema.jsonSchema, strict },
-      };
-    } else if (schema && mode === "json_object") {
-      body.response_format = { type: "json_object" };
-    }
-    if (logprobs) {
-      body.logprobs = true;
-      body.top_logprobs = Math.min(request.topLogprobs ?? 20, this.caps.maxTopLogprobs);
-    }
-    return body;
-  }
-
+  /** The price of a reply: `price`, else `prices`, else the bundled table, by the judge's or the reply's model name. */
   private usageOf(raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number): JudgeUsage {
-    const tokens = {
-      inputTokens: raw?.prompt_tokens ?? 0,
-      outputTokens: raw?.completion_tokens ?? 0,
-      cachedInputTokens: raw?.prompt_tokens_details?.cached_tokens ?? 0,
-      reasoningTokens: raw?.completion_tokens_details?.reasoning_tokens ?? 0,
-    };
     const price =
       this.options.price ??
       lookupPrice(this.prices, this.model, responseModel) ??
       (this.options.bundledPrices === false ? undefined : knownPrice(this.model, responseModel));
-    // Without a usage block the tokens are unknown, so the cost is too.
-    const costUsd = raw ? costOf(tokens, price) : null;
-    return { ...tokens, costUsd, requests: 0, latencyMs };
-  }
-
-  private async liveChat<T>(request: GenerateRequest<T>, messages: readonly JudgeMessage[]): Promise<GenerateResult<T>> {
-    const started = Date.now();
-    const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
-    const schema = request.schema;
-    const fallbacks: string[] = [];
-    let mode: OutputMode | undefined = schema ? this.initialMode(schema as JudgeSchema<unknown>) : undefined;
-    let logprobs = request.logprobs === true && this.caps.supportsLogprobs !== false;
-    let conversation: readonly JudgeMessage[] = messages;
-    let replies = 0;
-    let capabilitySteps = 0;
-    for (;;) {
-      const body = this.chatBody(request as GenerateRequest<unknown>, conversation, mode, logprobs);
-      let response: OpenAI.Chat.Completions.ChatCompletion;
-      let latency: number;
-      try {
-        ({ response, latency } = await this.transport.send<OpenAI.Chat.Completions.ChatCompletion>("chat", body, request.signal, state));
-      } catch (error) {
-        if (error instanceof CapabilityRejection && capabilitySteps < 4) {
-          capabilitySteps++;
-          if (error.capability === "logprobs" && logprobs) {
-            logprobs = false;
-            this.caps.supportsLogprobs = false;
-            fallbacks.push("logprobs-dropped");
-            continue;
-          }
-          if (error.capability === "response_format" && schema && mode === "json_schema") {
-            if (error.perSchema) this.rejectedSchemas.add(schema.name);
-            else this.caps.supportsJsonSchema = false;
-            mode = this.caps.supportsJsonObject === false ? "text" : "json_object";
-            fallbacks.push(`json_schema->${mode}`);
-            continue;
-          }
-          if (error.capability === "response_format" && schema && mode === "json_object") {
-            this.caps.supportsJsonObject = false;
-            mode = "text";
-            fallbacks.push("json_object->text");
-            continue;
-          }
-        }
-        throw this.transport.finalError(error instanceof CapabilityRejection ? error.original : error, state);
-      }
-      replies++;
-      state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
-      if (mode === "json_schema" && schema && this.caps.supportsJsonSchema === undefined) this.caps.supportsJsonSchema = true;
-      const choice = response.choices?.[0];
-      const text = choice?.message?.content ?? "";
-      const finishReason = choice?.finish_reason ?? null;
-      const refusal = (choice?.message as { refusal?: string | null } | undefined)?.refusal ?? null;
-      const tokenLogprobs = toLogprobs((choice?.logprobs as { content?: unknown } | null | undefined)?.content);
-      const base = {
-        text,
-        ...(tokenLogprobs ? { logprobs: tokenLogprobs } : {}),
-        cached: false,
-        model: typeof response.model === "string" && response.model ? response.model : this.model,
-        finishReason,
-        attempts: replies,
-        fallbacks,
-        systemFingerprint: (response as { system_fingerprint?: string | null }).system_fingerprint ?? null,
-      };
-      if (!choice) {
-        if (replies > this.maxReasks) {
-          throw new JudgeOutputError("empty", "the server returned no choices", { attempts: replies, text: "" }, { usage: finishUsage(state, started) });
-        }
-        continue;
-      }
-      if (!schema) {
-        return { ...base, value: text as T, usage: finishUsage(state, started) };
-      }
-      const interpreted = await interpret(text, finishReason, refusal, schema);
-      if (interpreted.ok) {
-        return { ...base, value: interpreted.value, usage: finishUsage(state, started), ...(mode ? { outputMode: mode } : {}) };
-      }
-      if (replies > this.maxReasks || interpreted.failure === "refusal") {
-        throw new JudgeOutputError(
-          interpreted.failure,
-          `Judge output unusable after ${replies} repl${replies === 1 ? "y" : "ies"}: ${interpreted.message}`,
-          { attempts: replies, text, issues: interpreted.issues, schemaName: schema.name },
-          { usage: finishUsage(state, started) },
-        );
-      }
-      conversation =
-        this.options.reaskWithFeedback === false
-          ? messages
-          : [
-              ...messages,
-              { role: "assistant", content: text },
-              {
-                role: "user",
-                content:
-                  `Your previous reply could not be used: ${interpreted.message}. ` +
-                  "Answer the same request again, replying with only a JSON object that satisfies the required schema.",
-              },
-            ];
-    }
+    return replyUsage(raw, price, latencyMs);
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -533,7 +360,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       ...(options.topP !== undefined ? { topP: options.topP } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return { text: result.value, finishReason: result.finishReason ?? null, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+    return { text: result.value, finishReason: result.finishReason ?? null, usage: endpointUsage(result.usage) };
   }
 
   /** `ModelEndpoint.textCompletion`: `/v1/completions` of `prompt` (base models, BYOB's "completions"). */
@@ -542,7 +369,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
     const run = async (): Promise<{ text: string; finishReason: string | null; usage: JudgeUsage; cached: boolean }> => {
       const started = Date.now();
-      const state: CallState = { usage: this.zeroUsage(0), requests: 0 };
+      const state: CallState = { usage: { ...ZERO_USAGE }, requests: 0 };
       const body: Record<string, unknown> = { model: this.model, prompt };
       if (this.caps.supportsTemperature) body.temperature = options.temperature ?? this.options.temperature ?? 0;
       const maxTokens = options.maxTokens ?? this.options.maxTokens;
@@ -554,18 +381,19 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       try {
         ({ response, latency } = await this.transport.send<OpenAI.Completions.Completion>("completions", body, options.signal, state));
       } catch (error) {
-        throw this.transport.finalError(error instanceof CapabilityRejection ? error.original : error, state);
+        throw error instanceof CapabilityRejection ? error.final : this.transport.finalError(error, state);
       }
       state.usage = addUsage(state.usage, this.usageOf(response.usage as RawUsage | undefined, response.model, latency));
       const usage = finishUsage(state, started);
       const choice = response.choices?.[0];
       if (!choice || typeof choice.text !== "string") {
-        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text: JSON.stringify(response.choices ?? null).slice(0, 500) }, { usage });
+        const text = JSON.stringify(response.choices ?? null).slice(0, 500);
+        throw new JudgeOutputError("empty", "the completions reply has no choices[0].text", { attempts: 1, text }, { usage });
       }
       return { text: choice.text, finishReason: choice.finish_reason ?? null, usage, cached: false };
     };
-    const result = await this.book(undefined, "completions", run);
-    return { text: result.text, finishReason: result.finishReason, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, requests: result.usage.requests ?? 0 } };
+    const result = await booked(this.ledger, this.tag(undefined, "completions"), run);
+    return { text: result.text, finishReason: result.finishReason, usage: endpointUsage(result.usage) };
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -641,7 +469,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
           echoSupported: (supported) => {
             this.caps.supportsEcho = supported;
           },
-          zeroUsage: () => this.zeroUsage(0),
+          zeroUsage: () => ({ ...ZERO_USAGE }),
           usageOf: (raw, responseModel, latencyMs) => this.usageOf(raw, responseModel, latencyMs),
         },
         context,
@@ -651,8 +479,8 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       );
     const cache = this.cache;
     const parts = { namespace: this.options.cacheNamespace ?? null, model: this.model, spanRule, context, continuation };
-    const booked = () => (cache ? cachedContinuation(cache, parts, run, () => this.zeroUsage(0)) : run());
-    const result = await this.book(undefined, "completions", booked);
+    const task = (): Promise<ScoredContinuation> => (cache ? throughCache(cache, continuationCacheSpec(parts), run) : run());
+    const result = await booked(this.ledger, this.tag(undefined, "completions"), task);
     return { logprob: result.logprob, isGreedy: result.isGreedy, tokenCount: result.tokenCount };
   }
 }

@@ -7,14 +7,16 @@ import { continuationTokens, type ContinuationSpanRule } from "@evalkern/metrics
 import { JudgeOutputError, UnsupportedCapabilityError } from "../errors.js";
 import type { ContinuationScore, JudgeUsage } from "../model.js";
 import { addUsage } from "../usage.js";
-import { finishUsage, type CallState, type RawUsage } from "./shared.js";
-import { CapabilityRejection, type Transport } from "./transport.js";
+import { finishUsage, type CallState } from "../layers/call.js";
+import type { RetryingTransport } from "../layers/retrying.js";
+import { CapabilityRejection } from "../layers/transport.js";
+import type { RawUsage } from "./shared.js";
 
-/** What scoring needs of its judge: the transport, and the echo capability it learns. */
+/** What scoring needs of its judge: the transport with its retries, and the echo capability it learns. */
 export interface EchoHost {
   readonly model: string;
   readonly name: string;
-  readonly transport: Transport;
+  readonly transport: RetryingTransport;
   /** A server refused `max_tokens: 0` before: send 1. */
   oneToken(): boolean;
   needOneToken(): void;
@@ -54,30 +56,36 @@ export async function scoreContinuation(
           continue;
         }
         host.echoSupported(false);
-        throw new UnsupportedCapabilityError("echo", `${host.name} rejected an echo/logprobs completions request`, { cause: error.original });
+        const message = `${host.name} rejected an echo/logprobs completions request`;
+        throw new UnsupportedCapabilityError("echo", message, { cause: error.original });
       }
       throw host.transport.finalError(error, state);
     }
     state.usage = addUsage(state.usage, host.usageOf(response.usage as RawUsage | undefined, response.model, latency));
     const usage = finishUsage(state, started);
     const lp = response.choices?.[0]?.logprobs as
-      | { tokens?: string[]; token_logprobs?: (number | null)[]; top_logprobs?: (Record<string, number> | null)[] | null; text_offset?: number[] }
+      | {
+          tokens?: string[];
+          token_logprobs?: (number | null)[];
+          top_logprobs?: (Record<string, number> | null)[] | null;
+          text_offset?: number[];
+        }
       | null
       | undefined;
     const tokens = lp?.tokens;
     const tokenLogprobs = lp?.token_logprobs;
     const offsets = lp?.text_offset;
     if (!tokens || !tokenLogprobs || !offsets || tokens.length !== tokenLogprobs.length || offsets.length !== tokens.length) {
-      throw new JudgeOutputError("missing_logprobs", "the completions reply has no echoed token logprobs (tokens, token_logprobs, text_offset)", {
-        attempts: 1,
-        text: JSON.stringify(response.choices?.[0] ?? null).slice(0, 500),
-      }, { usage });
+      const message = "the completions reply has no echoed token logprobs (tokens, token_logprobs, text_offset)";
+      const text = JSON.stringify(response.choices?.[0] ?? null).slice(0, 500);
+      throw new JudgeOutputError("missing_logprobs", message, { attempts: 1, text }, { usage });
     }
     host.echoSupported(true);
     // offsets are code points (Python str offsets), located in one place for every client
     const span = continuationTokens(context, continuation, offsets, { spanRule });
     if (!span) {
-      throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text: tokens.join("") }, { usage });
+      const text = tokens.join("");
+      throw new JudgeOutputError("missing_logprobs", "no echoed token falls in the continuation", { attempts: 1, text }, { usage });
     }
     const summed = sumSpan(lp?.top_logprobs, tokens, tokenLogprobs, span, spanRule);
     if (typeof summed === "string") {

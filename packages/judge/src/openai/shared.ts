@@ -1,14 +1,6 @@
-// Pieces every part of OpenAICompatibleJudge shares: the per-call accounting state, the usage block of a
-// reply, and argument checks.
-import { JudgeConfigError, JudgeInputError } from "../errors.js";
-import type { JudgeMessage, JudgeUsage } from "../model.js";
-
-/** Usage and HTTP requests of one logical call (retries, re-asks and fallbacks included). */
-export interface CallState {
-  usage: JudgeUsage;
-  requests: number;
-}
-
+// The usage block of an OpenAI-compatible reply, and its tokens and cost as a `JudgeUsage`.
+import type { JudgeUsage } from "../model.js";
+import { costOf, type ModelPrice } from "../usage.js";
 
 /** The `usage` block of an OpenAI-compatible reply. */
 export interface RawUsage {
@@ -18,37 +10,15 @@ export interface RawUsage {
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
-
-export function checkNumber(value: unknown, argument: string, min: number, integer: boolean): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new JudgeConfigError(`${argument} must be ${integer ? "an integer" : "a number"} >= ${min}`, {
-      argument,
-      actual: String(value),
-    });
-  }
-  return value;
-}
-
-function roleOk(role: unknown): role is JudgeMessage["role"] {
-  return role === "system" || role === "user" || role === "assistant";
-}
-
-export function checkMessages(messages: unknown): readonly JudgeMessage[] {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw new JudgeInputError("request.messages must be a non-empty array", { argument: "request.messages" });
-  }
-  messages.forEach((m, index) => {
-    if (typeof m !== "object" || m === null || !roleOk((m as JudgeMessage).role) || typeof (m as JudgeMessage).content !== "string") {
-      throw new JudgeInputError("each message needs a role (system|user|assistant) and string content", {
-        argument: "request.messages",
-        index,
-      });
-    }
-  });
-  return messages as JudgeMessage[];
-}
-
-/** The usage of a finished call: tokens so far, requests sent and the wall time since `started`. */
-export function finishUsage(state: CallState, started: number): JudgeUsage {
-  return { ...state.usage, requests: state.requests, latencyMs: Date.now() - started };
+/** Tokens and cost of one reply (requests are counted by the transport). */
+export function replyUsage(raw: RawUsage | undefined | null, price: ModelPrice | undefined, latencyMs: number): JudgeUsage {
+  const tokens = {
+    inputTokens: raw?.prompt_tokens ?? 0,
+    outputTokens: raw?.completion_tokens ?? 0,
+    cachedInputTokens: raw?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: raw?.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+  // Without a usage block the tokens are unknown, so the cost is too.
+  const costUsd = raw ? costOf(tokens, price) : null;
+  return { ...tokens, costUsd, requests: 0, latencyMs };
 }

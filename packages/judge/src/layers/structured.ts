@@ -1,22 +1,10 @@
-// Structured output of OpenAICompatibleJudge: the schema instruction for servers without
-// `response_format`, token logprobs of a chat reply, and the reading of a reply against its schema
-// (a reply that needs closing is cut off, never a measurement).
+// Structured output, for any provider: the schema instruction for a request without native structured
+// output, and the reading of a reply against its schema (a reply that needs closing is cut off, never a
+// measurement).
 import type { OutputFailure } from "../errors.js";
 import { extractJson } from "../json.js";
-import type { JudgeMessage, JudgeSchema, OutputMode, TokenLogprob } from "../model.js";
+import type { JudgeMessage, JudgeSchema } from "../model.js";
 import { validateWith } from "../schema.js";
-
-/** What the cache keeps of a chat reply. */
-export interface ChatData {
-  readonly text: string;
-  readonly finishReason: string | null;
-  readonly logprobs?: readonly TokenLogprob[];
-  readonly outputMode?: OutputMode;
-  readonly systemFingerprint?: string | null;
-  readonly attempts: number;
-  readonly fallbacks: readonly string[];
-}
-
 
 export type Interpretation<T> =
   | { ok: true; value: T }
@@ -44,20 +32,6 @@ export function withInstruction(messages: readonly JudgeMessage[], instruction: 
   return out;
 }
 
-export function toLogprobs(content: unknown): TokenLogprob[] | undefined {
-  if (!Array.isArray(content)) return undefined;
-  return content.map((t: { token?: unknown; logprob?: unknown; top_logprobs?: unknown }) => ({
-    token: String(t.token ?? ""),
-    logprob: typeof t.logprob === "number" ? t.logprob : -9999,
-    topLogprobs: Array.isArray(t.top_logprobs)
-      ? t.top_logprobs.map((x: { token?: unknown; logprob?: unknown }) => ({
-          token: String(x.token ?? ""),
-          logprob: typeof x.logprob === "number" ? x.logprob : -9999,
-        }))
-      : [],
-  }));
-}
-
 /** Read `text` against `schema`: the value, or why the reply cannot be a measurement. */
 export async function interpret<T>(
   text: string,
@@ -79,9 +53,16 @@ export async function interpret<T>(
     return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
   }
   if (!parsed.ok) {
-    if (finishReason === "length") return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+    if (finishReason === "length") {
+      return { ok: false, failure: "truncated", message: "the reply was cut off at the token limit (finish_reason = length)", issues: [] };
+    }
     return parsed.incomplete
-      ? { ok: false, failure: "truncated", message: `the reply was cut off: ${parsed.reason}; a repaired reply is not a measurement`, issues: [] }
+      ? {
+          ok: false,
+          failure: "truncated",
+          message: `the reply was cut off: ${parsed.reason}; a repaired reply is not a measurement`,
+          issues: [],
+        }
       : { ok: false, failure: "invalid_json", message: parsed.reason, issues: [] };
   }
   const validated = await validateWith(schema, parsed.value);
