@@ -89,3 +89,17 @@ export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from
 export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
 export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
 export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";
+export {
+  TurnRagMetric,
+  turnRagScore,
+  turnWindows,
+  NO_WINDOWS_REASON,
+  type TurnRagOptions,
+  type TurnWindow,
+  type WindowScore,
+  type WindowVerdicts,
+} from "./turn-rag.js";
+export { TurnFaithfulnessMetric, NO_CLAIMS_REASON, type TurnFaithfulnessOptions, type TurnFaithfulnessArtefacts } from "./turn-faithfulness.js";
+export { TurnContextualPrecisionMetric, NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";
+export { TurnContextualRecallMetric, turnContextualRecallScore } from "./turn-contextual-recall.js";
+export { TurnContextualRelevancyMetric, turnContextualRelevancyScore } from "./turn-contextual-relevancy.js";
