@@ -1,4 +1,4 @@
-// ConversationalDAGMetric (docs/spec/judges.md §5.6) against the scripted loopback server: the shared DAG
+// ConversationalDAGMetric (docs/spec/judges.md §5.5) against the scripted loopback server: the shared DAG
 // walk over conversational nodes, turn windows, leaf scores, strict mode, required fields and failures.
 import { ConversationalTestCase, LLMTestCaseParams, MissingTestCaseParamsError, MultiTurnParams } from "@evalkern/metrics/deepeval";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// DeepEval's conversational RAG metrics (docs/spec/judges.md §5.5) against the scripted loopback server:
+// DeepEval's conversational RAG metrics (docs/spec/judges.md §5.4) against the scripted loopback server:
 // windows over unit interactions, per-window formulas on hand-computed verdicts, the mean, per-window
 // strict mode, reasons, cost, missing fields and malformed verdicts.
 import { ConversationalTestCase, MissingTestCaseParamsError, Turn } from "@evalkern/metrics/deepeval";

@@ -1,4 +1,4 @@
-// DeepEval's ConversationalDAGMetric (docs/spec/judges.md §5.6): the DAG metric over a conversation. The
+// DeepEval's ConversationalDAGMetric (docs/spec/judges.md §5.5): the DAG metric over a conversation. The
 // conversational nodes are the DAG node classes of dag.ts built with the multi-turn flavour (turn-level
 // `MultiTurnParams` and an optional `turnWindow`), and the walk is dag.ts's `runDag`.
 import {
@@ -33,7 +33,8 @@ const MULTI_TURN: NodeFlavor = Object.freeze({
   prefix: "Conversational",
   isParam: isMultiTurnParam,
   paramsType: "MultiTurnParams",
-  isChildMetric: (child: unknown) => child instanceof ConversationalGEval || (MetricCore.isMetric(child) && child.kind === "conversational"),
+  isChildMetric: (child: unknown) =>
+    child instanceof ConversationalGEval || (MetricCore.isMetric(child) && child.kind === "conversational"),
 });
 
 /** What a conversational VerdictNode may delegate to: more of the graph, a ConversationalGEval, or any conversational metric. */

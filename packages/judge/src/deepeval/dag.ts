@@ -565,7 +565,8 @@ ${jsonOnly('{"reason": "<string>"}')}`,
     }
     if (isNode(child)) return visit(child, depth);
     const result = await run.runChild(child);
-    steps.push(`${nodeTitle(node, depth)}\nVerdict: ${String(node.verdict)}\nMetric: ${result.name}\nScore: ${result.score}\nReason: ${result.reason}`);
+    const verdict = String(node.verdict);
+    steps.push(`${nodeTitle(node, depth)}\nVerdict: ${verdict}\nMetric: ${result.name}\nScore: ${result.score}\nReason: ${result.reason}`);
     score = result.score;
     reason = run.includeReason ? result.reason : null;
   };
@@ -588,7 +589,9 @@ export function checkDagOptions(options: unknown, owner: string, multiturn: bool
   const name = checkText(o.name, "name", owner);
   if (!(o.dag instanceof DeepAcyclicGraph)) throw new JudgeMetricConfigError("dag", `${owner}: 'dag' must be a DeepAcyclicGraph`);
   if (o.dag.multiturn !== multiturn) {
-    const wanted = multiturn ? "conversational nodes (ConversationalTaskNode, ...)" : "single-turn nodes (use ConversationalDAGMetric for conversational ones)";
+    const wanted = multiturn
+      ? "conversational nodes (ConversationalTaskNode, ...)"
+      : "single-turn nodes (use ConversationalDAGMetric for conversational ones)";
     throw new JudgeMetricConfigError("dag", `${owner}: 'dag' must be made of ${wanted}`);
   }
   return { name, dag: o.dag };

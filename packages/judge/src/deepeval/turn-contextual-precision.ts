@@ -1,4 +1,4 @@
-// DeepEval TurnContextualPrecisionMetric (docs/spec/judges.md §5.5): ContextualPrecision per conversation
+// DeepEval TurnContextualPrecisionMetric (docs/spec/judges.md §5.4): ContextualPrecision per conversation
 // window, against the conversation's expected outcome. Calls per window: one verdict per retrieved
 // node → window reason; then the final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";
@@ -65,8 +65,12 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string>"}, ...]}
     return {
       score: contextualPrecisionScore(verdicts),
       artefacts: { verdicts },
-      reasonContext: `User messages:\n${window.userContent}\n\nUseful ("yes") nodes should rank above useless ("no") ones. Refer to nodes by their rank (1-based) and do not use the word "verdict".`,
-      reasonSections: [{ title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) }],
+      reasonContext:
+        `User messages:\n${window.userContent}\n\nUseful ("yes") nodes should rank above useless ("no") ones. ` +
+        `Refer to nodes by their rank (1-based) and do not use the word "verdict".`,
+      reasonSections: [
+        { title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) },
+      ],
     };
   }
 

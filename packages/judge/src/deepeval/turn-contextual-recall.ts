@@ -1,4 +1,4 @@
-// DeepEval TurnContextualRecallMetric (docs/spec/judges.md §5.5): ContextualRecall per conversation
+// DeepEval TurnContextualRecallMetric (docs/spec/judges.md §5.4): ContextualRecall per conversation
 // window, of the conversation's expected outcome. Calls per window: verdicts (one per sentence of the
 // expected outcome) → window reason; then the final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";

@@ -1,4 +1,4 @@
-// DeepEval TurnContextualRelevancyMetric (docs/spec/judges.md §5.5): ContextualRelevancy per conversation
+// DeepEval TurnContextualRelevancyMetric (docs/spec/judges.md §5.4): ContextualRelevancy per conversation
 // window. Calls per window: one per retrieved node (concurrent in asyncMode) → window reason; then the
 // final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";
@@ -81,7 +81,10 @@ ${jsonOnly('{"verdicts": [{"statement": "<statement>", "verdict": "yes" | "no", 
       artefacts: { verdicts },
       reasonContext: `User messages:\n${window.userContent}`,
       reasonSections: [
-        { title: "Irrelevant statements and why", items: verdicts.filter((v) => v.verdict !== "yes").map((v) => `${v.statement}: ${v.reason ?? "(no reason given)"}`) },
+        {
+          title: "Irrelevant statements and why",
+          items: verdicts.filter((v) => v.verdict !== "yes").map((v) => `${v.statement}: ${v.reason ?? "(no reason given)"}`),
+        },
         { title: "Relevant statements", items: verdicts.filter((v) => v.verdict === "yes").map((v) => v.statement) },
       ],
     };

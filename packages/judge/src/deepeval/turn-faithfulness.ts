@@ -1,4 +1,4 @@
-// DeepEval TurnFaithfulnessMetric (docs/spec/judges.md §5.5): Faithfulness per conversation window.
+// DeepEval TurnFaithfulnessMetric (docs/spec/judges.md §5.4): Faithfulness per conversation window.
 // Calls per window: truths ∥ claims → verdicts (skipped without claims) → window reason; then the
 // final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";
@@ -29,7 +29,8 @@ export interface TurnFaithfulnessArtefacts {
 }
 
 /** A window whose assistant messages make no claim: nothing can be unfaithful. */
-export const NO_CLAIMS_REASON = "The assistant messages of this window make no factual claims, so nothing contradicts the retrieval context.";
+export const NO_CLAIMS_REASON =
+  "The assistant messages of this window make no factual claims, so nothing contradicts the retrieval context.";
 
 /**
  * Do the assistant's replies stay true to what was retrieved for them? (DeepEval `TurnFaithfulnessMetric`.)

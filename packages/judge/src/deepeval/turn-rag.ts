@@ -1,5 +1,5 @@
 // The shared shape of DeepEval's conversational RAG metrics (TurnFaithfulness, TurnContextualPrecision,
-// TurnContextualRecall, TurnContextualRelevancy; docs/spec/judges.md §5.5): the conversation is cut into
+// TurnContextualRecall, TurnContextualRelevancy; docs/spec/judges.md §5.4): the conversation is cut into
 // unit interactions, a sliding window of the last `windowSize` interactions ends at each one, and every
 // window is scored like its single-turn namesake over the window's user messages, assistant messages
 // and the retrieval context of its assistant turns. The metric's score is the mean over the windows.
@@ -107,12 +107,20 @@ export abstract class TurnRagMetric<A> extends ConversationalJudgeMetric {
   }
 
   /** The judge calls of one window (everything but its reason). */
-  protected abstract scoreWindow(window: TurnWindow, testCase: ConversationalTestCase, signal: AbortSignal | undefined): Promise<WindowVerdicts<A>>;
+  protected abstract scoreWindow(
+    window: TurnWindow,
+    testCase: ConversationalTestCase,
+    signal: AbortSignal | undefined,
+  ): Promise<WindowVerdicts<A>>;
 
   /** Verbose lines of one window's artefacts. */
   protected abstract describeWindow(artefacts: A): string[];
 
-  private async judgeWindow(window: TurnWindow, testCase: ConversationalTestCase, signal: AbortSignal | undefined): Promise<WindowScore<A>> {
+  private async judgeWindow(
+    window: TurnWindow,
+    testCase: ConversationalTestCase,
+    signal: AbortSignal | undefined,
+  ): Promise<WindowScore<A>> {
     const verdicts = await this.scoreWindow(window, testCase, signal);
     if (verdicts.fixedReason !== undefined) return { score: verdicts.score, reason: verdicts.fixedReason, artefacts: verdicts.artefacts };
     const score = this.strictMode && this.threshold !== null && verdicts.score < this.threshold ? 0 : verdicts.score;
@@ -131,7 +139,8 @@ export abstract class TurnRagMetric<A> extends ConversationalJudgeMetric {
   }
 
   protected override async evaluateAsync(testCase: ConversationalTestCase, { signal }: MeasureContext): Promise<Evaluation> {
-    const windows = await this.gather(turnWindows(testCase, this.windowSize).map((window) => () => this.judgeWindow(window, testCase, signal)));
+    const tasks = turnWindows(testCase, this.windowSize).map((window) => () => this.judgeWindow(window, testCase, signal));
+    const windows = await this.gather(tasks);
     this.windows = windows;
     return {
       score: turnRagScore(windows),
@@ -143,10 +152,16 @@ export abstract class TurnRagMetric<A> extends ConversationalJudgeMetric {
           reasonPrompt({
             metric: this.name,
             score,
-            context: `The conversation was judged window by window (${windows.length} windows); the score is the mean of the window scores.${
-              passed === null ? "" : ` The metric ${passed ? "passed" : "did not pass"} its threshold of ${this.threshold}.`
-            }`,
-            sections: [{ title: "Reasons of the windows, in order", items: windows.map((w, i) => `Window ${i + 1} (score ${w.score}): ${w.reason ?? "(none)"}`) }],
+            context:
+              `The conversation was judged window by window (${windows.length} windows); ` +
+              `the score is the mean of the window scores.` +
+              (passed === null ? "" : ` The metric ${passed ? "passed" : "did not pass"} its threshold of ${this.threshold}.`),
+            sections: [
+              {
+                title: "Reasons of the windows, in order",
+                items: windows.map((w, i) => `Window ${i + 1} (score ${w.score}): ${w.reason ?? "(none)"}`),
+              },
+            ],
           }),
           signal,
         );
