@@ -26,7 +26,7 @@ import {
 } from "./g-eval.js";
 import { ConversationalJudgeMetric, type JudgeMetricOptions, type ScoringPath, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { logprobWeightedScore, type GEvalScoring } from "./logprob-weighting.js";
-import { json, jsonOnly, numbered } from "./render.js";
+import { json, jsonOnly, MULTI_TURN_PARAM_LABEL as LABEL, numbered } from "./render.js";
 
 export interface ConversationalGEvalOptions extends JudgeMetricOptions {
   /** The criterion's name; displayed as `"<name> [Conversational GEval]"`. */
@@ -41,19 +41,6 @@ export interface ConversationalGEvalOptions extends JudgeMetricOptions {
   readonly topLogprobs?: number;
 }
 
-const LABEL: Record<MultiTurnParams, string> = {
-  role: "Role",
-  content: "Content",
-  metadata: "Metadata",
-  tags: "Tags",
-  scenario: "Scenario",
-  expected_outcome: "Expected Outcome",
-  context: "Context",
-  user_description: "User Description",
-  retrieval_context: "Retrieval Context",
-  chatbot_role: "Chatbot Role",
-  tools_called: "Tools Called",
-};
 
 /** Turn-level params shown inside each turn; the others are fields of the conversation. */
 const TURN_LEVEL = new Set<MultiTurnParams>(["role", "content", "retrieval_context", "tools_called", "metadata"]);

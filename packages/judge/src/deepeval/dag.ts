@@ -3,8 +3,10 @@
 import {
   BaseMetric,
   isLLMTestCaseParam,
+  isMultiTurnParam,
   LLMTestCaseParams,
   MetricCore,
+  MultiTurnParams,
   type Evaluation,
   type LLMTestCase,
   type MeasureContext,
@@ -22,6 +24,35 @@ const NODE_MARKER = Symbol.for("evalkern.judge.dag.node");
 /** What a TaskNode produced: text, or a list of items. */
 export type TaskOutput = string | readonly string[];
 
+/** A test-case field a node shows the judge: single-turn nodes take `LLMTestCaseParams`, conversational ones `MultiTurnParams`. */
+export type DAGParam = LLMTestCaseParams | MultiTurnParams;
+
+/**
+ * Which kind of test case a node judges. The conversational node classes (`ConversationalTaskNode`...,
+ * in conversational-dag.ts) are these same classes built with the multi-turn flavour, so both DAG
+ * metrics share one graph and one runner.
+ */
+export interface NodeFlavor {
+  readonly multiturn: boolean;
+  /** Class-name prefix in messages and verbose logs ("" or "Conversational"). */
+  readonly prefix: string;
+  readonly isParam: (value: unknown) => value is DAGParam;
+  readonly paramsType: string;
+  /** Whether a VerdictNode may delegate to this metric (a G-Eval or a metric of the same kind). */
+  readonly isChildMetric: (value: unknown) => boolean;
+}
+
+export const SINGLE_TURN: NodeFlavor = Object.freeze({
+  multiturn: false,
+  prefix: "",
+  isParam: isLLMTestCaseParam,
+  paramsType: "LLMTestCaseParams",
+  isChildMetric: (child: unknown) => child instanceof GEval || (MetricCore.isMetric(child) && child.kind === "single-turn"),
+});
+
+/** A turn window: the first and last turn index (inclusive) a conversational node shows. */
+export type TurnWindowRange = readonly [number, number];
+
 /** A node that runs a judge call (everything but a VerdictNode). */
 export type DAGInnerNode = TaskNode | BinaryJudgementNode | NonBinaryJudgementNode;
 export type DAGNode = DAGInnerNode | VerdictNode;
@@ -32,12 +63,21 @@ function isNode(value: unknown): value is DAGNode {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[NODE_MARKER] === true;
 }
 
-function checkParams(value: unknown, owner: string): readonly LLMTestCaseParams[] | null {
+function checkParams(value: unknown, owner: string, flavor: NodeFlavor): readonly DAGParam[] | null {
   if (value === undefined || value === null) return null;
-  if (!Array.isArray(value) || !value.every(isLLMTestCaseParam)) {
-    throw new JudgeMetricConfigError("evaluationParams", `${owner}: 'evaluationParams' must be a list of LLMTestCaseParams`);
+  if (!Array.isArray(value) || !value.every(flavor.isParam)) {
+    throw new JudgeMetricConfigError("evaluationParams", `${owner}: 'evaluationParams' must be a list of ${flavor.paramsType}`);
   }
   return Object.freeze([...value]);
+}
+
+function checkTurnWindow(value: unknown, owner: string, flavor: NodeFlavor): TurnWindowRange | null {
+  if (value === undefined || value === null) return null;
+  if (!flavor.multiturn) throw new JudgeMetricConfigError("turnWindow", `${owner}: 'turnWindow' is only for conversational nodes`);
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => Number.isInteger(v))) {
+    throw new JudgeMetricConfigError("turnWindow", `${owner}: 'turnWindow' must be two integers [start, end]`);
+  }
+  return Object.freeze([value[0] as number, value[1] as number]) as TurnWindowRange;
 }
 
 function checkText(value: unknown, argument: string, owner: string): string {
@@ -66,6 +106,13 @@ export interface TaskNodeInit {
   readonly label?: string | null;
 }
 
+/** What a TaskNode, BinaryJudgementNode or NonBinaryJudgementNode is built from, in either flavour. */
+interface AnyInit {
+  readonly evaluationParams?: readonly DAGParam[] | null;
+  readonly turnWindow?: TurnWindowRange | null;
+  readonly label?: string | null;
+}
+
 /**
  * A step that transforms the test case (or its parents' outputs) into text for its children: one judge
  * call returning `{output: string | string[]}`, exposed to children as `"<outputLabel>:\n<output>"`.
@@ -73,23 +120,29 @@ export interface TaskNodeInit {
 export class TaskNode {
   readonly [NODE_MARKER] = true;
   readonly kind = "task" as const;
+  readonly multiturn: boolean;
   readonly instructions: string;
   readonly outputLabel: string;
   readonly children: readonly DAGInnerNode[];
-  readonly evaluationParams: readonly LLMTestCaseParams[] | null;
+  readonly evaluationParams: readonly DAGParam[] | null;
+  /** Conversational nodes: the turns shown (inclusive indices); null = the whole conversation. */
+  readonly turnWindow: TurnWindowRange | null;
   readonly label: string | null;
 
-  constructor(init: TaskNodeInit) {
-    this.instructions = checkText(init?.instructions, "instructions", "TaskNode");
-    this.outputLabel = checkText(init.outputLabel, "outputLabel", "TaskNode");
-    if (!Array.isArray(init.children)) throw new JudgeMetricConfigError("children", "TaskNode: 'children' must be a list of nodes");
+  constructor(init: TaskNodeInit, flavor: NodeFlavor = SINGLE_TURN) {
+    const owner = `${flavor.prefix}TaskNode`;
+    this.multiturn = flavor.multiturn;
+    this.instructions = checkText(init?.instructions, "instructions", owner);
+    this.outputLabel = checkText(init.outputLabel, "outputLabel", owner);
+    if (!Array.isArray(init.children)) throw new JudgeMetricConfigError("children", `${owner}: 'children' must be a list of nodes`);
     for (const child of init.children) {
-      if (!isNode(child)) throw new JudgeMetricConfigError("children", "TaskNode: every child must be a DAG node");
-      if (child.kind === "verdict") throw new JudgeMetricConfigError("children", "TaskNode: a TaskNode must not have a VerdictNode child");
+      if (!isNode(child)) throw new JudgeMetricConfigError("children", `${owner}: every child must be a DAG node`);
+      if (child.kind === "verdict") throw new JudgeMetricConfigError("children", `${owner}: a ${owner} must not have a VerdictNode child`);
     }
     this.children = Object.freeze([...init.children]);
-    this.evaluationParams = checkParams(init.evaluationParams, "TaskNode");
-    this.label = checkLabel(init.label, "TaskNode");
+    this.evaluationParams = checkParams(init.evaluationParams, owner, flavor);
+    this.turnWindow = checkTurnWindow((init as AnyInit).turnWindow, owner, flavor);
+    this.label = checkLabel(init.label, owner);
     Object.freeze(this);
   }
 }
@@ -107,11 +160,13 @@ export interface VerdictNodeInit {
 export class VerdictNode {
   readonly [NODE_MARKER] = true;
   readonly kind = "verdict" as const;
+  readonly multiturn: boolean;
   readonly verdict: boolean | string;
   readonly score: number | null;
   readonly child: VerdictChild | null;
 
-  constructor(init: VerdictNodeInit) {
+  constructor(init: VerdictNodeInit, flavor: NodeFlavor = SINGLE_TURN) {
+    this.multiturn = flavor.multiturn;
     const verdict = init?.verdict;
     if (typeof verdict !== "boolean" && typeof verdict !== "string") {
       throw new JudgeMetricConfigError("verdict", "VerdictNode: 'verdict' must be a boolean or a string");
@@ -125,11 +180,9 @@ export class VerdictNode {
     if (score !== null && (!Number.isInteger(score) || score < 0 || score > 10)) {
       throw new JudgeMetricConfigError("score", "VerdictNode: 'score' must be an integer between 0 and 10");
     }
-    if (child !== null) {
-      const metricChild = child instanceof GEval || (MetricCore.isMetric(child) && child.kind === "single-turn");
-      if (!metricChild && !(isNode(child as unknown) && (child as DAGNode).kind !== "verdict")) {
-        throw new JudgeMetricConfigError("child", "VerdictNode: 'child' must be a Task/Judgement node, a GEval or a single-turn metric");
-      }
+    if (child !== null && !flavor.isChildMetric(child) && !(isNode(child as unknown) && (child as DAGNode).kind !== "verdict")) {
+      const metric = flavor.multiturn ? "a ConversationalGEval or a conversational metric" : "a GEval or a single-turn metric";
+      throw new JudgeMetricConfigError("child", `${flavor.prefix}VerdictNode: 'child' must be a Task/Judgement node, ${metric}`);
     }
     this.score = score;
     this.child = child;
@@ -162,26 +215,31 @@ const binaryVerdictSchema = judgeSchema(
 export class BinaryJudgementNode {
   readonly [NODE_MARKER] = true;
   readonly kind = "binary" as const;
+  readonly multiturn: boolean;
   readonly criteria: string;
   readonly children: readonly [VerdictNode, VerdictNode];
-  readonly evaluationParams: readonly LLMTestCaseParams[] | null;
+  readonly evaluationParams: readonly DAGParam[] | null;
+  readonly turnWindow: TurnWindowRange | null;
   readonly label: string | null;
 
-  constructor(init: BinaryJudgementNodeInit) {
-    this.criteria = checkText(init?.criteria, "criteria", "BinaryJudgementNode");
+  constructor(init: BinaryJudgementNodeInit, flavor: NodeFlavor = SINGLE_TURN) {
+    const owner = `${flavor.prefix}BinaryJudgementNode`;
+    this.multiturn = flavor.multiturn;
+    this.criteria = checkText(init?.criteria, "criteria", owner);
     const children = init.children;
     if (!Array.isArray(children) || children.length !== 2) {
-      throw new JudgeMetricConfigError("children", "BinaryJudgementNode: must have exactly 2 children");
+      throw new JudgeMetricConfigError("children", `${owner}: must have exactly 2 children`);
     }
     if (!children.every((c) => isNode(c) && c.kind === "verdict" && typeof c.verdict === "boolean")) {
-      throw new JudgeMetricConfigError("children", "BinaryJudgementNode: children must be VerdictNodes with boolean verdicts");
+      throw new JudgeMetricConfigError("children", `${owner}: children must be VerdictNodes with boolean verdicts`);
     }
     if (children[0].verdict === children[1].verdict) {
-      throw new JudgeMetricConfigError("children", "BinaryJudgementNode: must have one true and one false VerdictNode child");
+      throw new JudgeMetricConfigError("children", `${owner}: must have one true and one false VerdictNode child`);
     }
     this.children = Object.freeze([children[0], children[1]]) as readonly [VerdictNode, VerdictNode];
-    this.evaluationParams = checkParams(init.evaluationParams, "BinaryJudgementNode");
-    this.label = checkLabel(init.label, "BinaryJudgementNode");
+    this.evaluationParams = checkParams(init.evaluationParams, owner, flavor);
+    this.turnWindow = checkTurnWindow((init as AnyInit).turnWindow, owner, flavor);
+    this.label = checkLabel(init.label, owner);
     Object.freeze(this);
   }
 }
@@ -202,24 +260,28 @@ export class NonBinaryJudgementNode {
   readonly criteria: string;
   readonly children: readonly VerdictNode[];
   readonly options: readonly string[];
-  readonly evaluationParams: readonly LLMTestCaseParams[] | null;
+  readonly multiturn: boolean;
+  readonly evaluationParams: readonly DAGParam[] | null;
+  readonly turnWindow: TurnWindowRange | null;
   readonly label: string | null;
   /** `{verdict: <one of options>, reason: string}`; the verdict is matched exactly, then ignoring case and spaces. */
   readonly schema: JudgeSchema<{ verdict: string; reason: string }>;
 
-  constructor(init: NonBinaryJudgementNodeInit) {
-    this.criteria = checkText(init?.criteria, "criteria", "NonBinaryJudgementNode");
+  constructor(init: NonBinaryJudgementNodeInit, flavor: NodeFlavor = SINGLE_TURN) {
+    const owner = `${flavor.prefix}NonBinaryJudgementNode`;
+    this.multiturn = flavor.multiturn;
+    this.criteria = checkText(init?.criteria, "criteria", owner);
     const children = init.children;
     if (!Array.isArray(children) || children.length === 0) {
-      throw new JudgeMetricConfigError("children", "NonBinaryJudgementNode: must have at least one child");
+      throw new JudgeMetricConfigError("children", `${owner}: must have at least one child`);
     }
     const options: string[] = [];
     for (const child of children) {
       if (!isNode(child) || child.kind !== "verdict" || typeof child.verdict !== "string") {
-        throw new JudgeMetricConfigError("children", "NonBinaryJudgementNode: children must be VerdictNodes with string verdicts");
+        throw new JudgeMetricConfigError("children", `${owner}: children must be VerdictNodes with string verdicts`);
       }
       if (options.includes(child.verdict)) {
-        throw new JudgeMetricConfigError("children", `NonBinaryJudgementNode: duplicate verdict ${JSON.stringify(child.verdict)}`);
+        throw new JudgeMetricConfigError("children", `${owner}: duplicate verdict ${JSON.stringify(child.verdict)}`);
       }
       options.push(child.verdict);
     }
@@ -236,8 +298,9 @@ export class NonBinaryJudgementNode {
         reason: z.string(),
       }),
     );
-    this.evaluationParams = checkParams(init.evaluationParams, "NonBinaryJudgementNode");
-    this.label = checkLabel(init.label, "NonBinaryJudgementNode");
+    this.evaluationParams = checkParams(init.evaluationParams, owner, flavor);
+    this.turnWindow = checkTurnWindow((init as AnyInit).turnWindow, owner, flavor);
+    this.label = checkLabel(init.label, owner);
     Object.freeze(this);
   }
 }
@@ -262,6 +325,8 @@ const isJudgement = (node: DAGNode | undefined): node is BinaryJudgementNode | N
  */
 export class DeepAcyclicGraph {
   readonly rootNodes: readonly DAGNode[];
+  /** True when the graph is made of conversational nodes (for `ConversationalDAGMetric`). */
+  readonly multiturn: boolean;
   readonly indegree: ReadonlyMap<DAGNode, number>;
   readonly parents: ReadonlyMap<DAGNode, readonly DAGNode[]>;
 
@@ -276,6 +341,7 @@ export class DeepAcyclicGraph {
       );
     }
     this.rootNodes = Object.freeze([...rootNodes]);
+    this.multiturn = rootNodes[0]!.multiturn;
     const indegree = new Map<DAGNode, number>();
     const parents = new Map<DAGNode, DAGNode[]>();
     const visited = new Set<DAGNode>();
@@ -283,6 +349,9 @@ export class DeepAcyclicGraph {
     const visit = (node: DAGNode): void => {
       if (onStack.has(node)) throw new JudgeMetricConfigError("rootNodes", "DeepAcyclicGraph: cycle detected");
       if (visited.has(node)) return;
+      if (node.multiturn !== this.multiturn) {
+        throw new JudgeMetricConfigError("rootNodes", "DeepAcyclicGraph: you cannot mix conversational and single-turn nodes");
+      }
       visited.add(node);
       onStack.add(node);
       if (!indegree.has(node)) indegree.set(node, 0);
@@ -331,21 +400,24 @@ export class DeepAcyclicGraph {
     return [...this.indegree.keys()];
   }
 
-  /** The union of the nodes' `evaluationParams`, in DeepEval's parameter order. */
+  /** The union of the single-turn nodes' `evaluationParams`, in DeepEval's parameter order. */
   get evaluationParams(): readonly LLMTestCaseParams[] {
-    const used = new Set<LLMTestCaseParams>();
+    return this.multiturn ? [] : Object.values(LLMTestCaseParams).filter((p) => this.usedParams.has(p));
+  }
+
+  /** The union of the conversational nodes' `evaluationParams`, in DeepEval's parameter order. */
+  get multiTurnEvaluationParams(): readonly MultiTurnParams[] {
+    return this.multiturn ? Object.values(MultiTurnParams).filter((p) => this.usedParams.has(p)) : [];
+  }
+
+  private get usedParams(): Set<DAGParam> {
+    const used = new Set<DAGParam>();
     for (const node of this.nodes) if (node.kind !== "verdict") for (const p of node.evaluationParams ?? []) used.add(p);
-    return Object.values(LLMTestCaseParams).filter((p) => used.has(p));
+    return used;
   }
 }
 
-// ----- metric -----
-
-export interface DAGMetricOptions extends JudgeMetricOptions {
-  /** Displayed as `"<name> [DAG]"`. */
-  readonly name: string;
-  readonly dag: DeepAcyclicGraph;
-}
+// ----- runner (shared by DAGMetric and ConversationalDAGMetric) -----
 
 const taskOutputSchema = judgeSchema("task_output", z.object({ output: z.union([z.string(), z.array(z.string())]) }));
 const dagReasonSchema = judgeSchema("reason", z.object({ reason: z.string() }));
@@ -358,7 +430,171 @@ function outputText(output: TaskOutput | undefined): string {
 function nodeTitle(node: DAGNode, depth: number): string {
   const names = { task: "TaskNode", binary: "BinaryJudgementNode", "non-binary": "NonBinaryJudgementNode", verdict: "VerdictNode" };
   const label = node.kind !== "verdict" && node.label ? ` "${node.label}"` : "";
-  return `${names[node.kind]}${label} (level ${depth})`;
+  return `${node.multiturn ? "Conversational" : ""}${names[node.kind]}${label} (level ${depth})`;
+}
+
+/** A child metric's result as the DAG takes it over. */
+export interface DagChildResult {
+  readonly name: string;
+  readonly score: number | null;
+  readonly reason: string | null;
+}
+
+/** What a DAG metric hands the runner: its judge, its fan-out, and how its test case is shown and delegated. */
+export interface DagRun {
+  readonly graph: DeepAcyclicGraph;
+  /** The metric's display name (for the reason prompt). */
+  readonly name: string;
+  readonly includeReason: boolean;
+  readonly judge: <T>(schema: JudgeSchema<T>, prompt: string) => Promise<T>;
+  readonly gather: <T>(tasks: readonly (() => Promise<T>)[]) => Promise<T[]>;
+  /** The test-case part of a node's input (its `evaluationParams`, and turn window for conversations). */
+  readonly renderNode: (node: DAGInnerNode) => string;
+  /** Measure a VerdictNode's metric child on the test case (its cost accrues to the DAG). */
+  readonly runChild: (child: object) => Promise<DagChildResult>;
+}
+
+/**
+ * Walk a DAG (docs/spec/judges.md §3.2): nodes run when all their incoming edges arrive (independent
+ * branches through `gather`); a TaskNode makes one call and passes `"<outputLabel>:\n<output>"` on; a
+ * judgement makes one call and fires the VerdictNode child whose verdict matches; a leaf sets
+ * `score / 10` and makes the reason call; a metric child's score and reason become the DAG's.
+ */
+export async function runDag(run: DagRun): Promise<Evaluation> {
+  const { graph } = run;
+  const remaining = new Map(graph.indegree);
+  const outputs = new Map<TaskNode, TaskOutput>();
+  const verdicts = new Map<DAGNode, { verdict: boolean | string; reason: string }>();
+  const depthOf = new Map<DAGNode, number>();
+  const steps: string[] = [];
+  let score: number | null = null;
+  let reason: string | null = null;
+
+  const arrived = (node: DAGNode): boolean => {
+    const left = (remaining.get(node) ?? 0) - 1;
+    remaining.set(node, left);
+    return left <= 0;
+  };
+
+  const inputText = (node: DAGInnerNode): string => {
+    let text = "";
+    for (const parent of graph.parents.get(node) ?? []) {
+      if (parent.kind === "task") text += `${parent.outputLabel}:\n${outputText(outputs.get(parent))}\n\n`;
+    }
+    return text + run.renderNode(node);
+  };
+
+  const execute = async (node: DAGInnerNode, depth: number): Promise<void> => {
+    const text = inputText(node);
+    if (node.kind === "task") {
+      const { output } = await run.judge(
+        taskOutputSchema,
+        `Carry out the instructions below on the text that follows. Return only the result: a string, or a list of strings when the instructions ask for several items.
+
+Instructions:
+${node.instructions}
+
+Text:
+${text}
+${jsonOnly('{"output": "<string>" | ["<string>", ...]}')}`,
+      );
+      outputs.set(node, output);
+      steps.push(`${nodeTitle(node, depth)}\nInstructions: ${node.instructions}\n${node.outputLabel}: ${outputText(output)}`);
+      return;
+    }
+    const judged =
+      node.kind === "binary"
+        ? await run.judge(
+            binaryVerdictSchema,
+            `Answer the question below about the text that follows with true or false, and give a short reason.
+
+Question:
+${node.criteria}
+
+Text:
+${text}
+${jsonOnly('{"verdict": true | false, "reason": "<string>"}')}`,
+          )
+        : await run.judge(
+            node.schema,
+            `Answer the question below about the text that follows with exactly one of these options: ${node.options.map((o) => JSON.stringify(o)).join(", ")}. Give a short reason.
+
+Question:
+${node.criteria}
+
+Text:
+${text}
+${jsonOnly(`{"verdict": ${node.options.map((o) => JSON.stringify(o)).join(" | ")}, "reason": "<string>"}`)}`,
+          );
+    verdicts.set(node, judged);
+    steps.push(`${nodeTitle(node, depth)}\nCriteria: ${node.criteria}\nVerdict: ${String(judged.verdict)}\nReason: ${judged.reason}`);
+  };
+
+  const visit = async (node: DAGNode, depth: number): Promise<void> => {
+    if (node.kind === "verdict") return visitVerdict(node, depth);
+    depthOf.set(node, Math.max(0, depthOf.get(node) ?? 0, depth));
+    if (!arrived(node)) return;
+    const nodeDepth = depthOf.get(node) ?? depth;
+    await execute(node, nodeDepth);
+    await run.gather(node.children.map((child) => () => visit(child, nodeDepth + 1)));
+  };
+
+  const visitVerdict = async (node: VerdictNode, depth: number): Promise<void> => {
+    if (!arrived(node)) return;
+    const parent = graph.parents.get(node)?.[0];
+    if (isJudgement(parent) && verdicts.get(parent)?.verdict !== node.verdict) return;
+    const child = node.child;
+    if (child === null) {
+      steps.push(`${nodeTitle(node, depth)}\nVerdict: ${String(node.verdict)}\nScore: ${node.score}`);
+      const leafScore = (node.score as number) / 10;
+      score = leafScore;
+      if (run.includeReason) {
+        reason = (
+          await run.judge(
+            dagReasonSchema,
+            `An evaluation metric ("${run.name}") walked the decision tree below and reached a final score of ${leafScore} (0 is worst, 1 is best). Using the recorded steps — criteria, verdicts, reasons and task outputs — explain concisely why the score is ${leafScore}. Start with "The score is ${leafScore} because".
+
+Steps:
+${steps.join("\n\n")}
+
+${jsonOnly('{"reason": "<string>"}')}`,
+          )
+        ).reason;
+      }
+      return;
+    }
+    if (isNode(child)) return visit(child, depth);
+    const result = await run.runChild(child);
+    const verdict = String(node.verdict);
+    steps.push(`${nodeTitle(node, depth)}\nVerdict: ${verdict}\nMetric: ${result.name}\nScore: ${result.score}\nReason: ${result.reason}`);
+    score = result.score;
+    reason = run.includeReason ? result.reason : null;
+  };
+
+  await run.gather(graph.rootNodes.map((root) => () => visit(root, 0)));
+  return { score, reason, verboseSteps: steps };
+}
+
+// ----- metric -----
+
+export interface DAGMetricOptions extends JudgeMetricOptions {
+  /** Displayed as `"<name> [DAG]"`. */
+  readonly name: string;
+  readonly dag: DeepAcyclicGraph;
+}
+
+/** The `name` and `dag` options of a DAG metric, checked (plain JavaScript may leave them out). */
+export function checkDagOptions(options: unknown, owner: string, multiturn: boolean): { name: string; dag: DeepAcyclicGraph } {
+  const o = (options ?? {}) as Partial<DAGMetricOptions>;
+  const name = checkText(o.name, "name", owner);
+  if (!(o.dag instanceof DeepAcyclicGraph)) throw new JudgeMetricConfigError("dag", `${owner}: 'dag' must be a DeepAcyclicGraph`);
+  if (o.dag.multiturn !== multiturn) {
+    const wanted = multiturn
+      ? "conversational nodes (ConversationalTaskNode, ...)"
+      : "single-turn nodes (use ConversationalDAGMetric for conversational ones)";
+    throw new JudgeMetricConfigError("dag", `${owner}: 'dag' must be made of ${wanted}`);
+  }
+  return { name, dag: o.dag };
 }
 
 /**
@@ -396,13 +632,9 @@ export class DAGMetric extends JudgeMetric {
 
   constructor(options: DAGMetricOptions) {
     super(options, { defaultThreshold: 0.5, strictBinarizes: false });
-    // Left out entirely (plain JavaScript): the checks below name the missing option.
-    const o: Partial<DAGMetricOptions> = options ?? {};
-    this.metricName = checkText(o.name, "name", "DAGMetric");
-    if (!(o.dag instanceof DeepAcyclicGraph)) {
-      throw new JudgeMetricConfigError("dag", "DAGMetric: 'dag' must be a DeepAcyclicGraph");
-    }
-    this.dag = o.dag;
+    const { name, dag } = checkDagOptions(options, "DAGMetric", false);
+    this.metricName = name;
+    this.dag = dag;
   }
 
   override get name(): string {
@@ -413,135 +645,31 @@ export class DAGMetric extends JudgeMetric {
     return this.dag.evaluationParams;
   }
 
-  protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
-    const graph = this.dag;
-    const remaining = new Map(graph.indegree);
-    const outputs = new Map<TaskNode, TaskOutput>();
-    const verdicts = new Map<DAGNode, { verdict: boolean | string; reason: string }>();
-    const depthOf = new Map<DAGNode, number>();
-    const steps: string[] = [];
-    let score: number | null = null;
-    let reason: string | null = null;
-
-    const arrived = (node: DAGNode): boolean => {
-      const left = (remaining.get(node) ?? 0) - 1;
-      remaining.set(node, left);
-      return left <= 0;
-    };
-
-    const inputText = (node: DAGInnerNode): string => {
-      let text = "";
-      for (const parent of graph.parents.get(node) ?? []) {
-        if (parent.kind === "task") text += `${parent.outputLabel}:\n${outputText(outputs.get(parent))}\n\n`;
-      }
-      if (node.evaluationParams) text += renderParams(testCase, node.evaluationParams);
-      return text;
-    };
-
-    const execute = async (node: DAGInnerNode, depth: number): Promise<void> => {
-      const text = inputText(node);
-      if (node.kind === "task") {
-        const { output } = await this.judge(
-          taskOutputSchema,
-          `Carry out the instructions below on the text that follows. Return only the result: a string, or a list of strings when the instructions ask for several items.
-
-Instructions:
-${node.instructions}
-
-Text:
-${text}
-${jsonOnly('{"output": "<string>" | ["<string>", ...]}')}`,
-          { signal },
-        );
-        outputs.set(node, output);
-        steps.push(`${nodeTitle(node, depth)}\nInstructions: ${node.instructions}\n${node.outputLabel}: ${outputText(output)}`);
-        return;
-      }
-      const judged =
-        node.kind === "binary"
-          ? await this.judge(
-              binaryVerdictSchema,
-              `Answer the question below about the text that follows with true or false, and give a short reason.
-
-Question:
-${node.criteria}
-
-Text:
-${text}
-${jsonOnly('{"verdict": true | false, "reason": "<string>"}')}`,
-              { signal },
-            )
-          : await this.judge(
-              node.schema,
-              `Answer the question below about the text that follows with exactly one of these options: ${node.options.map((o) => JSON.stringify(o)).join(", ")}. Give a short reason.
-
-Question:
-${node.criteria}
-
-Text:
-${text}
-${jsonOnly(`{"verdict": ${node.options.map((o) => JSON.stringify(o)).join(" | ")}, "reason": "<string>"}`)}`,
-              { signal },
-            );
-      verdicts.set(node, judged);
-      steps.push(`${nodeTitle(node, depth)}\nCriteria: ${node.criteria}\nVerdict: ${String(judged.verdict)}\nReason: ${judged.reason}`);
-    };
-
-    const visit = async (node: DAGNode, depth: number): Promise<void> => {
-      if (node.kind === "verdict") return visitVerdict(node, depth);
-      depthOf.set(node, Math.max(0, depthOf.get(node) ?? 0, depth));
-      if (!arrived(node)) return;
-      const nodeDepth = depthOf.get(node) ?? depth;
-      await execute(node, nodeDepth);
-      await this.gather(node.children.map((child) => () => visit(child, nodeDepth + 1)));
-    };
-
-    const visitVerdict = async (node: VerdictNode, depth: number): Promise<void> => {
-      if (!arrived(node)) return;
-      const parent = graph.parents.get(node)?.[0];
-      if (isJudgement(parent) && verdicts.get(parent)?.verdict !== node.verdict) return;
-      const child = node.child;
-      if (child === null) {
-        steps.push(`${nodeTitle(node, depth)}\nVerdict: ${String(node.verdict)}\nScore: ${node.score}`);
-        const leafScore = (node.score as number) / 10;
-        score = leafScore;
-        if (this.includeReason) {
-          reason = (
-            await this.judge(
-              dagReasonSchema,
-              `An evaluation metric ("${this.name}") walked the decision tree below and reached a final score of ${leafScore} (0 is worst, 1 is best). Using the recorded steps — criteria, verdicts, reasons and task outputs — explain concisely why the score is ${leafScore}. Start with "The score is ${leafScore} because".
-
-Steps:
-${steps.join("\n\n")}
-
-${jsonOnly('{"reason": "<string>"}')}`,
-              { signal },
-            )
-          ).reason;
+  protected override evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
+    return runDag({
+      graph: this.dag,
+      name: this.name,
+      includeReason: this.includeReason,
+      judge: (schema, prompt) => this.judge(schema, prompt, { signal }),
+      gather: (tasks) => this.gather(tasks),
+      renderNode: (node) => (node.evaluationParams ? renderParams(testCase, node.evaluationParams as readonly LLMTestCaseParams[]) : ""),
+      runChild: async (child) => {
+        const metric =
+          child instanceof GEval
+            ? new GEval({
+                model: this.model,
+                name: child.metricName,
+                evaluationParams: child.evaluationParams,
+                ...(child.criteria ? { criteria: child.criteria } : { evaluationSteps: child.evaluationSteps }),
+              })
+            : (child as BaseMetric).copy();
+        try {
+          await metric.aMeasure(testCase, signal ? { signal } : {});
+        } finally {
+          this.accrueChild(metric);
         }
-        return;
-      }
-      if (isNode(child)) return visit(child, depth);
-      const metric =
-        child instanceof GEval
-          ? new GEval({
-              model: this.model,
-              name: child.metricName,
-              evaluationParams: child.evaluationParams,
-              ...(child.criteria ? { criteria: child.criteria } : { evaluationSteps: child.evaluationSteps }),
-            })
-          : child.copy();
-      try {
-        await metric.aMeasure(testCase, signal ? { signal } : {});
-      } finally {
-        this.accrueChild(metric);
-      }
-      steps.push(`${nodeTitle(node, depth)}\nVerdict: ${String(node.verdict)}\nMetric: ${metric.name}\nScore: ${metric.score}\nReason: ${metric.reason}`);
-      score = metric.score;
-      reason = this.includeReason ? metric.reason : null;
-    };
-
-    await this.gather(graph.rootNodes.map((root) => () => visit(root, 0)));
-    return { score, reason, verboseSteps: steps };
+        return { name: metric.name, score: metric.score, reason: metric.reason };
+      },
+    });
   }
 }

@@ -79,6 +79,11 @@ export {
   type VerdictNodeInit,
   type BinaryJudgementNodeInit,
   type NonBinaryJudgementNodeInit,
+  type DAGParam,
+  type TurnWindowRange,
+  type DagRun,
+  type DagChildResult,
+  runDag,
 } from "./dag.js";
 export { TaskCompletionMetric, type TaskCompletionOptions } from "./task-completion.js";
 export { PlanAdherenceMetric, NO_PLAN_REASON } from "./plan-adherence.js";
@@ -89,3 +94,32 @@ export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from
 export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
 export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
 export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";
+export {
+  TurnRagMetric,
+  turnRagScore,
+  turnWindows,
+  NO_WINDOWS_REASON,
+  type TurnRagOptions,
+  type TurnWindow,
+  type WindowScore,
+  type WindowVerdicts,
+} from "./turn-rag.js";
+export { TurnFaithfulnessMetric, NO_CLAIMS_REASON, type TurnFaithfulnessOptions, type TurnFaithfulnessArtefacts } from "./turn-faithfulness.js";
+export { TurnContextualPrecisionMetric, NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";
+export { TurnContextualRecallMetric, turnContextualRecallScore } from "./turn-contextual-recall.js";
+export { TurnContextualRelevancyMetric, turnContextualRelevancyScore } from "./turn-contextual-relevancy.js";
+export {
+  ConversationalDAGMetric,
+  ConversationalTaskNode,
+  ConversationalBinaryJudgementNode,
+  ConversationalNonBinaryJudgementNode,
+  ConversationalVerdictNode,
+  renderConversationalNode,
+  windowTurns,
+  type ConversationalDAGMetricOptions,
+  type ConversationalVerdictChild,
+  type ConversationalTaskNodeInit,
+  type ConversationalBinaryJudgementNodeInit,
+  type ConversationalNonBinaryJudgementNodeInit,
+  type ConversationalVerdictNodeInit,
+} from "./conversational-dag.js";

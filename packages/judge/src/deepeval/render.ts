@@ -3,6 +3,7 @@ import {
   formatToolCallsForPrompt,
   LLM_TEST_CASE_FIELD,
   LLMTestCaseParams,
+  type MultiTurnParams,
   retrievalContextText,
   type LLMTestCase,
   type RetrievalContextItem,
@@ -21,6 +22,21 @@ export const PARAM_LABEL: Readonly<Record<LLMTestCaseParams, string>> = {
   tags: "Tags",
   tools_called: "Tools Called",
   expected_tools: "Expected Tools",
+};
+
+/** Conversational G-Eval's (and the conversational DAG nodes') labels for the multi-turn fields. */
+export const MULTI_TURN_PARAM_LABEL: Readonly<Record<MultiTurnParams, string>> = {
+  role: "Role",
+  content: "Content",
+  metadata: "Metadata",
+  tags: "Tags",
+  scenario: "Scenario",
+  expected_outcome: "Expected Outcome",
+  context: "Context",
+  user_description: "User Description",
+  retrieval_context: "Retrieval Context",
+  chatbot_role: "Chatbot Role",
+  tools_called: "Tools Called",
 };
 
 /** `"a"`, `"a and b"`, `"a, b, and c"`. */

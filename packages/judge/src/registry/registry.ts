@@ -4,6 +4,9 @@
 // schema checked with the same `checkOptions` (unknown keys → `UnknownOptionError`, wrong values →
 // `MetricOptionError`), and did-you-mean for unknown names. Cheap to import: the metric classes and the
 // OpenAI client load only when a metric is created.
+// Not listed, because a row (`JudgeCase`) is one single-turn case: the conversational metrics (KnowledgeRetention,
+// TurnRelevancy, the Turn* RAG metrics, ConversationalGEval, ConversationalDAGMetric), which score a whole
+// conversation, and the DAG metrics, whose graph is code rather than an option value.
 import { checkOptions, didYouMean, UnknownMetricError, type OptionSchema, type OptionSchemas } from "@evalkern/metrics/registry";
 import type { JudgeModel } from "../model.js";
 

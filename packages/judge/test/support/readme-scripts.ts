@@ -9,6 +9,19 @@ export type Script = Record<string, (unknown | ((request: RecordedRequest) => Sc
 
 const bad = { explanation: "unsure", score: "maybe" };
 
+const promptText = (request: RecordedRequest): string => request.body.messages.map((m: { content: string }) => m.content).join("\n");
+
+/** The verdicts of the conversational RAG example, by metric (told apart by their prompts) and window. */
+function turnRagVerdicts(request: RecordedRequest): ScriptedReply {
+  const prompt = promptText(request);
+  const secondWindow = prompt.includes("top floor") || prompt.includes("Tickets");
+  if (prompt.includes("Claims:")) return chatJson({ verdicts: secondWindow ? [v("yes"), v("no", "The café is on the ground floor.")] : [v("yes")] });
+  if (prompt.includes("retriever returned the")) return chatJson({ verdicts: secondWindow ? [v("yes", "café"), v("no", "tickets")] : [v("yes", "9am")] });
+  if (prompt.includes("Split the expected outcome")) return chatJson({ verdicts: secondWindow ? [v("no", "-"), v("yes", "1st node")] : [v("yes", "1st node"), v("no", "-")] });
+  const tickets = prompt.includes("Context:\nTickets");
+  return chatJson({ verdicts: [{ statement: tickets ? "Tickets cost 12 euros." : "A relevant fact.", verdict: tickets ? "no" : "yes", reason: tickets ? "Not asked." : null }] });
+}
+
 /** The scripted judge replies of each example, keyed by title, then by schema name. */
 export const README_SCRIPTS: Record<string, Script> = {
   "The judge client": {
@@ -160,6 +173,18 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     turn_verdict: [v("yes"), v("no", "'Our museum was founded in 1901.' does not say whether there is a café.")],
     reason_score: [{ reason: "The opening hours are given, but the café question is ignored.", score: 7 }],
     reason: Array.from({ length: 2 }, () => ({ reason: "The score is as it is because of the verdicts." })),
+  },
+  // Windows are judged concurrently, so the replies are routed by what each prompt shows.
+  "Conversational RAG and conversational DAG": {
+    truths: Array.from({ length: 2 }, () => (request: RecordedRequest) =>
+      chatJson({ truths: promptText(request).includes("ground floor") ? ["The café is on the ground floor."] : ["The museum opens at 9am."] }),
+    ),
+    claims: Array.from({ length: 2 }, () => (request: RecordedRequest) =>
+      chatJson({ claims: promptText(request).includes("top floor") ? ["There is a café.", "The café is on the top floor."] : ["The museum opens at 9am."] }),
+    ),
+    verdicts: Array.from({ length: 9 }, () => turnRagVerdicts),
+    reason: Array.from({ length: 13 }, () => ({ reason: "The score is as it is because of the verdicts." })),
+    binary_verdict: [{ verdict: true, reason: "Both questions get an answer." }],
   },
 };
 
