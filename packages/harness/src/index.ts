@@ -12,12 +12,15 @@ setRuntime(nodeRuntime);
 export * from "./common.js";
 export {
   scoreFile,
+  scoreJob,
+  inputContentHash,
   inputGeometry,
   checkpointPath,
   statisticsPath,
   summaryPath,
   type ScoreFileOptions,
   type ScoreSummary,
+  type ScoreJob,
   type ShardSpec,
   type BootstrapOptions,
   type RowCounts,
