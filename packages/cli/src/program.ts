@@ -215,7 +215,12 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--json", "print the results as JSON")
     .option("--no-progress", "no progress on stderr while raw input files are scored")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
-    .addHelpText("after", "\nExamples:\n  evalkern compare base.scored.jsonl new.scored.jsonl --by lang\n  evalkern compare base.jsonl new.jsonl --metric bleu --metric chrf\n  evalkern compare base.scored.jsonl sys1.scored.jsonl sys2.scored.jsonl\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  evalkern compare base.scored.jsonl new.scored.jsonl --by lang\n" +
+        "  evalkern compare base.jsonl new.jsonl --metric bleu --metric chrf\n" +
+        "  evalkern compare base.scored.jsonl sys1.scored.jsonl sys2.scored.jsonl\n",
+    )
     .action(async (a: string, b: string, more: string[], o: Record<string, unknown>) => {
       const { compareCommand } = await import("./commands/compare.js");
       code = await compareCommand(

@@ -97,14 +97,17 @@ describe("evalkern compare", () => {
     const several = await runCli(["compare", out("a"), out("b"), out("same"), ...common, "--json"], { cwd: dir });
     expect(several.stderr).toBe("");
     expect(several.code).toBe(0);
-    type Test = { system: string; rows: number; metrics: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number }; system: { score: number } }>>; slices: unknown[] };
+    type Score = { difference: number; pValue: number; baseline: { score: number }; system: { score: number } };
+    type Test = { system: string; rows: number; metrics: Record<string, Record<string, Score>>; signatures: unknown; slices: unknown[] };
     const res = JSON.parse(several.stdout) as { baseline: string; systems: Test[] };
     expect(res.baseline).toBe(out("a"));
     expect(res.systems.map((t) => t.system)).toEqual([out("b"), out("same")]);
     // each system's test is the two-system compare of (baseline, system): same seed, same resampled rows
     for (const [k, name] of ["b", "same"].entries()) {
-      const two = JSON.parse((await runCli(["compare", out("a"), out(name), ...common, "--json"], { cwd: dir })).stdout) as Test & { system: string };
-      expect(res.systems[k]).toEqual({ system: two.system, test: "paired-bs", resamples: 300, seed: 12345, rows: 300, metrics: two.metrics, signatures: (two as unknown as { signatures: unknown }).signatures, slices: two.slices });
+      const two = JSON.parse((await runCli(["compare", out("a"), out(name), ...common, "--json"], { cwd: dir })).stdout) as Test;
+      const { metrics, signatures, slices } = two;
+      const expected = { system: two.system, test: "paired-bs", resamples: 300, seed: 12345, rows: 300, metrics, signatures, slices };
+      expect(res.systems[k]).toEqual(expected);
     }
     // by hand: the better system is never beaten by a resample, p = (0 + 1)/(300 + 1); the baseline's own
     // hypotheses again give Δ = 0, and a zero difference is never "more extreme", so p = 1/301 as well
@@ -119,7 +122,9 @@ describe("evalkern compare", () => {
 
     const text = await runCli(["compare", out("a"), out("b"), out("same"), ...common], { cwd: dir });
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`evalkern compare · baseline ${out("a")} vs 2 systems: ${out("b")}, ${out("same")}\n300 paired rows · paired bootstrap (sacreBLEU paired-bs), 300 resamples, seed 12345; each system against the baseline\n`);
+    const head = `evalkern compare · baseline ${out("a")} vs 2 systems: ${out("b")}, ${out("same")}\n`;
+    const test = "paired bootstrap (sacreBLEU paired-bs), 300 resamples, seed 12345";
+    expect(text.stdout).toContain(`${head}300 paired rows · ${test}; each system against the baseline\n`);
     const esc = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     expect(text.stdout).toMatch(new RegExp(`^bleu\\s+baseline: ${esc(out("a"))}\\s+66\\.95 ±\\d+\\.\\d\\d$`, "m"));
     expect(text.stdout).toMatch(new RegExp(`^\\s+${esc(out("b"))}\\s+79\\.91 ±\\d+\\.\\d\\d\\s+\\+12\\.96\\s+0\\.0033\\s+\\*\\*$`, "m"));
@@ -132,6 +137,7 @@ describe("evalkern compare", () => {
     expect(c.code).toBe(0);
     const mismatch = await runCli(["compare", out("a"), out("b"), out("bleu-only")], { cwd: dir });
     expect(mismatch.code).toBe(2);
-    expect(mismatch.stderr).toContain(`${out("bleu-only")} (system 2) and the baseline ${out("a")}: the two runs used different metrics`);
+    const named = `${out("bleu-only")} (system 2) and the baseline ${out("a")}: the two runs used different metrics`;
+    expect(mismatch.stderr).toContain(named);
   }, 120_000);
 });

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, pairedTests, scoreFile, scoreRows, sliceScores, type ScoreSummary } from "../src/index.js";
+import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, pairedTests } from "../src/index.js";
+import { scoreFile, scoreRows, sliceScores } from "../src/index.js";
+import type { ScoreSummary } from "../src/index.js";
 import { BLOCK_ROWS, ResampleAccumulator, binomial, logFactorial, useSimdKernel } from "../src/bulk/bootstrap.js";
 import { Xoshiro128 } from "../src/bulk/rng.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";

@@ -128,12 +128,20 @@ function severalJson(options: CompareOptions, a: LoadedRun, systems: readonly Lo
  * Several systems as text, as sacreBLEU prints them: per metric, the baseline's row, then one row per system
  * with its score, Δ to the baseline and its own p-value (each system is tested against the baseline alone).
  */
-function severalText(options: CompareOptions, paths: readonly string[], results: readonly PairedTestResult[], scaleOf: ReadonlyMap<string, number>): string {
+function severalText(
+  options: CompareOptions,
+  paths: readonly string[],
+  results: readonly PairedTestResult[],
+  scaleOf: ReadonlyMap<string, number>,
+): string {
   const first = results[0]!;
   const rowCounts = [...new Set(results.map((r) => r.rows))];
-  const paired = rowCounts.length === 1 ? `${first.rows.toLocaleString("en-US")} paired rows` : `paired rows ${results.map((r, k) => `${paths[k]} ${r.rows.toLocaleString("en-US")}`).join(", ")}`;
+  const count = (n: number) => n.toLocaleString("en-US");
+  const each = results.map((r, k) => `${paths[k]} ${count(r.rows)}`).join(", ");
+  const paired = rowCounts.length === 1 ? `${count(first.rows)} paired rows` : `paired rows ${each}`;
   let text = `evalkern compare · baseline ${options.a} vs ${paths.length} systems: ${paths.join(", ")}\n`;
-  text += `${paired} · paired bootstrap (sacreBLEU paired-bs), ${first.resamples} resamples, seed ${first.seed}; each system against the baseline\n\n`;
+  const test = `paired bootstrap (sacreBLEU paired-bs), ${first.resamples} resamples, seed ${first.seed}`;
+  text += `${paired} · ${test}; each system against the baseline\n\n`;
   const rows: string[][] = [];
   for (const [metric, per] of Object.entries(first.metrics)) {
     const scale = scaleOf.get(metric) ?? 1;
@@ -141,7 +149,8 @@ function severalText(options: CompareOptions, paths: readonly string[], results:
       rows.push([label(metric, score), `baseline: ${options.a}`, scoreCell(r0.baseline.score, r0.baseline.ci, scale), "", "", ""]);
       results.forEach((res, k) => {
         const r = res.metrics[metric]![score]!;
-        rows.push(["", paths[k]!, scoreCell(r.system.score, r.system.ci, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+        const cells = [scoreCell(r.system.score, r.system.ci, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)];
+        rows.push(["", paths[k]!, ...cells]);
       });
     }
   }
@@ -154,19 +163,24 @@ function severalText(options: CompareOptions, paths: readonly string[], results:
       for (const [metric, per] of Object.entries(s0.result)) {
         const scale = scaleOf.get(metric) ?? 1;
         for (const [score, r0] of Object.entries(per)) {
-          srows.push([firstRow ? s0.value : "", label(metric, score), `baseline: ${options.a}`, "", formatScore(r0.baseline.score, scale), "", "", ""]);
+          const baseline = formatScore(r0.baseline.score, scale);
+          srows.push([firstRow ? s0.value : "", label(metric, score), `baseline: ${options.a}`, "", baseline, "", "", ""]);
           firstRow = false;
           perSystem.forEach((slices, k) => {
             const s = slices.find((x) => x.field === field && x.value === s0.value);
             const r = s?.result[metric]?.[score];
             // a slice with no row valid in both the baseline and this system has no test
             if (!s || !r) srows.push(["", "", paths[k]!, "0", "–", "", "", ""]);
-            else srows.push(["", "", paths[k]!, String(s.rows), formatScore(r.system.score, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+            else {
+              const cells = [formatScore(r.system.score, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)];
+              srows.push(["", "", paths[k]!, String(s.rows), ...cells]);
+            }
           });
         }
       }
     }
-    text += `\n\nby ${field}\n${formatTable([field, "metric", "system", "rows", "score", "Δ", "p", ""], srows, { align: ["l", "l", "l", "r", "r", "r", "r", "l"] })}`;
+    const align = ["l", "l", "l", "r", "r", "r", "r", "l"] as const;
+    text += `\n\nby ${field}\n${formatTable([field, "metric", "system", "rows", "score", "Δ", "p", ""], srows, { align: [...align] })}`;
   }
   return `${text}\n\np: probability of a difference at least this large by chance (* < 0.05, ** < 0.01, *** < 0.001)\n`;
 }
@@ -204,7 +218,8 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
       throw mapHarnessError(e);
     }
     if (systems.length > 1) {
-      io.stdout.write(options.json ? severalJson(options, a, systems, results) : severalText(options, paths, results, new Map(metricsOf(a).map((m) => [m.name, m.scale] as const))));
+      const scales = new Map(metricsOf(a).map((m) => [m.name, m.scale] as const));
+      io.stdout.write(options.json ? severalJson(options, a, systems, results) : severalText(options, paths, results, scales));
       return EXIT.ok;
     }
     const b = systems[0]!;

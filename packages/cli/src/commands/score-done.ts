@@ -13,7 +13,8 @@
 // keeps the size, restores the mtime and keeps the inode: the cheap test trusts those three, as make and
 // rsync do. (An interrupted run's checkpoint, by contrast, re-hashes the bytes it covers.)
 import { existsSync, statSync } from "node:fs";
-import { inputContentHash, scoreJob, statisticsPath, summaryPath, type ScoreFileOptions, type ScoreJob, type ScoreSummary } from "@evalkern/harness";
+import { inputContentHash, scoreJob, statisticsPath, summaryPath } from "@evalkern/harness";
+import type { ScoreFileOptions, ScoreJob, ScoreSummary } from "@evalkern/harness";
 import { loadRun, type FileIdentity, type FinishedRecord, type RunManifest } from "../results.js";
 
 export function fileIdentity(path: string): FileIdentity {
@@ -96,6 +97,8 @@ export async function finishedRun(o: {
   if (sameIdentity(rec.input, input)) return { done: true, manifest, summary, hashed: false };
   if (input.size !== rec.input.size) return { done: false, why: `the input changed (${rec.input.size} → ${input.size} bytes)` };
   // same size, another mtime or file: hash the bytes to tell a touched or copied file from an edited one
-  if (inputContentHash(o.harnessOptions.input, planned.geometry) !== rec.contentHash) return { done: false, why: "the input's content changed" };
+  if (inputContentHash(o.harnessOptions.input, planned.geometry) !== rec.contentHash) {
+    return { done: false, why: "the input's content changed" };
+  }
   return { done: true, manifest, summary, hashed: true };
 }

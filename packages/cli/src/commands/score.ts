@@ -464,14 +464,17 @@ async function alreadyDone(
   }
   if (options.json) {
     const { rows, metrics } = manifest;
-    const json = { output, alreadyDone: true, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) };
+    const summaries = metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci }));
+    const json = { output, alreadyDone: true, rows, metrics: summaries };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const where = `${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}`;
     const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
     const bad = manifest.rows.bad ? `, ${formatCount(manifest.rows.bad)} bad` : "";
-    io.stdout.write(`evalkern score · ${where}\n${formatCount(manifest.rows.scored)} rows scored${bad}${shardNote} · already done (${how}; finished ${manifest.createdAt})\n\n`);
-    if (manifest.rows.scored > 0) io.stdout.write(`${summaryTable(manifest.metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`);
+    const done = `already done (${how}; finished ${manifest.createdAt})`;
+    io.stdout.write(`evalkern score · ${where}\n${formatCount(manifest.rows.scored)} rows scored${bad}${shardNote} · ${done}\n\n`);
+    const table = summaryTable(manifest.metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) });
+    if (manifest.rows.scored > 0) io.stdout.write(`${table}\n`);
   }
   if (options.report) {
     const { writeReport } = await import("./report.js");
