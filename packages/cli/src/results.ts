@@ -37,6 +37,25 @@ export interface RunMetric {
   readonly scoringPaths?: Readonly<Record<string, number>>;
 }
 
+/** What identifies a file without reading it. */
+export interface FileIdentity {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly dev: number;
+}
+
+/** What a finished score run was computed from (`RunManifest.finished`, see commands/score-done.ts). */
+export interface FinishedRecord {
+  readonly job: string;
+  readonly jobParts: Readonly<Record<string, unknown>>;
+  readonly contentHash: string;
+  readonly input: FileIdentity;
+  readonly output: FileIdentity;
+  readonly statistics: FileIdentity | null;
+  readonly bootstrap: { readonly resamples: number; readonly seed: number } | false;
+}
+
 export interface RunManifest {
   readonly version: 1;
   readonly kind: "score" | "judge";
@@ -55,6 +74,8 @@ export interface RunManifest {
   /** Bulk scorer summary file (score runs), relative to the sidecar directory. */
   readonly summary?: string;
   readonly elapsedMs: number;
+  /** Score runs that finished: what they were computed from, so `--resume` can answer "already done". */
+  readonly finished?: FinishedRecord;
   /** Judge runs: the model and usage totals. */
   readonly judge?: Readonly<Record<string, unknown>>;
 }

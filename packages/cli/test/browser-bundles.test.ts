@@ -7,9 +7,10 @@
 // BROWSER_ENTRIES is the one list of browser-safe entry points (the root README says so).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
 import { build, type BuildResult, type Metafile } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -58,6 +59,70 @@ async function bundle(contents: string): Promise<BuildResult & { metafile: Metaf
   });
   return { ...result, metafile: result.metafile!, text: result.outputFiles?.[0]?.text ?? "" };
 }
+
+/**
+ * What a page pays to import an entry, as a user's bundler builds it (esbuild with code splitting, as Vite,
+ * Rollup and webpack split dynamic imports): the entry's chunk and the chunks it imports statically. A
+ * dynamic `import()` (rule modules, the Python `re` port) becomes its own chunk, fetched on first use.
+ */
+async function initialLoad(entry: string): Promise<{ bytes: number; gzip: number; inputs: string[]; lazyChunks: number }> {
+  const result = await build({
+    stdin: { contents: `export * from ${JSON.stringify(entry)};`, resolveDir: CLI, sourcefile: "entry.js", loader: "js" },
+    bundle: true,
+    splitting: true,
+    outdir: join(tmpdir(), "evalkern-split"), // not written: names the chunks
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    external: OPTIONAL_PEERS,
+  });
+  const outputs = result.metafile.outputs;
+  const main = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
+  const initial = new Set([main]);
+  for (const chunk of initial) {
+    for (const i of outputs[chunk]!.imports) if (i.kind === "import-statement" && outputs[i.path]) initial.add(i.path);
+  }
+  const files = new Map(result.outputFiles.map((f) => [relative(process.cwd(), f.path), f.contents] as const));
+  let bytes = 0;
+  let gzip = 0;
+  const inputs: string[] = [];
+  for (const chunk of initial) {
+    const contents = files.get(chunk)!;
+    bytes += contents.length;
+    gzip += gzipSync(contents, { level: 9 }).length;
+    inputs.push(...Object.keys(outputs[chunk]!.inputs));
+  }
+  return { bytes, gzip, inputs, lazyChunks: Object.keys(outputs).length - initial.size };
+}
+
+/**
+ * Gzip budget (bytes) of each browser entry's initial load, about 12% over its size when set (Nov 2026):
+ * growing past one is a decision, not an accident. The Python `re` port (with re2js) and the evalwire
+ * Unicode name table load with the rule modules, on first use, never with `@evalkern/metrics/registry`.
+ */
+const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
+  "@evalkern/core-wasm": 96_000,
+  "@evalkern/metrics": 207_000,
+  "@evalkern/metrics/dspy": 82_000,
+  "@evalkern/metrics/byob": 343_000,
+  "@evalkern/metrics/evalwire": 332_000,
+  "@evalkern/metrics/lmeval": 79_000,
+  "@evalkern/metrics/dsrs": 25_500,
+  "@evalkern/metrics/deepeval": 85_000,
+  "@evalkern/metrics/common": 80_000,
+  "@evalkern/metrics/python": 103_500,
+  "@evalkern/metrics/registry": 106_000,
+  "@evalkern/metrics/registry/rules": 278_000,
+  "@evalkern/judge": 620_000,
+  "@evalkern/harness/browser": 508_000,
+  "@evalkern/harness/report": 11_200,
+};
+
+/** Modules only a few rules need: never in the registry's initial load. */
+const LAZY_IN_REGISTRY = [/\/python\/regex\.js$/, /\/re2js\//, /\/evalwire\/unicode-names/, /\/python\/literal\.js$/];
 
 const work = mkdtempSync(join(tmpdir(), "evalkern-browser-bundles-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -121,6 +186,25 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
 
   it("Node-only entry points are not in the browser list", () => {
     for (const entry of NODE_ONLY_ENTRIES) expect(BROWSER_ENTRIES as readonly string[]).not.toContain(entry);
+  });
+});
+
+describe("browser bundle sizes (initial load, gzip)", () => {
+  const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+  for (const entry of BROWSER_ENTRIES) {
+    it(`${entry} stays within its gzip budget`, async () => {
+      const { bytes, gzip, lazyChunks } = await initialLoad(entry);
+      const budget = GZIP_BUDGETS[entry];
+      const sizes = `${kB(bytes).padStart(9)}  gzip ${kB(gzip).padStart(8)}  budget ${kB(budget).padStart(8)}`;
+      console.log(`${entry.padEnd(34)} ${sizes}  (+${lazyChunks} chunks on first use)`);
+      expect(gzip, `${entry}: ${gzip} bytes gzip, budget ${budget}`).toBeLessThanOrEqual(budget);
+    });
+  }
+
+  it("@evalkern/metrics/registry loads the Python re port and the rule modules only on first use", async () => {
+    const { inputs, lazyChunks } = await initialLoad("@evalkern/metrics/registry");
+    expect(inputs.filter((i) => LAZY_IN_REGISTRY.some((re) => re.test(i)))).toEqual([]);
+    expect(lazyChunks).toBeGreaterThan(0);
   });
 });
 

@@ -86,4 +86,58 @@ describe("evalkern compare", () => {
     const missing = await runCli(["compare", join(dir, "nope.jsonl"), join(dir, "a.jsonl")], { cwd: dir });
     expect(missing.code).toBe(3);
   });
+
+  it("a baseline and several systems: each system gets its own test against the baseline (sacreBLEU -i base sys1 sys2)", async () => {
+    const flags = ["--metric", "bleu", "--metric", "chrf", "--no-progress"];
+    const out = (name: string) => join(dir, `n-${name}.jsonl`);
+    for (const [name, input] of [["a", examplePairs], ["b", better], ["same", examplePairs]] as const) {
+      expect((await runCli(["score", input, "-o", out(name), ...flags], { cwd: dir })).code).toBe(0);
+    }
+    const common = ["--by", "lang", "--resamples", "300"];
+    const several = await runCli(["compare", out("a"), out("b"), out("same"), ...common, "--json"], { cwd: dir });
+    expect(several.stderr).toBe("");
+    expect(several.code).toBe(0);
+    type Score = { difference: number; pValue: number; baseline: { score: number }; system: { score: number } };
+    type Test = { system: string; rows: number; metrics: Record<string, Record<string, Score>>; signatures: unknown; slices: unknown[] };
+    const res = JSON.parse(several.stdout) as { baseline: string; systems: Test[] };
+    expect(res.baseline).toBe(out("a"));
+    expect(res.systems.map((t) => t.system)).toEqual([out("b"), out("same")]);
+    // each system's test is the two-system compare of (baseline, system): same seed, same resampled rows
+    for (const [k, name] of ["b", "same"].entries()) {
+      const two = JSON.parse((await runCli(["compare", out("a"), out(name), ...common, "--json"], { cwd: dir })).stdout) as Test;
+      const { metrics, signatures, slices } = two;
+      const expected = { system: two.system, test: "paired-bs", resamples: 300, seed: 12345, rows: 300, metrics, signatures, slices };
+      expect(res.systems[k]).toEqual(expected);
+    }
+    // by hand: the better system is never beaten by a resample, p = (0 + 1)/(300 + 1); the baseline's own
+    // hypotheses again give Δ = 0, and a zero difference is never "more extreme", so p = 1/301 as well
+    // (sacreBLEU counts |Δ*| − mean|Δ*| > |Δ| strictly, so that a system against itself is not called chance)
+    expect(res.systems[0]!.metrics.bleu!.bleu!.pValue).toBe(1 / 301);
+    for (const m of ["bleu", "chrf"]) {
+      const same = res.systems[1]!.metrics[m]![m]!;
+      expect(same.difference).toBe(0);
+      expect(same.system.score).toBe(same.baseline.score);
+      expect(same.pValue).toBe(1 / 301);
+    }
+
+    const text = await runCli(["compare", out("a"), out("b"), out("same"), ...common], { cwd: dir });
+    expect(text.code).toBe(0);
+    const head = `evalkern compare · baseline ${out("a")} vs 2 systems: ${out("b")}, ${out("same")}\n`;
+    const test = "paired bootstrap (sacreBLEU paired-bs), 300 resamples, seed 12345";
+    expect(text.stdout).toContain(`${head}300 paired rows · ${test}; each system against the baseline\n`);
+    const esc = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(text.stdout).toMatch(new RegExp(`^bleu\\s+baseline: ${esc(out("a"))}\\s+66\\.95 ±\\d+\\.\\d\\d$`, "m"));
+    expect(text.stdout).toMatch(new RegExp(`^\\s+${esc(out("b"))}\\s+79\\.91 ±\\d+\\.\\d\\d\\s+\\+12\\.96\\s+0\\.0033\\s+\\*\\*$`, "m"));
+    expect(text.stdout).toMatch(new RegExp(`^\\s+${esc(out("same"))}\\s+66\\.95 ±\\d+\\.\\d\\d\\s+\\+0\\.00\\s+0\\.0033\\s+\\*\\*$`, "m"));
+    expect(text.stdout).toMatch(/^by lang$/m);
+    expect(text.stdout).toMatch(/^en\s+bleu\s+baseline: /m);
+
+    // a system that does not pair with the baseline is named
+    const c = await runCli(["score", better, "-o", out("bleu-only"), "--metric", "bleu", "--no-progress", "--no-ci"], { cwd: dir });
+    expect(c.code).toBe(0);
+    const mismatch = await runCli(["compare", out("a"), out("b"), out("bleu-only")], { cwd: dir });
+    expect(mismatch.code).toBe(2);
+    const named = `${out("bleu-only")} (system 2) and the baseline ${out("a")}: the two runs used different metrics`;
+    expect(mismatch.stderr).toContain(named);
+  }, 120_000);
 });

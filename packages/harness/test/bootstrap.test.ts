@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, scoreFile, scoreRows, sliceScores, type ScoreSummary } from "../src/index.js";
+import { bootstrapCi, estimateCi, pairedBootstrapPValue, pairedTest, pairedTests } from "../src/index.js";
+import { scoreFile, scoreRows, sliceScores } from "../src/index.js";
+import type { ScoreSummary } from "../src/index.js";
 import { BLOCK_ROWS, ResampleAccumulator, binomial, logFactorial, useSimdKernel } from "../src/bulk/bootstrap.js";
 import { Xoshiro128 } from "../src/bulk/rng.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
@@ -248,6 +250,34 @@ describe("paired significance test", () => {
 
     const r3 = await pairedTest({ baseline: base, system: sysBetter, resamples: 200, seed: 3, workers: 1 });
     expect(r3).toEqual(r1);
+  });
+});
+
+describe("several systems against one baseline (sacreBLEU -i base sys1 sys2 --paired-bs)", () => {
+  it("tests each system against the baseline alone, on the same resampled rows", async () => {
+    const metrics = ["bleu", "chrf"] as const;
+    const base = await scoreFile({ input, output: join(dir, "nbase.jsonl"), metrics, workers: 2, keepStatistics: true });
+    const better = join(dir, "nbetter.jsonl");
+    writeFileSync(better, pairs.map((p, i) => JSON.stringify({ hyp: i % 3 === 0 ? p.refs[0] : p.hyp, refs: p.refs })).join("\n") + "\n");
+    const sysBetter = await scoreFile({ input: better, output: join(dir, "nbetter.out.jsonl"), metrics, workers: 2, keepStatistics: true });
+    // the baseline's own hypotheses again: a system equal to the baseline
+    const same = await scoreFile({ input, output: join(dir, "nsame.jsonl"), metrics, workers: 1, keepStatistics: true });
+    const B = 200;
+    const [rBetter, rSame, ...rest] = await pairedTests({ baseline: base, systems: [sysBetter, same], resamples: B, workers: 2 });
+    expect(rest).toEqual([]);
+    // each system's result is the two-system test of (baseline, system): sacreBLEU seeds every system's test alike
+    expect(rBetter).toEqual(await pairedTest({ baseline: base, system: sysBetter, resamples: B, workers: 1 }));
+    expect(rBetter!.metrics.bleu!.bleu!.pValue).toBe(1 / (B + 1));
+    // equal systems: Δ = 0 and every resampled |Δ*| − mean|Δ*| is 0, never > 0, so p = (0 + 1)/(B + 1) (sacreBLEU's
+    // "a zero difference should not be attributed to chance"); the baseline's CI is the same in both tests
+    for (const m of metrics) {
+      const r = rSame!.metrics[m]![m]!;
+      expect(r.difference).toBe(0);
+      expect(r.system.score).toBe(r.baseline.score);
+      expect(r.pValue).toBe(1 / (B + 1));
+      expect(r.baseline).toEqual(rBetter!.metrics[m]![m]!.baseline);
+    }
+    await expect(pairedTests({ baseline: base, systems: [] })).rejects.toThrow(/at least one system/);
   });
 });
 

@@ -2,7 +2,7 @@
 // (worker threads, checkpoints, shards, bootstrap CIs). The harness writes the output rows themselves
 // (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
 import { checkpointPath, csvKeys, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
@@ -18,6 +18,7 @@ import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunMan
 import { log, colorEnabled, style } from "../log.js";
 import { shortSignature, type SignatureStyle } from "../signatures.js";
 export { columnLabel } from "../results.js";
+import { fileIdentity, finishedRecord, finishedRun, type DoneCheck } from "./score-done.js";
 import { formatScore, formatTable } from "../table.js";
 
 export interface ShardArgument {
@@ -267,7 +268,8 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
 async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
   const input = resolve(options.input);
   requireFile(input);
-  if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
+  const inputBefore = fileIdentity(input);
+  if (inputBefore.size === 0) throw inputError(`input file is empty: ${options.input}`);
   const output = resolve(options.output ?? defaultOutput(input, options.shard));
   const outputs = [mainOutput(options.output, output), { role: "--report", path: options.report }];
   checkOutputPaths([{ role: "the input", path: options.input }], outputs);
@@ -301,33 +303,43 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   let scoredAt = 0;
   let lastRecords = 0;
   log.debug(`phase score: input ${input} (${format}), output ${output}, ${resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${cores} cores`);
+  const bootstrap = options.ci ? { resamples: options.resamples, seed: options.seed } : (false as const);
+  // what the harness scores (the progress callbacks and signal aside): also what a finished run is compared by
+  const harnessOptions: Parameters<typeof scoreFile>[0] = {
+    input,
+    output: raw,
+    outputRows: "rows",
+    outputFormat,
+    outputDelimiter: delimiterOf(output),
+    outputEscapeFormulas: options.csvEscapeFormulas !== false,
+    ...(outputQuote !== undefined ? { outputQuote } : {}),
+    metrics: resolved.map(harnessSpec),
+    fields,
+    format,
+    delimiter,
+    quote,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    // queue mode with --job: a checkpoint of the same job resumes without --resume
+    ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
+    ...(options.shard ? { shard: options.shard } : {}),
+    bootstrap,
+    keepStatistics: true,
+    ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
+    ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
+    ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
+    ...(options.strictUtf8 ? { strictUtf8: true } : {}),
+  };
+  if (options.resume && !options.queue) {
+    const done = await finishedRun({ harnessOptions, output, raw, bootstrap });
+    if (done.done) return alreadyDone(options, io, { input, output, dir, ...done });
+    log.detail(`--resume: the finished run at ${output} is not the answer (${done.why}); scoring`);
+  }
   let summary: ScoreSummary;
   guard.setAbortable(true);
   try {
     const score: (o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary> = options.queue ? await distributed(options, io, showProgress) : scoreFile;
     summary = await score({
-      input,
-      output: raw,
-      outputRows: "rows",
-      outputFormat,
-      outputDelimiter: delimiterOf(output),
-      outputEscapeFormulas: options.csvEscapeFormulas !== false,
-      ...(outputQuote !== undefined ? { outputQuote } : {}),
-      metrics: resolved.map(harnessSpec),
-      fields,
-      format,
-      delimiter,
-      quote,
-      ...(options.workers !== undefined ? { workers: options.workers } : {}),
-      // queue mode with --job: a checkpoint of the same job resumes without --resume
-      ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
-      ...(options.shard ? { shard: options.shard } : {}),
-      bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
-      keepStatistics: true,
-      ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
-      ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
-      ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
-      ...(options.strictUtf8 ? { strictUtf8: true } : {}),
+      ...harnessOptions,
       onProgress: (p) => {
         lastRecords = p.records;
         progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined);
@@ -367,7 +379,7 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   rmSync(checkpointPath(raw), { force: true });
   const joinMs = performance.now() - joinStarted;
 
-  const manifest: RunManifest = {
+  let manifest: RunManifest = {
     version: 1,
     kind: "score",
     tool: `evalkern ${CLI_VERSION}`,
@@ -384,6 +396,9 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     summary: relative(dir, `${raw}.summary.json`),
     elapsedMs: summary.elapsedMs,
   };
+  // a local run records what it was computed from, so that `--resume` can answer "already done"
+  const finished = options.queue ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
+  if (finished) manifest = { ...manifest, finished };
   writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (options.json) {
@@ -430,3 +445,49 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   return EXIT.ok;
 }
 
+
+/**
+ * `--resume` of a finished run with the same input and settings: nothing is scored; it prints what the run
+ * printed (from its manifest and summary) with "already done", and exits as it did.
+ */
+async function alreadyDone(
+  options: ScoreCommandOptions,
+  io: ScoreIo,
+  run: { readonly input: string; readonly output: string; readonly dir: string } & Extract<DoneCheck, { done: true }>,
+): Promise<number> {
+  const { input, output, manifest, summary } = run;
+  const how = run.hashed ? "its input's bytes are the ones scored" : "its input, output and settings are unchanged";
+  if (run.hashed && manifest.finished) {
+    // the input was touched or copied back: record its new identity, so the next --resume reads nothing
+    const finished = { ...manifest.finished, input: fileIdentity(input) };
+    writeFileSync(join(run.dir, "run.json"), `${JSON.stringify({ ...manifest, finished }, null, 2)}\n`);
+  }
+  if (options.json) {
+    const { rows, metrics } = manifest;
+    const summaries = metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci }));
+    const json = { output, alreadyDone: true, rows, metrics: summaries };
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const where = `${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}`;
+    const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
+    const bad = manifest.rows.bad ? `, ${formatCount(manifest.rows.bad)} bad` : "";
+    const done = `already done (${how}; finished ${manifest.createdAt})`;
+    io.stdout.write(`evalkern score · ${where}\n${formatCount(manifest.rows.scored)} rows scored${bad}${shardNote} · ${done}\n\n`);
+    const table = summaryTable(manifest.metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) });
+    if (manifest.rows.scored > 0) io.stdout.write(`${table}\n`);
+  }
+  if (options.report) {
+    const { writeReport } = await import("./report.js");
+    const reportPath = resolve(options.report);
+    await writeReport({ results: output, output: reportPath });
+    if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), reportPath) || reportPath}\n`);
+  }
+  if (summary.rows.bad > 0) {
+    io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
+    if (!options.allowBadRows) {
+      io.stderr.write("exiting with code 3 because of bad rows (pass --allow-bad-rows to accept them)\n");
+      return EXIT.input;
+    }
+  }
+  return EXIT.ok;
+}

@@ -148,6 +148,16 @@ function hashFileRange(path: string, start: number, end: number, hash: Hash): vo
   }
 }
 
+/**
+ * The content hash a finished run of `geometry` records (`ScoreSummary.contentHash`): the CSV header and
+ * every input byte of its range, as the pipeline hashes them while scoring. Reads the whole range.
+ */
+export function inputContentHash(input: string, geometry: InputGeometry): string {
+  const hash = contentHasher(geometry);
+  hashFileRange(input, geometry.start, geometry.end, hash);
+  return hash.digest("hex");
+}
+
 /** A run's starting point: a fresh state, or the one restored from a checkpoint of the same job. */
 export interface RunStart {
   readonly state: State;

@@ -37,6 +37,7 @@ import { bootstrapFromFiles } from "./statistics.js";
 export { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 export { checkpointPath, resolveShard, statisticsPath, summaryPath, type ScoreFileOptions, type ShardSpec } from "./score-options.js";
 export { inputGeometry, type InputGeometry } from "./geometry.js";
+export { inputContentHash } from "./checkpoint.js";
 
 export interface RowCounts {
   /** Records seen (non-blank JSONL lines / CSV records). */
@@ -78,6 +79,11 @@ export interface ScoreSummary {
   /** Per-row statistics files, in row order (f32 little-endian rows [valid, ...statistics]), when kept. */
   readonly statistics: { readonly files: readonly string[]; readonly rowWidth: number } | null;
   readonly resumed: boolean;
+  /**
+   * sha256 of the CSV header and every input byte scored (`inputContentHash`): what a finished run was
+   * computed from. Absent on merged runs.
+   */
+  readonly contentHash?: string;
   readonly elapsedMs: number;
   readonly workers: number;
   readonly diagnostics: {
@@ -152,6 +158,23 @@ async function planJob(opts: ResolvedScoreOptions, options: ScoreFileOptions): P
   return { geometry, metrics, rowsOut, totalWidth, rowWidth, job, jobParts, ckptPath, statsPath, sumPath };
 }
 
+/** What `scoreFile` of some options would score: its job fingerprint, what it is computed from, and the input's geometry. */
+export interface ScoreJob {
+  readonly job: string;
+  readonly jobParts: Readonly<Record<string, unknown>>;
+  readonly geometry: InputGeometry;
+}
+
+/**
+ * The job `scoreFile(options)` would run, without touching a file but the input's first bytes (BOM, CSV
+ * header, shard boundaries): a caller compares it with a finished run's `ScoreSummary.job` to tell
+ * whether that run is already the answer.
+ */
+export async function scoreJob(options: ScoreFileOptions): Promise<ScoreJob> {
+  const { job, jobParts, geometry } = await planJob(resolveScoreOptions(options), options);
+  return { job, jobParts, geometry };
+}
+
 // --------------------------------------------------------- stage 5: corpus scores and bootstrap CIs
 
 /** Corpus scores from the summed statistics; with bootstrap, CIs from one pass over the statistics file. */
@@ -209,6 +232,7 @@ function writeSummary(
     fields,
     statistics: keepStatistics ? { files: [statsPath], rowWidth } : null,
     resumed,
+    contentHash: state.contentHash,
     elapsedMs: state.elapsedMs,
     workers,
     diagnostics: { chunks, window, maxInFlight, ...(workersRequested > workers ? { workersRequested } : {}) },

@@ -244,3 +244,33 @@ export async function pairedTest(options: PairedTestOptions): Promise<PairedTest
     fileResampler(fa, fb, rowWidth, poolFor(a, options.workers)),
   );
 }
+
+export interface PairedTestsOptions extends StatisticsOptions {
+  /** The baseline system's scoreFile summary (or its path); it must have kept statistics. */
+  readonly baseline: ScoredRun;
+  /** The systems compared with the baseline (one or more), each scored with its metrics on the same rows. */
+  readonly systems: readonly ScoredRun[];
+  /** Also test each slice: field → the slice value of every record (see `pairedTest`). */
+  readonly slices?: Record<string, SliceKeys>;
+}
+
+/**
+ * sacreBLEU's paired test of several systems (`sacrebleu ref.txt -i base.txt sys1.txt sys2.txt --paired-bs`):
+ * the first is the baseline and every other system is tested against it alone, on the same resampled rows
+ * (the same seed), so each system's result is the two-system `pairedTest` of (baseline, system). One
+ * result per system, in order.
+ *
+ * @example
+ * const [r1, r2] = await pairedTests({ baseline: "base.jsonl.summary.json", systems: ["a.jsonl.summary.json", "b.jsonl.summary.json"] });
+ * r2.metrics.bleu.bleu.pValue;
+ */
+export async function pairedTests(options: PairedTestsOptions): Promise<PairedTestResult[]> {
+  if (!Array.isArray(options.systems) || options.systems.length === 0) {
+    throw new InvalidArgumentError("systems must list at least one system to compare with the baseline", { argument: "systems" });
+  }
+  const { systems, ...common } = options;
+  const results: PairedTestResult[] = [];
+  // one after another: each test already uses every worker
+  for (const system of systems) results.push(await pairedTest({ ...common, system }));
+  return results;
+}
