@@ -17,8 +17,22 @@ export {
 } from "./params.js";
 export { ToolCall, ToolCallType, formatToolCallsForPrompt, type ToolCallInit } from "./tool-call.js";
 export {
+  MLLMImage,
+  MAX_IMAGE_BYTES,
+  IMAGE_SLUG_PATTERN,
+  guessMimeType,
+  hasImageSlug,
+  imageById,
+  imagesIn,
+  parseMultimodalString,
+  type MLLMImageInit,
+  type MLLMImageJSON,
+  type MultimodalPart,
+} from "./mllm-image.js";
+export {
   LLMTestCase,
   retrievalContextText,
+  type MultimodalText,
   type LLMTestCaseInit,
   type RetrievedContextData,
   type RetrievalContextItem,
@@ -56,6 +70,8 @@ export {
   SyncMeasureUnsupportedError,
   ConcurrentMeasureError,
   InvalidEvaluationError,
+  ImageTooLargeError,
+  ImageUnavailableError,
 } from "./errors.js";
 export {
   MetricCore,
