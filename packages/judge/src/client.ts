@@ -38,6 +38,7 @@ import { checkMessages, checkNumber, finishUsage, type CallState, type RawUsage 
 import { CapabilityRejection, Transport, createOpenAIClient } from "./openai/transport.js";
 import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
 import { knownPrice } from "./prices.js";
+import { knownImageSupport } from "./images.js";
 import { addUsage, checkPriceTable, costOf, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "./usage.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -169,6 +170,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     maxTopLogprobs: number;
     supportsTemperature: boolean;
     supportsEcho: boolean | undefined;
+    supportsImages: boolean | undefined;
   };
   private readonly rejectedSchemas = new Set<string>();
   private echoNeedsOneToken = false;
@@ -225,6 +227,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       maxTopLogprobs: caps.maxTopLogprobs === undefined ? 20 : checkNumber(caps.maxTopLogprobs, "capabilities.maxTopLogprobs", 0, true),
       supportsTemperature: caps.supportsTemperature ?? true,
       supportsEcho: caps.supportsEcho,
+      supportsImages: caps.supportsImages ?? knownImageSupport(model),
     };
 
     this.transport = new Transport(
@@ -266,6 +269,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       maxTopLogprobs: this.caps.maxTopLogprobs,
       supportsTemperature: this.caps.supportsTemperature,
       ...(this.caps.supportsEcho !== undefined ? { supportsEcho: this.caps.supportsEcho } : {}),
+      ...(this.caps.supportsImages !== undefined ? { supportsImages: this.caps.supportsImages } : {}),
     };
   }
 

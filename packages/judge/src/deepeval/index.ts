@@ -89,3 +89,11 @@ export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from
 export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
 export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
 export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";
+export { TextToImageMetric, ImageEditingMetric } from "./text-to-image.js";
+export {
+  ImageCoherenceMetric,
+  ImageHelpfulnessMetric,
+  ImageReferenceMetric,
+  imageContext,
+  type ImageContextMetricOptions,
+} from "./image-context.js";
