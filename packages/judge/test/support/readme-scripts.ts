@@ -161,5 +161,10 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     reason_score: [{ reason: "The opening hours are given, but the café question is ignored.", score: 7 }],
     reason: Array.from({ length: 2 }, () => ({ reason: "The score is as it is because of the verdicts." })),
   },
+  "Image metrics": {
+    semantic_consistency: [{ score: [8], reasoning: "A red bicycle stands by a lake." }],
+    perceptual_quality: [{ score: [9, 6], reasoning: "The spokes are blurred." }],
+    image_score: [{ score: 8, reasoning: "The leaf diagram matches both sentences." }],
+  },
 };
 
