@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AnswerRelevancyMetric, OpenAICompatibleJudge, type OpenAICompatibleJudgeOptions } from "@evalkern/judge";
-import { JsonCorrectnessMetric, ToolCorrectnessMetric } from "@evalkern/metrics/deepeval";
+import { JsonCorrectnessMetric, MLLMImage, ToolCorrectnessMetric } from "@evalkern/metrics/deepeval";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, chatJson, serverError, type ScriptedServer, type RecordedRequest } from "../../judge/test/support/server.js";
 import {
@@ -240,6 +240,21 @@ describe("EvaluationDataset", () => {
 
     const fromArray = EvaluationDataset.fromArray([{ input: "x", expected_output: "y" }]);
     expect(fromArray.length).toBe(1);
+  });
+
+  it("carries images through JSONL in their object form, unchanged", async () => {
+    const dir = tempDir();
+    const image = new MLLMImage({ url: "https://example.com/chart.png" });
+    const golden = new Golden({ input: ["What does this show?", image], expectedOutput: "Growth." });
+    const path = join(dir, "images.jsonl");
+    writeFileSync(path, `${JSON.stringify(golden)}\n${JSON.stringify({ input: "See [DEEPEVAL:IMAGE:x1]", images: { x1: { id: "x1", dataBase64: "iVBORw0KGgo=", mimeType: "image/png" } } })}\n`);
+    const dataset = await EvaluationDataset.fromFile(path);
+    const [first, second] = dataset.goldens as Golden[];
+    expect(first!.input).toBe(`What does this show?${image}`);
+    expect(first!.images.get(image.id)?.url).toBe("https://example.com/chart.png");
+    expect(first!.toTestCase({ actualOutput: "Growth." }).multimodal).toBe(true);
+    expect(second!.images.get("x1")?.mimeType).toBe("image/png");
+    expect(second!.customColumnKeyValues).toBeNull();
   });
 
   it("a bad row is a DatasetError naming the file and row, and nothing from that file is added", async () => {

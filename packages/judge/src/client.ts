@@ -34,6 +34,7 @@ import { OpenAITransport, createOpenAIClient } from "./openai/transport.js";
 import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
 import { knownPrice } from "./prices.js";
 import { addUsage, checkPriceTable, lookupPrice, UsageLedger, ZERO_USAGE, type ModelPrice, type PriceTable } from "./usage.js";
+import { knownImageSupport } from "./images.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -171,6 +172,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     maxTopLogprobs: number;
     supportsTemperature: boolean;
     supportsEcho: boolean | undefined;
+    supportsImages: boolean | undefined;
   };
   private echoNeedsOneToken = false;
 
@@ -226,6 +228,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       maxTopLogprobs: caps.maxTopLogprobs === undefined ? 20 : checkNumber(caps.maxTopLogprobs, "capabilities.maxTopLogprobs", 0, true),
       supportsTemperature: caps.supportsTemperature ?? true,
       supportsEcho: caps.supportsEcho,
+      supportsImages: caps.supportsImages ?? knownImageSupport(model),
     };
 
     const client = createOpenAIClient({
@@ -284,6 +287,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       maxTopLogprobs: this.caps.maxTopLogprobs,
       supportsTemperature: this.caps.supportsTemperature,
       ...(this.caps.supportsEcho !== undefined ? { supportsEcho: this.caps.supportsEcho } : {}),
+      ...(this.caps.supportsImages !== undefined ? { supportsImages: this.caps.supportsImages } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ export type {
   GenerateResult,
   JudgeCapabilities,
   JudgeMessage,
+  JudgeContentPart,
   JudgeModel,
   JudgeSchema,
   JudgeUsage,
@@ -81,3 +82,6 @@ export * from "./deepeval/index.js";
 
 // The test cases the DeepEval metrics measure, so a judge user needs one import.
 export { LLMTestCase, ConversationalTestCase, ArenaTestCase, ToolCall } from "@evalkern/metrics/deepeval";
+// Images in test cases (DeepEval's MLLMImage) and how judge prompts carry them.
+export { MLLMImage } from "@evalkern/metrics/deepeval";
+export { knownImageSupport, promptContent } from "./images.js";

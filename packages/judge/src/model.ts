@@ -3,9 +3,15 @@
 import type { ContinuationScoringOptions } from "@evalkern/metrics";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 
+/** One part of a multimodal message, in OpenAI's chat format (`image_url.url`: https or a `data:` URL). */
+export type JudgeContentPart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image_url"; readonly image_url: { readonly url: string; readonly detail?: "auto" | "low" | "high" } };
+
 export interface JudgeMessage {
   readonly role: "system" | "user" | "assistant";
-  readonly content: string;
+  /** Text, or text and image parts (sent only to judges that accept images, `capabilities.supportsImages`). */
+  readonly content: string | readonly JudgeContentPart[];
 }
 
 /** A structured-output schema: a Standard Schema validator plus its JSON Schema for `response_format`. */
@@ -65,6 +71,8 @@ export interface JudgeCapabilities {
   readonly supportsTemperature?: boolean;
   /** `/v1/completions` with `echo: true` and prompt logprobs (needed by `loglikelihood`). */
   readonly supportsEcho?: boolean;
+  /** Image content parts (`image_url`) in messages; false = known not to, so images fail before any request. */
+  readonly supportsImages?: boolean;
 }
 
 export interface GenerateRequest<T> {

@@ -7,7 +7,14 @@ import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatErro
 import { ScorerResultError } from "../src/byob/index.js";
 import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError, WorkingDirectoryNotFoundError } from "../src/dsrs/index.js";
 import { MetricNotLoadedError, MetricOptionError, UnknownMetricError, UnknownOptionError } from "../src/index.js";
-import { ConcurrentMeasureError, InvalidEvaluationError, MissingTestCaseParamsError, SyncMeasureUnsupportedError } from "../src/deepeval/index.js";
+import {
+  ConcurrentMeasureError,
+  ImageTooLargeError,
+  ImageUnavailableError,
+  InvalidEvaluationError,
+  MissingTestCaseParamsError,
+  SyncMeasureUnsupportedError,
+} from "../src/deepeval/index.js";
 
 const instances: Record<string, () => Error> = {
   EvalkernError: () => new EvalkernError("m"),
@@ -30,6 +37,8 @@ const instances: Record<string, () => Error> = {
   InvalidEvaluationError: () => new InvalidEvaluationError("X", "m"),
   MissingTestCaseParamsError: () => new MissingTestCaseParamsError("m", ["input"]),
   SyncMeasureUnsupportedError: () => new SyncMeasureUnsupportedError("X"),
+  ImageTooLargeError: () => new ImageTooLargeError("a.png", 2, 1),
+  ImageUnavailableError: () => new ImageUnavailableError("a.png", "m"),
 };
 
 /** The error classes exported by every entry point of package.json (dist paths mapped to src). */

@@ -123,3 +123,11 @@ export {
   type ConversationalNonBinaryJudgementNodeInit,
   type ConversationalVerdictNodeInit,
 } from "./conversational-dag.js";
+export { TextToImageMetric, ImageEditingMetric } from "./text-to-image.js";
+export {
+  ImageCoherenceMetric,
+  ImageHelpfulnessMetric,
+  ImageReferenceMetric,
+  imageContext,
+  type ImageContextMetricOptions,
+} from "./image-context.js";

@@ -4,6 +4,7 @@
 import {
   BaseConversationalMetric,
   BaseMetric,
+  LLMTestCase,
   type BaseMetricTraits,
   type JudgeUsage as MetricUsage,
   type MetricTraits,
@@ -15,6 +16,7 @@ import { JudgeMetricConfigError, JudgeReplyError } from "./errors.js";
 import { resolveJudge } from "../defaults.js";
 import { JudgeConfigError } from "../errors.js";
 import { validateWith } from "../schema.js";
+import { assertImageSupport, promptContent } from "../images.js";
 import { reasonSchema } from "./schema.js";
 
 /** Options of every DeepEval judge metric. */
@@ -127,10 +129,12 @@ export async function callJudge<T>(
   accrue: (usage: MetricUsage) => void,
   options: JudgeCallOptions = {},
 ): Promise<JudgeReply<T>> {
+  // Images named in the prompt become image_url parts; a judge known not to take them fails here, unsent.
+  const content = await promptContent(model, prompt, options.metric);
   let result: GenerateResult<T>;
   try {
     result = await model.generate<T>({
-      messages: [{ role: "user", content: prompt }],
+      messages: [{ role: "user", content }],
       schema,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.metric ? { metric: options.metric } : {}),
@@ -200,6 +204,13 @@ export abstract class JudgeMetric extends BaseMetric {
   /** One judge call whose usage accrues into this measurement. */
   protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
     return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  }
+
+  // A multimodal test case and a judge known not to take images: refuse before any call (DeepEval
+  // checks this first, so even calls that would not carry an image are not made).
+  protected override validateTestCase(testCase: unknown): asserts testCase is LLMTestCase {
+    if (LLMTestCase.isInstance(testCase) && testCase.multimodal) assertImageSupport(this.model, this.name);
+    super.validateTestCase(testCase);
   }
 
   protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {

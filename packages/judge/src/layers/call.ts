@@ -22,13 +22,26 @@ function roleOk(role: unknown): role is JudgeMessage["role"] {
   return role === "system" || role === "user" || role === "assistant";
 }
 
+/** A message's content: a string, or a non-empty list of text and image_url parts (OpenAI's content parts). */
+function contentOk(content: unknown): boolean {
+  if (typeof content === "string") return true;
+  return (
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every(
+      (part: { type?: unknown; text?: unknown; image_url?: { url?: unknown } }) =>
+        (part?.type === "text" && typeof part.text === "string") || (part?.type === "image_url" && typeof part.image_url?.url === "string"),
+    )
+  );
+}
+
 export function checkMessages(messages: unknown): readonly JudgeMessage[] {
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new JudgeInputError("request.messages must be a non-empty array", { argument: "request.messages" });
   }
   messages.forEach((m, index) => {
-    if (typeof m !== "object" || m === null || !roleOk((m as JudgeMessage).role) || typeof (m as JudgeMessage).content !== "string") {
-      throw new JudgeInputError("each message needs a role (system|user|assistant) and string content", {
+    if (typeof m !== "object" || m === null || !roleOk((m as JudgeMessage).role) || !contentOk((m as JudgeMessage).content)) {
+      throw new JudgeInputError("each message needs a role (system|user|assistant) and string content (or text and image_url parts)", {
         argument: "request.messages",
         index,
       });

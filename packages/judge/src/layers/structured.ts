@@ -24,7 +24,10 @@ export function withInstruction(messages: readonly JudgeMessage[], instruction: 
   for (let i = out.length - 1; i >= 0; i--) {
     const m = out[i] as JudgeMessage;
     if (m.role === "user") {
-      out[i] = { role: "user", content: `${m.content}\n\n${instruction}` };
+      out[i] = {
+        role: "user",
+        content: typeof m.content === "string" ? `${m.content}\n\n${instruction}` : [...m.content, { type: "text", text: `\n\n${instruction}` }],
+      };
       return out;
     }
   }

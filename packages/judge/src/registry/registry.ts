@@ -167,6 +167,9 @@ const semanticF1: Entry = {
 const RAG: readonly (keyof JudgeCase)[] = ["input", "actualOutput", "retrievalContext"];
 const IO: readonly (keyof JudgeCase)[] = ["input", "actualOutput"];
 
+// Not listed: the image metrics (TextToImage, ImageEditing, ImageCoherence, ImageHelpfulness,
+// ImageReference) judge MLLMImage objects, which a row of strings (JudgeCase) cannot hold; build them
+// from @evalkern/judge with LLMTestCase objects instead. Conversational metrics do not fit either.
 const ENTRIES: readonly Entry[] = [
   deepeval(
     "faithfulness",

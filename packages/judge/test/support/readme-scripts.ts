@@ -186,5 +186,10 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     reason: Array.from({ length: 13 }, () => ({ reason: "The score is as it is because of the verdicts." })),
     binary_verdict: [{ verdict: true, reason: "Both questions get an answer." }],
   },
+  "Image metrics": {
+    semantic_consistency: [{ score: [8], reasoning: "A red bicycle stands by a lake." }],
+    perceptual_quality: [{ score: [9, 6], reasoning: "The spokes are blurred." }],
+    image_score: [{ score: 8, reasoning: "The leaf diagram matches both sentences." }],
+  },
 };
 

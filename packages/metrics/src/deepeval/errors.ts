@@ -57,3 +57,36 @@ export class InvalidEvaluationError extends EvalkernError {
     this.metricName = metricName;
   }
 }
+
+/**
+ * An image is larger than the limit for images sent to a judge (a local file, a Blob or inline
+ * base64 data): it is refused before anything is read into memory or sent. `limitBytes` is the limit.
+ */
+export class ImageTooLargeError extends EvalkernError {
+  override name = "ImageTooLargeError";
+  override readonly code: string = "IMAGE_TOO_LARGE";
+  readonly source: string;
+  readonly sizeBytes: number;
+  readonly limitBytes: number;
+  constructor(source: string, sizeBytes: number, limitBytes: number) {
+    const mb = (n: number): string => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+    super(`image ${source} is ${mb(sizeBytes)}, over the ${mb(limitBytes)} limit for images sent to a judge (MLLMImage maxBytes)`);
+    this.source = source;
+    this.sizeBytes = sizeBytes;
+    this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * An image's bytes cannot be read: a local file that does not exist or is not a regular file, or a
+ * local path in a runtime without a file system (a browser build: give a URL or a Blob there).
+ */
+export class ImageUnavailableError extends EvalkernError {
+  override name = "ImageUnavailableError";
+  override readonly code: string = "IMAGE_UNAVAILABLE";
+  readonly source: string;
+  constructor(source: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.source = source;
+  }
+}

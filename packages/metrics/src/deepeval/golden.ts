@@ -1,7 +1,16 @@
 // DeepEval's goldens: the inputs (and expected answers) of a dataset, before the application under test
 // has answered. A golden becomes a test case once `actualOutput` (or the conversation's turns) is known.
 import { ConversationalTestCase, Turn, type TurnInit } from "./conversational-test-case.js";
-import { LLMTestCase, toRetrievalContext, type RetrievalContextItem } from "./llm-test-case.js";
+import {
+  LLMTestCase,
+  optionalText,
+  textList,
+  toRetrievalContext,
+  type LLMTestCaseInit,
+  type MultimodalText,
+  type RetrievalContextItem,
+} from "./llm-test-case.js";
+import { ImageCollector, imagesFromJSON, type MLLMImage, type MLLMImageJSON, type MultimodalPart } from "./mllm-image.js";
 import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 import {
   aliased,
@@ -17,11 +26,11 @@ import {
 
 /** The fields a `Golden` is built from (DeepEval `Golden`). */
 export interface GoldenInit {
-  readonly input: string;
-  readonly actualOutput?: string | null;
-  readonly expectedOutput?: string | null;
-  readonly context?: readonly string[] | null;
-  readonly retrievalContext?: readonly RetrievalContextItem[] | null;
+  readonly input: MultimodalText;
+  readonly actualOutput?: MultimodalText | null;
+  readonly expectedOutput?: MultimodalText | null;
+  readonly context?: readonly MultimodalText[] | null;
+  readonly retrievalContext?: readonly (RetrievalContextItem | MLLMImage | readonly MultimodalPart[])[] | null;
   readonly metadata?: Readonly<Record<string, unknown>> | null;
   readonly additionalMetadata?: Readonly<Record<string, unknown>> | null;
   readonly comments?: string | null;
@@ -33,6 +42,8 @@ export interface GoldenInit {
   /** Extra columns of the file the golden came from (DeepEval `custom_column_key_values`). */
   readonly customColumnKeyValues?: Readonly<Record<string, string>> | null;
   readonly multimodal?: boolean;
+  /** The images the slugs of the fields name, by id (the object form JSON/JSONL carries). */
+  readonly images?: Readonly<Record<string, MLLMImage | MLLMImageJSON>> | null;
 }
 
 /** The fields of a `Golden` (camelCase), as its constructor and the dataset loaders accept them. */
@@ -52,6 +63,7 @@ export const GOLDEN_FIELDS = [
   "tags",
   "customColumnKeyValues",
   "multimodal",
+  "images",
 ] as const;
 
 const GOLDEN_MARKER = Symbol.for("evalkern.deepeval.Golden");
@@ -94,15 +106,18 @@ export class Golden {
   readonly tags: readonly string[] | null;
   readonly customColumnKeyValues: Readonly<Record<string, string>> | null;
   readonly multimodal: boolean;
+  /** The images in the fields (slug id → image); empty for a text-only golden. */
+  readonly images: ReadonlyMap<string, MLLMImage>;
 
   constructor(init: GoldenInit | SnakeCased<GoldenInit>) {
     const owner = "Golden";
     const record = expectInit(owner, init, GOLDEN_FIELDS);
-    this.input = requiredString(owner, "input", record.input);
-    this.actualOutput = optionalString(owner, "actualOutput", record.actualOutput);
-    this.expectedOutput = optionalString(owner, "expectedOutput", record.expectedOutput);
-    this.context = optionalStringArray(owner, "context", record.context);
-    this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext);
+    const images = new ImageCollector(owner, imagesFromJSON(owner, record.images));
+    this.input = images.text("input", record.input);
+    this.actualOutput = optionalText(images, "actualOutput", record.actualOutput);
+    this.expectedOutput = optionalText(images, "expectedOutput", record.expectedOutput);
+    this.context = textList(images, "context", record.context);
+    this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext, images);
     this.metadata = optionalRecord(owner, "metadata", aliased(owner, record, "metadata", "additionalMetadata"));
     this.comments = optionalString(owner, "comments", record.comments);
     this.toolsCalled = toToolCallList(owner, "toolsCalled", record.toolsCalled);
@@ -111,7 +126,8 @@ export class Golden {
     this.name = optionalString(owner, "name", record.name);
     this.tags = optionalStringArray(owner, "tags", record.tags);
     this.customColumnKeyValues = optionalStringRecord(owner, "customColumnKeyValues", record.customColumnKeyValues);
-    this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false);
+    this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false) || images.images.size > 0;
+    this.images = images.images;
     Object.freeze(this);
   }
 
@@ -131,7 +147,13 @@ export class Golden {
    * The `LLMTestCase` of this golden, with the application's answer (and what it retrieved or called)
    * filled in by `changes`.
    */
-  toTestCase(changes: { actualOutput?: string | null; retrievalContext?: readonly RetrievalContextItem[] | null; toolsCalled?: readonly (ToolCall | ToolCallInit)[] | null } = {}): LLMTestCase {
+  toTestCase(
+    changes: {
+      actualOutput?: MultimodalText | null;
+      retrievalContext?: LLMTestCaseInit["retrievalContext"];
+      toolsCalled?: readonly (ToolCall | ToolCallInit)[] | null;
+    } = {},
+  ): LLMTestCase {
     return new LLMTestCase({
       input: this.input,
       actualOutput: changes.actualOutput !== undefined ? changes.actualOutput : this.actualOutput,
@@ -145,6 +167,7 @@ export class Golden {
       name: this.name,
       tags: this.tags,
       multimodal: this.multimodal,
+      ...(this.images.size > 0 ? { images: Object.fromEntries(this.images) } : {}),
     });
   }
 
@@ -164,6 +187,7 @@ export class Golden {
       tags: this.tags,
       customColumnKeyValues: this.customColumnKeyValues,
       multimodal: this.multimodal,
+      ...(this.images.size > 0 ? { images: Object.fromEntries(this.images) } : {}),
     };
   }
 }

@@ -2,7 +2,9 @@
  * `@evalkern/metrics/deepeval`: the non-LLM part of DeepEval's evaluation model — the three base
  * metric classes (lifecycle, threshold, strict mode, direction, cost accounting), the test cases,
  * `ToolCall`, the required-parameter checks, and the deterministic `ToolCorrectnessMetric`.
- * Runtime-neutral: no `node:*`, no globals beyond `console` for verbose logs.
+ * Runtime-neutral: no static `node:*` import, no globals beyond `console` for verbose logs; an
+ * `MLLMImage` naming a local file loads `./image-file.js` (node:fs) on first use, which a browser
+ * build swaps for a stand-in that refuses with `ImageUnavailableError`.
  */
 export {
   LLMTestCaseParams,
@@ -17,8 +19,22 @@ export {
 } from "./params.js";
 export { ToolCall, ToolCallType, formatToolCallsForPrompt, type ToolCallInit } from "./tool-call.js";
 export {
+  MLLMImage,
+  MAX_IMAGE_BYTES,
+  IMAGE_SLUG_PATTERN,
+  guessMimeType,
+  hasImageSlug,
+  imageById,
+  imagesIn,
+  parseMultimodalString,
+  type MLLMImageInit,
+  type MLLMImageJSON,
+  type MultimodalPart,
+} from "./mllm-image.js";
+export {
   LLMTestCase,
   retrievalContextText,
+  type MultimodalText,
   type LLMTestCaseInit,
   type RetrievedContextData,
   type RetrievalContextItem,
@@ -56,6 +72,8 @@ export {
   SyncMeasureUnsupportedError,
   ConcurrentMeasureError,
   InvalidEvaluationError,
+  ImageTooLargeError,
+  ImageUnavailableError,
 } from "./errors.js";
 export {
   MetricCore,

@@ -1,4 +1,5 @@
 // DeepEval's single-turn `LLMTestCase`.
+import { ImageCollector, imagesFromJSON, MLLMImage, type MLLMImageJSON, type MultimodalPart } from "./mllm-image.js";
 import { isPlainObject } from "./python-compat.js";
 import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 import {
@@ -10,7 +11,6 @@ import {
   optionalRecord,
   optionalString,
   optionalStringArray,
-  requiredString,
   type SnakeCased,
 } from "./validate.js";
 
@@ -28,15 +28,21 @@ export function retrievalContextText(item: RetrievalContextItem): string {
   return typeof item === "string" ? item : `${item.source}: ${item.context}`;
 }
 
+/**
+ * A text field that may hold images: a string (with `${image}` slugs in it), or DeepEval's older
+ * list form of strings and images. Stored as the string with slugs.
+ */
+export type MultimodalText = string | MLLMImage | readonly MultimodalPart[];
+
 /** The fields an `LLMTestCase` is built from. */
 export interface LLMTestCaseInit {
-  readonly input: string;
-  readonly actualOutput?: string | null;
-  readonly expectedOutput?: string | null;
+  readonly input: MultimodalText;
+  readonly actualOutput?: MultimodalText | null;
+  readonly expectedOutput?: MultimodalText | null;
   /** Ground-truth context (Hallucination). */
-  readonly context?: readonly string[] | null;
+  readonly context?: readonly MultimodalText[] | null;
   /** What the retriever returned, in rank order. */
-  readonly retrievalContext?: readonly RetrievalContextItem[] | null;
+  readonly retrievalContext?: readonly (RetrievalContextItem | MLLMImage | readonly MultimodalPart[])[] | null;
   readonly metadata?: Readonly<Record<string, unknown>> | null;
   /** DeepEval's deprecated name for `metadata`. */
   readonly additionalMetadata?: Readonly<Record<string, unknown>> | null;
@@ -51,6 +57,8 @@ export interface LLMTestCaseInit {
   readonly multimodal?: boolean;
   /** The trace of an agent run, for agentic metrics (DeepEval's hidden `_trace_dict`). */
   readonly trace?: Readonly<Record<string, unknown>> | null;
+  /** The images the slugs of the fields name, by id: the object form `toJSON()` writes for JSON/JSONL. */
+  readonly images?: Readonly<Record<string, MLLMImage | MLLMImageJSON>> | null;
 }
 
 const FIELDS = [
@@ -70,6 +78,7 @@ const FIELDS = [
   "tags",
   "multimodal",
   "trace",
+  "images",
 ] as const;
 
 const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
@@ -112,15 +121,18 @@ export class LLMTestCase {
   readonly tags: readonly string[] | null;
   readonly multimodal: boolean;
   readonly trace: Readonly<Record<string, unknown>> | null;
+  /** The images in the fields (slug id → image); empty for a text-only test case. */
+  readonly images: ReadonlyMap<string, MLLMImage>;
 
   constructor(init: LLMTestCaseInit | SnakeCased<LLMTestCaseInit>) {
     const owner = "LLMTestCase";
     const record = expectInit(owner, init, FIELDS);
-    this.input = requiredString(owner, "input", record.input);
-    this.actualOutput = optionalString(owner, "actualOutput", record.actualOutput);
-    this.expectedOutput = optionalString(owner, "expectedOutput", record.expectedOutput);
-    this.context = optionalStringArray(owner, "context", record.context);
-    this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext);
+    const images = new ImageCollector(owner, imagesFromJSON(owner, record.images));
+    this.input = images.text("input", record.input);
+    this.actualOutput = optionalText(images, "actualOutput", record.actualOutput);
+    this.expectedOutput = optionalText(images, "expectedOutput", record.expectedOutput);
+    this.context = textList(images, "context", record.context);
+    this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext, images);
     this.metadata = optionalRecord(owner, "metadata", aliased(owner, record, "metadata", "additionalMetadata"));
     this.toolsCalled = toToolCallList(owner, "toolsCalled", record.toolsCalled);
     this.expectedTools = toToolCallList(owner, "expectedTools", record.expectedTools);
@@ -129,8 +141,10 @@ export class LLMTestCase {
     this.completionTime = optionalFiniteNumber(owner, "completionTime", record.completionTime);
     this.name = optionalString(owner, "name", record.name);
     this.tags = optionalStringArray(owner, "tags", record.tags);
-    this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false);
+    // DeepEval's auto-detection: a test case holding an image is multimodal.
+    this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false) || images.images.size > 0;
     this.trace = optionalRecord(owner, "trace", record.trace);
+    this.images = images.images;
     Object.freeze(this);
   }
 
@@ -173,20 +187,35 @@ export class LLMTestCase {
       tags: this.tags,
       multimodal: this.multimodal,
       trace: this.trace,
+      ...(this.images.size > 0 ? { images: Object.fromEntries(this.images) } : {}),
     };
   }
+}
+
+/** An optional text field (null stays null). */
+export function optionalText(images: ImageCollector, argument: string, value: unknown): string | null {
+  return value === undefined || value === null ? null : images.text(argument, value);
+}
+
+/** An optional list of texts (`context`): each item a string, an image, or a list of both. */
+export function textList(images: ImageCollector, argument: string, value: unknown): readonly string[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) fail("LLMTestCase", argument, "an array of strings or null", value);
+  return Object.freeze(value.map((item: unknown, index) => images.text(argument, item, index)));
 }
 
 export function toRetrievalContext(
   owner: string,
   argument: string,
   value: unknown,
+  images: ImageCollector = new ImageCollector(owner),
 ): readonly RetrievalContextItem[] | null {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) fail(owner, argument, "an array of strings or {context, source} objects, or null", value);
   return Object.freeze(
     value.map((item: unknown, index) => {
-      if (typeof item === "string") return item;
+      if (typeof item === "string" || Array.isArray(item) || MLLMImage.isInstance(item)) return images.text(argument, item, index);
+      if (isPlainObject(item) && ("url" in item || "dataBase64" in item)) return images.text(argument, item, index);
       if (
         isPlainObject(item) &&
         typeof item.context === "string" &&
