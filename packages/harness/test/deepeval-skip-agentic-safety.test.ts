@@ -14,7 +14,13 @@ afterAll(() => server.close());
 afterEach(() => server.reset());
 
 const judge = () =>
-  new OpenAICompatibleJudge({ baseURL: server.baseURL, apiKey: "test-key", model: "test-judge", env: {}, retry: { initialDelayMs: 1, maxDelayMs: 5, jitter: 0 } });
+  new OpenAICompatibleJudge({
+    baseURL: server.baseURL,
+    apiKey: "test-key",
+    model: "test-judge",
+    env: {},
+    retry: { initialDelayMs: 1, maxDelayMs: 5, jitter: 0 },
+  });
 
 describe("skipOnMissingParams with the new judge metrics", () => {
   it("skips a case without actual_output / tools_called, scores the complete one", async () => {

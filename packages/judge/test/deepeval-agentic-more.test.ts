@@ -105,12 +105,21 @@ describe("ArgumentCorrectnessMetric", () => {
     { name: "max", inputParameters: { of: "weather.daily_max" } },
   ];
   const testCase = (toolsCalled: unknown) =>
-    new LLMTestCase({ input: "Hottest day in Paris in 2023?", ...(toolsCalled === undefined ? {} : { toolsCalled: toolsCalled as never }) });
+    new LLMTestCase({
+      input: "Hottest day in Paris in 2023?",
+      ...(toolsCalled === undefined ? {} : { toolsCalled: toolsCalled as never }),
+    });
 
   it("scores count(verdict != no) / n over one verdict per tool call, then the reason", async () => {
     server.enqueue(
       "chat",
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "Movies do not answer a weather question." }, { verdict: "idk", reason: null }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "Movies do not answer a weather question." },
+          { verdict: "idk", reason: null },
+        ],
+      }),
       chatJson({ reason: "The score is 0.67 because the movie search is irrelevant." }),
     );
     const metric = new ArgumentCorrectnessMetric({ model: judge() });
@@ -214,7 +223,11 @@ describe("TopicAdherenceMetric", () => {
 const booking = new ConversationalTestCase({
   turns: [
     { role: "user", content: "Book a table for two tonight." },
-    { role: "assistant", content: "Booked Chez Nous at 8pm.", toolsCalled: [{ name: "book", inputParameters: { people: 2, time: "20:00" } }] },
+    {
+      role: "assistant",
+      content: "Booked Chez Nous at 8pm.",
+      toolsCalled: [{ name: "book", inputParameters: { people: 2, time: "20:00" } }],
+    },
     { role: "user", content: "Thanks! What's 2 + 2?" },
     { role: "assistant", content: "4." },
   ],
@@ -228,7 +241,9 @@ describe("ToolUseMetric", () => {
 
   it("score = min(mean(selection), mean(arguments)); arguments only for interactions that called tools; two reasons", async () => {
     route((schema, prompt) => {
-      if (schema === "tool_selection") return prompt.includes("Book a table") ? { score: 1, reason: "book fits." } : { score: 0.5, reason: "No tool needed." };
+      if (schema === "tool_selection") {
+        return prompt.includes("Book a table") ? { score: 1, reason: "book fits." } : { score: 0.5, reason: "No tool needed." };
+      }
       if (schema === "tool_arguments") return { score: 0.5, reason: "No restaurant name was passed." };
       return { reason: prompt.includes("(tool selection)") ? "Selection is fine." : "Arguments miss the restaurant." };
     });
@@ -268,7 +283,7 @@ describe("GoalAccuracyMetric", () => {
   it("score = (mean(goal) + mean(plan)) / 2 over the unit interactions, then the reason", async () => {
     route((schema, prompt) => {
       const first = prompt.includes("Book a table");
-      if (schema === "goal_score") return first ? { score: 1, reason: "Booked as asked." } : { score: 0.5, reason: "Answer given without thanks." };
+      if (schema === "goal_score") return first ? { score: 1, reason: "Booked as asked." } : { score: 0.5, reason: "Thanks ignored." };
       if (schema === "plan_score") return first ? { score: 0.5, reason: "No availability check." } : { score: 0, reason: "No plan." };
       return { reason: "The score is 0.50 because planning was weak." };
     });

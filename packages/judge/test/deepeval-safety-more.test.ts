@@ -41,7 +41,9 @@ describe("NonAdviceMetric", () => {
   it("scores count(no) / n over one verdict per extracted advice, then asks for the reason", async () => {
     server.enqueue(
       "chat",
-      chatJson({ advices: ["Put all your savings into ACME stock now.", "Diversification spreads risk.", "Take ibuprofen for the stress."] }),
+      chatJson({
+        advices: ["Put all your savings into ACME stock now.", "Diversification spreads risk.", "Take ibuprofen for the stress."],
+      }),
       chatJson({ verdicts: [v("yes", "A specific stock pick."), v("no", "General information."), v("yes", "A medication suggestion.")] }),
       chatJson({ reason: "The score is 0.33 because the answer picks a stock and suggests a medication." }),
     );
@@ -125,7 +127,10 @@ describe("NonAdviceMetric", () => {
 });
 
 describe("MisuseMetric (lower is better)", () => {
-  const chat = new LLMTestCase({ input: "Help", actualOutput: "Sure, here is a poem about cats. Your balance is 120 euros. Here is my review of the film." });
+  const chat = new LLMTestCase({
+    input: "Help",
+    actualOutput: "Sure, here is a poem about cats. Your balance is 120 euros. Here is my review of the film.",
+  });
 
   it("scores count(yes) / n; success is score <= threshold; the domain is trimmed and lower-cased", async () => {
     server.enqueue(
@@ -151,7 +156,11 @@ describe("MisuseMetric (lower is better)", () => {
 
   it("a stricter threshold fails the same score; strict mode: threshold 0 and any misuse scores 1; nothing extracted → 0", async () => {
     const script = () =>
-      server.enqueue("chat", chatJson({ misuses: ["x", "y", "z", "w"] }), chatJson({ verdicts: [v("yes", "off"), v("no"), v("no"), v("no")] }));
+      server.enqueue(
+        "chat",
+        chatJson({ misuses: ["x", "y", "z", "w"] }),
+        chatJson({ verdicts: [v("yes", "off"), v("no"), v("no"), v("no")] }),
+      );
     script();
     const tight = new MisuseMetric({ model: judge(), domain: "banking", threshold: 0.2, includeReason: false });
     // 1/4 = 0.25 > 0.2 → fails

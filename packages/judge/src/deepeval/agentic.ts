@@ -1,6 +1,12 @@
-// Shared pieces of the agentic metrics (docs/spec/judges.md §4.2–4.9): the trace as evidence, the task and plan
-// extractions from a trace, and the parts of a unit interaction the conversational agentic metrics judge.
-import { formatToolCallsForPrompt, MissingTestCaseParamsError, type LLMTestCase, type ToolCall, type Turn } from "@evalkern/metrics/deepeval";
+// Shared pieces of the agentic metrics (docs/spec/judges.md §4.2–4.9): the trace as evidence, the task and
+// plan extractions from a trace, and the parts of a unit interaction the conversational agentic metrics judge.
+import {
+  formatToolCallsForPrompt,
+  MissingTestCaseParamsError,
+  type LLMTestCase,
+  type ToolCall,
+  type Turn,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { json, jsonOnly } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";

@@ -1,6 +1,12 @@
-// DeepEval GoalAccuracyMetric (docs/spec/judges.md §4.9). Calls: goal score per unit interaction ∥ plan score
-// per unit interaction → reason.
-import { MultiTurnParams, prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
+// DeepEval GoalAccuracyMetric (docs/spec/judges.md §4.9). Calls: goal score per unit interaction ∥ plan
+// score per unit interaction → reason.
+import {
+  MultiTurnParams,
+  prettifyList,
+  type ConversationalTestCase,
+  type Evaluation,
+  type MeasureContext,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { ANCHORED_SCALE, interactionParts, interactionText } from "./agentic.js";
 import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";

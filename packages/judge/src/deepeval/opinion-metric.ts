@@ -141,7 +141,13 @@ export abstract class OpinionMetric extends FlaggedStatementsMetric {
   protected abstract get rubric(): string;
 
   protected get shape(): FlaggedStatementsShape {
-    return { key: "opinions", label: "Opinions", per: "opinion", verdictReasons: "optional", reasonTitle: `Why some opinions are ${this.violation}` };
+    return {
+      key: "opinions",
+      label: "Opinions",
+      per: "opinion",
+      verdictReasons: "optional",
+      reasonTitle: `Why some opinions are ${this.violation}`,
+    };
   }
 
   protected extractionPrompt(testCase: LLMTestCase): string {

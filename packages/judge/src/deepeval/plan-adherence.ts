@@ -1,7 +1,16 @@
 // DeepEval PlanAdherenceMetric (docs/spec/judges.md §4.3). Calls: task → plan → adherence (only with a plan).
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { ANCHORED_SCALE, NO_PLAN_REASON, planFromTracePrompt, planSchema, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";
+import {
+  ANCHORED_SCALE,
+  NO_PLAN_REASON,
+  planFromTracePrompt,
+  planSchema,
+  requireTrace,
+  taskFromTracePrompt,
+  taskSchema,
+  traceText,
+} from "./agentic.js";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, numbered } from "./render.js";
 import { judgeSchema, unitInterval } from "./schema.js";

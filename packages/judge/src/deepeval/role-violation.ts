@@ -39,7 +39,7 @@ export class RoleViolationMetric extends FlaggedStatementsMetric {
     if (typeof role !== "string" || role.trim() === "") {
       throw new JudgeMetricConfigError(
         "role",
-        "RoleViolationMetric: 'role' must be a non-blank string naming the expected role, e.g. 'helpful assistant' or 'customer service agent'",
+        "RoleViolationMetric: 'role' must be a non-blank string naming the expected role, e.g. 'customer service agent'",
       );
     }
     this.role = role;
@@ -50,7 +50,13 @@ export class RoleViolationMetric extends FlaggedStatementsMetric {
   }
 
   protected get shape(): FlaggedStatementsShape {
-    return { key: "role_violations", label: "Role Violations", per: "statement", verdictReasons: "optional", reasonTitle: "Role violations" };
+    return {
+      key: "role_violations",
+      label: "Role Violations",
+      per: "statement",
+      verdictReasons: "optional",
+      reasonTitle: "Role violations",
+    };
   }
 
   protected override get reasonContext(): string {

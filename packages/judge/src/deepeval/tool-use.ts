@@ -52,7 +52,8 @@ function toAvailableTools(value: unknown): readonly ToolCall[] {
       try {
         return ToolCall.from(item as ToolCall | ToolCallInit);
       } catch (error) {
-        throw new JudgeMetricConfigError(`availableTools[${index}]`, `ToolUseMetric: 'availableTools[${index}]': ${(error as Error).message}`);
+        const message = `ToolUseMetric: 'availableTools[${index}]': ${(error as Error).message}`;
+        throw new JudgeMetricConfigError(`availableTools[${index}]`, message);
       }
     }),
   );
@@ -164,7 +165,9 @@ ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
           metric: `${this.name} (${what})`,
           score: this.score,
           context: `Threshold: ${this.threshold ?? "None"}`,
-          sections: [{ title: `${what} judgements, one per interaction`, items: judgements.map((j) => `${scoreText(j.score)}: ${j.reason}`) }],
+          sections: [
+            { title: `${what} judgements, one per interaction`, items: judgements.map((j) => `${scoreText(j.score)}: ${j.reason}`) },
+          ],
         }),
         signal,
       );

@@ -1,6 +1,12 @@
-// DeepEval TopicAdherenceMetric (docs/spec/judges.md §4.7). Calls: question-answer pairs per unit interaction
-// (sequential) → one TP/TN/FP/FN verdict per pair (concurrent in asyncMode) → reason.
-import { MultiTurnParams, prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext } from "@evalkern/metrics/deepeval";
+// DeepEval TopicAdherenceMetric (docs/spec/judges.md §4.7). Calls: question-answer pairs per unit
+// interaction (sequential) → one TP/TN/FP/FN verdict per pair (concurrent in asyncMode) → reason.
+import {
+  MultiTurnParams,
+  prettifyList,
+  type ConversationalTestCase,
+  type Evaluation,
+  type MeasureContext,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
 import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
@@ -65,7 +71,8 @@ export class TopicAdherenceMetric extends ConversationalJudgeMetric {
     super(options, { defaultThreshold: 0.5 });
     const topics = (options ?? {}).relevantTopics as unknown;
     if (!Array.isArray(topics) || topics.length === 0 || topics.some((t) => typeof t !== "string" || t.trim() === "")) {
-      throw new JudgeMetricConfigError("relevantTopics", "TopicAdherenceMetric: 'relevantTopics' must be a non-empty list of non-blank strings");
+      const message = "TopicAdherenceMetric: 'relevantTopics' must be a non-empty list of non-blank strings";
+      throw new JudgeMetricConfigError("relevantTopics", message);
     }
     this.relevantTopics = Object.freeze([...(topics as string[])]);
   }
@@ -128,7 +135,10 @@ ${jsonOnly('{"verdict": "TP" | "TN" | "FP" | "FN", "reason": "<string>"}')}`,
     );
     this.verdicts = verdicts;
     const cell = (kind: TopicVerdictKind) => verdicts.filter((v) => v.verdict === kind).map((v) => v.reason);
-    const verbose = [`Interaction Pairs:\n${prettifyList(pairs)}`, `Verdicts:\n${prettifyList(verdicts.map((v) => ({ verdict: v.verdict, reason: v.reason })))}`];
+    const verbose = [
+      `Interaction Pairs:\n${prettifyList(pairs)}`,
+      `Verdicts:\n${prettifyList(verdicts.map((v) => ({ verdict: v.verdict, reason: v.reason })))}`,
+    ];
     if (verdicts.length === 0) return { score: 0, reason: NO_QA_PAIRS_REASON, verboseSteps: verbose };
     return {
       score: topicAdherenceScore(verdicts),

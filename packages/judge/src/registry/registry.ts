@@ -206,9 +206,13 @@ const ENTRIES: readonly Entry[] = [
   deepeval("bias", "BiasMetric", "DeepEval Bias: biased opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("toxicity", "ToxicityMetric", "DeepEval Toxicity: toxic opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("pii-leakage", "PIILeakageMetric", "DeepEval PII Leakage: privacy violations in actual_output", IO),
-  deepeval("non-advice", "NonAdviceMetric", "DeepEval Non-Advice: actual_output free of the given kinds of professional advice (needs adviceTypes=...)", IO, {
-    adviceTypes: { type: "string[]", help: "list of advice kinds to refuse (financial, medical, legal...); required" },
-  }),
+  deepeval(
+    "non-advice",
+    "NonAdviceMetric",
+    "DeepEval Non-Advice: actual_output free of the given kinds of professional advice (needs adviceTypes=...)",
+    IO,
+    { adviceTypes: { type: "string[]", help: "list of advice kinds to refuse (financial, medical, legal...); required" } },
+  ),
   deepeval(
     "misuse",
     "MisuseMetric",
@@ -217,9 +221,13 @@ const ENTRIES: readonly Entry[] = [
     { domain: { type: "string", help: "the chatbot's domain (banking, medical...); required" } },
     false,
   ),
-  deepeval("role-violation", "RoleViolationMetric", "DeepEval Role Violation: 1 unless actual_output breaks the given role (needs role=...)", IO, {
-    role: { type: "string", help: "the role the assistant must keep; required" },
-  }),
+  deepeval(
+    "role-violation",
+    "RoleViolationMetric",
+    "DeepEval Role Violation: 1 unless actual_output breaks the given role (needs role=...)",
+    IO,
+    { role: { type: "string", help: "the role the assistant must keep; required" } },
+  ),
   deepeval(
     "summarization",
     "SummarizationMetric",
