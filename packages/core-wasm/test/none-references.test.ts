@@ -1,7 +1,7 @@
 // sacreBLEU 2.6.0 drops a `None` reference of a segment (`Metric._cache_references`: "Remove undefined
 // references"), in `sentence_score` as in `corpus_score`; its own tests call `sentence_score("h1", ["r1",
 // None])` valid. So a `null` beside the references of a golden line must give sacreBLEU's values for the
-// references alone (../shared/golden: sacrebleu.jsonl, ter.jsonl), for sentence BLEU, chrF and TER, per call
+// references alone (testdata/golden: sacrebleu.jsonl, ter.jsonl), for sentence BLEU, chrF and TER, per call
 // and in batches. An empty string is not dropped: it is an empty reference (golden line e2).
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "../src/kernel.js";

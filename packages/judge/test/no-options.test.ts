@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AnswerRelevancyMetric,
   ArenaGEval,
+  ArgumentCorrectnessMetric,
   BiasMetric,
   CompleteAndGrounded,
   ContextualPrecisionMetric,
@@ -16,19 +17,26 @@ import {
   DAGMetric,
   FaithfulnessMetric,
   GEval,
+  GoalAccuracyMetric,
   HallucinationMetric,
   JudgeConfigError,
   JudgeMetricConfigError,
   KnowledgeRetentionMetric,
   LlmJudgeMetric,
+  MisuseMetric,
+  NonAdviceMetric,
   PIILeakageMetric,
   PlanAdherenceMetric,
+  PlanQualityMetric,
   PromptAlignmentMetric,
   RoleAdherenceMetric,
+  RoleViolationMetric,
   SemanticF1,
   StepEfficiencyMetric,
   SummarizationMetric,
   TaskCompletionMetric,
+  ToolUseMetric,
+  TopicAdherenceMetric,
   ToxicityMetric,
   TurnRelevancyMetric,
   configure,
@@ -70,6 +78,9 @@ const OPTIONAL: ReadonlyArray<readonly [string, NoArgs]> = [
   ["LlmJudgeMetric", LlmJudgeMetric],
   ["SemanticF1", SemanticF1],
   ["CompleteAndGrounded", CompleteAndGrounded],
+  ["PlanQualityMetric", PlanQualityMetric],
+  ["ArgumentCorrectnessMetric", ArgumentCorrectnessMetric],
+  ["GoalAccuracyMetric", GoalAccuracyMetric],
 ];
 
 /** Metrics with a required option: left out, it is named by a typed error. */
@@ -79,6 +90,11 @@ const REQUIRED: ReadonlyArray<readonly [string, unknown, string]> = [
   ["ArenaGEval", ArenaGEval, "name"],
   ["DAGMetric", DAGMetric, "name"],
   ["PromptAlignmentMetric", PromptAlignmentMetric, "promptInstructions"],
+  ["NonAdviceMetric", NonAdviceMetric, "adviceTypes"],
+  ["MisuseMetric", MisuseMetric, "domain"],
+  ["RoleViolationMetric", RoleViolationMetric, "role"],
+  ["TopicAdherenceMetric", TopicAdherenceMetric, "relevantTopics"],
+  ["ToolUseMetric", ToolUseMetric, "availableTools"],
 ];
 
 describe("judge metrics built with no options", () => {

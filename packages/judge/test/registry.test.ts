@@ -54,6 +54,9 @@ describe("names", () => {
       "bias",
       "toxicity",
       "pii-leakage",
+      "non-advice",
+      "misuse",
+      "role-violation",
       "summarization",
       "g-eval",
       "semantic-f1",
@@ -62,7 +65,7 @@ describe("names", () => {
       expect(m.description.length, m.name).toBeGreaterThan(10);
       for (const [key, schema] of Object.entries(m.options)) expect(schema.help.length, `${m.name}.${key}`).toBeGreaterThan(0);
     }
-    expect(listJudgeMetrics().filter((m) => !m.higherIsBetter).map((m) => m.name)).toEqual(["hallucination", "bias", "toxicity"]);
+    expect(listJudgeMetrics().filter((m) => !m.higherIsBetter).map((m) => m.name)).toEqual(["hallucination", "bias", "toxicity", "misuse"]);
   });
 
   it("resolves the class name as an alias", () => {
@@ -131,6 +134,26 @@ describe("createJudgeMetric", () => {
     const prompt: string = server.requestsTo("chat")[0]!.body.messages.map((m: { content: string }) => m.content).join("\n");
     expect(prompt).toContain("Capital of France?");
     expect(prompt).toContain("Paris is the capital. I like cats.");
+  });
+
+  it("the safety metrics with a required option: misuse measures a row (lower is better), non-advice needs adviceTypes", async () => {
+    server.enqueue(
+      "chat",
+      chatJson({ misuses: ["I like cats."] }),
+      chatJson({ verdicts: [{ verdict: "yes", reason: "Cats are not geography." }] }),
+      chatJson({ reason: "The score is 1.00 because the answer talks about cats." }),
+    );
+    const misuse = await createJudgeMetric("MisuseMetric", testJudge(server), { domain: "geography" });
+    // 1 misuse of 1 → 1; lower is better: 1 > 0.5 fails
+    expect(await misuse.measure(CASE)).toEqual({
+      score: 1,
+      success: false,
+      reason: "The score is 1.00 because the answer talks about cats.",
+      scoringPath: "structured",
+    });
+    expect(checkJudgeMetricOptions("non-advice", { adviceTypes: "financial" })).toEqual({ adviceTypes: ["financial"] });
+    await expect(createJudgeMetric("non-advice", testJudge(server))).rejects.toThrow(/'adviceTypes'/);
+    await expect(createJudgeMetric("role-violation", testJudge(server), { role: 3 })).rejects.toBeInstanceOf(MetricOptionError);
   });
 
   it("a value the metric refuses (g-eval without criteria) fails at creation, before any call", async () => {

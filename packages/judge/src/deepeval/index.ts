@@ -32,7 +32,14 @@ export {
 } from "./contextual-precision.js";
 export { ContextualRecallMetric, contextualRecallScore, type RecallVerdict } from "./contextual-recall.js";
 export { ContextualRelevancyMetric, contextualRelevancyScore, type RelevancyStatementVerdict } from "./contextual-relevancy.js";
-export { OpinionMetric, opinionViolationScore, type OpinionVerdict } from "./opinion-metric.js";
+export {
+  OpinionMetric,
+  FlaggedStatementsMetric,
+  opinionViolationScore,
+  type OpinionVerdict,
+  type FlaggedVerdict,
+  type FlaggedStatementsShape,
+} from "./opinion-metric.js";
 export { BiasMetric } from "./bias.js";
 export { ToxicityMetric } from "./toxicity.js";
 export { PIILeakageMetric, piiLeakageScore, type PIIVerdict } from "./pii-leakage.js";
@@ -131,3 +138,20 @@ export {
   imageContext,
   type ImageContextMetricOptions,
 } from "./image-context.js";
+export { NonAdviceMetric, nonAdviceScore, type NonAdviceOptions } from "./non-advice.js";
+export { MisuseMetric, misuseScore, type MisuseOptions } from "./misuse.js";
+export { RoleViolationMetric, roleViolationScore, type RoleViolationOptions } from "./role-violation.js";
+export { PlanQualityMetric } from "./plan-quality.js";
+export { ArgumentCorrectnessMetric, argumentCorrectnessScore, NO_TOOL_CALLS_REASON, type ArgumentVerdict } from "./argument-correctness.js";
+export {
+  TopicAdherenceMetric,
+  topicAdherenceScore,
+  NO_QA_PAIRS_REASON,
+  type TopicAdherenceOptions,
+  type TopicVerdict,
+  type TopicVerdictKind,
+  type QAPair,
+} from "./topic-adherence.js";
+export { ToolUseMetric, toolUseScore, meanOrZero, type ToolUseOptions, type ScoredJudgement } from "./tool-use.js";
+export { GoalAccuracyMetric, goalAccuracyScore } from "./goal-accuracy.js";
+export { interactionParts, type InteractionParts } from "./agentic.js";

@@ -300,6 +300,12 @@ export abstract class ConversationalJudgeMetric extends BaseConversationalMetric
   protected async judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
     return (await this.judge(reasonSchema, prompt, { signal })).reason;
   }
+
+  /** Two independent calls of different result types, through `gather` (concurrent in `asyncMode`). */
+  protected async gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    const [a, b] = await this.gather<unknown>([first, second]);
+    return [a as A, b as B];
+  }
 }
 
 /** The outcome of {@link tryMeasure}: a score, or the failure as a value. */

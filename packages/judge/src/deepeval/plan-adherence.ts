@@ -1,17 +1,23 @@
 // DeepEval PlanAdherenceMetric (docs/spec/judges.md §4.3). Calls: task → plan → adherence (only with a plan).
 import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { ANCHORED_SCALE, requireTrace, taskFromTracePrompt, taskSchema, traceText } from "./agentic.js";
+import {
+  ANCHORED_SCALE,
+  NO_PLAN_REASON,
+  planFromTracePrompt,
+  planSchema,
+  requireTrace,
+  taskFromTracePrompt,
+  taskSchema,
+  traceText,
+} from "./agentic.js";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, numbered } from "./render.js";
-import { judgeSchema, stringList, unitInterval } from "./schema.js";
+import { judgeSchema, unitInterval } from "./schema.js";
 
-const planSchema = judgeSchema("plan", z.object({ plan: stringList }));
 const scoreReasonSchema = judgeSchema("score_reason", z.object({ score: unitInterval, reason: z.string() }));
 
-/** The reason given when the trace shows no plan (score 1, no adherence call). */
-export const NO_PLAN_REASON =
-  "There were no plans to evaluate within the trace of your agent's execution. Please check that the agent's planning, reasoning or thinking is recorded in the trace.";
+export { NO_PLAN_REASON };
 
 /**
  * Did the agent follow its own plan? (DeepEval `PlanAdherenceMetric`.) Needs `testCase.trace`.
@@ -43,16 +49,7 @@ export class PlanAdherenceMetric extends JudgeMetric {
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     requireTrace(testCase, this);
     const { task } = await this.judge(taskSchema, taskFromTracePrompt(testCase), { signal });
-    const { plan } = await this.judge(
-      planSchema,
-      `Below is the trace of an AI agent's run. Extract the plan the agent made, as an ordered list of steps — but only steps the trace explicitly shows (in reasoning, thinking or planning fields, or a plan the agent stated). Do not reconstruct a plan from the actions taken. Return an empty list if no plan is recorded.
-
-Trace:
-${traceText(testCase)}
-
-${jsonOnly('{"plan": ["<step>", ...]}')}`,
-      { signal },
-    );
+    const { plan } = await this.judge(planSchema, planFromTracePrompt(testCase), { signal });
     const verbose = [`Task: ${task}`, `Agent Plan:\n${prettifyList(plan)}`];
     if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
     const { score, reason } = await this.judge(

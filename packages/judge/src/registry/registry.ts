@@ -167,9 +167,13 @@ const semanticF1: Entry = {
 const RAG: readonly (keyof JudgeCase)[] = ["input", "actualOutput", "retrievalContext"];
 const IO: readonly (keyof JudgeCase)[] = ["input", "actualOutput"];
 
-// Not listed: the image metrics (TextToImage, ImageEditing, ImageCoherence, ImageHelpfulness,
-// ImageReference) judge MLLMImage objects, which a row of strings (JudgeCase) cannot hold; build them
-// from @evalkern/judge with LLMTestCase objects instead. Conversational metrics do not fit either.
+// Only metrics of one row-shaped case (input, actual_output, expected_output, context, retrieval_context) are
+// listed. The conversational metrics (KnowledgeRetention, TopicAdherence, ToolUse, GoalAccuracy, ...) take
+// turns, and the agentic ones a trace (PlanAdherence, PlanQuality, StepEfficiency) or tool calls
+// (ArgumentCorrectness, ToolCorrectness): none fits a row, so they are used from code, not named here.
+// The image metrics (TextToImage, ImageEditing, ImageCoherence, ImageHelpfulness, ImageReference) judge
+// MLLMImage objects, which a row of strings (JudgeCase) cannot hold either; build them from @evalkern/judge
+// with LLMTestCase objects.
 const ENTRIES: readonly Entry[] = [
   deepeval(
     "faithfulness",
@@ -208,6 +212,28 @@ const ENTRIES: readonly Entry[] = [
   deepeval("bias", "BiasMetric", "DeepEval Bias: biased opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("toxicity", "ToxicityMetric", "DeepEval Toxicity: toxic opinions in actual_output (lower is better)", IO, {}, false),
   deepeval("pii-leakage", "PIILeakageMetric", "DeepEval PII Leakage: privacy violations in actual_output", IO),
+  deepeval(
+    "non-advice",
+    "NonAdviceMetric",
+    "DeepEval Non-Advice: actual_output free of the given kinds of professional advice (needs adviceTypes=...)",
+    IO,
+    { adviceTypes: { type: "string[]", help: "list of advice kinds to refuse (financial, medical, legal...); required" } },
+  ),
+  deepeval(
+    "misuse",
+    "MisuseMetric",
+    "DeepEval Misuse: requests outside a domain chatbot's domain (needs domain=...; lower is better)",
+    IO,
+    { domain: { type: "string", help: "the chatbot's domain (banking, medical...); required" } },
+    false,
+  ),
+  deepeval(
+    "role-violation",
+    "RoleViolationMetric",
+    "DeepEval Role Violation: 1 unless actual_output breaks the given role (needs role=...)",
+    IO,
+    { role: { type: "string", help: "the role the assistant must keep; required" } },
+  ),
   deepeval(
     "summarization",
     "SummarizationMetric",

@@ -191,5 +191,44 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     perceptual_quality: [{ score: [9, 6], reasoning: "The spokes are blurred." }],
     image_score: [{ score: 8, reasoning: "The leaf diagram matches both sentences." }],
   },
+  "Non-advice, misuse and role violation": {
+    advices: [{ advices: ["I'd put everything into ACME shares.", "Your card's daily limit is 500 euros."] }],
+    misuses: [{ misuses: ["help me pick stocks", "I'd put everything into ACME shares."] }],
+    role_violations: [{ role_violations: ["As a human adviser"] }],
+    verdicts: [
+      { verdicts: [v("yes", "A specific investment recommendation."), v("no", "Account information, not advice.")] },
+      { verdicts: [v("yes", "Stock picking is not card support."), v("yes", "Investment advice is outside banking support.")] },
+      { verdicts: [v("yes", "Claims to be a human adviser.")] },
+    ],
+    reason: Array.from({ length: 3 }, () => ({ reason: "The score is as it is because of the verdicts." })),
+  },
+  "Plan quality and argument correctness": {
+    task: [{ task: "Find the hottest day in Paris in 2023." }],
+    plan: [{ plan: ["Fetch the 2023 daily maxima for Paris", "Take the largest"] }],
+    plan_quality: [{ score: 0.75, reason: "The plan does not say which weather source to trust." }],
+    verdicts: [{ verdicts: [v("yes"), v("no", "A movie search does not help find a temperature.")] }],
+    reason: [{ reason: "The score is 0.50 because the movie search does not help find a temperature." }],
+  },
+  "Agents in conversations: topic adherence, tool use and goal accuracy": {
+    qa_pairs: [
+      {
+        qa_pairs: [
+          { question: "Book a table for two tonight.", response: "Booked Chez Nous for two at 8pm." },
+          { question: "What's the capital of Peru?", response: "I can only help with restaurant bookings." },
+        ],
+      },
+    ],
+    // the two verdicts are asked concurrently: answer by the question in the prompt
+    topic_verdict: Array.from({ length: 2 }, () => (request: RecordedRequest) => {
+      const prompt: string = request.body.messages.map((m: { content: string }) => m.content).join("\n");
+      return prompt.includes("Peru")
+        ? chatJson({ verdict: "TN", reason: "Off topic and declined." })
+        : chatJson({ verdict: "TP", reason: "On topic and answered." });
+    }),
+    tool_selection: [{ score: 1, reason: "book was the right tool." }],
+    tool_arguments: [{ score: 0.75, reason: "No date was passed for tonight." }],
+    goal_score: [{ score: 0.5, reason: "The capital question was declined." }],
+    plan_score: [{ score: 1, reason: "Booked directly, as planned." }],
+    reason: Array.from({ length: 4 }, () => ({ reason: "The score is as it is because of the judgements." })),
+  },
 };
-
