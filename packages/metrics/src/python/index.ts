@@ -4,6 +4,7 @@
  * engine. This is the one home of the Python emulation: no other package has its own.
  */
 export { pyRound } from "./round.js";
+export { pyStrip, pyRstrip } from "./strip.js";
 export {
   pyStr,
   pyRepr,
