@@ -42,6 +42,7 @@ export {
   type PairedScore,
   type PairedSlice,
 } from "./node/statistics.js";
+export { normalizeMetrics } from "./bulk/metrics.js";
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
 export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export type { RowsOutputOptions } from "./node/output-rows.js";
