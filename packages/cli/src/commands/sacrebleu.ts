@@ -52,11 +52,24 @@ function sacrebleuMetrics(o: SacrebleuOptions): { args: MetricArgument[]; resolv
   const tokenize = o.tokenize ?? "13a";
   if (!SUPPORTED_TOKENIZERS.includes(tokenize)) {
     const known = SACREBLEU_TOKENIZERS.includes(tokenize);
-    throw usageError(`--tokenize ${tokenize}: ${known ? "this sacreBLEU tokenizer is not available in evalkern" : "unknown tokenizer"}; choose one of ${SUPPORTED_TOKENIZERS.join(", ")}`);
+    const why = known ? "this sacreBLEU tokenizer is not available in evalkern" : "unknown tokenizer";
+    throw usageError(`--tokenize ${tokenize}: ${why}; choose one of ${SUPPORTED_TOKENIZERS.join(", ")}`);
   }
   const options: Record<SacrebleuMetric, Record<string, unknown>> = {
-    bleu: { tokenize, lowercase: o.lowercase, smoothMethod: o.smoothMethod, ...(o.smoothValue !== undefined ? { smoothValue: o.smoothValue } : {}) },
-    chrf: { charOrder: o.chrfCharOrder, wordOrder: o.chrfWordOrder, beta: o.chrfBeta, whitespace: o.chrfWhitespace, lowercase: o.chrfLowercase, epsSmoothing: o.chrfEpsSmoothing },
+    bleu: {
+      tokenize,
+      lowercase: o.lowercase,
+      smoothMethod: o.smoothMethod,
+      ...(o.smoothValue !== undefined ? { smoothValue: o.smoothValue } : {}),
+    },
+    chrf: {
+      charOrder: o.chrfCharOrder,
+      wordOrder: o.chrfWordOrder,
+      beta: o.chrfBeta,
+      whitespace: o.chrfWhitespace,
+      lowercase: o.chrfLowercase,
+      epsSmoothing: o.chrfEpsSmoothing,
+    },
     ter: { caseSensitive: o.terCaseSensitive, asianSupport: o.terAsianSupport, noPunct: o.terNoPunct, normalized: o.terNormalized },
   };
   // sacreBLEU keeps one of each metric and reports them in sorted order (BLEU, chrF, TER)
@@ -124,19 +137,27 @@ export function printSacrebleuResults(results: readonly string[], json: boolean)
 function checkFormat(o: SacrebleuOptions): "json" | "text" {
   const env = o.formatFromEnv?.toLowerCase();
   const format = env === "json" || env === "text" || env === "latex" ? env : o.format;
-  if (format === "latex") throw usageError("--format latex is sacreBLEU's multi-system table; evalkern sacrebleu scores one system (json or text)");
+  if (format === "latex") {
+    throw usageError("--format latex is sacreBLEU's multi-system table; evalkern sacrebleu scores one system (json or text)");
+  }
   if (format !== "json" && format !== "text") throw usageError(`--format must be json or text, not ${JSON.stringify(format)}`);
   return format;
 }
 
 /** The lines sacreBLEU prints for this summary. */
-export function sacrebleuOutput(resolved: readonly ResolvedMetric[], summary: StreamSummary, o: Pick<SacrebleuOptions, "width" | "scoreOnly">, json: boolean): string {
+export function sacrebleuOutput(
+  resolved: readonly ResolvedMetric[],
+  summary: StreamSummary,
+  o: Pick<SacrebleuOptions, "width" | "scoreOnly">,
+  json: boolean,
+): string {
   const results = resolved.map((m) => {
     const s = summary.metrics[m.name];
     const score = s?.scores[m.name];
     if (!s || score === undefined) throw new Error(`internal: the scorer's summary has no score ${m.name}`);
     const parts = sacrebleuParts(s.signature);
-    return formatSacrebleuScore({ ...parts, score, verbose: m.definition.name === "bleu" ? bleuVerbose(s.details) : "" }, o.width, o.scoreOnly, json);
+    const verbose = m.definition.name === "bleu" ? bleuVerbose(s.details) : "";
+    return formatSacrebleuScore({ ...parts, score, verbose }, o.width, o.scoreOnly, json);
   });
   return printSacrebleuResults(results, json);
 }
@@ -159,10 +180,14 @@ export function refuseUnavailable(flags: Record<string, unknown>): void {
 /** Run `evalkern sacrebleu`; returns the exit code. */
 export async function sacrebleuCommand(o: SacrebleuOptions, io: SacrebleuIo): Promise<number> {
   const json = checkFormat(o);
-  if (o.refs.length === 0) throw usageError("give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets by name, -t, are not available)");
+  if (o.refs.length === 0) {
+    throw usageError("give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets, -t, are not available)");
+  }
   const inputs = o.input && o.input.length ? o.input : ["-"];
   if (inputs.length > 1) throw usageError(`-i takes one system here (got ${inputs.length}); compare systems with evalkern compare`);
-  if (!Number.isSafeInteger(o.width) || o.width < 0 || o.width > 20) throw usageError(`--width must be an integer from 0 to 20 (decimals of the scores), got ${o.width}`);
+  if (!Number.isSafeInteger(o.width) || o.width < 0 || o.width > 20) {
+    throw usageError(`--width must be an integer from 0 to 20 (decimals of the scores), got ${o.width}`);
+  }
   const { args, resolved } = sacrebleuMetrics(o);
   let summary: StreamSummary;
   try {

@@ -3,7 +3,16 @@
 // streaming form of bulk scoring (`scoreStream`: the same worker threads, chunking and statistics as
 // `scoreFile`). Nothing is copied to disk: with an output, each scored row is written as it arrives.
 // `-` names stdin (one file at most).
-import { normalizeMetrics, readTextPairs, rowLayout, scoreStream, type MetricSpec, type RowScore, type StreamSummary, type TextSource } from "@evalkern/harness";
+import {
+  normalizeMetrics,
+  readTextPairs,
+  rowLayout,
+  scoreStream,
+  type MetricSpec,
+  type RowScore,
+  type StreamSummary,
+  type TextSource,
+} from "@evalkern/harness";
 import { usageError } from "../errors.js";
 import { requireFile } from "./records.js";
 import { AtomicWriter } from "./writer.js";
@@ -20,11 +29,13 @@ export interface TextPairScoreOptions extends TextPairFiles {
   /** JSONL rows `{"hyp","refs",<metric>…}` (or `_error`), written atomically; none when undefined. */
   readonly output?: string | undefined;
   readonly stdin?: AsyncIterable<Uint8Array | string>;
-  readonly onRows?: (rows: number) => void;
 }
 
 /** The readers' sources: paths checked to be files, `-` as stdin (once). */
-export function textSources(files: TextPairFiles, stdin: AsyncIterable<Uint8Array | string>): { hypothesis: TextSource; references: TextSource[] } {
+export function textSources(
+  files: TextPairFiles,
+  stdin: AsyncIterable<Uint8Array | string>,
+): { hypothesis: TextSource; references: TextSource[] } {
   const all = [files.hyp, ...files.refs];
   if (all.filter((f) => f === "-").length > 1) throw usageError("stdin (-) can stand for one file only");
   const source = (f: string, what: string): TextSource => {
@@ -48,22 +59,13 @@ export async function scoreTextPairs(o: TextPairScoreOptions): Promise<StreamSum
       yield p;
     }
   }
-  const stream = scoreStream(remembered(), { metrics: o.metrics, ...(o.workers !== undefined ? { workers: o.workers } : {}), bootstrap: o.bootstrap === false ? false : o.bootstrap });
+  const workers = o.workers !== undefined ? { workers: o.workers } : {};
+  const stream = scoreStream(remembered(), { metrics: o.metrics, ...workers, bootstrap: o.bootstrap });
   const writer = o.output ? new AtomicWriter(o.output) : undefined;
-  let done = 0;
-  let rowsSeen = 0;
   try {
-    for await (const r of stream) {
-      if (writer) writer.write(`${rowJson(pairs.shift()!, r, layouts)}\n`);
-      rowsSeen++;
-      if (++done === 1000) {
-        o.onRows?.(rowsSeen);
-        done = 0;
-      }
-    }
+    for await (const r of stream) if (writer) writer.write(`${rowJson(pairs.shift()!, r, layouts)}\n`);
     const summary = await stream.summary;
     writer?.commit();
-    o.onRows?.(rowsSeen);
     return summary;
   } catch (e) {
     writer?.abort();
