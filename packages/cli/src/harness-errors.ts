@@ -30,6 +30,7 @@ export function mapHarnessError(error: unknown, metricArgs: readonly MetricArgum
   const e = error as EvalkernError & { argument?: string };
   if (e.name === "ResumeMismatchError") return usageError(`cannot resume: ${e.message}`);
   if (e.name === "ResumeDamagedError") return inputError(`cannot resume: ${e.message}`);
+  if (e.name === "LineCountMismatchError") return inputError(e.message);
   if (e.name === "AmbiguousColumnError") return inputError(`${e.message} (--hyp-field/--refs-field/--id-field)`);
   const argument = e.argument;
   if (typeof argument === "string") {

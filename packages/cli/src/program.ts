@@ -7,11 +7,14 @@ import { judgeMetricsHelp } from "./judge-metrics.js";
 import { log } from "./log.js";
 import { metricsHelp } from "./metric-registry.js";
 import { QUEUE_URL_ENV, resolveQueueUrl } from "./queue-url.js";
+import { expandSacrebleuFlags } from "./sacrebleu-flags.js";
 import { CLI_VERSION } from "./results.js";
 
 export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** What `-` reads (default: the process's stdin). */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
 }
 
 function positiveInt(name: string) {
@@ -86,13 +89,18 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
         "(JSONL) or one column per score (CSV), a summary table with corpus scores, 95% bootstrap CIs and signatures, " +
         "and keeps checkpoints so that --resume continues a killed run.",
     )
-    .argument("<input>", "JSONL (one object per line) or CSV/TSV (header row) file")
+    .argument("[input]", "JSONL (one object per line) or CSV/TSV (header row) file; or plain-text files with --hyp/--ref")
+    .option("--hyp <file>", "plain-text hypotheses, one segment per line (- reads stdin), instead of an input file")
+    .option("--ref <file>", "plain-text references line-aligned with --hyp, one file per reference (repeat for several)", collect)
+    .option("-b, --score-only", "print the corpus scores only: write no output rows and no sidecar (as sacreBLEU)")
+    .option("-w, --width <n>", "decimals of 0–100 scores in the table (0–1 scores get two more; default 2)", nonNegativeInt("--width"))
+    .addOption(new Option("--format <format>", "summary on stdout: text (table) or json (as --json)").choices(["text", "json"]).default("text"))
     .option("-o, --output <file>", "per-row output, .jsonl or .csv (default: <input name>.scored.<ext> here)")
     .option("-m, --metric <name[:key=value...]>", "metric with options, repeatable (e.g. bleu, chrf:wordOrder=2, rouge:useStemmer=true)", collect)
     .option("--hyp-field <path>", "field holding the hypothesis (dotted paths allowed; name#n: the n-th of CSV columns sharing a name)", "hyp")
     .option("--refs-field <path>", "field(s) holding the reference(s): a string or a list; repeat or comma-separate for several CSV columns", collectList)
     .option("--id-field <path>", "field copied as the row id into the scorer's records")
-    .option("-w, --workers <n>", "worker threads (default and maximum: all cores)", positiveInt("--workers"))
+    .option("-j, --workers <n>", "worker threads (default and maximum: all cores)", positiveInt("--workers"))
     .option("--resume", "continue from the last checkpoint of the same job (same input, metrics, fields, shard, row limits); damaged or edited files are refused")
     .option("--shard <i/n>", "score only shard i of n (1-based); merge shard outputs with `evalkern merge`")
     .option("--no-ci", "skip the bootstrap confidence intervals")
@@ -123,17 +131,21 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--shared-input <path>", "with --queue: the input's path as the workers see it (shared storage); chunks then travel as byte ranges + sha256 instead of bytes (workers need --shared-dir)")
     .addHelpText(
       "after",
-      `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
+      `\n${metricsHelp()}\n\nExamples:\n  evalkern score examples/pairs.jsonl\n  evalkern score --hyp hyp.txt --ref ref1.txt --ref ref2.txt --metric bleu --metric chrf --score-only\n  evalkern score pairs.jsonl --metric bleu --metric chrf:wordOrder=2 --metric rouge:useStemmer=true -o out.jsonl\n  evalkern score data.csv --hyp-field output --refs-field ref1,ref2 -o out.csv --shard 1/4\n\n` +
         "On a cluster (one Redis 7, `evalkern worker` on each machine; see `evalkern worker --help`):\n" +
         `  ${QUEUE_URL_ENV}=redis://:PASSWORD@10.0.0.5:6379/0 evalkern score big.jsonl -o out.jsonl --queue --job nightly-1\n` +
         `  The chunks' bytes travel through Redis (no shared disk needed); rows, corpus scores and CIs are those of a local run.\n` +
         `  Killed, the same command (same --job) resumes; a chunk that crashes workers repeatedly stops the run naming its lines.\n`,
     )
-    .action(async (input: string, o: Record<string, unknown>) => {
+    .action(async (input: string | undefined, o: Record<string, unknown>) => {
       const { scoreCommand, parseShard } = await import("./commands/score.js");
       code = await scoreCommand(
         {
           input,
+          hyp: o.hyp as string | undefined,
+          refs: o.ref as string[] | undefined,
+          scoreOnly: o.scoreOnly === true,
+          width: o.width as number | undefined,
           output: o.output as string | undefined,
           metrics: (o.metric as string[] | undefined) ?? [],
           hypField: o.hypField as string,
@@ -155,7 +167,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           rowTimeout: o.rowTimeout as number | undefined,
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,
-          json: o.json === true,
+          json: o.json === true || o.format === "json",
           signatures: o.signatures as "short" | "full",
           queue: resolveQueueUrl(queueFlags(o), false),
           job: o.job as string | undefined,
@@ -164,6 +176,80 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           sharedInput: o.sharedInput as string | undefined,
         },
         sink,
+      );
+    });
+
+  program
+    .command("sacrebleu")
+    .summary("sacreBLEU's command line on plain-text files: REF... -i HYP -m bleu chrf ter")
+    .description(
+      "Score one system's plain-text output (one segment per line) against line-aligned reference files with sacreBLEU's flags " +
+        "and output: the same corpus scores, signatures and lines as sacreBLEU 2.6.0 (JSON by default, -f text, -b, -w). " +
+        "Lines are read as sacreBLEU reads them (split at \\n, trailing whitespace removed, empty lines kept).",
+    )
+    .argument("[refs...]", "reference files, one per reference, line-aligned with the hypotheses (- reads stdin)")
+    .option("-i, --input <file...>", "the hypothesis file (- or none: stdin)")
+    .addOption(new Option("-m, --metrics <name...>", "metrics (space-separated)").choices(["bleu", "chrf", "ter"]).default(["bleu"]))
+    .option("-b, --score-only", "print only the computed score")
+    .option("-w, --width <n>", "decimals of the printed scores", nonNegativeInt("--width"), 1)
+    .addOption(new Option("-f, --format <format>", "output format (overridden by $SACREBLEU_FORMAT, as in sacreBLEU)").choices(["json", "text", "latex"]).default("json"))
+    .option("--tokenize <name>", "BLEU tokenizer: 13a (default), intl, zh, char, none (sacreBLEU's -tok)")
+    .addOption(new Option("-s, --smooth-method <method>", "BLEU smoothing").choices(["exp", "floor", "add-k", "none"]).default("exp"))
+    .option("--smooth-value <x>", "BLEU smoothing value for floor (default 0.1) and add-k (default 1) (sacreBLEU's -sv)", nonNegativeNumber("--smooth-value"))
+    .option("--lowercase", "case-insensitive BLEU (sacreBLEU's -lc)")
+    .option("--chrf-char-order <n>", "chrF character n-gram order (-cc)", positiveInt("--chrf-char-order"), 6)
+    .option("--chrf-word-order <n>", "chrF word n-gram order; 2 is chrF++ (-cw)", nonNegativeInt("--chrf-word-order"), 0)
+    .option("--chrf-beta <n>", "chrF recall weight", positiveInt("--chrf-beta"), 2)
+    .option("--chrf-whitespace", "include whitespace in chrF character n-grams")
+    .option("--chrf-lowercase", "case-insensitive chrF")
+    .option("--chrf-eps-smoothing", "chrF epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order")
+    .option("--ter-case-sensitive", "case-sensitive TER")
+    .option("--ter-asian-support", "TER: special treatment of Asian characters")
+    .option("--ter-no-punct", "TER: remove punctuation")
+    .option("--ter-normalized", "TER: basic normalisation and tokenisation")
+    .option("--workers <n>", "worker threads (default and maximum: all cores)", positiveInt("--workers"))
+    .option("--no-color", "accepted for sacreBLEU's -nc (evalkern sacrebleu prints no colours)")
+    .addOption(new Option("--short").hideHelp())
+    .addOption(new Option("--num-refs <n>").hideHelp())
+    .addOption(new Option("--sentence-level").hideHelp())
+    .addOption(new Option("--confidence").hideHelp())
+    .addOption(new Option("--confidence-n <n>").hideHelp())
+    .addOption(new Option("-t, --test-set <name>").hideHelp())
+    .addHelpText(
+      "after",
+      "\nsacreBLEU's multi-letter short flags work too: -tok, -lc, -sv, -cc, -cw.\n\nExamples:\n" +
+        "  evalkern sacrebleu ref.txt -i hyp.txt -m bleu chrf ter\n  evalkern sacrebleu ref1.txt ref2.txt -i hyp.txt -b -w 2\n" +
+        "  cat hyp.txt | evalkern sacrebleu ref.txt -tok intl -f text\n",
+    )
+    .action(async (refs: string[], o: Record<string, unknown>) => {
+      const { sacrebleuCommand, refuseUnavailable } = await import("./commands/sacrebleu.js");
+      refuseUnavailable(o);
+      code = await sacrebleuCommand(
+        {
+          refs,
+          input: o.input as string[] | undefined,
+          metrics: o.metrics as ("bleu" | "chrf" | "ter")[],
+          scoreOnly: o.scoreOnly === true,
+          width: o.width as number,
+          format: o.format as string,
+          tokenize: o.tokenize as string | undefined,
+          smoothMethod: o.smoothMethod as string,
+          smoothValue: o.smoothValue as number | undefined,
+          lowercase: o.lowercase === true,
+          chrfCharOrder: o.chrfCharOrder as number,
+          chrfWordOrder: o.chrfWordOrder as number,
+          chrfBeta: o.chrfBeta as number,
+          chrfWhitespace: o.chrfWhitespace === true,
+          chrfLowercase: o.chrfLowercase === true,
+          chrfEpsSmoothing: o.chrfEpsSmoothing === true,
+          terCaseSensitive: o.terCaseSensitive === true,
+          terAsianSupport: o.terAsianSupport === true,
+          terNoPunct: o.terNoPunct === true,
+          terNormalized: o.terNormalized === true,
+          workers: o.workers as number | undefined,
+          formatFromEnv: process.env.SACREBLEU_FORMAT,
+        },
+        { stdout: io.stdout, ...(io.stdin ? { stdin: io.stdin } : {}) },
       );
     });
 
@@ -231,7 +317,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--refs-field <path>", "reference field(s) of raw input files", collectList)
     .option("--resamples <n>", "bootstrap resamples", positiveInt("--resamples"), 1000)
     .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
-    .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
+    .option("-j, --workers <n>", "worker threads", positiveInt("--workers"))
     .option("--json", "print the results as JSON")
     .option("--no-progress", "no progress on stderr while raw input files are scored")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
@@ -372,7 +458,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .argument("<outputs...>", "the shards' outputs (any order)")
     .requiredOption("-o, --output <file>", "merged per-row output")
     .option("--no-ci", "skip the bootstrap confidence intervals")
-    .option("-w, --workers <n>", "worker threads", positiveInt("--workers"))
+    .option("-j, --workers <n>", "worker threads", positiveInt("--workers"))
     .option("--json", "print the summary as JSON")
     .addOption(new Option("--signatures <form>", "signatures in the table: short or full").choices(["short", "full"]).default("short"))
     .action(async (outputs: string[], o: Record<string, unknown>) => {
@@ -403,7 +489,8 @@ export async function main(argv: readonly string[], io: ProgramIo): Promise<numb
     return EXIT.usage;
   }
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    // sacreBLEU's -tok, -lc, ... (several letters after one dash) are spelled long for commander
+    await program.parseAsync(expandSacrebleuFlags(argv), { from: "user" });
     return exitCode();
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -20,8 +20,11 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
-/** A score at its scale: 0–100 scores with 2 decimals, 0–1 scores with 4. */
-export function formatScore(value: number | null | undefined, scale: number): string {
+/**
+ * A score at its scale: 0–100 scores with `width` decimals (default 2), 0–1 scores with two more (the
+ * same precision of the underlying number).
+ */
+export function formatScore(value: number | null | undefined, scale: number, width = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "–";
-  return value.toFixed(scale === 100 ? 2 : 4);
+  return value.toFixed(scale === 100 ? width : width + 2);
 }

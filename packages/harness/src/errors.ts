@@ -270,3 +270,18 @@ export class QueueJobRejectedError extends EvalkernError {
   override name = "QueueJobRejectedError";
   override readonly code: string = "QUEUE_JOB_REJECTED";
 }
+
+/**
+ * Parallel plain-text files (one hypothesis file, one file per reference, a segment per line) do not
+ * have the same number of lines. Names every file with its line count.
+ */
+export class LineCountMismatchError extends EvalkernError {
+  override name = "LineCountMismatchError";
+  override readonly code: string = "LINE_COUNT_MISMATCH";
+  /** Each file (as named by the caller) with its number of lines, hypothesis first. */
+  readonly counts: readonly { readonly name: string; readonly lines: number }[];
+  constructor(message: string, counts: readonly { readonly name: string; readonly lines: number }[]) {
+    super(message);
+    this.counts = counts;
+  }
+}

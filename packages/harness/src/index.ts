@@ -26,6 +26,7 @@ export {
   type RowCounts,
 } from "./node/score-file.js";
 export { scoreStream, scoreRows, type ScoreStream, type ScoreStreamOptions, type RowScore, type StreamSummary } from "./node/score-stream.js";
+export { readTextPairs, type TextPairSources, type TextPair, type TextSource } from "./node/text-pairs.js";
 export { makeDirectory, fileSystemError, acquireLock, lockPath, removeStaleTemporaries } from "./node/files.js";
 export { mergeShards, type MergeShardsOptions } from "./node/shards.js";
 export {
@@ -46,6 +47,7 @@ export {
   type PairedScore,
   type PairedSlice,
 } from "./node/statistics.js";
+export { normalizeMetrics } from "./bulk/metrics.js";
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
 export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export type { RowsOutputOptions } from "./node/output-rows.js";

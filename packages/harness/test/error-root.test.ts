@@ -5,6 +5,7 @@ import * as api from "../src/index.js";
 import {
   BenchmarkRunError,
   DatasetError,
+  LineCountMismatchError,
   EndpointError,
   EndpointUnreachableError,
   EvalkernError,
@@ -50,6 +51,7 @@ const instances: Record<string, () => Error> = {
   BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
   MetricAssertionError: () => new MetricAssertionError("m", [], null),
   DatasetError: () => new DatasetError("m", { path: "/x", row: 1 }),
+  LineCountMismatchError: () => new LineCountMismatchError("m", [{ name: "h", lines: 1 }]),
 };
 
 describe("error root", () => {

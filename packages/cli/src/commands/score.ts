@@ -2,23 +2,37 @@
 // (worker threads, checkpoints, shards, bootstrap CIs). The harness writes the output rows themselves
 // (the input's fields kept, one object per metric added) in its scoring pass, into the sidecar; the
 // finished file is renamed into place, so a killed run never leaves half an output under its name.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { checkpointPath, csvKeys, EvalkernError, fileSystemError, inputGeometry, removeStaleTemporaries, rowLayout, scoreFile, type MetricSpec, type ScoreSummary } from "@evalkern/harness";
+import {
+  checkpointPath,
+  csvKeys,
+  EvalkernError,
+  fileSystemError,
+  inputGeometry,
+  normalizeMetrics,
+  removeStaleTemporaries,
+  rowLayout,
+  scoreFile,
+  type MetricSpec,
+  type ScoreSummary,
+  type StreamSummary,
+} from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { delimiterOf, formatOf, quoteOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import { checkLooksLikeJsonl, delimiterOf, formatOf, quoteOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { RunGuard } from "../io/run-guard.js";
-import { parseMetricArgument } from "../metric-options.js";
+import { scoreTextPairs } from "../io/text-pairs.js";
+import { fileIdentity, finishedRecord, finishedRun, type DoneCheck } from "./score-done.js";
+import { parseMetricArgument, type MetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, formatElapsed, type ProgressSink } from "../progress.js";
 import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
 import { log, colorEnabled, style } from "../log.js";
 import { shortSignature, type SignatureStyle } from "../signatures.js";
 export { columnLabel } from "../results.js";
-import { fileIdentity, finishedRecord, finishedRun, type DoneCheck } from "./score-done.js";
 import { formatScore, formatTable } from "../table.js";
 
 export interface ShardArgument {
@@ -38,7 +52,16 @@ export function parseShard(text: string): ShardArgument {
 }
 
 export interface ScoreCommandOptions {
-  readonly input: string;
+  /** JSONL/CSV/TSV input; absent with `hyp` (plain-text files). */
+  readonly input?: string | undefined;
+  /** Plain-text hypothesis file, one segment per line (`-`: stdin); needs `refs`. */
+  readonly hyp?: string | undefined;
+  /** Plain-text reference files, line-aligned with `hyp`. */
+  readonly refs?: readonly string[] | undefined;
+  /** Print the corpus scores only: no output rows, no sidecar (sacreBLEU's habit). */
+  readonly scoreOnly?: boolean | undefined;
+  /** Decimals of 0–100 scores in the table (sacreBLEU's --width). */
+  readonly width?: number | undefined;
   readonly output?: string | undefined;
   readonly metrics: readonly string[];
   readonly hypField: string;
@@ -99,7 +122,7 @@ function harnessSpec(m: ResolvedMetric): MetricSpec {
   return m.definition.headline && typeof m.spec === "object" ? { ...m.spec, headline: m.definition.headline } : m.spec;
 }
 
-function runMetrics(resolved: readonly ResolvedMetric[], summary: ScoreSummary): RunMetric[] {
+function runMetrics(resolved: readonly ResolvedMetric[], summary: Pick<ScoreSummary, "metrics" | "metricSpecs">): RunMetric[] {
   return resolved.map((m, i) => {
     const s = summary.metrics[m.name];
     const spec = summary.metricSpecs[i];
@@ -134,6 +157,8 @@ export function scaleLabel(scale: number): string {
 export interface SummaryTableOptions {
   /** Short signatures (default) or the full form. */
   readonly signatures?: SignatureStyle;
+  /** Decimals of 0–100 scores (default 2; 0–1 scores get two more), sacreBLEU's --width. */
+  readonly width?: number;
   /** ANSI bold/dim (see `colorEnabled`). */
   readonly color?: boolean;
 }
@@ -151,9 +176,9 @@ export function summaryTable(metrics: readonly RunMetric[], options: SummaryTabl
       const ci = m.ci?.[c.column];
       rows.push([
         columnLabel(m, c.key),
-        formatScore(m.corpus[c.column], m.scale),
-        ci ? `${formatScore(ci.lower, m.scale)} – ${formatScore(ci.upper, m.scale)}` : "–",
-        ci ? `±${formatScore(ci.ci, m.scale)}` : "",
+        formatScore(m.corpus[c.column], m.scale, options.width),
+        ci ? `${formatScore(ci.lower, m.scale, options.width)} – ${formatScore(ci.upper, m.scale, options.width)}` : "–",
+        ci ? `±${formatScore(ci.ci, m.scale, options.width)}` : "",
         `${scaleLabel(m.scale)} ${m.higherIsBetter === false ? "↓" : "↑"}`,
       ]);
     }
@@ -265,21 +290,109 @@ export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): P
   }
 }
 
-async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
-  const input = resolve(options.input);
-  requireFile(input);
-  const inputBefore = fileIdentity(input);
-  if (inputBefore.size === 0) throw inputError(`input file is empty: ${options.input}`);
-  const output = resolve(options.output ?? defaultOutput(input, options.shard));
-  const outputs = [mainOutput(options.output, output), { role: "--report", path: options.report }];
-  checkOutputPaths([{ role: "the input", path: options.input }], outputs);
-  const metricArgs = (options.metrics.length ? options.metrics : DEFAULT_METRICS).map(parseMetricArgument);
+/** The `--metric` arguments resolved against the registry (the defaults when none), each output key once. */
+function resolveMetrics(metrics: readonly string[]): { metricArgs: MetricArgument[]; resolved: ResolvedMetric[] } {
+  const metricArgs = (metrics.length ? metrics : DEFAULT_METRICS).map(parseMetricArgument);
   const resolved = metricArgs.map(resolveMetric);
   const seen = new Set<string>();
   for (const m of resolved) {
     if (seen.has(m.name)) throw usageError(`two metrics write the key ${JSON.stringify(m.name)}: rename one with name=..., e.g. --metric ${m.definition.name}:name=${m.name}2`);
     seen.add(m.name);
   }
+  return { metricArgs, resolved };
+}
+
+/** --score-only prints corpus scores and writes nothing: flags that name files or resume runs do not apply. */
+function checkScoreOnly(options: ScoreCommandOptions): void {
+  const clash = options.output ? "-o/--output" : options.report ? "--report" : options.resume ? "--resume" : options.queue ? "--queue" : undefined;
+  if (clash) throw usageError(`--score-only writes no file, so ${clash} does not apply: drop one of them`);
+}
+
+async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
+  if (options.hyp !== undefined || options.refs?.length) return runTextScore(options, io, guard);
+  if (options.input === undefined) throw usageError("give an input file (JSONL, CSV or TSV), or plain-text files with --hyp hyp.txt --ref ref.txt");
+  const input = resolve(options.input);
+  requireFile(input);
+  if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
+  const scoreOnly = options.scoreOnly === true;
+  if (scoreOnly) checkScoreOnly(options);
+  if (formatOf(input) === "jsonl") checkLooksLikeJsonl(input, options.input);
+  // --score-only: the run's files (score lines without the input's text, statistics for the CIs) live in a
+  // private temporary directory, removed when the scores are printed
+  const scratch = scoreOnly ? mkdtempSync(join(tmpdir(), "evalkern-score-only-")) : undefined;
+  try {
+    return await scoreInput(options, io, guard, setRaw, input, scratch);
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `score --hyp hyp.txt --ref ref1.txt [--ref ref2.txt]`: plain-text files read in lockstep and scored by
+ * the streaming bulk scorer (io/text-pairs.ts); rows go to a JSONL output unless --score-only.
+ */
+async function runTextScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard): Promise<number> {
+  const refs = options.refs ?? [];
+  if (options.hyp === undefined || refs.length === 0) throw usageError("plain-text input needs --hyp <file> and at least one --ref <file> (one per reference)");
+  if (options.input !== undefined) throw usageError(`give either an input file (${options.input}) or --hyp/--ref plain-text files, not both`);
+  const unsupported = options.shard ? "--shard" : options.queue ? "--queue" : options.resume ? "--resume" : options.report ? "--report" : undefined;
+  if (unsupported) throw usageError(`${unsupported} needs a JSONL/CSV input file; plain-text --hyp/--ref runs are scored in one pass`);
+  const scoreOnly = options.scoreOnly === true;
+  if (scoreOnly) checkScoreOnly(options);
+  if (!scoreOnly && options.hyp === "-" && !options.output) throw usageError("with --hyp - (stdin), give -o <file.jsonl> for the scored rows, or --score-only");
+  const output = scoreOnly ? undefined : resolve(options.output ?? defaultOutput(options.hyp === "-" ? "stdin.jsonl" : options.hyp, undefined));
+  if (output && formatOf(output) !== "jsonl") throw usageError(`-o ${options.output}: plain-text runs write JSONL rows (.jsonl)`);
+  const inputs = [options.hyp, ...refs].filter((f) => f !== "-").map((path, i) => ({ role: i === 0 && options.hyp !== "-" ? "--hyp" : "--ref", path }));
+  if (output) {
+    checkOutputPaths(inputs, [mainOutput(options.output, output)]);
+    guard.lock(output);
+  }
+  const { metricArgs, resolved } = resolveMetrics(options.metrics);
+  const specs = resolved.map(harnessSpec);
+  const started = performance.now();
+  let summary: StreamSummary;
+  guard.setAbortable(true);
+  try {
+    summary = await scoreTextPairs({
+      hyp: options.hyp,
+      refs,
+      metrics: specs,
+      workers: options.workers,
+      bootstrap: options.ci ? { resamples: options.resamples, seed: options.seed } : false,
+      output,
+    });
+  } catch (e) {
+    if (guard.interrupted) return guard.stopped();
+    throw mapHarnessError(e, metricArgs);
+  } finally {
+    guard.setAbortable(false);
+  }
+  const shownHyp = options.hyp === "-" ? "stdin" : options.hyp;
+  if (summary.rows.records === 0) throw inputError(`${shownHyp} has no lines to score`);
+  const metrics = runMetrics(resolved, { metrics: summary.metrics, metricSpecs: normalizeMetrics(specs) });
+  const rows = { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad };
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ output: output ?? null, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`);
+  } else {
+    const files = [shownHyp, ...refs.map((r) => (r === "-" ? "stdin" : r))].join(" + ");
+    const where = output ? `${files} → ${relative(process.cwd(), output) || output}` : `${files} (score only, no file written)`;
+    io.stdout.write(`evalkern score · ${where}\n${formatCount(rows.scored)} lines scored${rows.bad ? `, ${formatCount(rows.bad)} bad` : ""} · ${formatElapsed(performance.now() - started)}\n\n`);
+    if (rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`);
+  }
+  if (rows.bad > 0) {
+    const lines = summary.rows.badSamples.slice(0, 5).map((b) => `  ${shownHyp}:${b.line + 1}: ${b.message}`);
+    io.stderr.write(`${formatCount(rows.bad)} of ${formatCount(rows.records)} lines could not be scored:\n${lines.join("\n")}\n`);
+    if (!options.allowBadRows) return EXIT.input;
+  }
+  return EXIT.ok;
+}
+
+async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void, input: string, scratch: string | undefined): Promise<number> {
+  const name = options.input ?? input;
+  const inputBefore = fileIdentity(input);
+  const output = scratch ? join(scratch, "scores.jsonl") : resolve(options.output ?? defaultOutput(input, options.shard));
+  if (!scratch) checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
+  const { metricArgs, resolved } = resolveMetrics(options.metrics);
   const format = formatOf(input);
   const delimiter = delimiterOf(input);
   const quote = quoteOf(input, options.tsvQuotes);
@@ -302,13 +415,12 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   let ciProgress: ReturnType<typeof createRowProgress> | undefined;
   let scoredAt = 0;
   let lastRecords = 0;
-  log.debug(`phase score: input ${input} (${format}), output ${output}, ${resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${cores} cores`);
   const bootstrap = options.ci ? { resamples: options.resamples, seed: options.seed } : (false as const);
   // what the harness scores (the progress callbacks and signal aside): also what a finished run is compared by
   const harnessOptions: Parameters<typeof scoreFile>[0] = {
     input,
     output: raw,
-    outputRows: "rows",
+    ...(scratch ? {} : { outputRows: "rows" as const }),
     outputFormat,
     outputDelimiter: delimiterOf(output),
     outputEscapeFormulas: options.csvEscapeFormulas !== false,
@@ -329,11 +441,12 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
     ...(options.strictUtf8 ? { strictUtf8: true } : {}),
   };
-  if (options.resume && !options.queue) {
+  if (options.resume && !options.queue && !scratch) {
     const done = await finishedRun({ harnessOptions, output, raw, bootstrap });
     if (done.done) return alreadyDone(options, io, { input, output, dir, ...done });
     log.detail(`--resume: the finished run at ${output} is not the answer (${done.why}); scoring`);
   }
+  log.debug(`phase score: input ${input} (${format}), output ${output}, ${resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${cores} cores`);
   let summary: ScoreSummary;
   guard.setAbortable(true);
   try {
@@ -397,21 +510,22 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     elapsedMs: summary.elapsedMs,
   };
   // a local run records what it was computed from, so that `--resume` can answer "already done"
-  const finished = options.queue ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
+  const finished = options.queue || scratch ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
   if (finished) manifest = { ...manifest, finished };
   writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ output, rows: manifest.rows, timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+      `${JSON.stringify({ output: scratch ? null : output, rows: manifest.rows, timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
     );
   } else {
-    const where = `${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}`;
+    const shown = relative(process.cwd(), input) || input;
+    const where = scratch ? `${shown} (score only, no file written)` : `${shown} → ${relative(process.cwd(), output) || output}`;
     const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
     io.stdout.write(
       `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${formatElapsed(log.elapsedMs())} · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
     );
-    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`);
+    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`);
   }
 
   if (options.report) {
@@ -425,18 +539,18 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
     const geometry = inputGeometry(input, format, delimiter, options.shard ?? null, quote);
     const range: ByteRange = { start: geometry.start, end: geometry.end, startLine: geometry.startLine };
     const hint = await firstRowHint(input, format, range, geometry.header, delimiter, quote);
-    throw inputError(`no row could be scored.\n${badRowsNote(summary, options.input)}${hint}`);
+    throw inputError(`no row could be scored.\n${badRowsNote(summary, name)}${hint}`);
   }
-  if (summary.rows.records === 0) throw inputError(`${options.input} has no rows${options.shard ? " in this shard" : ""}`);
+  if (summary.rows.records === 0) throw inputError(`${name} has no rows${options.shard ? " in this shard" : ""}`);
   const utf8 = summary.rows.invalidUtf8;
   if (utf8 && utf8.count > 0 && !options.strictUtf8) {
-    const where = utf8.lines.slice(0, 5).map((l) => `${options.input}:${l}`).join(", ");
+    const where = utf8.lines.slice(0, 5).map((l) => `${name}:${l}`).join(", ");
     io.stderr.write(
       `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
     );
   }
   if (summary.rows.bad > 0) {
-    io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
+    io.stderr.write(`${badRowsNote(summary, name)}\n`);
     if (!options.allowBadRows) {
       io.stderr.write("exiting with code 3 because of bad rows (pass --allow-bad-rows to accept them)\n");
       return EXIT.input;
@@ -444,7 +558,6 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
   }
   return EXIT.ok;
 }
-
 
 /**
  * `--resume` of a finished run with the same input and settings: nothing is scored; it prints what the run
@@ -483,7 +596,7 @@ async function alreadyDone(
     if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), reportPath) || reportPath}\n`);
   }
   if (summary.rows.bad > 0) {
-    io.stderr.write(`${badRowsNote(summary, options.input)}\n`);
+    io.stderr.write(`${badRowsNote(summary, options.input ?? input)}\n`);
     if (!options.allowBadRows) {
       io.stderr.write("exiting with code 3 because of bad rows (pass --allow-bad-rows to accept them)\n");
       return EXIT.input;

@@ -1,6 +1,6 @@
 // Reading input rows as the bulk scorer sees them (JSONL lines or CSV records, blank lines skipped,
 // line numbers counted), streamed from a byte range of the file so that a shard reads only its part.
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { inputError } from "../errors.js";
 import { csvKeys } from "@evalkern/harness";
@@ -30,6 +30,38 @@ export function quoteOf(path: string, tsvQuotes = false): boolean {
 export function requireFile(path: string, what = "input file"): void {
   if (!existsSync(path)) throw inputError(`${what} not found: ${path}`);
   if (!statSync(path).isFile()) throw inputError(`${what} is not a file: ${path}`);
+}
+
+/** Extensions of plain-text files (one segment per line), which are never JSONL. */
+const TEXT_EXTENSIONS = new Set([".txt", ".text", ".hyp", ".ref", ".src", ".tgt", ".detok", ".tok"]);
+
+/**
+ * Fail with exit code 3, naming the formats and the plain-text flags, when a file read as JSONL is not:
+ * its extension says plain text, or its first line (after a BOM and blank lines) does not start with
+ * `{` or `[`. A JSONL file whose later rows are broken is scored, its broken rows reported one by one.
+ */
+export function checkLooksLikeJsonl(path: string, shown = path): void {
+  const ext = extname(path).toLowerCase();
+  let start = "";
+  const fd = openSync(path, "r");
+  try {
+    const bytes = Buffer.alloc(4096);
+    start = new TextDecoder().decode(bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)));
+  } finally {
+    closeSync(fd);
+  }
+  const first = /\S/.exec(start.replace(/^\ufeff/, ""))?.[0];
+  const why = TEXT_EXTENSIONS.has(ext)
+    ? `its extension ${ext} is that of a plain-text file`
+    : first !== undefined && first !== "{" && first !== "["
+      ? `its first line does not start with "{" (it starts with ${JSON.stringify(start.replace(/^\ufeff/, "").trimStart().slice(0, 20))})`
+      : undefined;
+  if (!why) return;
+  throw inputError(
+    `${shown} is not JSONL: ${why}.\n` +
+      "evalkern score reads JSONL (one JSON object per line), CSV (.csv) and TSV (.tsv). For plain-text files with one segment per line, " +
+      `use --hyp and --ref: evalkern score --hyp ${shown} --ref ref.txt (one --ref per reference file), or sacreBLEU's form: evalkern sacrebleu ref.txt -i ${shown}`,
+  );
 }
 
 export interface ByteRange {

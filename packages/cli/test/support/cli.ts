@@ -25,6 +25,8 @@ export interface CliOptions {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs?: number;
+  /** Text written to the command's stdin (default: no stdin). */
+  readonly stdin?: string;
 }
 
 /** Start `node dist/bin.js ...args` (stdout/stderr are pipes, so not a TTY). */
@@ -35,12 +37,13 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Chi
   for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "EVALKERN_BASE_URL", "EVALKERN_MODEL", "EVALKERN_JUDGE_BASE_URL", "EVALKERN_JUDGE_MODEL", "EVALKERN_JUDGE_API_KEY"]) {
     if (!options.env || !(k in options.env)) delete env[k];
   }
-  return spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? packageRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? packageRoot, env, stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"] });
 }
 
 /** Run the command to completion. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const child = spawnCli(args, options);
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -4,23 +4,9 @@ import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
 import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
+import { pyStrip } from "../python/strip.js";
 
-/** `str.strip()` with no argument: Python's 29 whitespace code points (not U+FEFF, not U+200B). */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b) {
-    const cp = s.codePointAt(a)!;
-    if (!pyIsSpace(cp)) break;
-    a += cp > 0xffff ? 2 : 1;
-  }
-  while (b > a) {
-    // no whitespace lies outside the BMP, so a trailing surrogate (paired or not) ends the strip
-    if (!pyIsSpace(s.charCodeAt(b - 1))) break;
-    b--;
-  }
-  return s.slice(a, b);
-}
+export { pyStrip };
 
 /** `str.split()` with no argument: runs of Python whitespace, no empty pieces. */
 export function pySplit(s: string): string[] {

@@ -65,3 +65,18 @@ export function pyRound(x: number, ndigits: number): number {
   if (!Number.isFinite(value)) throw new PythonCompatError("OverflowError", "rounded value too large to represent");
   return r === 0n && x < 0 ? -0 : value;
 }
+
+/**
+ * Python's `f"{x:.{digits}f}"` (`format(x, ".Nf")`): the exact binary value rounded to `digits` decimals,
+ * exact ties to even, as sacreBLEU prints its scores. `toFixed` breaks exact ties away from zero
+ * (`(0.125).toFixed(2)` is "0.13", Python prints "0.12"); rounding with `pyRound` first settles the tie,
+ * and the double nearest a `digits`-decimal number prints as that number.
+ */
+export function pyFormatFixed(x: number, digits: number): string {
+  if (!Number.isInteger(digits) || digits < 0 || digits > 100) throw new PythonCompatError("ValueError", "precision must be an integer from 0 to 100");
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  const text = pyRound(x, digits).toFixed(digits);
+  // Python keeps the sign of a negative number that rounds to zero ("-0.0")
+  return (x < 0 || Object.is(x, -0)) && !text.startsWith("-") ? `-${text}` : text;
+}
