@@ -117,6 +117,7 @@ const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
   "@evalkern/metrics/registry": 106_000,
   "@evalkern/metrics/registry/rules": 278_000,
   "@evalkern/judge": 620_000,
+  "@evalkern/judge/registry": 86_000,
   "@evalkern/harness/browser": 508_000,
   "@evalkern/harness/report": 11_200,
 };

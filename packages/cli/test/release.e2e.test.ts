@@ -33,6 +33,7 @@ const CLI_INSTALL_BUDGET_MB = 60;
 let work = "";
 let registry = "";
 let verdaccio: ChildProcess | undefined;
+let registryLog = "";
 const sizes = new Map<string, { mb: number; packages: number }>();
 
 function du(path: string): number {
@@ -61,7 +62,11 @@ function project(name: string): string {
 }
 
 function npmInstall(dir: string, ...packages: string[]): void {
-  sh("npm", ["i", "--no-audit", "--no-fund", "--ignore-scripts", ...packages], dir);
+  try {
+    sh("npm", ["i", "--no-audit", "--no-fund", "--ignore-scripts", "--fetch-retries=4", ...packages], dir);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- the local registry's log (last lines)\n${registryLog.split("\n").slice(-30).join("\n")}`);
+  }
   const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
   const installed = Object.keys(lock.packages).filter((p) => p.startsWith("node_modules/"));
   sizes.set(packages.join(" "), { mb: du(join(dir, "node_modules")) / 1e6, packages: installed.length });
@@ -106,7 +111,11 @@ beforeAll(async () => {
       "uplinks:",
       "  upstream:",
       `    url: ${JSON.stringify(upstream)}`,
-      "    timeout: 60s",
+      "    timeout: 120s",
+      // a busy machine can make one upstream request slow: never mark the uplink as down for minutes
+      // (verdaccio's default after 2 failures: 5 minutes of 404s for every package it proxies)
+      "    max_fails: 1000",
+      "    fail_timeout: 1s",
       "packages:",
       "  '@evalkern/*':",
       "    access: $all",
@@ -121,13 +130,12 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   );
-  let log = "";
   verdaccio = spawn(process.execPath, [join(CLI, "node_modules/verdaccio/bin/verdaccio"), "--config", config, "--listen", `127.0.0.1:${port}`], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  verdaccio.stdout!.on("data", (d) => (log += d));
-  verdaccio.stderr!.on("data", (d) => (log += d));
-  await waitForRegistry(registry, verdaccio, () => log);
+  verdaccio.stdout!.on("data", (d) => (registryLog += d));
+  verdaccio.stderr!.on("data", (d) => (registryLog += d));
+  await waitForRegistry(registry, verdaccio, () => registryLog);
 
   // a publisher account (verdaccio's htpasswd), then the repository's release script with its token
   const res = await fetch(`${registry}-/user/org.couchdb.user:release`, {
