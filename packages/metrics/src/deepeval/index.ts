@@ -93,6 +93,10 @@ export {
   type ToolSelectionResult,
 } from "./tool-correctness.js";
 export { JsonCorrectnessMetric, type JsonCorrectnessOptions } from "./json-correctness.js";
+export { ExactMatchMetric, tokenPrecisionRecallF1, type ExactMatchOptions, type ExactMatchBreakdown } from "./exact-match.js";
+export { PatternMatchMetric, type PatternMatchOptions } from "./pattern-match.js";
+export { ToolPermissionMetric, type ToolPermissionOptions } from "./tool-permission.js";
+export { AgentLoopDetectionMetric, NO_TRACE_REASON, type AgentLoopDetectionOptions } from "./agent-loop-detection.js";
 export {
   constructVerboseLogs,
   formatVerboseBlock,

@@ -3,7 +3,8 @@
  * CPython 3.11: `round(x, n)`, `str()`/`repr()`, `random.Random`, and `re` patterns on a linear-time
  * engine. This is the one home of the Python emulation: no other package has its own.
  */
-export { pyRound } from "./round.js";
+export { pyRound, pyFormatFixed } from "./round.js";
+export { pyStrip, pySplit, pyLower } from "./str.js";
 export {
   pyStr,
   pyRepr,

@@ -65,3 +65,15 @@ export function pyRound(x: number, ndigits: number): number {
   if (!Number.isFinite(value)) throw new PythonCompatError("OverflowError", "rounded value too large to represent");
   return r === 0n && x < 0 ? -0 : value;
 }
+
+/**
+ * Python `f"{x:.{digits}f}"` for a float: the correctly rounded decimal with ties to even (`0.125` → `"0.12"`),
+ * where `toFixed` breaks exact ties away from zero.
+ */
+export function pyFormatFixed(x: number, digits: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  // The double nearest the rounded decimal prints back as that decimal.
+  const fixed = pyRound(x, digits).toFixed(digits);
+  return (x < 0 || Object.is(x, -0)) && !fixed.startsWith("-") ? `-${fixed}` : fixed;
+}
