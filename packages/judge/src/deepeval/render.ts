@@ -21,6 +21,10 @@ export const PARAM_LABEL: Readonly<Record<LLMTestCaseParams, string>> = {
   tags: "Tags",
   tools_called: "Tools Called",
   expected_tools: "Expected Tools",
+  mcp_servers: "MCP Servers",
+  mcp_tools_called: "MCP Tools Called",
+  mcp_resources_called: "MCP Resources Called",
+  mcp_prompts_called: "MCP Prompts Called",
 };
 
 /** `"a"`, `"a and b"`, `"a, b, and c"`. */

@@ -17,6 +17,19 @@ export {
 } from "./params.js";
 export { ToolCall, ToolCallType, formatToolCallsForPrompt, type ToolCallInit } from "./tool-call.js";
 export {
+  MCPServer,
+  MCPToolCall,
+  MCPResourceCall,
+  MCPPromptCall,
+  type MCPServerInit,
+  type MCPToolCallInit,
+  type MCPResourceCallInit,
+  type MCPPromptCallInit,
+  type MCPTransport,
+  type MCPObject,
+  type MCPCallsInit,
+} from "./mcp.js";
+export {
   LLMTestCase,
   retrievalContextText,
   type LLMTestCaseInit,

@@ -1,5 +1,16 @@
 // DeepEval's single-turn `LLMTestCase`.
 import { isPlainObject } from "./python-compat.js";
+import {
+  MCP_CALL_FIELDS,
+  mcpCalls,
+  toMCPServerList,
+  type MCPCallsInit,
+  type MCPPromptCall,
+  type MCPResourceCall,
+  type MCPServer,
+  type MCPServerInit,
+  type MCPToolCall,
+} from "./mcp.js";
 import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 import {
   aliased,
@@ -29,7 +40,7 @@ export function retrievalContextText(item: RetrievalContextItem): string {
 }
 
 /** The fields an `LLMTestCase` is built from. */
-export interface LLMTestCaseInit {
+export interface LLMTestCaseInit extends MCPCallsInit {
   readonly input: string;
   readonly actualOutput?: string | null;
   readonly expectedOutput?: string | null;
@@ -51,6 +62,8 @@ export interface LLMTestCaseInit {
   readonly multimodal?: boolean;
   /** The trace of an agent run, for agentic metrics (DeepEval's hidden `_trace_dict`). */
   readonly trace?: Readonly<Record<string, unknown>> | null;
+  /** The MCP servers the application could use (MCP metrics). */
+  readonly mcpServers?: readonly (MCPServer | MCPServerInit | SnakeCased<MCPServerInit>)[] | null;
 }
 
 const FIELDS = [
@@ -70,6 +83,8 @@ const FIELDS = [
   "tags",
   "multimodal",
   "trace",
+  "mcpServers",
+  ...MCP_CALL_FIELDS,
 ] as const;
 
 const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
@@ -79,6 +94,9 @@ const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
  * compare it with (DeepEval `LLMTestCase`).
  *
  * When to use: any single-turn metric (`BaseMetric` subclasses, `ToolCorrectnessMetric`).
+ *
+ * MCP: `mcpServers` (the servers the application could reach) and `mcpToolsCalled`, `mcpResourcesCalled`,
+ * `mcpPromptsCalled` (what it called on them), as DeepEval's MCP metrics read them.
  *
  * Details: validated at construction — strings must be strings, lists must be arrays of the right
  * items, numbers finite; unknown fields are rejected (a snake_case `actual_output` is a typo here).
@@ -112,6 +130,10 @@ export class LLMTestCase {
   readonly tags: readonly string[] | null;
   readonly multimodal: boolean;
   readonly trace: Readonly<Record<string, unknown>> | null;
+  readonly mcpServers: readonly MCPServer[] | null;
+  readonly mcpToolsCalled: readonly MCPToolCall[] | null;
+  readonly mcpResourcesCalled: readonly MCPResourceCall[] | null;
+  readonly mcpPromptsCalled: readonly MCPPromptCall[] | null;
 
   constructor(init: LLMTestCaseInit | SnakeCased<LLMTestCaseInit>) {
     const owner = "LLMTestCase";
@@ -131,6 +153,9 @@ export class LLMTestCase {
     this.tags = optionalStringArray(owner, "tags", record.tags);
     this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false);
     this.trace = optionalRecord(owner, "trace", record.trace);
+    this.mcpServers = toMCPServerList(owner, "mcpServers", record.mcpServers);
+    ({ mcpToolsCalled: this.mcpToolsCalled, mcpResourcesCalled: this.mcpResourcesCalled, mcpPromptsCalled: this.mcpPromptsCalled } =
+      mcpCalls(owner, record));
     Object.freeze(this);
   }
 
@@ -173,6 +198,10 @@ export class LLMTestCase {
       tags: this.tags,
       multimodal: this.multimodal,
       trace: this.trace,
+      mcpServers: this.mcpServers,
+      mcpToolsCalled: this.mcpToolsCalled,
+      mcpResourcesCalled: this.mcpResourcesCalled,
+      mcpPromptsCalled: this.mcpPromptsCalled,
     };
   }
 }
