@@ -89,3 +89,12 @@ export { RoleAdherenceMetric, roleAdherenceScore, type OutOfCharacterTurn } from
 export { PromptAlignmentMetric, promptAlignmentScore, type PromptAlignmentOptions } from "./prompt-alignment.js";
 export { TurnRelevancyMetric, turnRelevancyScore, unitInteractions, slidingWindows, type TurnRelevancyOptions } from "./turn-relevancy.js";
 export { ConversationalGEval, type ConversationalGEvalOptions } from "./conversational-g-eval.js";
+export {
+  MCPUseMetric,
+  MultiTurnMCPUseMetric,
+  MCPTaskCompletionMetric,
+  mcpTasks,
+  renderMcpServers,
+  renderMcpCalls,
+  type MCPTask,
+} from "./mcp.js";
