@@ -164,6 +164,9 @@ const semanticF1: Entry = {
 const RAG: readonly (keyof JudgeCase)[] = ["input", "actualOutput", "retrievalContext"];
 const IO: readonly (keyof JudgeCase)[] = ["input", "actualOutput"];
 
+// Not listed, because a row (`JudgeCase`) cannot hold what they read: the MCP metrics (`MCPUseMetric` needs
+// `mcpServers` and the MCP calls; `MultiTurnMCPUseMetric` and `MCPTaskCompletionMetric` a conversation) and
+// every conversational metric (turns). Use their classes from `@evalkern/judge`.
 const ENTRIES: readonly Entry[] = [
   deepeval(
     "faithfulness",
