@@ -22,12 +22,25 @@ const promptOf = (r: RecordedRequest): string => r.body.messages.map((m: { conte
 const CALL_COST = 15 / 1_000_000;
 const priced = () => testJudge(server, { price: { inputPerMTok: 1, outputPerMTok: 1 } });
 
-const forecast = { name: "forecast", description: "Weather forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+const forecast = {
+  name: "forecast",
+  description: "Weather forecast for a city",
+  inputSchema: { type: "object", properties: { city: { type: "string" } } },
+};
 const servers = [{ serverName: "weather", transport: "stdio" as const, availableTools: [forecast] }];
-const called = { name: "forecast", args: { city: "Paris" }, result: { content: [{ type: "text", text: "Sunny" }], structuredContent: { result: "Sunny, 24°C" } } };
+const called = {
+  name: "forecast",
+  args: { city: "Paris" },
+  result: { content: [{ type: "text", text: "Sunny" }], structuredContent: { result: "Sunny, 24°C" } },
+};
 
 describe("MCPUseMetric", () => {
-  const testCase = new LLMTestCase({ input: "Weather in Paris?", actualOutput: "Sunny, 24°C.", mcpServers: servers, mcpToolsCalled: [called] });
+  const testCase = new LLMTestCase({
+    input: "Weather in Paris?",
+    actualOutput: "Sunny, 24°C.",
+    mcpServers: servers,
+    mcpToolsCalled: [called],
+  });
 
   it("score = min(primitive usage, argument correctness); the reason holds both; cost of two calls", async () => {
     server.enqueue(
@@ -110,7 +123,13 @@ describe("MCPTaskCompletionMetric", () => {
   });
 
   it("a conversation without a task scores 0 (DeepEval's divisor of 1); includeReason: false makes no reason call", async () => {
-    const short = new ConversationalTestCase({ mcpServers: servers, turns: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }] });
+    const short = new ConversationalTestCase({
+      mcpServers: servers,
+      turns: [
+        { role: "user", content: "Hi" },
+        { role: "assistant", content: "Hello" },
+      ],
+    });
     const metric = new MCPTaskCompletionMetric({ model: testJudge(server), includeReason: false });
     expect(await metric.aMeasure(short)).toBe(0);
     expect(metric.success).toBe(false);

@@ -17,7 +17,11 @@ import {
   checkLLMTestCaseParams,
 } from "../src/deepeval/index.js";
 
-const forecastTool = { name: "forecast", description: "Forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+const forecastTool = {
+  name: "forecast",
+  description: "Forecast for a city",
+  inputSchema: { type: "object", properties: { city: { type: "string" } } },
+};
 const toolResult = { content: [{ type: "text", text: "Sunny, 24°C" }], isError: false };
 
 describe("MCP types", () => {
@@ -31,7 +35,9 @@ describe("MCP types", () => {
   });
 
   it("refuses what DeepEval refuses, naming the field", () => {
-    expect(() => new MCPServer({ serverName: "w", transport: "http" as never })).toThrow(/'transport' must be one of "stdio", "sse", "streamable-http"/);
+    expect(() => new MCPServer({ serverName: "w", transport: "http" as never })).toThrow(
+      /'transport' must be one of "stdio", "sse", "streamable-http"/,
+    );
     expect(() => new MCPServer({ serverName: "w", availableTools: forecastTool as never })).toThrow(/'availableTools' must be an array/);
     expect(() => new MCPServer({ serverName: "w", availablePrompts: ["p"] as never })).toThrow(/'availablePrompts\[0\]'/);
     expect(() => new MCPServer({ name: "w" } as never)).toThrow(/unknown field 'name'/);
@@ -72,15 +78,20 @@ describe("MCP fields on test cases", () => {
   });
 
   it("a bad entry names its place in the test case", () => {
-    const bad = { ...fields, mcp_tools_called: [{ name: "forecast", args: { city: "Paris" }, result: toolResult }, { name: "x", args: [] }] };
+    const bad = {
+      ...fields,
+      mcp_tools_called: [{ name: "forecast", args: { city: "Paris" }, result: toolResult }, { name: "x", args: [] }],
+    };
     expect(() => new LLMTestCase(bad)).toThrow(/LLMTestCase: 'mcpToolsCalled\[1\]': MCPToolCall: 'args'/);
-    expect(() => new LLMTestCase({ input: "q", mcpServers: [{ serverName: "w", transport: "ftp" as never }] })).toThrow(/'mcpServers\[0\]'/);
+    const badServer = { input: "q", mcpServers: [{ serverName: "w", transport: "ftp" as never }] };
+    expect(() => new LLMTestCase(badServer)).toThrow(/'mcpServers\[0\]'/);
   });
 
   it("the MCP parameters can be required (DeepEval's LLMTestCaseParams.MCP_*)", () => {
     const metric = { name: "MCP Use", error: null as string | null };
     const testCase = new LLMTestCase(fields);
-    expect(() => checkLLMTestCaseParams(testCase, [LLMTestCaseParams.MCP_SERVERS, LLMTestCaseParams.MCP_TOOLS_CALLED], metric)).not.toThrow();
+    const both = [LLMTestCaseParams.MCP_SERVERS, LLMTestCaseParams.MCP_TOOLS_CALLED];
+    expect(() => checkLLMTestCaseParams(testCase, both, metric)).not.toThrow();
     expect(() => checkLLMTestCaseParams(new LLMTestCase({ input: "q" }), [LLMTestCaseParams.MCP_SERVERS], metric)).toThrow(
       MissingTestCaseParamsError,
     );

@@ -33,6 +33,8 @@ const taskSchema = scoreReason("mcp_task_score");
 
 type ScoreReason = { readonly score: number; readonly reason: string };
 
+const SCORE_SHAPE = jsonOnly('{"score": <number 0-1>, "reason": "<string>"}');
+
 /** What the servers offer, server by server, as the judge sees it. */
 export function renderMcpServers(servers: readonly MCPServer[]): string {
   return servers
@@ -90,26 +92,37 @@ export class MCPUseMetric extends JudgeMetric {
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     const available = renderMcpServers(testCase.mcpServers ?? []);
     const used = renderMcpCalls(testCase);
-    const exchange = `User input:\n${testCase.input}\n\nFinal answer:\n${testCase.actualOutput ?? ""}\n\nWhat the MCP servers offered:\n${available}\n\nWhat the application used:\n${used}`;
+    const exchange = [
+      `User input:\n${testCase.input}`,
+      `Final answer:\n${testCase.actualOutput ?? ""}`,
+      `What the MCP servers offered:\n${available}`,
+      `What the application used:\n${used}`,
+    ].join("\n\n");
     const [primitives, args] = await this.gatherPair(
       () =>
         this.judge(
           primitivesSchema,
-          `An application answered a user with the help of MCP servers. Judge whether it used the right MCP primitives (tools, resources, prompts) for the request: the ones it needed, and none it did not need. Using nothing when the request needed a primitive is wrong; using nothing when none was needed is right. Score from 0 (wrong choice) to 1 (exactly the right primitives) and give a short reason naming what was missing or superfluous.
-
-${exchange}
-
-${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
+          [
+            "An application answered a user with the help of MCP servers. Judge whether it used the right MCP primitives " +
+              "(tools, resources, prompts) for the request: the ones it needed, and none it did not need. Using nothing when " +
+              "the request needed a primitive is wrong; using nothing when none was needed is right. Score from 0 (wrong choice) " +
+              "to 1 (exactly the right primitives) and give a short reason naming what was missing or superfluous.",
+            exchange,
+            SCORE_SHAPE,
+          ].join("\n\n"),
           { signal },
         ),
       () =>
         this.judge(
           argsSchema,
-          `An application answered a user with the help of MCP servers. Judge the arguments it passed to the MCP primitives it used: do they follow each primitive's declared input schema, and do their values fit what the user asked? If nothing was called, judge whether that was right. Score from 0 (wrong arguments) to 1 (all correct) and give a short reason.
-
-${exchange}
-
-${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
+          [
+            "An application answered a user with the help of MCP servers. Judge the arguments it passed to the MCP primitives " +
+              "it used: do they follow each primitive's declared input schema, and do their values fit what the user asked? " +
+              "If nothing was called, judge whether that was right. " +
+              "Score from 0 (wrong arguments) to 1 (all correct) and give a short reason.",
+            exchange,
+            SCORE_SHAPE,
+          ].join("\n\n"),
           { signal },
         ),
     );
@@ -135,7 +148,7 @@ export interface MCPTask {
   readonly stepsTaken: readonly string[];
 }
 
-/** A tool's result as shown to the judge: its `structuredContent.result` when it has one (DeepEval shows that), else the whole result. */
+/** A tool's result as shown to the judge: its `structuredContent.result` when it has one (DeepEval shows that), else all of it. */
 function toolResultText(result: unknown): string {
   const structured = (result as { structuredContent?: { result?: unknown } } | null)?.structuredContent;
   const value = structured !== null && typeof structured === "object" && "result" in structured ? structured.result : result;
@@ -255,18 +268,22 @@ export class MultiTurnMCPUseMetric extends MCPConversationalMetric {
     const ask = (schema: typeof primitivesSchema, question: string) =>
       this.gather(
         this.tasks.map((task) => () =>
-          this.judge(schema, `${question}\n\nWhat the MCP servers offered:\n${servers}\n\n${renderTask(task)}\n\n${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`, {
+          this.judge(schema, [question, `What the MCP servers offered:\n${servers}`, renderTask(task), SCORE_SHAPE].join("\n\n"), {
             signal,
           }),
         ),
       );
     const primitives = await ask(
       primitivesSchema,
-      "An assistant worked on a user's task with the help of MCP servers. Judge whether it used the right MCP primitives (tools, resources, prompts) for the task: the ones it needed and none it did not. Score from 0 (wrong choice) to 1 (exactly right) with a short reason.",
+      "An assistant worked on a user's task with the help of MCP servers. Judge whether it used the right MCP primitives " +
+        "(tools, resources, prompts) for the task: the ones it needed and none it did not. " +
+        "Score from 0 (wrong choice) to 1 (exactly right) with a short reason.",
     );
     const args = await ask(
       argsSchema,
-      "An assistant worked on a user's task with the help of MCP servers. Judge the arguments it passed to the MCP primitives it used: do they follow each primitive's input schema and fit the task? Score from 0 (wrong) to 1 (all correct) with a short reason.",
+      "An assistant worked on a user's task with the help of MCP servers. Judge the arguments it passed to the MCP primitives " +
+        "it used: do they follow each primitive's input schema and fit the task? " +
+        "Score from 0 (wrong) to 1 (all correct) with a short reason.",
     );
     return {
       score: Math.min(meanOrZero(primitives), meanOrZero(args)),
@@ -311,11 +328,12 @@ export class MCPTaskCompletionMetric extends MCPConversationalMetric {
       this.tasks.map((task) => () =>
         this.judge(
           taskSchema,
-          `An assistant worked on a user's task, using MCP servers where it chose to. Judge how completely the steps it took accomplish the task, from 0 (not at all) to 1 (fully), with a short reason naming what is missing.
-
-${renderTask(task)}
-
-${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
+          [
+            "An assistant worked on a user's task, using MCP servers where it chose to. Judge how completely the steps it took " +
+              "accomplish the task, from 0 (not at all) to 1 (fully), with a short reason naming what is missing.",
+            renderTask(task),
+            SCORE_SHAPE,
+          ].join("\n\n"),
           { signal },
         ),
       ),
