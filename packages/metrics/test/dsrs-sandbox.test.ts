@@ -124,6 +124,30 @@ describe("SandboxMetric against real processes", () => {
     expect(score.details).toBe(`Failed commands: ${formatCommand(argv)} (exit 3)\nboom: assertion failed`);
   });
 
+  it("expectedExitCode: a command exiting 3 passes with expectedExitCode 3 and fails with the default 0", async () => {
+    const argv = node("console.error('expected failure'); process.exit(3)");
+    const expected = await new SandboxMetric({ commands: [argv], timeoutMs: 20_000, expectedExitCode: 3 }).evaluate(NO_INPUT, NO_OUTPUT);
+    expect(expected).toMatchObject({ value: 1, confidence: 1, costMsats: 500 });
+    expect(expected.details).toMatch(/^All 1 commands passed in \d+ms$/);
+    const byDefault = await new SandboxMetric({ commands: [argv], timeoutMs: 20_000 }).evaluate(NO_INPUT, NO_OUTPUT);
+    expect(byDefault).toMatchObject({ value: 0, confidence: 0.8 });
+    expect(byDefault.details).toBe(`Failed commands: ${formatCommand(argv)} (exit 3)\nexpected failure`);
+  });
+
+  it("expectedExitCode: a clean exit fails when another code is expected, and the status says which was expected", async () => {
+    const ok = node("process.exit(0)");
+    const metric = new SandboxMetric({ commands: [ok, node("")], timeoutMs: 20_000 }).withExpectedExitCode(3);
+    expect(metric.expectedExitCode).toBe(3);
+    const score = await metric.evaluate(NO_INPUT, NO_OUTPUT);
+    expect(score).toMatchObject({ value: 0, confidence: 0.8 });
+    // The first command already missed the expected code, so the second never ran.
+    expect(score.details).toBe(`Failed commands: ${formatCommand(ok)} (exit 0, expected 3)`);
+    expect(new SandboxMetric().expectedExitCode).toBe(0);
+    for (const bad of [-1, 1.5, 256, "3"]) {
+      expect(() => new SandboxMetric({ expectedExitCode: bad as never })).toThrow(InvalidArgumentError);
+    }
+  });
+
   it("stops at the first failing command (continue_on_fail false)", async () => {
     const marker = join(scratch, "second-ran");
     const first = node("process.exit(1)");

@@ -41,9 +41,17 @@ export interface ConversationalGEvalOptions extends JudgeMetricOptions {
   readonly topLogprobs?: number;
 }
 
-
 /** Turn-level params shown inside each turn; the others are fields of the conversation. */
-const TURN_LEVEL = new Set<MultiTurnParams>(["role", "content", "retrieval_context", "tools_called", "metadata"]);
+const TURN_LEVEL = new Set<MultiTurnParams>([
+  "role",
+  "content",
+  "retrieval_context",
+  "tools_called",
+  "metadata",
+  "mcp_tools_called",
+  "mcp_resources_called",
+  "mcp_prompts_called",
+]);
 const CONVERSATION_FIELD: Partial<Record<MultiTurnParams, keyof ConversationalTestCase>> = {
   scenario: "scenario",
   expected_outcome: "expectedOutcome",
@@ -52,11 +60,16 @@ const CONVERSATION_FIELD: Partial<Record<MultiTurnParams, keyof ConversationalTe
   chatbot_role: "chatbotRole",
   tags: "tags",
 };
-const TURN_FIELD: Partial<Record<MultiTurnParams, "content" | "retrievalContext" | "toolsCalled" | "metadata">> = {
+type TurnField = "content" | "retrievalContext" | "toolsCalled" | "metadata" | "mcpToolsCalled" | "mcpResourcesCalled" | "mcpPromptsCalled";
+const TURN_FIELD: Partial<Record<MultiTurnParams, TurnField>> = {
   content: "content",
   retrieval_context: "retrievalContext",
   tools_called: "toolsCalled",
   metadata: "metadata",
+  // MCP calls are shown as their JSON (`toJSON`), as the turn carries them
+  mcp_tools_called: "mcpToolsCalled",
+  mcp_resources_called: "mcpResourcesCalled",
+  mcp_prompts_called: "mcpPromptsCalled",
 };
 
 function paramNames(params: readonly MultiTurnParams[]): string {

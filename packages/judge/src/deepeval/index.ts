@@ -155,3 +155,12 @@ export {
 export { ToolUseMetric, toolUseScore, meanOrZero, type ToolUseOptions, type ScoredJudgement } from "./tool-use.js";
 export { GoalAccuracyMetric, goalAccuracyScore } from "./goal-accuracy.js";
 export { interactionParts, type InteractionParts } from "./agentic.js";
+export {
+  MCPUseMetric,
+  MultiTurnMCPUseMetric,
+  MCPTaskCompletionMetric,
+  mcpTasks,
+  renderMcpServers,
+  renderMcpCalls,
+  type MCPTask,
+} from "./mcp.js";

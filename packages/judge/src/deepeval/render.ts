@@ -22,6 +22,10 @@ export const PARAM_LABEL: Readonly<Record<LLMTestCaseParams, string>> = {
   tags: "Tags",
   tools_called: "Tools Called",
   expected_tools: "Expected Tools",
+  mcp_servers: "MCP Servers",
+  mcp_tools_called: "MCP Tools Called",
+  mcp_resources_called: "MCP Resources Called",
+  mcp_prompts_called: "MCP Prompts Called",
 };
 
 /** Conversational G-Eval's (and the conversational DAG nodes') labels for the multi-turn fields. */
@@ -37,6 +41,9 @@ export const MULTI_TURN_PARAM_LABEL: Readonly<Record<MultiTurnParams, string>> =
   retrieval_context: "Retrieval Context",
   chatbot_role: "Chatbot Role",
   tools_called: "Tools Called",
+  mcp_tools_called: "MCP Tools Called",
+  mcp_resources_called: "MCP Resources Called",
+  mcp_prompts_called: "MCP Prompts Called",
 };
 
 /** `"a"`, `"a and b"`, `"a, b, and c"`. */

@@ -174,6 +174,7 @@ const IO: readonly (keyof JudgeCase)[] = ["input", "actualOutput"];
 // The image metrics (TextToImage, ImageEditing, ImageCoherence, ImageHelpfulness, ImageReference) judge
 // MLLMImage objects, which a row of strings (JudgeCase) cannot hold either; build them from @evalkern/judge
 // with LLMTestCase objects.
+// The MCP metrics need `mcpServers` and the MCP calls (MultiTurnMCPUse and MCPTaskCompletion a conversation).
 const ENTRIES: readonly Entry[] = [
   deepeval(
     "faithfulness",

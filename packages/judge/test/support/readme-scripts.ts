@@ -231,4 +231,10 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     plan_score: [{ score: 1, reason: "Booked directly, as planned." }],
     reason: Array.from({ length: 4 }, () => ({ reason: "The score is as it is because of the judgements." })),
   },
+  "MCP: tool use and task completion over MCP servers": {
+    mcp_primitives_score: [{ score: 1, reason: "The forecast tool answers a weather question." }],
+    mcp_args_score: [{ score: 0.8, reason: "The city is right; no unit was asked for." }],
+    mcp_task_score: [{ score: 1, reason: "The forecast was fetched and reported." }],
+    reason: [{ reason: "The score is 1 because the one task was completed with the forecast tool." }],
+  },
 };

@@ -1,29 +1,14 @@
 // The few Python `str` methods the BYOB scorers lean on, with Python's character classes
-// (docs/spec/rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
-import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
+// (docs/spec/rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables);
+// strip, split and lower live in src/python/str.ts, shared with the DeepEval rule metrics.
+import { pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
 import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
-import { pyStrip } from "../python/strip.js";
 
-export { pyStrip };
+import { pyStrip } from "../python/str.js";
 
-/** `str.split()` with no argument: runs of Python whitespace, no empty pieces. */
-export function pySplit(s: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  for (const ch of s) {
-    if (pyIsSpace(ch.codePointAt(0)!)) {
-      if (cur !== "") out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur !== "") out.push(cur);
-  return out;
-}
-
-/** `str.lower()` (full mapping, Final_Sigma; Unicode 14.0 via core-wasm). */
-export const pyLower = (s: string): string => pythonLower(s);
+export { pyStrip, pySplit, pyLower } from "../python/str.js";
 
 /** `str.lower()` of several strings in one kernel call. */
 export const pyLowerMany = (s: readonly string[]): string[] => pythonLowerBatch(s);

@@ -1,6 +1,17 @@
 // DeepEval's multi-turn `ConversationalTestCase` and its `Turn`.
 import { InvalidArgumentError } from "../errors.js";
 import { toRetrievalContext, type RetrievalContextItem } from "./llm-test-case.js";
+import {
+  MCP_CALL_FIELDS,
+  mcpCalls,
+  toMCPServerList,
+  type MCPCallsInit,
+  type MCPPromptCall,
+  type MCPResourceCall,
+  type MCPServer,
+  type MCPServerInit,
+  type MCPToolCall,
+} from "./mcp.js";
 import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 import {
   aliased,
@@ -16,7 +27,7 @@ import {
 export type TurnRole = "user" | "assistant";
 
 /** The fields a `Turn` is built from. */
-export interface TurnInit {
+export interface TurnInit extends MCPCallsInit {
   readonly role: TurnRole;
   readonly content: string;
   readonly userId?: string | null;
@@ -35,6 +46,7 @@ const TURN_FIELDS = [
   "toolsCalled",
   "metadata",
   "additionalMetadata",
+  ...MCP_CALL_FIELDS,
 ] as const;
 const TURN_MARKER = Symbol.for("evalkern.deepeval.Turn");
 
@@ -53,6 +65,9 @@ export class Turn {
   readonly retrievalContext: readonly RetrievalContextItem[] | null;
   readonly toolsCalled: readonly ToolCall[] | null;
   readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly mcpToolsCalled: readonly MCPToolCall[] | null;
+  readonly mcpResourcesCalled: readonly MCPResourceCall[] | null;
+  readonly mcpPromptsCalled: readonly MCPPromptCall[] | null;
 
   constructor(init: TurnInit | SnakeCased<TurnInit>) {
     const owner = "Turn";
@@ -65,7 +80,14 @@ export class Turn {
     this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext);
     this.toolsCalled = toToolCallList(owner, "toolsCalled", record.toolsCalled);
     this.metadata = optionalRecord(owner, "metadata", aliased(owner, record, "metadata", "additionalMetadata"));
+    ({ mcpToolsCalled: this.mcpToolsCalled, mcpResourcesCalled: this.mcpResourcesCalled, mcpPromptsCalled: this.mcpPromptsCalled } =
+      mcpCalls(owner, record));
     Object.freeze(this);
+  }
+
+  /** Whether the turn involved MCP (DeepEval `Turn._mcp_interaction`): any of the three call lists is given. */
+  get mcpInteraction(): boolean {
+    return this.mcpToolsCalled !== null || this.mcpResourcesCalled !== null || this.mcpPromptsCalled !== null;
   }
 
   static isInstance(value: unknown): value is Turn {
@@ -88,6 +110,9 @@ export class Turn {
       retrievalContext: this.retrievalContext,
       toolsCalled: this.toolsCalled,
       metadata: this.metadata,
+      mcpToolsCalled: this.mcpToolsCalled,
+      mcpResourcesCalled: this.mcpResourcesCalled,
+      mcpPromptsCalled: this.mcpPromptsCalled,
     };
   }
 }
@@ -107,6 +132,8 @@ export interface ConversationalTestCaseInit {
   readonly comments?: string | null;
   readonly tags?: readonly string[] | null;
   readonly multimodal?: boolean;
+  /** The MCP servers the assistant could use (MCP metrics). */
+  readonly mcpServers?: readonly (MCPServer | MCPServerInit | SnakeCased<MCPServerInit>)[] | null;
 }
 
 const CONVERSATION_FIELDS = [
@@ -122,6 +149,7 @@ const CONVERSATION_FIELDS = [
   "comments",
   "tags",
   "multimodal",
+  "mcpServers",
 ] as const;
 const CONVERSATION_MARKER = Symbol.for("evalkern.deepeval.ConversationalTestCase");
 
@@ -156,6 +184,7 @@ export class ConversationalTestCase {
   readonly comments: string | null;
   readonly tags: readonly string[] | null;
   readonly multimodal: boolean;
+  readonly mcpServers: readonly MCPServer[] | null;
 
   constructor(init: ConversationalTestCaseInit | SnakeCased<ConversationalTestCaseInit>) {
     const owner = "ConversationalTestCase";
@@ -199,6 +228,7 @@ export class ConversationalTestCase {
     this.comments = optionalString(owner, "comments", record.comments);
     this.tags = optionalStringArray(owner, "tags", record.tags);
     this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false);
+    this.mcpServers = toMCPServerList(owner, "mcpServers", record.mcpServers);
     Object.freeze(this);
   }
 
@@ -229,6 +259,7 @@ export class ConversationalTestCase {
       comments: this.comments,
       tags: this.tags,
       multimodal: this.multimodal,
+      mcpServers: this.mcpServers,
     };
   }
 }

@@ -32,6 +32,19 @@ export {
   type MultimodalPart,
 } from "./mllm-image.js";
 export {
+  MCPServer,
+  MCPToolCall,
+  MCPResourceCall,
+  MCPPromptCall,
+  type MCPServerInit,
+  type MCPToolCallInit,
+  type MCPResourceCallInit,
+  type MCPPromptCallInit,
+  type MCPTransport,
+  type MCPObject,
+  type MCPCallsInit,
+} from "./mcp.js";
+export {
   LLMTestCase,
   retrievalContextText,
   type MultimodalText,
@@ -111,6 +124,10 @@ export {
   type ToolSelectionResult,
 } from "./tool-correctness.js";
 export { JsonCorrectnessMetric, type JsonCorrectnessOptions } from "./json-correctness.js";
+export { ExactMatchMetric, tokenPrecisionRecallF1, type ExactMatchOptions, type ExactMatchBreakdown } from "./exact-match.js";
+export { PatternMatchMetric, type PatternMatchOptions } from "./pattern-match.js";
+export { ToolPermissionMetric, type ToolPermissionOptions } from "./tool-permission.js";
+export { AgentLoopDetectionMetric, NO_TRACE_REASON, type AgentLoopDetectionOptions } from "./agent-loop-detection.js";
 export {
   constructVerboseLogs,
   formatVerboseBlock,

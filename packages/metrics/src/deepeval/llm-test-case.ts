@@ -1,6 +1,17 @@
 // DeepEval's single-turn `LLMTestCase`.
 import { ImageCollector, imagesFromJSON, MLLMImage, type MLLMImageJSON, type MultimodalPart } from "./mllm-image.js";
 import { isPlainObject } from "./python-compat.js";
+import {
+  MCP_CALL_FIELDS,
+  mcpCalls,
+  toMCPServerList,
+  type MCPCallsInit,
+  type MCPPromptCall,
+  type MCPResourceCall,
+  type MCPServer,
+  type MCPServerInit,
+  type MCPToolCall,
+} from "./mcp.js";
 import { toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 import {
   aliased,
@@ -35,7 +46,7 @@ export function retrievalContextText(item: RetrievalContextItem): string {
 export type MultimodalText = string | MLLMImage | readonly MultimodalPart[];
 
 /** The fields an `LLMTestCase` is built from. */
-export interface LLMTestCaseInit {
+export interface LLMTestCaseInit extends MCPCallsInit {
   readonly input: MultimodalText;
   readonly actualOutput?: MultimodalText | null;
   readonly expectedOutput?: MultimodalText | null;
@@ -59,6 +70,8 @@ export interface LLMTestCaseInit {
   readonly trace?: Readonly<Record<string, unknown>> | null;
   /** The images the slugs of the fields name, by id: the object form `toJSON()` writes for JSON/JSONL. */
   readonly images?: Readonly<Record<string, MLLMImage | MLLMImageJSON>> | null;
+  /** The MCP servers the application could use (MCP metrics). */
+  readonly mcpServers?: readonly (MCPServer | MCPServerInit | SnakeCased<MCPServerInit>)[] | null;
 }
 
 const FIELDS = [
@@ -79,6 +92,8 @@ const FIELDS = [
   "multimodal",
   "trace",
   "images",
+  "mcpServers",
+  ...MCP_CALL_FIELDS,
 ] as const;
 
 const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
@@ -88,6 +103,9 @@ const LLM_TEST_CASE_MARKER = Symbol.for("evalkern.deepeval.LLMTestCase");
  * compare it with (DeepEval `LLMTestCase`).
  *
  * When to use: any single-turn metric (`BaseMetric` subclasses, `ToolCorrectnessMetric`).
+ *
+ * MCP: `mcpServers` (the servers the application could reach) and `mcpToolsCalled`, `mcpResourcesCalled`,
+ * `mcpPromptsCalled` (what it called on them), as DeepEval's MCP metrics read them.
  *
  * Details: validated at construction — strings must be strings, lists must be arrays of the right
  * items, numbers finite; unknown fields are rejected (a snake_case `actual_output` is a typo here).
@@ -123,6 +141,10 @@ export class LLMTestCase {
   readonly trace: Readonly<Record<string, unknown>> | null;
   /** The images in the fields (slug id → image); empty for a text-only test case. */
   readonly images: ReadonlyMap<string, MLLMImage>;
+  readonly mcpServers: readonly MCPServer[] | null;
+  readonly mcpToolsCalled: readonly MCPToolCall[] | null;
+  readonly mcpResourcesCalled: readonly MCPResourceCall[] | null;
+  readonly mcpPromptsCalled: readonly MCPPromptCall[] | null;
 
   constructor(init: LLMTestCaseInit | SnakeCased<LLMTestCaseInit>) {
     const owner = "LLMTestCase";
@@ -145,6 +167,9 @@ export class LLMTestCase {
     this.multimodal = optionalBoolean(owner, "multimodal", record.multimodal, false) || images.images.size > 0;
     this.trace = optionalRecord(owner, "trace", record.trace);
     this.images = images.images;
+    this.mcpServers = toMCPServerList(owner, "mcpServers", record.mcpServers);
+    ({ mcpToolsCalled: this.mcpToolsCalled, mcpResourcesCalled: this.mcpResourcesCalled, mcpPromptsCalled: this.mcpPromptsCalled } =
+      mcpCalls(owner, record));
     Object.freeze(this);
   }
 
@@ -188,6 +213,10 @@ export class LLMTestCase {
       multimodal: this.multimodal,
       trace: this.trace,
       ...(this.images.size > 0 ? { images: Object.fromEntries(this.images) } : {}),
+      mcpServers: this.mcpServers,
+      mcpToolsCalled: this.mcpToolsCalled,
+      mcpResourcesCalled: this.mcpResourcesCalled,
+      mcpPromptsCalled: this.mcpPromptsCalled,
     };
   }
 }

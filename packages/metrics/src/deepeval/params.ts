@@ -3,7 +3,7 @@
 
 /**
  * The fields of an `LLMTestCase` a metric can require or evaluate (DeepEval `LLMTestCaseParams`,
- * renamed `SingleTurnParams` upstream; both names are exported). The MCP parameters are not ported.
+ * renamed `SingleTurnParams` upstream; both names are exported).
  *
  * @example
  * checkLLMTestCaseParams(testCase, [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT], metric);
@@ -18,6 +18,10 @@ export const LLMTestCaseParams = {
   TAGS: "tags",
   TOOLS_CALLED: "tools_called",
   EXPECTED_TOOLS: "expected_tools",
+  MCP_SERVERS: "mcp_servers",
+  MCP_TOOLS_CALLED: "mcp_tools_called",
+  MCP_RESOURCES_CALLED: "mcp_resources_called",
+  MCP_PROMPTS_CALLED: "mcp_prompts_called",
 } as const;
 export type LLMTestCaseParams = (typeof LLMTestCaseParams)[keyof typeof LLMTestCaseParams];
 
@@ -36,11 +40,15 @@ export const LLM_TEST_CASE_FIELD = {
   tags: "tags",
   tools_called: "toolsCalled",
   expected_tools: "expectedTools",
+  mcp_servers: "mcpServers",
+  mcp_tools_called: "mcpToolsCalled",
+  mcp_resources_called: "mcpResourcesCalled",
+  mcp_prompts_called: "mcpPromptsCalled",
 } as const satisfies Record<LLMTestCaseParams, string>;
 
 /**
  * The fields of a conversation (or of its turns) a conversational metric can require or evaluate
- * (DeepEval `MultiTurnParams`, formerly `TurnParams`). Audio and MCP parameters are not ported.
+ * (DeepEval `MultiTurnParams`, formerly `TurnParams`). Audio parameters are not ported.
  */
 export const MultiTurnParams = {
   ROLE: "role",
@@ -54,6 +62,9 @@ export const MultiTurnParams = {
   RETRIEVAL_CONTEXT: "retrieval_context",
   CHATBOT_ROLE: "chatbot_role",
   TOOLS_CALLED: "tools_called",
+  MCP_TOOLS: "mcp_tools_called",
+  MCP_RESOURCES: "mcp_resources_called",
+  MCP_PROMPTS: "mcp_prompts_called",
 } as const;
 export type MultiTurnParams = (typeof MultiTurnParams)[keyof typeof MultiTurnParams];
 

@@ -13,6 +13,11 @@ export function fail(owner: string, argument: string, expected: string, value: u
   });
 }
 
+/** A metric's options must be an object (a typo such as `new Metric("x")` is refused, not ignored). */
+export function expectOptions(owner: string, options: unknown): asserts options is Record<string, unknown> {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) fail(owner, "options", "an object", options);
+}
+
 /** The init object itself must be a plain object, and only known keys are accepted. */
 export function expectInit(owner: string, init: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof init !== "object" || init === null || Array.isArray(init)) fail(owner, "init", "an object", init);

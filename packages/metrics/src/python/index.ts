@@ -4,7 +4,7 @@
  * engine. This is the one home of the Python emulation: no other package has its own.
  */
 export { pyRound, pyFormatFixed } from "./round.js";
-export { pyStrip, pyRstrip } from "./strip.js";
+export { pyStrip, pyRstrip, pySplit, pyLower } from "./str.js";
 export {
   pyStr,
   pyRepr,

@@ -2290,6 +2290,8 @@ export interface PythonRegexOptions {
 }
 
 const DEFAULT_BUDGET = 1_000_000;
+/** Marks the anchored twin a `PythonRegex` builds for `fullmatch`. */
+const FULLMATCH: unique symbol = Symbol("fullmatch");
 
 class Match implements PythonMatch {
   constructor(
@@ -2337,10 +2339,14 @@ export class PythonRegex {
   #state: RunState | undefined;
   #matcher: Matcher | undefined;
 
+  #fullmatcher: PythonRegex | undefined;
+  readonly #options: PythonRegexOptions | undefined;
+
   constructor(
     readonly pattern: string,
     readonly flags: number,
     options?: PythonRegexOptions,
+    anchored?: typeof FULLMATCH,
   ) {
     if (typeof pattern !== "string") {
       throw new PythonCompatError("TypeError", `first argument must be string or compiled pattern`);
@@ -2350,13 +2356,17 @@ export class PythonRegex {
       throw new PythonCompatError("ValueError", "options.budget must be a positive finite number");
     }
     this.#budget = budget;
+    this.#options = options;
     const parsed = parse(pattern, flags, options?.unicodeName);
     this.groups = parsed.groups;
     this.groupindex = parsed.groupindex;
     setMemo = new Map();
     setBounds = 0;
     try {
-      this.#root = resolve(parsed.p, parsed.flags, pattern);
+      const root = resolve(parsed.p, parsed.flags, pattern);
+      // fullmatch is a search anchored at both ends (\A … \Z) over the resolved tree, so inline flags,
+      // VERBOSE comments and alternation inside the pattern keep their meaning.
+      this.#root = anchored === FULLMATCH ? { k: "seq", xs: [{ k: "at", at: "BEGINNING" }, root, { k: "at", at: "END_STRING" }] } : root;
     } catch (e) {
       if (e instanceof CompileBudgetSignal) throw new RegexBudgetExceededError(pattern, COMPILE_BOUNDS_BUDGET, "compile");
       throw e;
@@ -2442,6 +2452,16 @@ export class PythonRegex {
       return m.find() ? new Match(text, this.#spans(m, 1, (k) => origin![k]!)) : null;
     }
     return this.#backtrack(text);
+  }
+
+  /**
+   * Python `re.fullmatch(pattern, text)`: a match of the whole text, or null. Alternatives and repeats are
+   * retried until one covers the text, as in Python (`a|ab` fully matches "ab").
+   */
+  fullmatch(text: string): PythonMatch | null {
+    requireText(text);
+    this.#fullmatcher ??= new PythonRegex(this.pattern, this.flags, this.#options, FULLMATCH);
+    return this.#fullmatcher.search(text);
   }
 
   /**

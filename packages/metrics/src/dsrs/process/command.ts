@@ -98,17 +98,23 @@ export interface CommandRun {
 /** Runs one command. Must never reject for a failing or unstartable command, and must honour `timeoutMs`. */
 export type CommandRunner = (request: CommandRequest) => Promise<CommandRun>;
 
-/** True when a run counts as passed: it started, did not time out and exited with code 0. */
-export function runSucceeded(run: CommandRun): boolean {
-  return run.error === undefined && !run.timedOut && run.exitCode === 0;
+/**
+ * True when a run counts as passed: it started, did not time out and exited with the expected code (0 unless
+ * the seed expects another, `SandboxMetric`'s `expectedExitCode`).
+ */
+export function runSucceeded(run: CommandRun, expectedExitCode = 0): boolean {
+  return run.error === undefined && !run.timedOut && run.exitCode === expectedExitCode;
 }
 
-/** A short status for details: `exit 1`, `timed out after 500ms`, `signal SIGSEGV`, `error: …`. */
-export function runStatus(run: CommandRun, timeoutMs: number): string {
+/**
+ * A short status for details: `exit 1`, `timed out after 500ms`, `signal SIGSEGV`, `error: …`. With an expected
+ * exit code other than 0 an exit reads `exit 0, expected 3`, so a clean exit is not mistaken for the failure.
+ */
+export function runStatus(run: CommandRun, timeoutMs: number, expectedExitCode = 0): string {
   if (run.error !== undefined) return `error: ${run.error}`;
   if (run.timedOut) return `timed out after ${timeoutMs}ms`;
   if (run.memoryExceeded) return "memory limit exceeded";
-  if (run.exitCode !== null) return `exit ${run.exitCode}`;
+  if (run.exitCode !== null) return expectedExitCode === 0 ? `exit ${run.exitCode}` : `exit ${run.exitCode}, expected ${expectedExitCode}`;
   return `signal ${run.signal ?? "unknown"}`;
 }
 

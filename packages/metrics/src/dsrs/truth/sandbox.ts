@@ -107,6 +107,23 @@ const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutp
 export interface SandboxMetricOptions extends ProcessMetricOptions {
   /** Argument vectors run in order; the first failure stops the rest. Default `[["cargo", "test"]]`. */
   readonly commands?: ReadonlyArray<readonly string[]>;
+  /**
+   * The exit code every command must return to pass (the seed's expected exit code: a command that must fail
+   * in a known way). Default 0.
+   */
+  readonly expectedExitCode?: number;
+}
+
+function checkExitCode(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > 255) {
+    throw new InvalidArgumentError("options.expectedExitCode must be an integer from 0 to 255 (a process exit status)", {
+      argument: "options.expectedExitCode",
+      expected: "an integer 0-255",
+      actual: String(value),
+    });
+  }
+  return value;
 }
 
 export interface TestPassMetricOptions extends ProcessMetricOptions {
@@ -223,6 +240,7 @@ async function runAll(
   commands: ReadonlyArray<readonly string[]>,
   options: ResolvedProcessOptions,
   output: MetricInput,
+  expectedExitCode = 0,
 ): Promise<CommandRun[]> {
   const runner = options.runner ?? (await defaultCommandRunner());
   const stdin = options.stdinField === undefined ? undefined : stringField(output, options.stdinField);
@@ -255,7 +273,7 @@ async function runAll(
       }),
     ]).finally(() => clearTimeout(guard));
     runs.push(run);
-    if (!runSucceeded(run)) break;
+    if (!runSucceeded(run, expectedExitCode)) break;
   }
   return runs;
 }
@@ -341,10 +359,12 @@ abstract class ProcessMetricBase {
  * - Each command is an argument vector run without a shell, in `cwd`, with a scrubbed environment
  *   (`inheritEnv` plus `env`), one deadline (`timeoutMs`, default the profile's) for all commands, the
  *   process tree killed at the deadline, and at most `maxOutputBytes` of each stream kept.
- * - Success (every command exits 0): value 1.0, confidence 1.0, `"All <n> commands passed in <ms>ms"`.
- * - Failure: value 0.0, confidence 0.8, `"Failed commands: <cmd> (exit <code>)"` (or `timed out after
- *   <ms>ms`, `signal <name>`, `error: <why>`), then a newline and the last 200 characters of the failing
- *   command's output (stderr if any, else stdout). Commands after the first failure do not run.
+ * - Success (every command exits with `expectedExitCode`, default 0): value 1.0, confidence 1.0,
+ *   `"All <n> commands passed in <ms>ms"`.
+ * - Failure: value 0.0, confidence 0.8, `"Failed commands: <cmd> (exit <code>)"` (`exit <code>, expected <n>`
+ *   when `expectedExitCode` is not 0; or `timed out after <ms>ms`, `signal <name>`, `error: <why>`), then a
+ *   newline and the last 200 characters of the failing command's output (stderr if any, else stdout).
+ *   Commands after the first failure do not run.
  * - Cost = `costMsats` (500) either way; tier truth. Input and output are ignored unless `stdinField`.
  *
  * Gotchas: needs a command runner — Node's child_process by default (loaded on first use, so importing
@@ -358,9 +378,11 @@ abstract class ProcessMetricBase {
 export class SandboxMetric extends ProcessMetricBase implements Metric {
   readonly name: string;
   readonly commands: ReadonlyArray<readonly string[]>;
+  readonly expectedExitCode: number;
 
   constructor(options?: SandboxMetricOptions) {
-    const o = checkOptionsObject(options, "options", "SandboxMetric", { ...PROCESS_OPTION_KEYS, commands: true });
+    const keys = { ...PROCESS_OPTION_KEYS, commands: true, expectedExitCode: true } as const;
+    const o = checkOptionsObject(options, "options", "SandboxMetric", keys);
     super(o);
     this.name = o.name === undefined ? "sandbox" : checkString(o.name, "options.name");
     const commands = o.commands ?? [["cargo", "test"]];
@@ -368,10 +390,16 @@ export class SandboxMetric extends ProcessMetricBase implements Metric {
       throw new InvalidArgumentError("options.commands must be an array of argument vectors", { argument: "options.commands" });
     }
     this.commands = Object.freeze(commands.map((argv, index) => checkArgv(argv, `options.commands[${index}]`)));
+    this.expectedExitCode = checkExitCode(o.expectedExitCode);
   }
 
   private options(): SandboxMetricOptions {
-    return { ...this.processOptions(), name: this.name, commands: this.commands };
+    return { ...this.processOptions(), name: this.name, commands: this.commands, expectedExitCode: this.expectedExitCode };
+  }
+
+  /** The exit code every command must return to pass. */
+  withExpectedExitCode(expectedExitCode: number): SandboxMetric {
+    return new SandboxMetric({ ...this.options(), expectedExitCode });
   }
 
   /** dsrs `with_commands(list)`: replaces the commands. */
@@ -410,13 +438,14 @@ export class SandboxMetric extends ProcessMetricBase implements Metric {
 
   /** `evaluate` with the runs behind the score: exit status, output, and which limits each run enforced. */
   async run(_input: MetricInput, output: MetricInput): Promise<{ score: MetricScore; runs: CommandRun[] }> {
-    const runs = await runAll(this.commands, this.resolved(), output);
-    if (runs.every(runSucceeded)) {
+    const expected = this.expectedExitCode;
+    const runs = await runAll(this.commands, this.resolved(), output, expected);
+    if (runs.every((run) => runSucceeded(run, expected))) {
       const total = runs.reduce((sum, run) => sum + run.durationMs, 0);
       return { score: MetricScore.perfect().withDetails(`All ${runs.length} commands passed in ${total}ms`).withCost(this.costMsats), runs };
     }
-    const failed = runs.filter((run) => !runSucceeded(run));
-    const list = failed.map((run) => `${formatCommand(run.argv)} (${runStatus(run, this.timeoutMs)})`).join(", ");
+    const failed = runs.filter((run) => !runSucceeded(run, expected));
+    const list = failed.map((run) => `${formatCommand(run.argv)} (${runStatus(run, this.timeoutMs, expected)})`).join(", ");
     const preview = outputPreview(failed[0] as CommandRun);
     const details = `Failed commands: ${list}${preview === "" ? "" : `\n${preview}`}`;
     return { score: MetricScore.new(0).withConfidence(0.8).withDetails(details).withCost(this.costMsats), runs };
