@@ -32,6 +32,7 @@ export const BROWSER_ENTRIES = [
   "@evalkern/metrics/registry/rules",
   "@evalkern/judge",
   "@evalkern/judge/registry",
+  "@evalkern/judge/ai-sdk",
   "@evalkern/harness/browser",
   "@evalkern/harness/report",
 ] as const;
@@ -43,7 +44,7 @@ export const BROWSER_ENTRIES = [
 export const NODE_ONLY_ENTRIES = ["@evalkern/judge/node", "@evalkern/harness", "@evalkern/cli"] as const;
 
 /** Optional peer dependencies the user installs and bundles themselves (loaded with a dynamic import). */
-const OPTIONAL_PEERS = ["web-tree-sitter", "tree-sitter-wasms"];
+const OPTIONAL_PEERS = ["web-tree-sitter", "tree-sitter-wasms", "ai"];
 
 async function bundle(contents: string): Promise<BuildResult & { metafile: Metafile; text: string }> {
   const result = await build({

@@ -131,6 +131,8 @@ beforeAll(async () => {
   }
   // third-party packages the examples import themselves
   link(dependencyDir("zod", "judge"), join(modules, "zod"));
+  // the AI SDK (an optional peer of @evalkern/judge) for the example judging with its mock model
+  link(dependencyDir("ai", "judge"), join(modules, "ai"));
   link(dependencyDir("vitest", "cli"), join(modules, "vitest"));
   // the redirect of well-known model URLs to the loopback server, preloaded into every node process
   writeFileSync(

@@ -2,6 +2,9 @@
 // OpenAI-compatible judge from the environment (DeepEval's `model="gpt-4o-mini"`), and no model at all
 // falls back to the default judge set with `configure({ judge })` / `context({ judge }, fn)` (DSPy's
 // `dspy.configure(lm=...)` / `dspy.context(lm=...)`), read from the one settings store (`settings.ts`).
+// A name with a provider prefix (`"anthropic:claude-sonnet-4-5"`) builds the AI SDK judge instead.
+import { judgeFromProviderName, type ProviderSettingsOptions } from "./ai-sdk/named.js";
+import type { AiSdkJudgeOptions } from "./ai-sdk/judge.js";
 import { OpenAICompatibleJudge, type OpenAICompatibleJudgeOptions } from "./client.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";
 import { JudgeConfigError } from "./errors.js";
@@ -26,7 +29,7 @@ export function resetJudgeDefaults(): void {
   built.clear();
 }
 
-const built = new Map<string, OpenAICompatibleJudge>();
+const built = new Map<string, JudgeModel>();
 
 /**
  * The OpenAI-compatible judge for a model name, configured from the environment: base URL from
@@ -49,7 +52,7 @@ export function judgeFromModelName(model: string, options: Omit<OpenAICompatible
   const key = JSON.stringify([model, baseURL ?? null, apiKey ?? null]);
   if (plain) {
     const existing = built.get(key);
-    if (existing) return existing;
+    if (existing instanceof OpenAICompatibleJudge) return existing;
   }
   const judge = new OpenAICompatibleJudge({
     ...options,
@@ -68,7 +71,7 @@ export function judgeFromModelName(model: string, options: Omit<OpenAICompatible
  */
 export function resolveJudge(model: unknown, owner: string): JudgeModel {
   if (typeof model === "object" && model !== null && typeof (model as JudgeModel).generate === "function") return model as JudgeModel;
-  if (typeof model === "string") return judgeFromModelName(model, judgeDefaults().judgeOptions ?? {});
+  if (typeof model === "string") return judgeFromName(model, judgeDefaults().judgeOptions ?? {});
   if (model !== undefined && model !== null) {
     throw new JudgeConfigError(`${owner}: 'model' must be a JudgeModel or a model name such as "gpt-4o-mini"`, { argument: "options.model" });
   }
@@ -85,5 +88,25 @@ export function defaultJudge(): JudgeModel | undefined {
   const defaults = judgeDefaults();
   const judge = defaults.judge;
   if (judge === undefined || judge === null) return undefined;
-  return typeof judge === "string" ? judgeFromModelName(judge, defaults.judgeOptions ?? {}) : judge;
+  return typeof judge === "string" ? judgeFromName(judge, defaults.judgeOptions ?? {}) : judge;
+}
+
+/**
+ * The judge of a model name: the AI SDK judge for a name with a provider prefix (`"anthropic:claude-…"`,
+ * `"google:gemini-…"`, `"ollama:qwen3:8b"`; the provider package is imported on the first call, and a
+ * `JudgeProviderPackageError` names it when it is missing), else the OpenAI-compatible judge of
+ * `judgeFromModelName`. Judges built from the same name without options are one instance.
+ */
+export function judgeFromName(model: string, options: Omit<OpenAICompatibleJudgeOptions, "model"> = {}): JudgeModel {
+  if (typeof model !== "string" || model.trim() === "") {
+    throw new JudgeConfigError("a model name must be a non-empty string", { argument: "model" });
+  }
+  const plain = Object.keys(options).length === 0;
+  const key = JSON.stringify(["ai-sdk", model.trim()]);
+  const existing = plain ? built.get(key) : undefined;
+  if (existing) return existing;
+  const named = judgeFromProviderName(model.trim(), options as AiSdkJudgeOptions & ProviderSettingsOptions);
+  if (!named) return judgeFromModelName(model, options);
+  if (plain) built.set(key, named);
+  return named;
 }

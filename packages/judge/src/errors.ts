@@ -72,6 +72,25 @@ export class JudgeConfigError extends JudgeError {
   }
 }
 
+/**
+ * A judge needs a package that is not installed: `ai` for `fromAiSdk`, or the provider package of a model
+ * name such as `"anthropic:claude-sonnet-4-5"` (`@ai-sdk/anthropic`). The message says what to install.
+ */
+export class JudgeProviderPackageError extends JudgeConfigError {
+  override name = "JudgeProviderPackageError";
+  override readonly code: string = "JUDGE_PROVIDER_PACKAGE";
+  /** The npm package to install. */
+  readonly packageName: string;
+  /** The provider prefix of the model name (`"anthropic"`), or null for `ai` itself. */
+  readonly provider: string | null;
+  constructor(packageName: string, provider: string | null, message: string, options?: { cause?: unknown }) {
+    super(message, { argument: "model", expected: `the package ${packageName} installed` });
+    this.packageName = packageName;
+    this.provider = provider;
+    if (options?.cause !== undefined) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
+  }
+}
+
 /** A metric's input is missing a field or has the wrong type (e.g. SemanticF1 without `example.response`). */
 export class JudgeInputError extends JudgeError {
   override name = "JudgeInputError";

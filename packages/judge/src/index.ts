@@ -22,6 +22,7 @@ export {
   JudgeHttpError,
   JudgeInputError,
   JudgeOutputError,
+  JudgeProviderPackageError,
   JudgeRateLimitError,
   JudgeTimeoutError,
   JudgeTransportError,
@@ -61,7 +62,7 @@ export {
 export { FileCacheStore, type CacheFileWarning, type FileCacheStoreOptions } from "./cache/file-store.js";
 export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
 export { ENV, readEnv, type EnvSource } from "./env.js";
-export { PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";
+export { PRICES_AS_OF, PROVIDER_PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";
 export { configure, context, settings, resetSettings, setSettingsScope, type Settings, type SettingsScope } from "./settings.js";
 export {
   judgeDefaults,
@@ -69,6 +70,7 @@ export {
   defaultJudge,
   resolveJudge,
   judgeFromModelName,
+  judgeFromName,
   OPENAI_ENV,
   type JudgeDefaults,
 } from "./defaults.js";

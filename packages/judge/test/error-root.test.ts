@@ -13,6 +13,7 @@ import {
   JudgeInputError,
   JudgeMetricConfigError,
   JudgeOutputError,
+  JudgeProviderPackageError,
   JudgeRateLimitError,
   JudgeReplyError,
   JudgeTimeoutError,
@@ -36,6 +37,7 @@ const instances: Record<string, () => Error> = {
   JudgeReplyError: () => new JudgeReplyError("S", "schema", ["x"]),
   JudgeMetricConfigError: () => new JudgeMetricConfigError("threshold", "m"),
   JudgeUnreachableError: () => new JudgeUnreachableError("http://127.0.0.1:1"),
+  JudgeProviderPackageError: () => new JudgeProviderPackageError("@ai-sdk/anthropic", "anthropic", "m"),
 };
 
 describe("error root", () => {

@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import * as metricsDsrs from "@evalkern/metrics/dsrs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as zod from "zod";
+import * as aiTest from "ai/test";
+import * as aiSdk from "../src/ai-sdk/index.js";
 import * as judgePackage from "../src/index.js";
 import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
@@ -29,6 +31,8 @@ function examples(): ReadmeExample[] {
 
 const MODULES: Record<string, Record<string, unknown>> = {
   "@evalkern/judge": judgePackage as Record<string, unknown>,
+  "@evalkern/judge/ai-sdk": aiSdk as Record<string, unknown>,
+  "ai/test": aiTest as Record<string, unknown>,
   "@evalkern/metrics/dsrs": metricsDsrs as Record<string, unknown>,
   zod: zod as Record<string, unknown>,
 };

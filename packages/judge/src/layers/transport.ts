@@ -94,3 +94,20 @@ export class CapabilityRejection extends EvalkernError {
     super(`rejected ${capability}`);
   }
 }
+
+/** A 400/422 about structured output (the provider refused `response_format` or its schema). */
+export const RESPONSE_FORMAT_HINT = /response_format|json_schema|json_object|structured output|guided_json|grammar/i;
+export const LOGPROBS_HINT = /logprob/i;
+export const CONTEXT_LENGTH_HINT = /context_length_exceeded|context length|context window|too many tokens|prompt is too long/i;
+
+/** The kind of an error reply by its status (and its text, for a context-length 400), for any provider. */
+export function statusKind(status: number, text: string): ErrorKind {
+  if (status >= 500) return "server";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 404) return "not-found";
+  if (status === 408) return "request-timeout";
+  if (status === 409) return "conflict";
+  if ((status === 400 || status === 413 || status === 422) && CONTEXT_LENGTH_HINT.test(text)) return "context-length";
+  if (status >= 400) return "bad-request";
+  return "http";
+}

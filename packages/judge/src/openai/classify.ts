@@ -5,12 +5,9 @@
 // echo) is a capability rejection.
 import OpenAI from "openai";
 import { JudgeAbortedError } from "../errors.js";
+import { CONTEXT_LENGTH_HINT, LOGPROBS_HINT, RESPONSE_FORMAT_HINT, statusKind } from "../layers/transport.js";
 import type { ErrorClass, HttpDetail, TransportRequest } from "../layers/transport.js";
 import { isConnectionRefused, isRetryableStatus, parseRetryAfter } from "../retry.js";
-
-const RESPONSE_FORMAT_HINT = /response_format|json_schema|json_object|structured output|guided_json|grammar/i;
-const LOGPROBS_HINT = /logprob/i;
-const CONTEXT_LENGTH_HINT = /context_length_exceeded|context length|context window|too many tokens/i;
 
 /**
  * The class of `error` thrown while sending `request` (`now` dates an HTTP-date `Retry-After`).
@@ -67,15 +64,4 @@ function classifyStatus(
   }
   const retryable = shouldRetry === "true" || (shouldRetry !== "false" && isRetryableStatus(status));
   return { kind: statusKind(status, text), retryable, http, ...retryAfter };
-}
-
-function statusKind(status: number, text: string): ErrorClass["kind"] {
-  if (status >= 500) return "server";
-  if (status === 401 || status === 403) return "auth";
-  if (status === 404) return "not-found";
-  if (status === 408) return "request-timeout";
-  if (status === 409) return "conflict";
-  if ((status === 400 || status === 413 || status === 422) && CONTEXT_LENGTH_HINT.test(text)) return "context-length";
-  if (status >= 400) return "bad-request";
-  return "http";
 }

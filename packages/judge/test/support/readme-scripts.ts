@@ -76,6 +76,8 @@ export const README_SCRIPTS: Record<string, Script> = {
       { reasoning: "Adds the country.", recall: 1, precision: 0.5 },
     ],
   },
+  // the AI SDK example judges with the SDK's mock model: no request reaches the scripted server
+  "Any model provider: the AI SDK adapter": {},
 };
 
 
