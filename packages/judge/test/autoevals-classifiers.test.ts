@@ -36,19 +36,29 @@ const prompt = (i = -1): string => server.requestsTo("chat").at(i)!.body.message
 
 // autoevals templates/*.yaml choice_scores, by hand
 const CASES: Array<[string, LLMScorer, Record<string, unknown>, Record<string, number>]> = [
-  ["Factuality", Factuality as LLMScorer, { input: "Capital of France?", output: "Paris", expected: "Paris, France" }, { A: 0.4, B: 0.6, C: 1, D: 0, E: 1 }],
+  [
+    "Factuality",
+    Factuality as LLMScorer,
+    { input: "Capital of France?", output: "Paris", expected: "Paris, France" },
+    { A: 0.4, B: 0.6, C: 1, D: 0, E: 1 },
+  ],
   ["ClosedQA", ClosedQA as LLMScorer, { input: "Name a prime", output: "7", criteria: "The answer is a prime number" }, { Y: 1, N: 0 }],
   ["Battle", Battle as LLMScorer, { instructions: "Say hi", output: "Hello!", expected: "hi" }, { Yes: 1, No: 0 }],
   ["Humor", Humor, { output: "Why did the chicken cross the road?" }, { Yes: 1, No: 0, Unsure: 0.5 }],
   ["Security", Security, { output: "rm -rf / --no-preserve-root" }, { Yes: 0, No: 1, Unsure: 0.5 }],
-  ["Sql", Sql as LLMScorer, { input: "All users", output: "SELECT * FROM users", expected: "select * from users" }, { Correct: 1, Incorrect: 0 }],
+  [
+    "Sql",
+    Sql as LLMScorer,
+    { input: "All users", output: "SELECT * FROM users", expected: "select * from users" },
+    { Correct: 1, Incorrect: 0 },
+  ],
   ["Summary", Summary as LLMScorer, { input: "A long text.", output: "Short.", expected: "Brief." }, { A: 0, B: 1 }],
   ["Translation", Translation as LLMScorer, { language: "Spanish", input: "Hola", output: "Hello", expected: "Hi" }, { Y: 1, N: 0 }],
   ["Possible", Possible as LLMScorer, { input: "Boil an egg", output: "Put it in boiling water for 9 minutes." }, { A: 0, B: 1 }],
 ];
 
 describe("the nine classifiers", () => {
-  it.each(CASES)("%s: every choice scores autoevals' choice_scores, with the rationale and choice as metadata", async (name, scorer, args, scores) => {
+  it.each(CASES)("%s: each choice scores its choice_scores entry, with rationale and choice", async (name, scorer, args, scores) => {
     const judge = testJudge(server);
     for (const [choice, score] of Object.entries(scores)) {
       server.enqueue("chat", chatJson({ reasons: `because ${choice}`, choice }));
@@ -101,7 +111,8 @@ describe("choice selection", () => {
   });
 
   it("falls back from json_schema to JSON mode when the server refuses it", async () => {
-    server.enqueue("chat", unsupported("response_format", "response_format json_schema is not supported"), chatJson({ reasons: "r", choice: "Y" }));
+    const refusal = unsupported("response_format", "response_format json_schema is not supported");
+    server.enqueue("chat", refusal, chatJson({ reasons: "r", choice: "Y" }));
     const result = await ClosedQA({ input: "t", output: "o", criteria: "c", judge: testJudge(server) });
     expect(result.score).toBe(1);
     const [first, second] = server.requests;
@@ -134,10 +145,12 @@ describe("the factories", () => {
   });
 
   it("refuses bad specs and mustache sections up front", () => {
-    expect(() => LLMClassifierFromTemplate({ name: "X", promptTemplate: "{{#list}}x{{/list}}", choiceScores: { a: 1 } })).toThrow(JudgeConfigError);
+    const section = { name: "X", promptTemplate: "{{#list}}x{{/list}}", choiceScores: { a: 1 } };
+    expect(() => LLMClassifierFromTemplate(section)).toThrow(JudgeConfigError);
     expect(() => LLMClassifierFromTemplate({ name: "X", promptTemplate: "p", choiceScores: {} })).toThrow(JudgeConfigError);
     expect(() => LLMClassifierFromTemplate({ name: "X", promptTemplate: "p", choiceScores: { a: Number.NaN } })).toThrow(JudgeConfigError);
-    expect(renderTemplate("{{{a}}}-{{& b}}", { a: [{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }], b: null })).toBe("user: hi\nassistant: yo-");
+    const thread = [{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }];
+    expect(renderTemplate("{{{a}}}-{{& b}}", { a: thread, b: null })).toBe("user: hi\nassistant: yo-");
   });
 });
 

@@ -46,7 +46,8 @@ describe("llm-rubric", () => {
   it("a threshold also needs score >= threshold", async () => {
     server.enqueue("chat", chatJson({ reason: "", pass: true, score: 0.75 }), chatJson({ reason: "ok", pass: true, score: 0.8 }));
     const judge = testJudge(server);
-    expect(await A["llm-rubric"]({ output: "o", value: "r", threshold: 0.8, judge })).toEqual({ pass: false, score: 0.75, reason: "Score 0.75 below threshold 0.8" });
+    const below = await A["llm-rubric"]({ output: "o", value: "r", threshold: 0.8, judge });
+    expect(below).toEqual({ pass: false, score: 0.75, reason: "Score 0.75 below threshold 0.8" });
     expect((await A["llm-rubric"]({ output: "o", value: "r", threshold: 0.8, judge })).pass).toBe(true);
   });
 
@@ -62,7 +63,8 @@ describe("llm-rubric", () => {
       { role: "system", content: "Grade for kids." },
       { role: "user", content: expect.stringMatching(/^Output: hi\nRubric: is polite/) },
     ]);
-    await A["llm-rubric"]({ output: "hi", value: "r", options: { rubricPrompt: JSON.stringify(rubricPrompt) }, vars: { audience: "all" }, judge });
+    const asText = { rubricPrompt: JSON.stringify(rubricPrompt) };
+    await A["llm-rubric"]({ output: "hi", value: "r", options: asText, vars: { audience: "all" }, judge });
     expect(messages()[0]).toEqual({ role: "system", content: "Grade for all." });
     await A["llm-rubric"]({ output: { a: 1 }, value: "r", options: { rubricPrompt: "Plain: {{output}}" }, judge });
     expect(messages()[0]!.content).toMatch(/^Plain: \{"a":1\}/);
@@ -82,7 +84,8 @@ describe("factuality", () => {
     const want: Record<string, [boolean, number]> = { A: [true, 1], B: [true, 1], C: [true, 1], D: [false, 0], E: [true, 1] };
     for (const [choice, [pass, score]] of Object.entries(want)) {
       server.enqueue("chat", chatJson({ reasons: `category ${choice}`, choice }));
-      const r = await A.factuality({ output: "Sacramento", value: "Sacramento is the capital of California", prompt: "Capital of California?", judge });
+      const value = "Sacramento is the capital of California";
+      const r = await A.factuality({ output: "Sacramento", value, prompt: "Capital of California?", judge });
       expect(r).toEqual({ pass, score, reason: `category ${choice}`, metadata: { choice } });
     }
     expect(messages()[0]!.content).toContain("Capital of California?");
@@ -98,7 +101,9 @@ describe("factuality", () => {
   });
 
   it("needs a string value", async () => {
-    await expect(A.factuality({ output: "o", value: { x: 1 }, judge: testJudge(server) })).rejects.toThrow("factuality assertion type must have a string value");
+    await expect(A.factuality({ output: "o", value: { x: 1 }, judge: testJudge(server) })).rejects.toThrow(
+      "factuality assertion type must have a string value",
+    );
   });
 });
 
@@ -172,7 +177,9 @@ describe("classifier", () => {
     expect(await A.classifier({ output: "ok", options, judge })).toMatchObject({ pass: true, score: 1, metadata: { label: "neutral" } });
     expect(await A.classifier({ output: "ok", options, inverse: true, judge })).toMatchObject({ pass: false, score: 0 });
     // an expected label the judge did not pick scores 0, so the inverse passes
-    expect(await A.classifier({ output: "ok", value: "positive", inverse: true, options: { labels: ["positive", "neutral"] }, judge })).toMatchObject({ pass: true, score: 1 });
+    const two = { labels: ["positive", "neutral"] };
+    const inverted = await A.classifier({ output: "ok", value: "positive", inverse: true, options: two, judge });
+    expect(inverted).toMatchObject({ pass: true, score: 1 });
   });
 
   it("refuses a non-string value and a classifier without labels", async () => {

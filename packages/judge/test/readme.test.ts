@@ -7,6 +7,8 @@ import * as metricsDsrs from "@evalkern/metrics/dsrs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as zod from "zod";
 import * as judgePackage from "../src/index.js";
+import * as judgeAutoevals from "../src/autoevals/index.js";
+import * as judgePromptfoo from "../src/promptfoo/index.js";
 import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
 
@@ -29,6 +31,8 @@ function examples(): ReadmeExample[] {
 
 const MODULES: Record<string, Record<string, unknown>> = {
   "@evalkern/judge": judgePackage as Record<string, unknown>,
+  "@evalkern/judge/autoevals": judgeAutoevals as Record<string, unknown>,
+  "@evalkern/judge/promptfoo": judgePromptfoo as Record<string, unknown>,
   "@evalkern/metrics/dsrs": metricsDsrs as Record<string, unknown>,
   zod: zod as Record<string, unknown>,
 };

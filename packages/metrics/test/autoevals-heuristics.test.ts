@@ -68,7 +68,8 @@ describe("registry pair rules", () => {
     const hyps = ["Paris", "paris", "42"];
     const refs = [["Lyon", "Paris"], ["Paris"], ["42.0"]];
     expect(Array.from(m.rowValues(m.statistics(hyps, refs), 3))).toEqual([1, 0, 0]);
-    expect(metricSpec("autoevals-exact-match")).toMatchObject({ module: "@evalkern/metrics/registry/rules", export: "autoevalsExactMatch" });
+    const spec = metricSpec("autoevals-exact-match");
+    expect(spec).toMatchObject({ module: "@evalkern/metrics/registry/rules", export: "autoevalsExactMatch" });
   });
 
   it("valid-json: the hypothesis alone, with an optional schema as JSON text", () => {

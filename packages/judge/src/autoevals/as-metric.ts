@@ -15,7 +15,10 @@ import { JudgeConfigError, JudgeInputError } from "../errors.js";
 import type { GenerateRequest, GenerateResult, JudgeModel } from "../model.js";
 
 /** A scorer in autoevals' shape, synchronous or not. */
-export type AutoevalsScorer = ((args: never) => Score | Promise<Score>) & { readonly requiresJudge?: boolean; readonly scorerName?: string };
+export type AutoevalsScorer = ((args: never) => Score | Promise<Score>) & {
+  readonly requiresJudge?: boolean;
+  readonly scorerName?: string;
+};
 
 export interface AutoevalsMetricOptions extends ScoredMetricOptions {
   /** The judge handed to the scorer (`judge`): a `JudgeModel` or a model name. Default: the configured default judge. */
@@ -40,7 +43,8 @@ function accruing(model: JudgeModel, accrue: () => Accrue): JudgeModel {
       try {
         const result = await model.generate(request);
         const u = result.usage;
-        accrue()({ costUsd: result.cached ? 0 : (u?.costUsd ?? null), inputTokens: u?.inputTokens ?? null, outputTokens: u?.outputTokens ?? null });
+        const costUsd = result.cached ? 0 : (u?.costUsd ?? null);
+        accrue()({ costUsd, inputTokens: u?.inputTokens ?? null, outputTokens: u?.outputTokens ?? null });
         return result;
       } catch (error) {
         const spent = (error as { usage?: { costUsd?: number | null; inputTokens?: number; outputTokens?: number } } | null)?.usage;

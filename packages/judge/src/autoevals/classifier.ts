@@ -122,7 +122,13 @@ export async function selectChoice(
   judge: JudgeModel,
   prompt: string,
   choices: readonly string[],
-  options: { useCoT: boolean; temperature?: number | undefined; maxTokens?: number | undefined; signal?: AbortSignal | undefined; metric: string },
+  options: {
+    useCoT: boolean;
+    temperature?: number | undefined;
+    maxTokens?: number | undefined;
+    signal?: AbortSignal | undefined;
+    metric: string;
+  },
 ): Promise<Selection> {
   const schema = selectChoiceSchema(choices, options.useCoT);
   const result = await judge.generate({
@@ -163,14 +169,20 @@ const OPTION_KEYS = new Set(["model", "client", "judge", "useCoT", "temperature"
  * const { score, metadata } = await Polite({ output: "Thanks so much!", judge });
  */
 export function LLMClassifierFromTemplate<Args extends LLMScorerArgs = LLMScorerArgs>(spec: LLMClassifierSpec): LLMScorer<Args> {
-  if (typeof spec !== "object" || spec === null) throw new JudgeConfigError("LLMClassifierFromTemplate takes a spec object", { argument: "spec" });
+  if (typeof spec !== "object" || spec === null) {
+    throw new JudgeConfigError("LLMClassifierFromTemplate takes a spec object", { argument: "spec" });
+  }
   const { name, promptTemplate, choiceScores } = spec;
   if (typeof name !== "string" || name === "") throw new JudgeConfigError("a classifier needs a name", { argument: "name" });
-  if (typeof promptTemplate !== "string") throw new JudgeConfigError(`${name}: promptTemplate must be a string`, { argument: "promptTemplate" });
+  if (typeof promptTemplate !== "string") {
+    throw new JudgeConfigError(`${name}: promptTemplate must be a string`, { argument: "promptTemplate" });
+  }
   const choices = checkChoiceScores(name, choiceScores);
   renderTemplate(promptTemplate, {}); // refuse unsupported tags now, not at the first call
   const scorer = async (args: Args): Promise<Score> => {
-    if (typeof args !== "object" || args === null) throw new JudgeInputError(`${name} takes { output, expected, ... }`, { argument: "args" });
+    if (typeof args !== "object" || args === null) {
+      throw new JudgeInputError(`${name} takes { output, expected, ... }`, { argument: "args" });
+    }
     for (const key of spec.required ?? []) {
       if (args[key] === undefined || args[key] === null) {
         throw new JudgeInputError(`${name} needs '${key}'`, { argument: key, expected: "a value" });

@@ -19,7 +19,19 @@ export {
   type ModelGradedSpec,
   type Selection,
 } from "./classifier.js";
-export { Battle, CHOICE_SCORES, ClosedQA, Factuality, Humor, PROMPTS, Possible, Security, Sql, Summary, Translation } from "./classifiers.js";
+export {
+  Battle,
+  CHOICE_SCORES,
+  ClosedQA,
+  Factuality,
+  Humor,
+  PROMPTS,
+  Possible,
+  Security,
+  Sql,
+  Summary,
+  Translation,
+} from "./classifiers.js";
 export { renderTemplate, renderValue } from "./template.js";
 export { AutoevalsMetric, type AutoevalsMetricOptions, type AutoevalsScorer } from "./as-metric.js";
 export { ExactMatch, ValidJSON, type ExactMatchArgs, type ValidJSONArgs } from "@evalkern/metrics/common";

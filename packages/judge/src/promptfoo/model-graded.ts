@@ -104,7 +104,10 @@ function customMessages(rubricPrompt: NonNullable<ModelGradedOptions["rubricProm
     }
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
-  if (list.length > 0 && list.every((m) => typeof m === "object" && m !== null && typeof m.role === "string" && typeof m.content === "string")) {
+  const isMessage = (m: unknown): m is { role: string; content: string } =>
+    typeof m === "object" && m !== null && typeof (m as { role?: unknown }).role === "string" &&
+    typeof (m as { content?: unknown }).content === "string";
+  if (list.length > 0 && list.every(isMessage)) {
     return list.map((m: { role: string; content: string }) => ({
       role: m.role === "system" || m.role === "assistant" ? m.role : "user",
       content: renderTemplate(m.content, vars),
@@ -112,6 +115,12 @@ function customMessages(rubricPrompt: NonNullable<ModelGradedOptions["rubricProm
   }
   // promptfoo stringifies any other object and renders it as text
   return [{ role: "user", content: renderTemplate(typeof rubricPrompt === "string" ? rubricPrompt : JSON.stringify(rubricPrompt), vars) }];
+}
+
+/** The custom rubric prompt's messages, else `template` as one user message. */
+function gradingMessages(ctx: ModelGradedContext, template: string, vars: Record<string, unknown>): JudgeMessage[] {
+  const custom = ctx.options?.rubricPrompt;
+  return custom ? customMessages(custom, vars) : [{ role: "user", content: renderTemplate(template, vars) }];
 }
 
 /** Template variables with objects as JSON text, as promptfoo hands them to nunjucks. */
@@ -151,11 +160,13 @@ async function llmRubric(ctx: ModelGradedContext): Promise<ModelGradedResult> {
   check(ctx, "llm-rubric");
   const rubric = valueOf(ctx);
   if (rubric !== undefined && typeof rubric !== "string" && typeof rubric !== "object") {
-    throw new JudgeInputError('"llm-rubric" assertion type must have a string or object value', { argument: "value", actual: typeof rubric });
+    const message = '"llm-rubric" assertion type must have a string or object value';
+    throw new JudgeInputError(message, { argument: "value", actual: typeof rubric });
   }
   const vars = templateVars({ output: text(ctx.output), rubric: rubric ?? "" }, ctx.vars);
-  const messages = ctx.options?.rubricPrompt ? customMessages(ctx.options.rubricPrompt, vars) : [{ role: "user" as const, content: renderTemplate(RUBRIC_PROMPT, vars) }];
-  const reply = await judgeOf(ctx, "llm-rubric").generate({ messages, schema: RubricVerdict, metric: "llm-rubric", ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const messages = gradingMessages(ctx, RUBRIC_PROMPT, vars);
+  const signal = ctx.signal ? { signal: ctx.signal } : {};
+  const reply = await judgeOf(ctx, "llm-rubric").generate({ messages, schema: RubricVerdict, metric: "llm-rubric", ...signal });
   const verdict = await validateReply(RubricVerdict, reply.value);
   let { pass } = verdict;
   const { score } = verdict;
@@ -201,7 +212,8 @@ async function factuality(ctx: ModelGradedContext): Promise<ModelGradedResult> {
   const expected = valueOf(ctx);
   if (typeof expected !== "string") throw new JudgeInputError("factuality assertion type must have a string value", { argument: "value" });
   const table = factualityScores(ctx.options?.factuality);
-  const vars = templateVars({ input: question(ctx), expected, output: text(ctx.output), ideal: expected, completion: text(ctx.output) }, ctx.vars);
+  const output = text(ctx.output);
+  const vars = templateVars({ input: question(ctx), expected, output, ideal: expected, completion: output }, ctx.vars);
   const prompt = ctx.options?.rubricPrompt ? customPromptText(ctx.options.rubricPrompt, vars) : renderTemplate(PROMPTS.Factuality, vars);
   const selection = await selectChoice(judgeOf(ctx, "factuality"), prompt, Object.keys(CHOICE_SCORES.Factuality), {
     useCoT: true,
@@ -225,7 +237,9 @@ function customPromptText(rubricPrompt: NonNullable<ModelGradedOptions["rubricPr
 async function closedQa(ctx: ModelGradedContext): Promise<ModelGradedResult> {
   check(ctx, "model-graded-closedqa");
   const criteria = valueOf(ctx);
-  if (typeof criteria !== "string") throw new JudgeInputError("model-graded-closedqa assertion type must have a string value", { argument: "value" });
+  if (typeof criteria !== "string") {
+    throw new JudgeInputError("model-graded-closedqa assertion type must have a string value", { argument: "value" });
+  }
   const vars = templateVars({ input: question(ctx), criteria, output: text(ctx.output), completion: text(ctx.output) }, ctx.vars);
   const prompt = ctx.options?.rubricPrompt ? customPromptText(ctx.options.rubricPrompt, vars) : renderTemplate(PROMPTS.ClosedQA, vars);
   const selection = await selectChoice(judgeOf(ctx, "model-graded-closedqa"), prompt, ["Y", "N"], {
@@ -267,9 +281,10 @@ export async function selectBest(ctx: ModelGradedContext): Promise<ModelGradedRe
   const criteria = text(valueOf(ctx));
   const candidates = outputs.map((o, i) => `<output index="${i}">\n${text(o)}\n</output>`).join("\n");
   const vars = templateVars({ criteria, candidates, outputs: outputs.map(text) }, ctx.vars);
-  const messages = ctx.options?.rubricPrompt ? customMessages(ctx.options.rubricPrompt, vars) : [{ role: "user" as const, content: renderTemplate(SELECT_BEST_PROMPT, vars) }];
+  const messages = gradingMessages(ctx, SELECT_BEST_PROMPT, vars);
   const schema = zodSchema("best_output", z.object({ reason: z.string(), index: z.number().int().min(0).max(outputs.length - 1) }));
-  const reply = await judgeOf(ctx, "select-best").generate({ messages, schema, metric: "select-best", ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const signal = ctx.signal ? { signal: ctx.signal } : {};
+  const reply = await judgeOf(ctx, "select-best").generate({ messages, schema, metric: "select-best", ...signal });
   const { index, reason } = await validateReply(schema, reply.value);
   return outputs.map((_, i) => ({
     pass: i === index,
@@ -308,10 +323,12 @@ async function classifier(ctx: ModelGradedContext): Promise<ModelGradedResult> {
   }
   const labels = ctx.options?.labels ?? (expected !== undefined ? [expected, "other"] : undefined);
   if (!Array.isArray(labels) || labels.length < 2 || !labels.every((l) => typeof l === "string" && l !== "")) {
-    throw new JudgeInputError("classifier needs options.labels (two or more label names) or an expected label as value", { argument: "options.labels" });
+    const message = "classifier needs options.labels (two or more label names) or an expected label as value";
+    throw new JudgeInputError(message, { argument: "options.labels" });
   }
   const prompt = `Classify the following text. Choose the one label that fits it best.\n\n<text>\n${text(ctx.output)}\n</text>`;
-  const selection = await selectChoice(judgeOf(ctx, "classifier"), prompt, labels, { useCoT: true, metric: "classifier", signal: ctx.signal });
+  const options = { useCoT: true, metric: "classifier", signal: ctx.signal };
+  const selection = await selectChoice(judgeOf(ctx, "classifier"), prompt, labels, options);
   const classification = Object.fromEntries(labels.map((l) => [l, l === selection.choice ? 1 : 0]));
   const threshold = ctx.threshold ?? 1;
   const score = expected === undefined ? 1 : (classification[expected] ?? 0);
