@@ -33,6 +33,8 @@ export const BROWSER_ENTRIES = [
   "@evalkern/judge",
   "@evalkern/judge/registry",
   "@evalkern/judge/ai-sdk",
+  "@evalkern/judge/autoevals",
+  "@evalkern/judge/promptfoo",
   "@evalkern/harness/browser",
   "@evalkern/harness/report",
 ] as const;

@@ -9,6 +9,8 @@ import * as zod from "zod";
 import * as aiTest from "ai/test";
 import * as aiSdk from "../src/ai-sdk/index.js";
 import * as judgePackage from "../src/index.js";
+import * as judgeAutoevals from "../src/autoevals/index.js";
+import * as judgePromptfoo from "../src/promptfoo/index.js";
 import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
 
@@ -33,6 +35,8 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "@evalkern/judge": judgePackage as Record<string, unknown>,
   "@evalkern/judge/ai-sdk": aiSdk as Record<string, unknown>,
   "ai/test": aiTest as Record<string, unknown>,
+  "@evalkern/judge/autoevals": judgeAutoevals as Record<string, unknown>,
+  "@evalkern/judge/promptfoo": judgePromptfoo as Record<string, unknown>,
   "@evalkern/metrics/dsrs": metricsDsrs as Record<string, unknown>,
   zod: zod as Record<string, unknown>,
 };

@@ -152,7 +152,7 @@ describe("registry: options", () => {
       rules++;
       expect(typeof modules[s.module!]![s.export!], `${m.name}: ${s.module}#${s.export}`).toBe("function");
     }
-    expect(rules).toBe(20);
+    expect(rules).toBe(22);
   });
 });
 

@@ -65,6 +65,14 @@ export const README_SCRIPTS: Record<string, Script> = {
     ],
     semantic_equivalence: [{ reason: "Same sum; names differ and addition commutes.", equivalent: true, similarity: 1 }],
   },
+  "autoevals scorers": {
+    select_choice: [
+      { reasons: "The submission says what the expert says and adds that Jupiter is a gas giant.", choice: "B" },
+      { choice: "Yes" },
+      { reasons: "7 is a prime number.", choice: "Y" },
+    ],
+    rubric_verdict: [{ reason: "A French greeting.", pass: true, score: 0.9 }],
+  },
   "Judges by name, a default judge, prices and DeepEval's rubric form": {
     reason_score: [
       () => chatJson({ reason: "Both say Paris.", score: 9 }, { usage: { prompt_tokens: 1000, completion_tokens: 100 } }),

@@ -136,4 +136,13 @@ export const RULE_METRICS = [
   }),
   ruleMetric({ name: "numeric-diff", family: "autoevals", description: "autoevals NumericDiff (hypothesis and references read as numbers)", target: pair("numericDiff"), load: pairFn("numericDiff") }),
   ruleMetric({ name: "json-diff", family: "autoevals", description: "autoevals JSONDiff (hypothesis and references parsed as JSON)", target: pair("jsonDiff"), load: pairFn("jsonDiff") }),
+  ruleMetric({ name: "autoevals-exact-match", family: "autoevals", description: "autoevals ExactMatch (the hypothesis equals a reference as text or as JSON)", target: pair("autoevalsExactMatch"), load: pairFn("autoevalsExactMatch") }),
+  ruleMetric({
+    name: "valid-json",
+    family: "autoevals",
+    description: "autoevals ValidJSON (the hypothesis is a JSON object or array, or satisfies a JSON Schema)",
+    target: pair("validJson"),
+    load: pairFn("validJson"),
+    options: { schema: { type: "string", help: "JSON Schema as JSON text (default: none)" } },
+  }),
 ] as const;
