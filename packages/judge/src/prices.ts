@@ -28,6 +28,13 @@ export const BUNDLED_PRICES: PriceTable = Object.freeze({
   o3: { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 },
   "o3-mini": { inputPerMTok: 1.1, outputPerMTok: 4.4, cachedInputPerMTok: 0.55 },
   "o4-mini": { inputPerMTok: 1.1, outputPerMTok: 4.4, cachedInputPerMTok: 0.275 },
+  // embeddings are priced by input tokens only
+  "text-embedding-3-small": { inputPerMTok: 0.02, outputPerMTok: 0 },
+  "text-embedding-3-large": { inputPerMTok: 0.13, outputPerMTok: 0 },
+  "text-embedding-ada-002": { inputPerMTok: 0.1, outputPerMTok: 0 },
+  // OpenAI's moderation models are free
+  "omni-moderation-latest": { inputPerMTok: 0, outputPerMTok: 0 },
+  "text-moderation-latest": { inputPerMTok: 0, outputPerMTok: 0 },
 });
 
 let overrides: PriceTable = Object.freeze({});
