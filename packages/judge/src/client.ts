@@ -129,8 +129,9 @@ export interface OpenAICompatibleJudgeOptions {
   /** A fetch implementation (default `globalThis.fetch`). */
   readonly fetch?: typeof fetch;
   /**
-   * Embedding model of `embed` (`/v1/embeddings`) when a request names none. Default
-   * `EVALKERN_JUDGE_EMBEDDING_MODEL`, else `text-embedding-3-small`.
+   * Embedding model of `embed` (`/v1/embeddings`) and of every scorer that embeds, when a call names none.
+   * Default `EVALKERN_JUDGE_EMBEDDING_MODEL`; unset, `embed` uses `text-embedding-3-small` and each scorer
+   * its reference's default (`text-embedding-ada-002` for autoevals, `text-embedding-3-large` for promptfoo).
    */
   readonly embeddingModel?: string;
   /** Most texts per `/v1/embeddings` request. Default 256. */
@@ -198,8 +199,11 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     supportsEcho: boolean | undefined;
   };
   private echoNeedsOneToken = false;
-  /** The embedding model `embed` uses when a request names none. */
-  readonly embeddingModel: string;
+  /**
+   * The embedding model configured for this judge (option or environment), or undefined: `embed` then
+   * uses `text-embedding-3-small`, and the scorers their reference's default (autoevals': ada-002).
+   */
+  readonly embeddingModel: string | undefined;
   /** The moderation model `moderate` uses when a request names none (undefined: the server's default). */
   readonly moderationModel: string | undefined;
   private readonly embeddingBatchSize: number;
@@ -241,7 +245,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     this.timeoutMs = options.timeoutMs === undefined ? 120_000 : checkNumber(options.timeoutMs, "options.timeoutMs", 1, false);
     this.maxReasks = options.maxReasks === undefined ? 2 : checkNumber(options.maxReasks, "options.maxReasks", 0, true);
     this.retry = retryPolicy(options.retry);
-    this.embeddingModel = options.embeddingModel ?? readEnv(ENV.embeddingModel, env) ?? "text-embedding-3-small";
+    this.embeddingModel = options.embeddingModel ?? readEnv(ENV.embeddingModel, env);
     this.moderationModel = options.moderationModel ?? readEnv(ENV.moderationModel, env);
     this.embeddingBatchSize =
       options.embeddingBatchSize === undefined ? 256 : checkNumber(options.embeddingBatchSize, "options.embeddingBatchSize", 1, true);
@@ -400,7 +404,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     }
     if (request.dimensions !== undefined) checkNumber(request.dimensions, "request.dimensions", 1, true);
     request.signal?.throwIfAborted?.();
-    const model = request.model ?? this.embeddingModel;
+    const model = request.model ?? this.embeddingModel ?? "text-embedding-3-small";
     const dimensions = request.dimensions;
     if (request.input.length === 0) return { embeddings: [], model, usage: { ...ZERO_USAGE }, cached: true };
     const send = (texts: readonly string[], state: CallState) =>
