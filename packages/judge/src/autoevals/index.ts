@@ -24,6 +24,7 @@ export { DEFAULT_CHAT_MODEL, type JudgeArgs, type OpenAIClientLike, type Score }
 export { cosine, dot, euclidean } from "./vectors.js";
 export {
   ScorerMetric,
+  RagasMetric,
   EmbeddingSimilarityMetric,
   ModerationMetric,
   RagasAnswerCorrectnessMetric,

@@ -146,53 +146,77 @@ export class ModerationMetric extends ScorerMetric<{ threshold?: number; model?:
 
 type RagasScorer = (args: ScorerCall & Record<string, unknown>) => Promise<Score>;
 
-/** A RAGAS metric class: name, required test-case fields and the scorer. Threshold 0.5. */
-function ragasMetric<O extends object>(display: string, params: readonly LLMTestCaseParams[], scorer: RagasScorer) {
-  return class extends ScorerMetric<O> {
-    constructor(options: ScorerMetricOptions<O> = {}) {
-      super(options, 0.5);
-    }
-    override get name(): string {
-      return display;
-    }
-    protected override get requiredParams(): readonly LLMTestCaseParams[] {
-      return params;
-    }
-    protected runScorer(call: ScorerCall & O): Promise<Score> {
-      return scorer(call as ScorerCall & Record<string, unknown>);
-    }
-  };
+/** What a RAGAS metric class declares: its display name, required test-case fields and scorer. */
+interface RagasSpec {
+  readonly display: string;
+  readonly params: readonly LLMTestCaseParams[];
+  readonly scorer: RagasScorer;
+}
+
+/**
+ * The base of the RAGAS metric classes: threshold 0.5; the subclass's static `spec` names it (read from
+ * the constructor, so it is there before the base constructor runs).
+ */
+export abstract class RagasMetric<O extends object = object> extends ScorerMetric<O> {
+  constructor(options: ScorerMetricOptions<O> = {}) {
+    super(options, 0.5);
+  }
+  private get spec(): RagasSpec {
+    return (this.constructor as unknown as { spec: RagasSpec }).spec;
+  }
+  override get name(): string {
+    return this.spec.display;
+  }
+  protected override get requiredParams(): readonly LLMTestCaseParams[] {
+    return this.spec.params;
+  }
+  protected runScorer(call: ScorerCall & O): Promise<Score> {
+    return this.spec.scorer(call as ScorerCall & Record<string, unknown>);
+  }
 }
 
 type WeightOptions = { factualityWeight?: number; answerSimilarityWeight?: number; embeddingModel?: string };
+const IN_OUT_EXPECTED = [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT, LLMTestCaseParams.EXPECTED_OUTPUT];
 
 /** RAGAS `AnswerCorrectness` (statement F1 and answer similarity, weights [0.75, 0.25]) as a metric. */
-export const RagasAnswerCorrectnessMetric = ragasMetric<WeightOptions>(
-  "RAGAS Answer Correctness",
-  [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT, LLMTestCaseParams.EXPECTED_OUTPUT],
-  AnswerCorrectness,
-);
+export class RagasAnswerCorrectnessMetric extends RagasMetric<WeightOptions> {
+  static readonly spec: RagasSpec = { display: "RAGAS Answer Correctness", params: IN_OUT_EXPECTED, scorer: AnswerCorrectness };
+}
+
 /** RAGAS `ContextEntityRecall` as a metric. */
-export const RagasContextEntityRecallMetric = ragasMetric<{ expectedMin?: number; embeddingModel?: string }>(
-  "RAGAS Context Entity Recall",
-  [LLMTestCaseParams.EXPECTED_OUTPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT],
-  ContextEntityRecall,
-);
+export class RagasContextEntityRecallMetric extends RagasMetric<{ expectedMin?: number; embeddingModel?: string }> {
+  static readonly spec: RagasSpec = {
+    display: "RAGAS Context Entity Recall",
+    params: [LLMTestCaseParams.EXPECTED_OUTPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT],
+    scorer: ContextEntityRecall,
+  };
+}
+
 /** RAGAS `ContextRelevancy` (autoevals' character share) as a metric. */
-export const RagasContextRelevancyMetric = ragasMetric<object>(
-  "RAGAS Context Relevancy",
-  [LLMTestCaseParams.INPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT],
-  ContextRelevancy,
-);
+export class RagasContextRelevancyMetric extends RagasMetric {
+  static readonly spec: RagasSpec = {
+    display: "RAGAS Context Relevancy",
+    params: [LLMTestCaseParams.INPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT],
+    scorer: ContextRelevancy,
+  };
+}
+
 /** RAGAS `ContextRecall` as a metric. */
-export const RagasContextRecallMetric = ragasMetric<object>("RAGAS Context Recall", IN_EXPECTED_CONTEXT, ContextRecall);
+export class RagasContextRecallMetric extends RagasMetric {
+  static readonly spec: RagasSpec = { display: "RAGAS Context Recall", params: IN_EXPECTED_CONTEXT, scorer: ContextRecall };
+}
+
 /** RAGAS `ContextPrecision` as a metric. */
-export const RagasContextPrecisionMetric = ragasMetric<object>("RAGAS Context Precision", IN_EXPECTED_CONTEXT, ContextPrecision);
+export class RagasContextPrecisionMetric extends RagasMetric {
+  static readonly spec: RagasSpec = { display: "RAGAS Context Precision", params: IN_EXPECTED_CONTEXT, scorer: ContextPrecision };
+}
+
 /** RAGAS `Faithfulness` as a metric. */
-export const RagasFaithfulnessMetric = ragasMetric<object>("RAGAS Faithfulness", IN_OUT_CONTEXT, Faithfulness);
+export class RagasFaithfulnessMetric extends RagasMetric {
+  static readonly spec: RagasSpec = { display: "RAGAS Faithfulness", params: IN_OUT_CONTEXT, scorer: Faithfulness };
+}
+
 /** RAGAS `AnswerRelevancy` as a metric. */
-export const RagasAnswerRelevancyMetric = ragasMetric<{ strictness?: number; expectedMin?: number; embeddingModel?: string }>(
-  "RAGAS Answer Relevancy",
-  IN_OUT_CONTEXT,
-  AnswerRelevancy,
-);
+export class RagasAnswerRelevancyMetric extends RagasMetric<{ strictness?: number; expectedMin?: number; embeddingModel?: string }> {
+  static readonly spec: RagasSpec = { display: "RAGAS Answer Relevancy", params: IN_OUT_CONTEXT, scorer: AnswerRelevancy };
+}
