@@ -31,6 +31,7 @@ export const BROWSER_ENTRIES = [
   "@evalkern/metrics/registry/rules",
   "@evalkern/judge",
   "@evalkern/judge/registry",
+  "@evalkern/judge/autoevals",
   "@evalkern/harness/browser",
   "@evalkern/harness/report",
 ] as const;

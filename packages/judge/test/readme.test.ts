@@ -7,7 +7,7 @@ import * as metricsDsrs from "@evalkern/metrics/dsrs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as zod from "zod";
 import * as judgePackage from "../src/index.js";
-import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
+import { README_SCRIPTS as SCRIPTS, readmeEmbeddings, readmeModeration } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -64,7 +64,11 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  server.handle("embeddings", readmeEmbeddings);
+  server.handle("moderations", readmeModeration);
+});
 
 describe("README.md examples", () => {
   const all = examples();
