@@ -399,7 +399,8 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
    * const { embeddings } = await judge.embed({ input: ["a cat", "a dog"] });
    */
   async embed(request: EmbedRequest): Promise<EmbedResult> {
-    if (typeof request !== "object" || request === null || !Array.isArray(request.input) || request.input.some((t) => typeof t !== "string")) {
+    const texts: unknown = request?.input;
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
       throw new JudgeInputError("request.input must be an array of strings", { argument: "request.input" });
     }
     if (request.dimensions !== undefined) checkNumber(request.dimensions, "request.dimensions", 1, true);
@@ -407,8 +408,9 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     const model = request.model ?? this.embeddingModel ?? "text-embedding-3-small";
     const dimensions = request.dimensions;
     if (request.input.length === 0) return { embeddings: [], model, usage: { ...ZERO_USAGE }, cached: true };
-    const send = (texts: readonly string[], state: CallState) =>
-      embeddingsBatch(this.transport, { model, ...(dimensions ? { dimensions } : {}) }, texts, request.signal, state, (raw, responseModel, ms) =>
+    const body = { model, ...(dimensions ? { dimensions } : {}) };
+    const send = (batch: readonly string[], state: CallState) =>
+      embeddingsBatch(this.transport, body, batch, request.signal, state, (raw, responseModel, ms) =>
         this.usageFor(model, raw, responseModel, ms),
       );
     const run = () =>

@@ -98,12 +98,19 @@ describe("RAGAS scorers", () => {
     // weights: factuality only skips the embeddings
     server.reset();
     server.handle("chat", () => chatJson({ TP: ["s1"], FP: ["s2"], FN: ["s3", "s4"] }));
-    const f1Only = await AnswerCorrectness({ input: "q", output: "answer", expected: "truth", client, answerSimilarityWeight: 0, factualityWeight: 2 });
+    const f1Only = await AnswerCorrectness({
+      input: "q",
+      output: "answer",
+      expected: "truth",
+      client,
+      answerSimilarityWeight: 0,
+      factualityWeight: 2,
+    });
     expect(f1Only.score).toBeCloseTo(0.4, 12);
     expect(server.requestsTo("embeddings")).toHaveLength(0);
-    await expect(AnswerCorrectness({ input: "q", output: "a", expected: "t", client, factualityWeight: 0, answerSimilarityWeight: 0 })).rejects.toThrow(
-      /At least one weight/,
-    );
+    await expect(
+      AnswerCorrectness({ input: "q", output: "a", expected: "t", client, factualityWeight: 0, answerSimilarityWeight: 0 }),
+    ).rejects.toThrow(/At least one weight/);
   });
 
   it("ContextEntityRecall: entities paired by EmbeddingSimilarity, summed over the expected entities", async () => {
@@ -187,7 +194,10 @@ describe("as DeepEval-style metrics", () => {
     server.handle("moderations", () => moderation({ flagged: true, scores: { violence: 0.9 } }));
     const judge = testJudge(server);
     const similarity = new EmbeddingSimilarityMetric({ model: judge, threshold: 0.3 });
-    expect(await similarity.aMeasure(new LLMTestCase({ input: "i", actualOutput: "a cat", expectedOutput: "a kitten" }))).toBeCloseTo(1 / 3, 12);
+    expect(await similarity.aMeasure(new LLMTestCase({ input: "i", actualOutput: "a cat", expectedOutput: "a kitten" }))).toBeCloseTo(
+      1 / 3,
+      12,
+    );
     expect(similarity.success).toBe(true);
     const mod = new ModerationMetric({ model: judge });
     expect(await mod.aMeasure(new LLMTestCase({ input: "i", actualOutput: "bad" }))).toBe(0);

@@ -28,7 +28,12 @@ describe("embed", () => {
     server.handle("embeddings", vectorsFor(TABLE));
     const judge = testJudge(server, { embeddingBatchSize: 2 });
     const result = await judge.embed({ input: ["a", "b", "a", "c"] });
-    expect(result.embeddings).toEqual([[1, 0], [0, 1], [1, 0], [0.6, 0.8]]);
+    expect(result.embeddings).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+      [0.6, 0.8],
+    ]);
     expect(result.model).toBe("text-embedding-3-small");
     const bodies = server.requestsTo("embeddings").map((r) => r.body);
     expect(bodies).toEqual([
@@ -60,7 +65,13 @@ describe("embed", () => {
     const judge = testJudge(server, { cache: new JudgeCache() });
     await judge.embed({ input: ["a", "b"] });
     const again = await judge.embed({ input: ["b", "a"] });
-    expect(again).toMatchObject({ embeddings: [[0, 1], [1, 0]], cached: true });
+    expect(again).toMatchObject({
+      embeddings: [
+        [0, 1],
+        [1, 0],
+      ],
+      cached: true,
+    });
     expect(again.usage).toMatchObject({ inputTokens: 0, costUsd: 0, requests: 0 });
     await judge.embed({ input: ["a", "c"] });
     expect(server.requestsTo("embeddings").map((r) => r.body.input)).toEqual([["a", "b"], ["c"]]);
@@ -78,7 +89,10 @@ describe("embed", () => {
     await recorded.embed({ input: ["a", "c"] });
     await local.close();
     const replay = testJudge(local, { cache: new JudgeCache({ store: new FileCacheStore({ path }), mode: "read-only" }) });
-    expect((await replay.embed({ input: ["c", "a"] })).embeddings).toEqual([[0.6, 0.8], [1, 0]]);
+    expect((await replay.embed({ input: ["c", "a"] })).embeddings).toEqual([
+      [0.6, 0.8],
+      [1, 0],
+    ]);
     await expect(replay.embed({ input: ["b"] })).rejects.toBeInstanceOf(CacheMissError);
   });
 
@@ -101,7 +115,10 @@ describe("embed", () => {
 
 describe("moderate", () => {
   it("reads flagged, categories and scores per input; OpenAI's moderation model costs 0", async () => {
-    server.enqueue("moderations", moderation({ flagged: true, scores: { violence: 0.91, hate: 0.02 } }, { flagged: false, scores: { violence: 0.1 } }));
+    server.enqueue(
+      "moderations",
+      moderation({ flagged: true, scores: { violence: 0.91, hate: 0.02 } }, { flagged: false, scores: { violence: 0.1 } }),
+    );
     const judge = testJudge(server);
     const result = await judge.moderate({ input: ["x", "y"] });
     expect(result.results).toEqual([

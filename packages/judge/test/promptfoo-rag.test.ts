@@ -72,7 +72,11 @@ describe("RAG assertions", () => {
 
   it("context-faithfulness: supported statements over statements (promptfoo's 0.67 >= 0.5 case)", async () => {
     const v = (verdict: number) => ({ statement: "s", verdict, reason: "r" });
-    server.enqueue("chat", chatJson({ statements: ["Statement 1", "Statement 2", "Statement 3"] }), chatJson({ faithfulness: [v(1), v(0), v(1)] }));
+    server.enqueue(
+      "chat",
+      chatJson({ statements: ["Statement 1", "Statement 2", "Statement 3"] }),
+      chatJson({ faithfulness: [v(1), v(0), v(1)] }),
+    );
     const result = await grade("context-faithfulness", { output: "o", vars: { query: "q", context: "c" }, threshold: 0.5 });
     expect(result).toMatchObject({ pass: true, reason: "Faithfulness 0.67 is >= 0.5" });
     expect(result.score).toBeCloseTo(2 / 3, 12);
@@ -106,7 +110,11 @@ describe("moderation", () => {
   it("fails on the flagged categories (or only the listed ones); no output passes", async () => {
     server.handle("moderations", () => moderation({ flagged: true, scores: { violence: 0.9, hate: 0.1 } }));
     expect(RAG_ASSERTIONS.moderation!.defaultThreshold).toBeNull();
-    expect(await grade("moderation", { output: "bad" })).toMatchObject({ pass: false, score: 0, reason: "Moderation flags detected: violence" });
+    expect(await grade("moderation", { output: "bad" })).toMatchObject({
+      pass: false,
+      score: 0,
+      reason: "Moderation flags detected: violence",
+    });
     expect(await grade("moderation", { output: "bad", value: ["hate"] })).toMatchObject({
       pass: true,
       score: 1,

@@ -46,7 +46,12 @@ export async function textCosine(
   options: { readonly model: string; readonly metric: string; readonly signal?: AbortSignal | undefined },
 ): Promise<number | null> {
   const embed = embedderOf(judge, options.metric);
-  const { embeddings } = await embed({ input: [a, b], model: options.model, metric: options.metric, ...(options.signal ? { signal: options.signal } : {}) });
+  const { embeddings } = await embed({
+    input: [a, b],
+    model: options.model,
+    metric: options.metric,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return cosine(embeddings[0] as number[], embeddings[1] as number[]);
 }
 

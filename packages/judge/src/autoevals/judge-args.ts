@@ -48,7 +48,11 @@ export function scorerJudge(args: JudgeArgs, owner: string, chatModel: string | 
     }
     if (typeof (client as OpenAIClientLike).baseURL === "string") {
       const c = client as OpenAIClientLike;
-      return new OpenAICompatibleJudge({ model: chatModel ?? DEFAULT_CHAT_MODEL, baseURL: c.baseURL, ...(c.apiKey ? { apiKey: c.apiKey } : {}) });
+      return new OpenAICompatibleJudge({
+        model: chatModel ?? DEFAULT_CHAT_MODEL,
+        baseURL: c.baseURL,
+        ...(c.apiKey ? { apiKey: c.apiKey } : {}),
+      });
     }
     throw new JudgeConfigError(`${owner}: client must be a JudgeModel or an openai client`, { argument: "client" });
   }
@@ -93,7 +97,14 @@ export interface ChatArgs {
 }
 
 /** One structured judge call as a single user message, booked under `metric`. */
-export async function ask<T>(judge: JudgeModel, schema: JudgeSchema<T>, prompt: string, metric: string, chat: ChatArgs, sample?: number): Promise<T> {
+export async function ask<T>(
+  judge: JudgeModel,
+  schema: JudgeSchema<T>,
+  prompt: string,
+  metric: string,
+  chat: ChatArgs,
+  sample?: number,
+): Promise<T> {
   const result = await judge.generate<T>({
     messages: [{ role: "user", content: prompt }],
     schema,

@@ -36,9 +36,16 @@ export interface ScorerCall {
 }
 
 /** A view of `model` that reports the usage of every call it makes (cache hits cost nothing). */
-function accruing(model: JudgeModel, accrue: (usage: { costUsd: number | null; inputTokens: number; outputTokens: number }) => void): JudgeModel {
+function accruing(
+  model: JudgeModel,
+  accrue: (usage: { costUsd: number | null; inputTokens: number; outputTokens: number }) => void,
+): JudgeModel {
   const report = <R extends { usage: JudgeUsage; cached: boolean }>(result: R): R => {
-    accrue({ costUsd: result.cached ? 0 : result.usage.costUsd, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
+    accrue({
+      costUsd: result.cached ? 0 : result.usage.costUsd,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+    });
     return result;
   };
   return {

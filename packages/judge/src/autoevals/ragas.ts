@@ -26,11 +26,20 @@ export interface RagasArgs extends JudgeArgs, ChatArgs {
 }
 
 const entities = zodSchema("entities", z.object({ entities: z.array(z.string()) }));
-const sentences = zodSchema("relevant_sentences", z.object({ sentences: z.array(z.object({ sentence: z.string(), reasons: z.array(z.string()) })) }));
-const attributions = zodSchema("statements", z.object({ statements: z.array(z.object({ statement: z.string(), attributed: z.number(), reason: z.string() })) }));
+const sentences = zodSchema(
+  "relevant_sentences",
+  z.object({ sentences: z.array(z.object({ sentence: z.string(), reasons: z.array(z.string()) })) }),
+);
+const attributions = zodSchema(
+  "statements",
+  z.object({ statements: z.array(z.object({ statement: z.string(), attributed: z.number(), reason: z.string() })) }),
+);
 const usefulness = zodSchema("verification", z.object({ reason: z.string(), verdict: z.number() }));
 const extracted = zodSchema("statements", z.object({ statements: z.array(z.string()) }));
-const faithfulnessVerdicts = zodSchema("faithfulness", z.object({ faithfulness: z.array(z.object({ statement: z.string(), verdict: z.number(), reason: z.string() })) }));
+const faithfulnessVerdicts = zodSchema(
+  "faithfulness",
+  z.object({ faithfulness: z.array(z.object({ statement: z.string(), verdict: z.number(), reason: z.string() })) }),
+);
 const generatedQuestion = zodSchema("question", z.object({ question: z.string(), noncommittal: z.number() }));
 const classification = zodSchema("classification", z.object({ TP: z.array(z.string()), FP: z.array(z.string()), FN: z.array(z.string()) }));
 
@@ -57,7 +66,10 @@ export async function ContextEntityRecall(args: RagasArgs & { readonly expectedM
   const model = embeddingModelFor(judge, args.embeddingModel, AUTOEVALS_EMBEDDING_MODEL);
   const vectors = new Map<string, readonly number[]>();
   if (all.length > 0) {
-    const { embeddings } = await embedderOf(judge, name)({ input: all, model, metric: name, ...(args.signal ? { signal: args.signal } : {}) });
+    const { embeddings } = await embedderOf(
+      judge,
+      name,
+    )({ input: all, model, metric: name, ...(args.signal ? { signal: args.signal } : {}) });
     all.forEach((text, i) => vectors.set(text, embeddings[i] as readonly number[]));
   }
   const expectedMin = args.expectedMin ?? 0.7;
@@ -98,7 +110,11 @@ export async function ContextRelevancy(args: RagasArgs): Promise<Score> {
     name,
     args,
   );
-  return { name, score: reply.sentences.map((s) => s.sentence).join("").length / context.length, metadata: { relevantSentences: reply.sentences } };
+  return {
+    name,
+    score: reply.sentences.map((s) => s.sentence).join("").length / context.length,
+    metadata: { relevantSentences: reply.sentences },
+  };
 }
 
 /** `ContextRecall`: the share of the expected answer's statements that can be attributed to the context. */
@@ -154,7 +170,8 @@ export async function Faithfulness(args: RagasArgs): Promise<Score> {
     judge,
     extracted,
     "Rewrite the answer below as a list of standalone statements, one or more per sentence, each understandable " +
-      `without the others (resolve pronouns). An answer that declines to answer has no statements.\n\nQuestion: ${input}\nAnswer: ${output}`,
+      "without the others (resolve pronouns). An answer that declines to answer has no statements." +
+      `\n\nQuestion: ${input}\nAnswer: ${output}`,
     name,
     args,
   );
@@ -199,12 +216,16 @@ export async function AnswerRelevancy(args: RagasArgs & { readonly strictness?: 
   const output = requireText(args.output, "output", name);
   const context = flattenContext(args.context, name);
   const strictness = args.strictness ?? 3;
-  if (!Number.isInteger(strictness) || strictness < 1) throw new JudgeInputError("strictness must be an integer >= 1", { argument: "strictness" });
+  if (!Number.isInteger(strictness) || strictness < 1)
+    throw new JudgeInputError("strictness must be an integer >= 1", { argument: "strictness" });
   const expectedMin = args.expectedMin ?? 0.7;
   const questions = await generatedQuestions(judge, output, context, strictness, name, args);
   const model = embeddingModelFor(judge, args.embeddingModel, AUTOEVALS_EMBEDDING_MODEL);
   const texts = [input, ...questions.map((q) => q.question)];
-  const { embeddings } = await embedderOf(judge, name)({ input: texts, model, metric: name, ...(args.signal ? { signal: args.signal } : {}) });
+  const { embeddings } = await embedderOf(
+    judge,
+    name,
+  )({ input: texts, model, metric: name, ...(args.signal ? { signal: args.signal } : {}) });
   const similarity = questions.map((q, i) => {
     const cos = cosine(embeddings[i + 1] as number[], embeddings[0] as number[]);
     return { question: q.question, score: cos === null ? null : scaleScore(cos, expectedMin) };
@@ -215,7 +236,11 @@ export async function AnswerRelevancy(args: RagasArgs & { readonly strictness?: 
 }
 
 /** The statement F1 of a TP/FP/FN classification: `tp / (tp + (fp + fn) / 2)`, 0 when there is nothing (as RAGAS). */
-export function statementF1(c: { readonly TP: readonly unknown[]; readonly FP: readonly unknown[]; readonly FN: readonly unknown[] }): number {
+export function statementF1(c: {
+  readonly TP: readonly unknown[];
+  readonly FP: readonly unknown[];
+  readonly FN: readonly unknown[];
+}): number {
   const tp = c.TP.length;
   const denominator = tp + 0.5 * (c.FP.length + c.FN.length);
   return denominator === 0 ? 0 : tp / denominator;
@@ -262,7 +287,13 @@ export async function AnswerCorrectness(args: AnswerCorrectnessArgs): Promise<Sc
     ),
     ws === 0
       ? null
-      : AnswerSimilarity({ output, expected, client: judge, ...(args.embeddingModel ? { model: args.embeddingModel } : {}), ...(args.signal ? { signal: args.signal } : {}) }),
+      : AnswerSimilarity({
+          output,
+          expected,
+          client: judge,
+          ...(args.embeddingModel ? { model: args.embeddingModel } : {}),
+          ...(args.signal ? { signal: args.signal } : {}),
+        }),
   ]);
   const factualityScore = statementF1(factuality);
   if (similarity !== null && similarity.score === null) {

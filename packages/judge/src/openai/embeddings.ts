@@ -19,8 +19,13 @@ interface EmbeddingsReply {
   readonly usage?: RawUsage;
 }
 
-async function send<R>(transport: RetryingTransport, endpoint: "embeddings" | "moderations", body: Record<string, unknown>,
-  signal: AbortSignal | undefined, state: CallState): Promise<{ response: R; latency: number }> {
+async function send<R>(
+  transport: RetryingTransport,
+  endpoint: "embeddings" | "moderations",
+  body: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  state: CallState,
+): Promise<{ response: R; latency: number }> {
   try {
     return await transport.send<R>(endpoint, body, signal, state);
   } catch (error) {
@@ -43,7 +48,12 @@ export async function embeddingsBatch(
   usageOf: UsageOf,
 ): Promise<EmbedBatchReply> {
   const started = Date.now();
-  const request = { model: body.model, input: [...texts], encoding_format: "float", ...(body.dimensions ? { dimensions: body.dimensions } : {}) };
+  const request = {
+    model: body.model,
+    input: [...texts],
+    encoding_format: "float",
+    ...(body.dimensions ? { dimensions: body.dimensions } : {}),
+  };
   const { response, latency } = await send<EmbeddingsReply>(transport, "embeddings", request, signal, state);
   // embeddings are priced by input tokens; the reply's usage has prompt_tokens and no completion tokens
   const usage = usageOf(response.usage, response.model, latency);

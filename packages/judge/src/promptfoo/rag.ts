@@ -58,7 +58,8 @@ const EPSILON = Number.EPSILON;
 
 function thresholdOf(input: PromptfooAssertionInput, fallback: number): number {
   const t = input.threshold ?? fallback;
-  if (typeof t !== "number" || !Number.isFinite(t)) throw new JudgeInputError("threshold must be a finite number", { argument: "threshold" });
+  if (typeof t !== "number" || !Number.isFinite(t))
+    throw new JudgeInputError("threshold must be a finite number", { argument: "threshold" });
   return t;
 }
 
@@ -109,22 +110,33 @@ const similarFor = (type: string): PromptfooJudgeAssertion => ({
   async grade(input, judge, options) {
     const values = typeof input.value === "string" ? [input.value] : input.value;
     if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string")) {
-      throw new JudgeInputError("Similarity assertion type must have a string or a non-empty array of strings value", { argument: "value" });
+      throw new JudgeInputError("Similarity assertion type must have a string or a non-empty array of strings value", {
+        argument: "value",
+      });
     }
     const metric = metricOf(input.type ?? type);
     const threshold = thresholdOf(input, 0.75);
     const inverse = input.inverse === true;
     const model = embeddingModel(judge, options);
     const texts = [input.output, ...(values as string[])];
-    const { embeddings } = await embedderOf(judge, "similar")({ input: texts, model, metric: "similar", ...(options?.signal ? { signal: options.signal } : {}) });
-    const grades = (values as string[]).map((_, i) => similarityGrade(embeddings[i + 1] as number[], embeddings[0] as number[], metric, threshold, inverse));
+    const { embeddings } = await embedderOf(
+      judge,
+      "similar",
+    )({ input: texts, model, metric: "similar", ...(options?.signal ? { signal: options.signal } : {}) });
+    const grades = (values as string[]).map((_, i) =>
+      similarityGrade(embeddings[i + 1] as number[], embeddings[0] as number[], metric, threshold, inverse),
+    );
     if (grades.length === 1) return grades[0] as PromptfooGrade;
     // not-similar: fails on the first value the output is too close to, else the closest value's (lowest) score
     if (inverse) return grades.find((g) => !g.pass) ?? grades.reduce((low, g) => (g.score < low.score ? g : low));
     // similar: passes on the first value it matches, else reports the best score
     const passed = grades.find((g) => g.pass);
     if (passed) return passed;
-    return { pass: false, score: Math.max(...grades.map((g) => g.score)), reason: "None of the provided values met the similarity threshold" };
+    return {
+      pass: false,
+      score: Math.max(...grades.map((g) => g.score)),
+      reason: "None of the provided values met the similarity threshold",
+    };
   },
 });
 
@@ -138,8 +150,11 @@ function queryOf(input: PromptfooAssertionInput, type: string, promptAllowed: bo
 
 function contextOf(input: PromptfooAssertionInput, type: string, fallback?: string): string | readonly string[] {
   const context = input.vars?.context ?? fallback;
-  if (typeof context === "string" || (Array.isArray(context) && context.every((c) => typeof c === "string"))) return context as string | string[];
-  throw new JudgeInputError(`${type} assertion requires a "context" variable (a string or a list of strings)`, { argument: "vars.context" });
+  if (typeof context === "string" || (Array.isArray(context) && context.every((c) => typeof c === "string")))
+    return context as string | string[];
+  throw new JudgeInputError(`${type} assertion requires a "context" variable (a string or a list of strings)`, {
+    argument: "vars.context",
+  });
 }
 
 const answerRelevance: PromptfooJudgeAssertion = {
@@ -155,16 +170,35 @@ const answerRelevance: PromptfooJudgeAssertion = {
     const model = embeddingModel(judge, options);
     const texts = [query, ...questions.map((q) => q.question)];
     const { embeddings } = await embedderOf(judge, "answer-relevance")({ input: texts, model, metric: "answer-relevance", ...chat });
-    const scored = questions.map((q, i) => ({ question: q.question, similarity: cosine(embeddings[0] as number[], embeddings[i + 1] as number[]) }));
-    if (scored.some((q) => q.similarity === null)) throw new JudgeInputError("an embedding is the zero vector (no cosine)", { argument: "embeddings" });
+    const scored = questions.map((q, i) => ({
+      question: q.question,
+      similarity: cosine(embeddings[0] as number[], embeddings[i + 1] as number[]),
+    }));
+    if (scored.some((q) => q.similarity === null))
+      throw new JudgeInputError("an embedding is the zero vector (no cosine)", { argument: "embeddings" });
     const similarity = scored.reduce((sum, q) => sum + (q.similarity as number), 0) / scored.length;
-    return atLeast(similarity, thresholdOf(input, 0.7), input.inverse === true, "Relevance", { generatedQuestions: scored, averageSimilarity: similarity });
+    return atLeast(similarity, thresholdOf(input, 0.7), input.inverse === true, "Relevance", {
+      generatedQuestions: scored,
+      averageSimilarity: similarity,
+    });
   },
 };
 
 /** A RAG grade of a RAGAS score; a score the judge could not give is a failed grade, never a pass. */
-function ragGrade(score: number | null, input: PromptfooAssertionInput, fallback: number, label: string, metadata: Record<string, unknown>): PromptfooGrade {
-  if (score === null) return { pass: false, score: 0, reason: `${label}: ${String(metadata.error ?? "no score")}`, metadata: { ...metadata, graderError: true } };
+function ragGrade(
+  score: number | null,
+  input: PromptfooAssertionInput,
+  fallback: number,
+  label: string,
+  metadata: Record<string, unknown>,
+): PromptfooGrade {
+  if (score === null)
+    return {
+      pass: false,
+      score: 0,
+      reason: `${label}: ${String(metadata.error ?? "no score")}`,
+      metadata: { ...metadata, graderError: true },
+    };
   return atLeast(score, thresholdOf(input, fallback), input.inverse === true, label, metadata);
 }
 
@@ -175,11 +209,20 @@ const contextFaithfulness: PromptfooJudgeAssertion = {
   async grade(input, judge, options) {
     const query = queryOf(input, "context-faithfulness", false);
     const context = contextOf(input, "context-faithfulness");
-    const result = await Faithfulness({ input: query, output: input.output, context, client: judge, ...(options?.signal ? { signal: options.signal } : {}) });
+    const result = await Faithfulness({
+      input: query,
+      output: input.output,
+      context,
+      client: judge,
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
     const statements = (result.metadata.statements as readonly string[]).length;
     // promptfoo fails a grading that extracted no statements instead of scoring it
     const score = statements === 0 ? null : result.score;
-    return ragGrade(score, input, 0, "Faithfulness", { ...result.metadata, ...(statements === 0 ? { error: "no statements to verify" } : {}) });
+    return ragGrade(score, input, 0, "Faithfulness", {
+      ...result.metadata,
+      ...(statements === 0 ? { error: "no statements to verify" } : {}),
+    });
   },
 };
 
@@ -191,7 +234,13 @@ const contextRecall: PromptfooJudgeAssertion = {
     const expected = requireText(input.value, "value", "context-recall");
     const context = contextOf(input, "context-recall", input.prompt);
     const query = typeof input.vars?.query === "string" ? input.vars.query : (input.prompt ?? "");
-    const result = await ContextRecall({ input: query, expected, context, client: judge, ...(options?.signal ? { signal: options.signal } : {}) });
+    const result = await ContextRecall({
+      input: query,
+      expected,
+      context,
+      client: judge,
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
     return ragGrade(result.score, input, 0, "Recall", { ...result.metadata });
   },
 };
@@ -208,7 +257,11 @@ const contextRelevance: PromptfooJudgeAssertion = {
     const units = contextUnits(context);
     const relevant = new Set((result.metadata.relevantSentences as readonly { sentence: string }[]).map((s) => s.sentence.trim()));
     const score = units.length === 0 ? 0 : Math.min(relevant.size, units.length) / units.length;
-    return ragGrade(score, input, 0.5, "Context relevance", { ...result.metadata, totalContextUnits: units.length, relevantSentenceCount: Math.min(relevant.size, units.length) });
+    return ragGrade(score, input, 0.5, "Context relevance", {
+      ...result.metadata,
+      totalContextUnits: units.length,
+      relevantSentenceCount: Math.min(relevant.size, units.length),
+    });
   },
 };
 
@@ -218,7 +271,10 @@ export function contextUnits(context: string | readonly string[]): string[] {
   const text = context as string;
   const lines = text.split("\n").filter((line) => line.trim() !== "");
   if (lines.length > 1) return lines;
-  return text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length > 0);
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 const moderation: PromptfooJudgeAssertion = {
@@ -231,13 +287,28 @@ const moderation: PromptfooJudgeAssertion = {
     if (!Array.isArray(categories) || !categories.every((c) => typeof c === "string")) {
       throw new JudgeInputError("moderation assertion value must be a string array if set", { argument: "value" });
     }
-    if (typeof judge.moderate !== "function") throw new UnsupportedCapabilityError("moderation", `moderation needs a judge with moderate()`);
-    const result = await judge.moderate({ input: input.output, metric: "moderation", ...(options?.signal ? { signal: options.signal } : {}) });
+    if (typeof judge.moderate !== "function")
+      throw new UnsupportedCapabilityError("moderation", `moderation needs a judge with moderate()`);
+    const result = await judge.moderate({
+      input: input.output,
+      metric: "moderation",
+      ...(options?.signal ? { signal: options.signal } : {}),
+    });
     // promptfoo's flags: the flagged categories of flagged results
-    const flags = result.results.flatMap((r) => (r.flagged ? Object.entries(r.categories).filter(([, on]) => on).map(([code]) => code) : []));
+    const flags = result.results.flatMap((r) =>
+      r.flagged
+        ? Object.entries(r.categories)
+            .filter(([, on]) => on)
+            .map(([code]) => code)
+        : [],
+    );
     const relevant = categories.length === 0 ? flags : flags.filter((flag) => categories.includes(flag));
     const clean = relevant.length === 0;
-    const reason = clean ? (flags.length === 0 ? "No moderation flags detected" : "No relevant moderation flags detected") : `Moderation flags detected: ${relevant.join(", ")}`;
+    const reason = clean
+      ? flags.length === 0
+        ? "No moderation flags detected"
+        : "No relevant moderation flags detected"
+      : `Moderation flags detected: ${relevant.join(", ")}`;
     const pass = input.inverse ? !clean : clean;
     return { pass, score: clean ? 1 : 0, reason, metadata: { flags } };
   },
