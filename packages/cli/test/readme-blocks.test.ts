@@ -22,7 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEEPEVAL_README_SCRIPTS, README_SCRIPTS, type Script } from "../../judge/test/support/readme-scripts.js";
+import { DEEPEVAL_README_SCRIPTS, README_SCRIPTS, readmeEmbeddings, readmeModeration, type Script } from "../../judge/test/support/readme-scripts.js";
 import { chatJson, chatText, completion, jsonReply, startServer, type RecordedRequest, type ScriptedReply, type ScriptedServer } from "../../judge/test/support/server.js";
 import { DATA_LANGUAGES, readmeBlocks, readmeFiles, RUN_LANGUAGES, type ReadmeBlock } from "./support/readme-blocks.js";
 
@@ -119,6 +119,8 @@ beforeAll(async () => {
   server = await startServer({ model: "readme-model" });
   server.handle("chat", answer);
   server.handle("completions", complete);
+  server.handle("embeddings", readmeEmbeddings);
+  server.handle("moderations", readmeModeration);
   server.handle("models", () => jsonReply({ object: "list", data: [{ id: "readme-model", object: "model" }] }));
   work = mkdtempSync(join(tmpdir(), "evalkern-readme-"));
   const modules = join(work, "node_modules");

@@ -20,13 +20,26 @@ import { ENV, readEnv, type EnvSource } from "./env.js";
 import { JudgeConfigError, JudgeInputError, JudgeOutputError, UnsupportedCapabilityError } from "./errors.js";
 import { checkMessages, checkNumber, finishUsage, type CallState } from "./layers/call.js";
 import { chatCacheSpec, continuationCacheSpec, throughCache, type ScoredContinuation } from "./layers/cache.js";
+import { embedTexts, moderationCacheSpec } from "./layers/embed.js";
 import { StructuredLadder } from "./layers/ladder.js";
 import { booked, type LedgerTag } from "./layers/ledger.js";
 import { RetryingTransport } from "./layers/retrying.js";
 import { CapabilityRejection } from "./layers/transport.js";
 import { ConcurrencyLimiter } from "./limiter.js";
-import type { ContinuationScore, GenerateRequest, GenerateResult, JudgeCapabilities, JudgeModel, JudgeUsage } from "./model.js";
+import type {
+  ContinuationScore,
+  EmbedRequest,
+  EmbedResult,
+  GenerateRequest,
+  GenerateResult,
+  JudgeCapabilities,
+  JudgeModel,
+  JudgeUsage,
+  ModerationRequest,
+  ModerationResult,
+} from "./model.js";
 import { chatComplete } from "./openai/chat.js";
+import { embeddingsBatch, moderationsRequest } from "./openai/embeddings.js";
 import { classifyError } from "./openai/classify.js";
 import { scoreContinuation } from "./openai/loglikelihood.js";
 import { replyUsage, type RawUsage } from "./openai/shared.js";
@@ -116,6 +129,19 @@ export interface OpenAICompatibleJudgeOptions {
   readonly ledger?: UsageLedger;
   /** A fetch implementation (default `globalThis.fetch`). */
   readonly fetch?: typeof fetch;
+  /**
+   * Embedding model of `embed` (`/v1/embeddings`) and of every scorer that embeds, when a call names none.
+   * Default `EVALKERN_JUDGE_EMBEDDING_MODEL`; unset, `embed` uses `text-embedding-3-small` and each scorer
+   * its reference's default (`text-embedding-ada-002` for autoevals, `text-embedding-3-large` for promptfoo).
+   */
+  readonly embeddingModel?: string;
+  /** Most texts per `/v1/embeddings` request. Default 256. */
+  readonly embeddingBatchSize?: number;
+  /**
+   * Moderation model of `moderate` (`/v1/moderations`) when a request names none. Default
+   * `EVALKERN_JUDGE_MODERATION_MODEL`, else none is sent (the server's default, `omni-moderation-latest` at OpenAI).
+   */
+  readonly moderationModel?: string;
   /** Passed to the `openai` client: needed to run in a browser. */
   readonly dangerouslyAllowBrowser?: boolean;
   /** Read environment variables from here instead of the runtime. */
@@ -175,6 +201,14 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     supportsImages: boolean | undefined;
   };
   private echoNeedsOneToken = false;
+  /**
+   * The embedding model configured for this judge (option or environment), or undefined: `embed` then
+   * uses `text-embedding-3-small`, and the scorers their reference's default (autoevals': ada-002).
+   */
+  readonly embeddingModel: string | undefined;
+  /** The moderation model `moderate` uses when a request names none (undefined: the server's default). */
+  readonly moderationModel: string | undefined;
+  private readonly embeddingBatchSize: number;
 
   constructor(options: OpenAICompatibleJudgeOptions = {}) {
     if (typeof options !== "object" || options === null) {
@@ -213,6 +247,10 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     this.timeoutMs = options.timeoutMs === undefined ? 120_000 : checkNumber(options.timeoutMs, "options.timeoutMs", 1, false);
     this.maxReasks = options.maxReasks === undefined ? 2 : checkNumber(options.maxReasks, "options.maxReasks", 0, true);
     this.retry = retryPolicy(options.retry);
+    this.embeddingModel = options.embeddingModel ?? readEnv(ENV.embeddingModel, env);
+    this.moderationModel = options.moderationModel ?? readEnv(ENV.moderationModel, env);
+    this.embeddingBatchSize =
+      options.embeddingBatchSize === undefined ? 256 : checkNumber(options.embeddingBatchSize, "options.embeddingBatchSize", 1, true);
     this.limiter = options.limiter ?? new ConcurrencyLimiter(options.maxConcurrency ?? 8);
     this.ledger = options.ledger ?? new UsageLedger();
     this.cache = options.cache ? options.cache : undefined;
@@ -346,6 +384,91 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       lookupPrice(this.prices, this.model, responseModel) ??
       (this.options.bundledPrices === false ? undefined : knownPrice(this.model, responseModel));
     return replyUsage(raw, price, latencyMs);
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // embeddings and moderation: through the retrying transport, the cache and the ledger
+  // ------------------------------------------------------------------------------------------------
+
+  /**
+   * Embeddings of `request.input` (`/v1/embeddings`), one vector per text in input order.
+   *
+   * Details: each distinct text is cached on its own (model, dimensions and `cacheNamespace` in the key),
+   * so a vector is paid for once across scorers and runs; the texts the cache lacks are sent in batches
+   * of `embeddingBatchSize`. The call is booked in the ledger (`endpoint: "embeddings"`) with the tokens
+   * the server reports, priced by the embedding model (`text-embedding-3-small`/`-large`, `ada-002` are
+   * in the bundled table). In read-only replay a text missing from the cache is a `CacheMissError`.
+   *
+   * @example
+   * const { embeddings } = await judge.embed({ input: ["a cat", "a dog"] });
+   */
+  async embed(request: EmbedRequest): Promise<EmbedResult> {
+    const texts: unknown = request?.input;
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
+      throw new JudgeInputError("request.input must be an array of strings", { argument: "request.input" });
+    }
+    if (request.dimensions !== undefined) checkNumber(request.dimensions, "request.dimensions", 1, true);
+    request.signal?.throwIfAborted?.();
+    const model = request.model ?? this.embeddingModel ?? "text-embedding-3-small";
+    const dimensions = request.dimensions;
+    if (request.input.length === 0) return { embeddings: [], model, usage: { ...ZERO_USAGE }, cached: true };
+    const body = { model, ...(dimensions ? { dimensions } : {}) };
+    const send = (batch: readonly string[], state: CallState) =>
+      embeddingsBatch(this.transport, body, batch, request.signal, state, (raw, responseModel, ms) =>
+        this.usageFor(model, raw, responseModel, ms),
+      );
+    const run = () =>
+      embedTexts({
+        texts: request.input,
+        model,
+        key: { namespace: this.options.cacheNamespace ?? null, model, dimensions: dimensions ?? null },
+        cache: this.cache,
+        batchSize: this.embeddingBatchSize,
+        send,
+      });
+    return booked(this.ledger, { metric: request.metric, model, endpoint: "embeddings" }, run);
+  }
+
+  /**
+   * Moderation of `request.input` (`/v1/moderations`): per input, `flagged`, the flagged categories and
+   * their scores. Cached per request, booked in the ledger (`endpoint: "moderations"`; OpenAI's moderation
+   * models are free, so their cost is 0; an unpriced model's is unknown).
+   */
+  async moderate(request: ModerationRequest): Promise<ModerationResult> {
+    const input = typeof request?.input === "string" ? [request.input] : request?.input;
+    if (!Array.isArray(input) || input.length === 0 || input.some((t) => typeof t !== "string")) {
+      throw new JudgeInputError("request.input must be a string or a non-empty array of strings", { argument: "request.input" });
+    }
+    request.signal?.throwIfAborted?.();
+    const model = request.model ?? this.moderationModel ?? null;
+    const live = async (): Promise<ModerationResult> => {
+      const started = Date.now();
+      const state: CallState = { usage: { ...ZERO_USAGE }, requests: 0 };
+      const reply = await moderationsRequest(this.transport, model, input, request.signal, state);
+      const answered = reply.model ?? model ?? "moderation";
+      // the reply reports no tokens: a priced (free) moderation model costs 0, an unpriced one is unknown
+      const priced = this.priceOf(model ?? answered, reply.model) !== undefined;
+      state.usage = { ...state.usage, costUsd: priced ? 0 : null };
+      return { results: reply.results, model: answered, usage: finishUsage(state, started), cached: false };
+    };
+    const cache = this.cache;
+    const spec = moderationCacheSpec({ namespace: this.options.cacheNamespace ?? null, model, input });
+    const task = cache ? () => throughCache(cache, spec, live) : live;
+    return booked(this.ledger, { metric: request.metric, model: model ?? "moderation", endpoint: "moderations" }, task);
+  }
+
+  /** The price of `model` (or the model a reply names): `price` only for the judge's own model, else the tables. */
+  private priceOf(model: string, responseModel?: string): ModelPrice | undefined {
+    return (
+      (model === this.model ? this.options.price : undefined) ??
+      lookupPrice(this.prices, model, responseModel) ??
+      (this.options.bundledPrices === false ? undefined : knownPrice(model, responseModel))
+    );
+  }
+
+  /** Tokens and cost of a reply of `model` (an embedding model's price, not the chat model's). */
+  private usageFor(model: string, raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number): JudgeUsage {
+    return replyUsage(raw, this.priceOf(model, responseModel), latencyMs);
   }
 
   // ------------------------------------------------------------------------------------------------

@@ -11,6 +11,10 @@ export const ENV = Object.freeze({
   model: "EVALKERN_JUDGE_MODEL",
   /** Set to talk to Azure OpenAI (`api-key` header, `api-version` query, deployments in the path). */
   apiVersion: "EVALKERN_JUDGE_API_VERSION",
+  /** Embedding model of `embed` (default `text-embedding-3-small`). */
+  embeddingModel: "EVALKERN_JUDGE_EMBEDDING_MODEL",
+  /** Moderation model of `moderate` (default: the server's). */
+  moderationModel: "EVALKERN_JUDGE_MODERATION_MODEL",
 });
 
 /** The value of `name` from `env` when given, else from the runtime; empty strings count as unset. */

@@ -1,7 +1,7 @@
 // Free functions over any `JudgeModel`: tag calls with a metric name for the ledger, and get a judge
 // call's failure as a value instead of an exception.
 import { JudgeError } from "./errors.js";
-import type { GenerateRequest, GenerateResult, JudgeModel } from "./model.js";
+import type { EmbedRequest, GenerateRequest, GenerateResult, JudgeModel, ModerationRequest } from "./model.js";
 
 /**
  * A view of `model` whose calls are all booked under `metric` (overriding the tag a metric sets on its
@@ -33,6 +33,10 @@ export function withMetricTag(model: JudgeModel, metric: string): JudgeModel {
     generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
       return model.generate({ ...request, metric });
     },
+    ...(model.embeddingModel !== undefined ? { embeddingModel: model.embeddingModel } : {}),
+    ...(model.moderationModel !== undefined ? { moderationModel: model.moderationModel } : {}),
+    ...(model.embed ? { embed: (request: EmbedRequest) => model.embed!({ ...request, metric }) } : {}),
+    ...(model.moderate ? { moderate: (request: ModerationRequest) => model.moderate!({ ...request, metric }) } : {}),
     ...(model.loglikelihood ? { loglikelihood: model.loglikelihood.bind(model) } : {}),
     ...(model.scoreContinuations ? { scoreContinuations: model.scoreContinuations.bind(model) } : {}),
   };

@@ -2,6 +2,11 @@
 // Runtime-neutral at import (fetch + Web Crypto); the file cache store loads node:fs on first use.
 export type {
   ContinuationScore,
+  EmbedRequest,
+  EmbedResult,
+  ModerationRequest,
+  ModerationResult,
+  ModerationVerdict,
   GenerateRequest,
   GenerateResult,
   JudgeCapabilities,
@@ -81,6 +86,8 @@ export * from "./dspy/index.js";
 export * from "./evalwire/index.js";
 export * from "./dsrs/index.js";
 export * from "./deepeval/index.js";
+// autoevals' model-calling scorers and the RAGAS ports (also `@evalkern/judge/autoevals`).
+export * from "./autoevals/index.js";
 
 // The test cases the DeepEval metrics measure, so a judge user needs one import.
 export { LLMTestCase, ConversationalTestCase, ArenaTestCase, ToolCall } from "@evalkern/metrics/deepeval";

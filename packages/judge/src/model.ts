@@ -161,4 +161,66 @@ export interface JudgeModel {
     signal?: AbortSignal,
     options?: ContinuationScoringOptions,
   ): Promise<readonly ContinuationScore[]>;
+  /** The embedding model `embed` uses when a request names none. */
+  readonly embeddingModel?: string;
+  /** The moderation model `moderate` uses when a request names none. */
+  readonly moderationModel?: string;
+  /**
+   * Embeddings of texts (`/v1/embeddings`), an optional capability: the autoevals, RAGAS and promptfoo
+   * scorers that compare vectors need it, and throw `UnsupportedCapabilityError` without it.
+   */
+  embed?(request: EmbedRequest): Promise<EmbedResult>;
+  /** Moderation of texts (`/v1/moderations`), an optional capability (autoevals `Moderation`, promptfoo `moderation`). */
+  moderate?(request: ModerationRequest): Promise<ModerationResult>;
+}
+
+/** One `embed` call: texts in, one vector per text out (`/v1/embeddings`). */
+export interface EmbedRequest {
+  /** The texts, in order; duplicates are embedded once. */
+  readonly input: readonly string[];
+  /** Embedding model; default the judge's `embeddingModel`. */
+  readonly model?: string;
+  /** Output dimensions (text-embedding-3 models); sent only when set, part of the cache key. */
+  readonly dimensions?: number;
+  readonly signal?: AbortSignal;
+  /** Accounting tag, as for `generate`. */
+  readonly metric?: string;
+}
+
+export interface EmbedResult {
+  /** One vector per input text, in input order. */
+  readonly embeddings: readonly (readonly number[])[];
+  /** The embedding model used. */
+  readonly model: string;
+  /** Tokens and cost of the requests this call made (0 for texts served from the cache). */
+  readonly usage: JudgeUsage;
+  /** True when every vector came from the cache. */
+  readonly cached: boolean;
+}
+
+/** One moderation result, as `/v1/moderations` reports it per input. */
+export interface ModerationVerdict {
+  readonly flagged: boolean;
+  /** Category → flagged. */
+  readonly categories: Readonly<Record<string, boolean>>;
+  /** Category → the model's score in [0, 1]. */
+  readonly categoryScores: Readonly<Record<string, number>>;
+}
+
+/** One `moderate` call (`/v1/moderations`). */
+export interface ModerationRequest {
+  readonly input: string | readonly string[];
+  /** Moderation model; default the judge's `moderationModel`, else the server's default (not sent). */
+  readonly model?: string;
+  readonly signal?: AbortSignal;
+  readonly metric?: string;
+}
+
+export interface ModerationResult {
+  /** One verdict per input, in order. */
+  readonly results: readonly ModerationVerdict[];
+  /** The model the server reports (or the one asked for). */
+  readonly model: string;
+  readonly usage: JudgeUsage;
+  readonly cached: boolean;
 }

@@ -68,6 +68,13 @@ export const BUNDLED_PRICES: PriceTable = Object.freeze({
   "o4-mini": { inputPerMTok: 1.1, outputPerMTok: 4.4, cachedInputPerMTok: 0.275 },
   ...ANTHROPIC_PRICES,
   ...GOOGLE_PRICES,
+  // embeddings are priced by input tokens only
+  "text-embedding-3-small": { inputPerMTok: 0.02, outputPerMTok: 0 },
+  "text-embedding-3-large": { inputPerMTok: 0.13, outputPerMTok: 0 },
+  "text-embedding-ada-002": { inputPerMTok: 0.1, outputPerMTok: 0 },
+  // OpenAI's moderation models are free
+  "omni-moderation-latest": { inputPerMTok: 0, outputPerMTok: 0 },
+  "text-moderation-latest": { inputPerMTok: 0, outputPerMTok: 0 },
 });
 
 let overrides: PriceTable = Object.freeze({});

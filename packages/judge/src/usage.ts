@@ -105,7 +105,7 @@ export interface CallRecord {
   /** The `metric` tag of the request (undefined when untagged). */
   readonly metric: string | undefined;
   readonly model: string;
-  readonly endpoint: "chat" | "completions";
+  readonly endpoint: "chat" | "completions" | "embeddings" | "moderations";
   readonly usage: JudgeUsage;
   /** Served from the cache (no request, zero marginal cost). */
   readonly cached: boolean;

@@ -11,7 +11,7 @@ import * as aiSdk from "../src/ai-sdk/index.js";
 import * as judgePackage from "../src/index.js";
 import * as judgeAutoevals from "../src/autoevals/index.js";
 import * as judgePromptfoo from "../src/promptfoo/index.js";
-import { README_SCRIPTS as SCRIPTS } from "./support/readme-scripts.js";
+import { README_SCRIPTS as SCRIPTS, readmeEmbeddings, readmeModeration } from "./support/readme-scripts.js";
 import { chatJson, startServer, type ScriptedReply, type ScriptedServer } from "./support/server.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -72,7 +72,11 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  server.handle("embeddings", readmeEmbeddings);
+  server.handle("moderations", readmeModeration);
+});
 
 describe("README.md examples", () => {
   const all = examples();

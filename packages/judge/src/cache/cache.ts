@@ -6,7 +6,7 @@ import { CacheMissError, JudgeConfigError } from "../errors.js";
 /** What is stored per call. `data` is endpoint-specific (the chat reply text and logprobs, or scores). */
 export interface CacheEntry {
   readonly version: 1;
-  readonly endpoint: "chat" | "completions";
+  readonly endpoint: "chat" | "completions" | "embeddings" | "moderations";
   readonly model: string;
   readonly data: unknown;
   /** Tokens the original call used (a hit costs none of them). */

@@ -8,7 +8,7 @@ import { ZERO_USAGE, type UsageLedger } from "../usage.js";
 export interface LedgerTag {
   readonly metric: string | undefined;
   readonly model: string;
-  readonly endpoint: "chat" | "completions";
+  readonly endpoint: "chat" | "completions" | "embeddings" | "moderations";
 }
 
 /** Failures already booked, per ledger: identical concurrent calls share one failure, booked once. */

@@ -4,7 +4,7 @@
 // that, so another provider plugs in with its own transport and classifier.
 import { EvalkernError } from "@evalkern/metrics";
 
-export type TransportEndpoint = "chat" | "completions";
+export type TransportEndpoint = "chat" | "completions" | "embeddings" | "moderations";
 
 /** One request: the endpoint and the provider's JSON body. */
 export interface TransportRequest {

@@ -1,6 +1,6 @@
 // The OpenAI-compatible transport: the `openai` (or `AzureOpenAI`) client with its own retries off, sending
-// one chat or completions request once with the per-attempt timeout. Retries, the limiter and typed errors
-// are the layers above (../layers/retrying.ts); what its throws mean is ./classify.ts.
+// one chat, completions, embeddings or moderations request once with the per-attempt timeout. Retries, the
+// limiter and typed errors are the layers above (../layers/retrying.ts); what its throws mean is ./classify.ts.
 import OpenAI, { AzureOpenAI } from "openai";
 import type { Transport, TransportRequest } from "../layers/transport.js";
 
@@ -68,10 +68,17 @@ export class OpenAITransport implements Transport {
 
   async send({ endpoint, body }: TransportRequest, signal?: AbortSignal): Promise<object> {
     const opts = { ...(signal ? { signal } : {}), timeout: this.timeoutMs, maxRetries: 0 };
-    const response: unknown =
-      endpoint === "chat"
-        ? await this.client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, opts)
-        : await this.client.completions.create(body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming, opts);
+    let response: unknown;
+    if (endpoint === "chat") {
+      response = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, opts);
+    } else if (endpoint === "completions") {
+      response = await this.client.completions.create(body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming, opts);
+    } else if (endpoint === "embeddings") {
+      // the body names `encoding_format: "float"`, so the SDK returns the vectors as sent (no base64 decoding)
+      response = await this.client.embeddings.create(body as unknown as OpenAI.Embeddings.EmbeddingCreateParams, opts);
+    } else {
+      response = await this.client.moderations.create(body as unknown as OpenAI.Moderations.ModerationCreateParams, opts);
+    }
     // a 200 whose body is empty or not JSON: the classifier reads a SyntaxError as a malformed response
     if (response === undefined || response === null || typeof response !== "object") {
       throw new SyntaxError("empty or non-JSON response body");

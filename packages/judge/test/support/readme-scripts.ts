@@ -2,7 +2,7 @@
 // "### " title, then by the JSON schema name the judge sends (a FIFO queue per name). Shared by
 // test/readme.test.ts, test/deepeval-readme.test.ts (in process, output checked line by line) and the
 // workspace's README-block test (packages/cli/test/readme-blocks.test.ts, each block as its own ES module).
-import { chatJson, chatText, textLogprobs, type RecordedRequest, type ScriptedReply } from "./server.js";
+import { chatJson, chatText, embeddings, moderation, textLogprobs, type RecordedRequest, type ScriptedReply } from "./server.js";
 
 /** Replies of one example: schema name → queue (a value is sent as a JSON chat reply; a function builds the reply). */
 export type Script = Record<string, (unknown | ((request: RecordedRequest) => ScriptedReply))[]>;
@@ -86,7 +86,31 @@ export const README_SCRIPTS: Record<string, Script> = {
   },
   // the AI SDK example judges with the SDK's mock model: no request reaches the scripted server
   "Any model provider: the AI SDK adapter": {},
+  "autoevals and RAGAS: embeddings, moderation and AnswerCorrectness": {
+    classification: [{ TP: ["Paris is the capital of France"], FP: [], FN: ["France's capital is a city"] }],
+  },
 };
+
+/**
+ * The embedding vectors of the README examples (cosine 0.8 between the two sentences); any other text
+ * gets [1, 0]. Served by `readmeEmbeddings` on `/v1/embeddings`.
+ */
+export const README_VECTORS: Readonly<Record<string, readonly number[]>> = {
+  "Paris is the capital of France.": [1, 0],
+  "The capital of France is Paris.": [0.8, 0.6],
+};
+
+/** `/v1/embeddings` for the README examples. */
+export function readmeEmbeddings(request: RecordedRequest): ScriptedReply {
+  const input: unknown = request.body?.input;
+  const texts = typeof input === "string" ? [input] : Array.isArray(input) ? (input as string[]) : [];
+  return embeddings(texts.map((t) => README_VECTORS[t] ?? [1, 0]));
+}
+
+/** `/v1/moderations` for the README examples: nothing flagged. */
+export function readmeModeration(): ScriptedReply {
+  return moderation({ flagged: false, scores: { violence: 0.01, harassment: 0.02 } });
+}
 
 
 

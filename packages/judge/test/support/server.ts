@@ -8,6 +8,9 @@
 //   server.enqueue("chat", chatJson({ verdicts: [] }), chatText("```json\n{...}\n```"));
 //   server.enqueue("chat", rateLimited(1), serverError(503), malformed(), slow(2_000, chatJson({...})));
 //   server.enqueue("completions", completion({ tokens: [...] }));
+//   server.enqueue("embeddings", embeddings([[1, 0], [0, 1]]));   // one vector per input, in order
+//   server.handle("embeddings", vectorsFor({ "a cat": [1, 0], "a dog": [0.6, 0.8] }));
+//   server.enqueue("moderations", moderation({ flagged: true, scores: { violence: 0.9 } }));
 //   server.handle("chat", (req) => chatJson({ n: req.body.messages.length }));   // used when the queue is empty
 //   const judge = new OpenAICompatibleJudge({ baseURL: server.baseURL, apiKey: "test", model: "m" });
 //   ...
@@ -20,7 +23,8 @@
 //
 // Routes: "chat" matches any POST path ending in `/chat/completions` (so `/v1/chat/completions` and Azure's
 // `/openai/deployments/<d>/chat/completions?api-version=...` both hit it); "completions" matches any other
-// path ending in `/completions`; "models" matches a path ending in `/models`; "*" is a catch-all queue
+// path ending in `/completions`; "embeddings" and "moderations" match paths ending in `/embeddings` and
+// `/moderations`; "models" matches a path ending in `/models`; "*" is a catch-all queue
 // consulted after the specific one. An exact path (starting with "/") is its own route and wins.
 //
 // An unscripted request gets HTTP 400 `{error: {code: "unscripted_request"}}` (not retryable, so a missing
@@ -28,7 +32,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-export type Route = "chat" | "completions" | "models" | "*" | `/${string}`;
+export type Route = "chat" | "completions" | "embeddings" | "moderations" | "models" | "*" | `/${string}`;
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -300,6 +304,58 @@ export function completion(options: CompletionReplyOptions): ScriptedReply {
   };
 }
 
+/** A `/v1/embeddings` reply with `vectors` as `data[i].embedding` (usage: `prompt_tokens`, default 8). */
+export function embeddings(vectors: readonly (readonly number[])[], options: { readonly promptTokens?: number | null } = {}): ScriptedReply {
+  const body: Record<string, unknown> = {
+    object: "list",
+    model: "__request__",
+    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+  };
+  if (options.promptTokens !== null) {
+    const tokens = options.promptTokens ?? 8;
+    body.usage = { prompt_tokens: tokens, total_tokens: tokens };
+  }
+  return { kind: "json", status: 200, body };
+}
+
+/**
+ * A handler answering `/v1/embeddings` from a table of text → vector (a text missing from the table is
+ * answered with HTTP 400, so a test sees it), with `tokensPerText` prompt tokens per input.
+ */
+export function vectorsFor(table: Readonly<Record<string, readonly number[]>>, tokensPerText = 4): Handler {
+  return (request) => {
+    const input: unknown = request.body?.input;
+    const texts = typeof input === "string" ? [input] : Array.isArray(input) ? (input as string[]) : [];
+    const missing = texts.filter((t) => !(t in table));
+    if (missing.length > 0) return errorReply(400, `no scripted vector for ${JSON.stringify(missing[0])}`, { code: "unscripted_text" });
+    return embeddings(texts.map((t) => table[t] as readonly number[]), { promptTokens: texts.length * tokensPerText });
+  };
+}
+
+/** One moderation result: `flagged`, and category scores (a category is flagged when listed in `flaggedCategories`). */
+export interface ModerationInit {
+  readonly flagged: boolean;
+  readonly scores: Readonly<Record<string, number>>;
+  /** Default: every category whose score is >= 0.5 when `flagged`, none otherwise. */
+  readonly flaggedCategories?: readonly string[];
+}
+
+/** A `/v1/moderations` reply with one result per `results` entry. */
+export function moderation(...results: ModerationInit[]): ScriptedReply {
+  return jsonReply({
+    id: "modr-test",
+    model: "omni-moderation-latest",
+    results: results.map((r) => {
+      const flaggedSet = new Set(r.flaggedCategories ?? (r.flagged ? Object.keys(r.scores).filter((k) => (r.scores[k] as number) >= 0.5) : []));
+      return {
+        flagged: r.flagged,
+        categories: Object.fromEntries(Object.keys(r.scores).map((k) => [k, flaggedSet.has(k)])),
+        category_scores: r.scores,
+      };
+    }),
+  });
+}
+
 /** Any JSON body with any status. */
 export function jsonReply(body: unknown, status = 200, headers?: Readonly<Record<string, string>>): ScriptedReply {
   return { kind: "json", status, body, ...(headers ? { headers } : {}) };
@@ -373,6 +429,8 @@ function routeOf(method: string, path: string, exact: ReadonlySet<string>): Rout
   if (exact.has(path)) return path as Route;
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/completions")) return "completions";
+  if (method === "POST" && path.endsWith("/embeddings")) return "embeddings";
+  if (method === "POST" && path.endsWith("/moderations")) return "moderations";
   if (path.endsWith("/models")) return "models";
   return null;
 }
