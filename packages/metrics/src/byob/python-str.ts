@@ -2,7 +2,7 @@
 // (docs/spec/rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
 import { pythonLower, pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
-import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/regex.js";
+import { pyDecimalValue, pyIsDigit, pyIsSpace } from "../python/unicode-classes.js";
 import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
 import { pyStrip } from "../python/strip.js";
 

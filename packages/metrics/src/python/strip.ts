@@ -1,6 +1,6 @@
 // Python's `str.strip()` and `str.rstrip()` with no argument: Python's 29 whitespace code points
 // (not U+FEFF, not U+200B), which differ from JavaScript's `trim()` (docs/spec/rule-metrics.md §0.1).
-import { pyIsSpace } from "./regex.js";
+import { pyIsSpace } from "./unicode-classes.js";
 
 /** `str.strip()` with no argument. */
 export function pyStrip(s: string): string {
