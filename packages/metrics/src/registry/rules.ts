@@ -22,6 +22,8 @@ export interface RuleTarget {
 /** A registry entry of a rule function: where it lives, and the function once loaded. */
 export interface RuleEntry extends LexicalMetric {
   readonly target: RuleTarget;
+  /** The group whose module `load()` imports (`registry/groups/<group>.ts`); plug-in rules have none. */
+  readonly group?: string;
   /** The function, once loaded in this thread. */
   loaded(): RuleFunction | undefined;
   load(): Promise<void>;
@@ -40,7 +42,7 @@ export function ruleMetric(init: {
   description: string;
   target: RuleTarget;
   fn?: RuleFunction;
-  load?: () => Promise<RuleFunction>;
+  load?: (() => Promise<RuleFunction>) & { readonly group?: string };
   options?: OptionSchemas;
   headline?: string;
   aliases?: readonly string[];
@@ -59,6 +61,7 @@ export function ruleMetric(init: {
     higherIsBetter: true,
     ...(init.headline ? { headline: init.headline } : {}),
     target,
+    ...(init.load?.group ? { group: init.load.group } : {}),
     loaded: () => fn,
     load() {
       if (fn) return Promise.resolve();
@@ -94,19 +97,18 @@ const byob = (exportName: string, columns: readonly string[]) => ({ module: BYOB
  * A rule group: one module (`./groups/<group>.ts`) imported on the first use of any of its rules, so that
  * loading a rule fetches only its group. What a group imports is what every rule in it pays: the Python
  * `re` port (with re2js), the Unicode name table and `ast.literal_eval` stay in the groups that need them
- * (the browser bundle test checks which groups may hold them). `group(m)("fn")` is a `load` for `fn`.
+ * (the browser bundle test checks which groups may hold them). `group(name, m)("fn")` is a `load` for `fn`.
  */
 const group =
-  <M extends object>(importGroup: () => Promise<M>) =>
-  (name: keyof M & string) =>
-  (): Promise<RuleFunction> =>
-    importGroup().then((m) => m[name] as RuleFunction);
-const dspyGroup = group(() => import("./groups/dspy.js"));
-const autoevalsGroup = group(() => import("./groups/autoevals.js"));
-const evalwireGroup = group(() => import("./groups/evalwire.js"));
-const evalwireRegexGroup = group(() => import("./groups/evalwire-regex.js"));
-const byobGroup = group(() => import("./groups/byob.js"));
-const byobRegexGroup = group(() => import("./groups/byob-regex.js"));
+  <M extends object>(name: string, importGroup: () => Promise<M>) =>
+  (exportName: keyof M & string) =>
+    Object.assign((): Promise<RuleFunction> => importGroup().then((m) => m[exportName] as RuleFunction), { group: name });
+const dspyGroup = group("dspy", () => import("./groups/dspy.js"));
+const autoevalsGroup = group("autoevals", () => import("./groups/autoevals.js"));
+const evalwireGroup = group("evalwire", () => import("./groups/evalwire.js"));
+const evalwireRegexGroup = group("evalwire-regex", () => import("./groups/evalwire-regex.js"));
+const byobGroup = group("byob", () => import("./groups/byob.js"));
+const byobRegexGroup = group("byob-regex", () => import("./groups/byob-regex.js"));
 
 /** The pair-callable rule metrics, in help order. */
 export const RULE_METRICS = [
