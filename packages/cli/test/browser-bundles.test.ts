@@ -12,7 +12,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { build, type BuildResult, type Metafile } from "esbuild";
-import { afterAll, describe, expect, it } from "vitest";
+import { findMetric, listMetrics, type RuleEntry } from "@evalkern/metrics/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -68,8 +69,8 @@ async function bundle(contents: string): Promise<BuildResult & { metafile: Metaf
  * Rollup and webpack split dynamic imports): the entry's chunk and the chunks it imports statically. A
  * dynamic `import()` (rule modules, the Python `re` port) becomes its own chunk, fetched on first use.
  */
-async function initialLoad(entry: string): Promise<{ bytes: number; gzip: number; inputs: string[]; lazyChunks: number }> {
-  const result = await build({
+async function splitBuild(entry: string) {
+  return build({
     stdin: { contents: `export * from ${JSON.stringify(entry)};`, resolveDir: CLI, sourcefile: "entry.js", loader: "js" },
     bundle: true,
     splitting: true,
@@ -82,29 +83,67 @@ async function initialLoad(entry: string): Promise<{ bytes: number; gzip: number
     logLevel: "silent",
     external: OPTIONAL_PEERS,
   });
+}
+
+type SplitBuild = Awaited<ReturnType<typeof splitBuild>>;
+
+/** A chunk and every chunk it imports statically (what fetching it costs), less the chunks of `loaded`. */
+function staticClosure(result: SplitBuild, chunk: string, loaded: ReadonlySet<string> = new Set()): Set<string> {
   const outputs = result.metafile.outputs;
-  const main = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
-  const initial = new Set([main]);
-  for (const chunk of initial) {
-    for (const i of outputs[chunk]!.imports) if (i.kind === "import-statement" && outputs[i.path]) initial.add(i.path);
-  }
+  const closure = new Set([chunk]);
+  for (const c of closure) for (const i of outputs[c]!.imports) if (i.kind === "import-statement" && outputs[i.path]) closure.add(i.path);
+  for (const c of loaded) closure.delete(c);
+  return closure;
+}
+
+/** The size of some chunks (raw and gzip), and the input modules that have code in them. */
+function chunkCost(result: SplitBuild, chunks: ReadonlySet<string>): { bytes: number; gzip: number; inputs: string[] } {
   const files = new Map(result.outputFiles.map((f) => [relative(process.cwd(), f.path), f.contents] as const));
   let bytes = 0;
   let gzip = 0;
   const inputs: string[] = [];
-  for (const chunk of initial) {
+  for (const chunk of chunks) {
     const contents = files.get(chunk)!;
     bytes += contents.length;
     gzip += gzipSync(contents, { level: 9 }).length;
-    inputs.push(...Object.keys(outputs[chunk]!.inputs));
+    const own = result.metafile.outputs[chunk]!.inputs;
+    inputs.push(...Object.keys(own).filter((i) => own[i]!.bytesInOutput > 0));
   }
-  return { bytes, gzip, inputs, lazyChunks: Object.keys(outputs).length - initial.size };
+  return { bytes, gzip, inputs };
+}
+
+const mainChunk = (result: SplitBuild) => Object.keys(result.metafile.outputs).find((k) => result.metafile.outputs[k]!.entryPoint === "entry.js")!;
+
+async function initialLoad(entry: string): Promise<{ bytes: number; gzip: number; inputs: string[]; lazyChunks: number }> {
+  const result = await splitBuild(entry);
+  const initial = staticClosure(result, mainChunk(result));
+  return { ...chunkCost(result, initial), lazyChunks: Object.keys(result.metafile.outputs).length - initial.size };
+}
+
+/**
+ * What loading a rule of `@evalkern/metrics/registry` fetches after the registry itself: its group's chunk
+ * (the registry imports each group, `registry/groups/<group>.js`, with one `import()`) and the chunks
+ * that one imports statically, by group.
+ */
+async function ruleGroupLoads(): Promise<Map<string, { bytes: number; gzip: number; inputs: string[] }>> {
+  const result = await splitBuild("@evalkern/metrics/registry");
+  const outputs = result.metafile.outputs;
+  const initial = staticClosure(result, mainChunk(result));
+  const groups = new Map<string, { bytes: number; gzip: number; inputs: string[] }>();
+  for (const chunk of initial) {
+    for (const i of outputs[chunk]!.imports) {
+      const group = i.kind === "dynamic-import" ? /\/registry\/groups\/([^/]+)\.js$/.exec(outputs[i.path]?.entryPoint ?? "")?.[1] : undefined;
+      if (group) groups.set(group, chunkCost(result, staticClosure(result, i.path, initial)));
+    }
+  }
+  return groups;
 }
 
 /**
  * Gzip budget (bytes) of each browser entry's initial load, about 12% over its size when set (Nov 2026):
  * growing past one is a decision, not an accident. The Python `re` port (with re2js) and the evalwire
- * Unicode name table load with the rule modules, on first use, never with `@evalkern/metrics/registry`.
+ * Unicode name table load with the rule groups that need them, on first use, never with
+ * `@evalkern/metrics/registry` (GROUP_GZIP_BUDGETS below holds the groups' own budgets).
  */
 const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
   "@evalkern/core-wasm": 96_000,
@@ -126,7 +165,31 @@ const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
 };
 
 /** Modules only a few rules need: never in the registry's initial load. */
-const LAZY_IN_REGISTRY = [/\/python\/regex\.js$/, /\/re2js\//, /\/evalwire\/unicode-names/, /\/python\/literal\.js$/];
+const RE_PORT = [/\/python\/regex\.js$/, /\/re2js\//];
+const UNICODE_NAMES = /\/evalwire\/unicode-names/;
+const LITERAL_EVAL = /\/python\/literal\.js$/;
+const LAZY_IN_REGISTRY = [...RE_PORT, UNICODE_NAMES, LITERAL_EVAL];
+
+/**
+ * The rule groups that may load some of LAZY_IN_REGISTRY (every other group loads none of them): evalwire
+ * reads references with `ast.literal_eval` (and its `\N{...}` names), the regex groups run Python `re`.
+ */
+const HEAVY_GROUPS: Record<string, readonly RegExp[]> = {
+  evalwire: [UNICODE_NAMES, LITERAL_EVAL],
+  "evalwire-regex": LAZY_IN_REGISTRY,
+  "byob-regex": [...RE_PORT, UNICODE_NAMES],
+};
+
+/** Gzip budget (bytes) of loading each rule group after the registry, about 12% over its size when set. */
+const GROUP_GZIP_BUDGETS: Record<string, number> = {
+  dspy: 2_300,
+  autoevals: 1_900,
+  "autoevals-json": 58_000,
+  evalwire: 176_000,
+  "evalwire-regex": 267_000,
+  byob: 16_000,
+  "byob-regex": 254_500,
+};
 
 const work = mkdtempSync(join(tmpdir(), "evalkern-browser-bundles-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -209,6 +272,44 @@ describe("browser bundle sizes (initial load, gzip)", () => {
     const { inputs, lazyChunks } = await initialLoad("@evalkern/metrics/registry");
     expect(inputs.filter((i) => LAZY_IN_REGISTRY.some((re) => re.test(i)))).toEqual([]);
     expect(lazyChunks).toBeGreaterThan(0);
+  });
+
+  describe("a rule of the registry loads only its group", () => {
+    let groups: Map<string, { bytes: number; gzip: number; inputs: string[] }>;
+    const heavy = (group: string) => groups.get(group)!.inputs.filter((i) => LAZY_IN_REGISTRY.some((re) => re.test(i)));
+    beforeAll(async () => {
+      groups = await ruleGroupLoads();
+    });
+
+    it("answer-exact-match and byob-contains load without the Python re port, the Unicode names or literal_eval", () => {
+      for (const name of ["answer-exact-match", "byob-contains"]) {
+        const group = (findMetric(name) as RuleEntry).group!;
+        expect(groups.has(group), `${name}: group ${group} is a chunk of its own`).toBe(true);
+        expect(heavy(group), name).toEqual([]);
+      }
+      // the check sees them where they are
+      expect(heavy((findMetric("evalwire-regex") as RuleEntry).group!).some((i) => RE_PORT[1]!.test(i))).toBe(true);
+    });
+
+    it("every rule's group loads only the heavy modules its group may", () => {
+      for (const m of listMetrics()) {
+        const group = (m as Partial<RuleEntry>).group;
+        if (group === undefined) continue;
+        expect(groups.has(group), `${m.name}: group ${group} is a chunk of its own`).toBe(true);
+        const allowed = HEAVY_GROUPS[group] ?? [];
+        expect(heavy(group).filter((i) => !allowed.some((re) => re.test(i))), `${m.name} (group ${group})`).toEqual([]);
+      }
+    });
+
+    it("each group stays within its gzip budget", () => {
+      const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+      expect([...groups.keys()].sort()).toEqual(Object.keys(GROUP_GZIP_BUDGETS).sort());
+      for (const [group, { bytes, gzip }] of groups) {
+        const budget = GROUP_GZIP_BUDGETS[group]!;
+        console.log(`rule group ${group.padEnd(23)} ${kB(bytes).padStart(9)}  gzip ${kB(gzip).padStart(8)}  budget ${kB(budget).padStart(8)}`);
+        expect(gzip, `group ${group}: ${gzip} bytes gzip, budget ${budget}`).toBeLessThanOrEqual(budget);
+      }
+    });
   });
 });
 

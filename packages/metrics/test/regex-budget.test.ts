@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { ready, regexMatch } from "../src/byob/index.js";
 import { compilePython } from "../src/byob/python-re.js";
 import { PythonCompatError } from "../src/errors.js";
-import { makeRegexEvaluator } from "../src/evalwire/evaluators.js";
+import { makeRegexEvaluator } from "../src/evalwire/regex-evaluators.js";
 import { IGNORECASE, RegexBudgetExceededError } from "../src/python/regex.js";
 
 beforeAll(async () => {

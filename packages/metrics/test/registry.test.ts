@@ -32,6 +32,7 @@ import {
   loadMetrics,
   registerMetric,
   ruleMetric,
+  type RuleEntry,
 } from "../src/registry/index.js";
 import { PAIRS } from "./registry-pairs.js";
 
@@ -153,6 +154,18 @@ describe("registry: options", () => {
       expect(typeof modules[s.module!]![s.export!], `${m.name}: ${s.module}#${s.export}`).toBe("function");
     }
     expect(rules).toBe(22);
+  });
+
+  it("every built-in rule loads from a group module, and that is the public module's own function", async () => {
+    const modules: Record<string, Record<string, unknown>> = { "@evalkern/metrics/registry/rules": pairRules, "@evalkern/metrics/byob": byob };
+    for (const m of listMetrics()) {
+      const rule = m as Partial<RuleEntry>;
+      if (!rule.target || m.name.startsWith("test-")) continue;
+      // a group names a module of its own (registry/groups/<group>.ts): what loading the rule imports
+      expect(rule.group, m.name).toMatch(/^[a-z][a-z0-9-]*$/);
+      await rule.load!();
+      expect(rule.loaded!(), m.name).toBe(modules[rule.target.module]![rule.target.export]);
+    }
   });
 });
 

@@ -6,7 +6,8 @@
  */
 export type { ScorerInput, ScoreDict, ScorerFn } from "./types.js";
 export { scorer, isScorer, anyOf, allOf, checkScoreDict, ScorerResultError, type Scorer } from "./scorer.js";
-export { exactMatch, contains, f1Token, regexMatch, bleu, rouge, chrf } from "./text.js";
+export { exactMatch, contains, f1Token, bleu, rouge, chrf } from "./text.js";
+export { regexMatch } from "./regex-match.js";
 export { retrievalMetrics } from "./retrieval.js";
 export { multipleChoiceAcc, resolveGoldIndex } from "./multiple-choice.js";
 export { mcqLetterExtract, extractLetter, targetLetter } from "./mcq-letter.js";

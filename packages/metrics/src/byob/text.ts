@@ -1,4 +1,4 @@
-// BYOB's text scorers (scorers.py): exact_match, contains, f1_token, regex_match, bleu, rouge, chrf.
+// BYOB's text scorers (scorers.py): exact_match, contains, f1_token, bleu, rouge, chrf (regex_match: regex-match.ts).
 // docs/spec/rule-metrics.md §2.1-2.7. Token and n-gram statistics come from core-wasm; only BYOB's own
 // combination formulas are evaluated here, in the original's order of operations.
 import {
@@ -9,8 +9,6 @@ import {
   tokenF1,
 } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
-import { IGNORECASE, PythonRegexError } from "../python/regex.js";
-import { compilePython } from "./python-re.js";
 import { pyTypeName } from "../python/repr.js";
 import { pyLowerMany, pyStrip, pyTruthy, requireStrFor, toStr } from "./python-str.js";
 import { checkSample, pythonName } from "./scorer.js";
@@ -52,29 +50,6 @@ export const f1Token = pythonName((sample: ScorerInput): { f1: number; precision
   const r = tokenF1(response, [target], { mode: "byob" });
   return { f1: r.f1, precision: r.precision, recall: r.recall };
 }, "f1_token");
-
-/**
- * BYOB `regex_match`: `re.search(target, response, re.IGNORECASE)` with Python's regex semantics
- * (`src/python/regex.ts`). A pattern Python rejects (`re.error`) gives false; a non-str pattern or
- * response throws pythonType `TypeError` as in Python.
- */
-export const regexMatch = pythonName((sample: ScorerInput): { correct: boolean } => {
-  checkSample(sample);
-  if (typeof sample.target !== "string") {
-    throw new PythonCompatError("TypeError", `first argument must be string or compiled pattern, not ${pyTypeName(sample.target)}`);
-  }
-  let pattern;
-  try {
-    pattern = compilePython(sample.target, IGNORECASE);
-  } catch (e) {
-    if (e instanceof PythonRegexError) return { correct: false };
-    throw e;
-  }
-  if (typeof sample.response !== "string") {
-    throw new PythonCompatError("TypeError", `expected string or bytes-like object, got '${pyTypeName(sample.response)}'`);
-  }
-  return { correct: pattern.test(sample.response) };
-}, "regex_match");
 
 /** sacreBLEU statistics over BYOB's tokens (`lower().split()`): [sysLen, refLen, counts[4], totals[4]]. */
 function byobTokenStatistics(response: string, target: string): Float64Array {

@@ -28,23 +28,21 @@ import {
 import { pyFloat } from "../python/float-parse.js";
 import { literalEval } from "../python/literal.js";
 import { exactMean } from "../python/mean.js";
-import { compilePython } from "../python/regex.js";
 import { pyJsonLoads } from "./python-json.js";
-import { compilePythonSchema, type SchemaEvaluatorOptions } from "./schema.js";
 import { unicodeNameToCodePoint } from "./unicode-names.js";
 
 /** An evaluator: `(output, expected) => score`, `expected` being a dict with `expected_output`. */
 export type Evaluator<Score extends number | boolean> = (output: unknown, expected: unknown) => Score;
 
-const caught = (error: unknown, ...types: string[]): boolean =>
+export const caught = (error: unknown, ...types: string[]): boolean =>
   error instanceof PythonCompatError && types.includes(error.pythonType);
 
-function named<T extends (...args: never[]) => unknown>(fn: T, name: string): T {
+export function named<T extends (...args: never[]) => unknown>(fn: T, name: string): T {
   Object.defineProperty(fn, "name", { value: name });
   return fn;
 }
 
-const isNone = (value: unknown): boolean => value === null || value === undefined;
+export const isNone = (value: unknown): boolean => value === null || value === undefined;
 
 // ---------------------------------------------------------------------------------------------
 // _parse_expected
@@ -299,47 +297,6 @@ export function makeContainsEvaluator(): Evaluator<boolean> {
   }, "contains");
 }
 
-/** Bytes as a string of the code points 0-255 (no argument spread: a long literal would overflow the stack). */
-function latin1(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
-  return out;
-}
-
-/**
- * evalwire `make_regex_evaluator()` → `regex_match(output, expected) -> bool`:
- * `bool(re.search(items[0], output))` with Python `re` semantics (Unicode `\w`/`\d`/`\s`/`\b`,
- * `$` before a final newline), case-sensitive, no flags.
- *
- * Details: runs on the linear-time engine of src/python/regex.ts; backreferences, lookarounds and
- * the like use a backtracking matcher with a step budget that throws `RegexBudgetExceededError`
- * instead of hanging.
- *
- * Gotchas: a falsy first item (`""`, `0`, `None`) gives false; an invalid pattern throws
- * `re.error`; a non-string pattern or output throws `TypeError`.
- *
- * @example
- * makeRegexEvaluator()("order 1234", { expected_output: "'\\d+'" }); // true
- */
-export function makeRegexEvaluator(): Evaluator<boolean> {
-  return named((output: unknown, expected: unknown): boolean => {
-    if (isNone(output)) return false;
-    const items = parseExpected(expected);
-    if (items.length === 0 || !pyTruthy(items[0])) return false;
-    const pattern = items[0] as PyValue;
-    if (pattern instanceof PyBytes) {
-      // A bytes pattern compiles (ASCII classes), then cannot search a str.
-      const compiled = compilePython(latin1(pattern.bytes), 256);
-      if (output instanceof PyBytes) return compiled.test(latin1(output.bytes));
-      throw new PythonCompatError("TypeError", "cannot use a bytes pattern on a string-like object");
-    }
-    if (typeof pattern !== "string") throw new PythonCompatError("TypeError", "first argument must be string or compiled pattern");
-    const compiled = compilePython(pattern);
-    if (typeof output !== "string") throw new PythonCompatError("TypeError", "expected string or bytes-like object");
-    return compiled.test(output);
-  }, "regex_match");
-}
-
 /**
  * evalwire `make_json_match_evaluator(keys=None)` → `json_match(output, expected) -> float`: the
  * share of checked keys (`keys`, or every key of the expected object) whose values are equal in
@@ -387,35 +344,6 @@ export function makeJsonMatchEvaluator(keys: readonly PyValue[] | null = null): 
     }
     return matching / checked.length;
   }, "json_match");
-}
-
-/**
- * evalwire `make_schema_evaluator(schema)` → `schema_valid(output, expected) -> bool`: whether
- * `json.loads(output)` is valid under `schema` with python-jsonschema's rules (`expected` is not
- * used). JSON Schema draft 7 and 2020-12 (see `SchemaEvaluatorOptions.dialect`).
- *
- * Gotchas: `format` is not checked (`"not an email"` passes `format: email`), `minLength` counts
- * code points, `0.07` is not a `multipleOf` 0.01, and `multipleOf` with a float divisor raises
- * `ValueError` for `NaN` and `OverflowError` for `Infinity`, as upstream.
- *
- * @example
- * const valid = makeSchemaEvaluator({ type: "object", required: ["id"], properties: { id: { type: "integer" } } });
- * valid('{"id": 7}', {});   // true
- * valid('{"id": 7.5}', {}); // false
- */
-export function makeSchemaEvaluator(schema: unknown, options: SchemaEvaluatorOptions = {}): Evaluator<boolean> {
-  const isValid = compilePythonSchema(schema, options, "makeSchemaEvaluator");
-  return named((output: unknown, _expected: unknown): boolean => {
-    if (isNone(output)) return false;
-    let instance: PyValue;
-    try {
-      instance = pyJsonLoads(output);
-    } catch (error) {
-      if (caught(error, "json.JSONDecodeError", "TypeError")) return false;
-      throw error;
-    }
-    return isValid(instance);
-  }, "schema_valid");
 }
 
 /**

@@ -6,13 +6,12 @@ export {
   makeJsonMatchEvaluator,
   makeMembershipEvaluator,
   makeNumericToleranceEvaluator,
-  makeRegexEvaluator,
-  makeSchemaEvaluator,
   makeTopKEvaluator,
   parseExpected,
   type Evaluator,
   type ParseExpectedOptions,
 } from "./evaluators.js";
+export { makeRegexEvaluator, makeSchemaEvaluator } from "./regex-evaluators.js";
 export { compilePythonSchema, type SchemaDialect, type SchemaEvaluatorOptions } from "./schema.js";
 export { pyJsonLoads, type JsonLoadsOptions } from "./python-json.js";
 export {

@@ -1,7 +1,8 @@
 // The pair-callable rule metrics of DSPy, NeMo BYOB, evalwire and autoevals that bulk scoring offers:
 // each is a function of (hypothesis, references), run row by row. Their specs are `{ metric: "module" }`
 // specs naming a public subpath of @evalkern/metrics (`/byob`, `/registry/rules`), so worker threads
-// build them by name. Their modules load on first use (`load()`), so importing the registry stays light.
+// build them by name. Their modules load on first use (`load()`), one group at a time (`./groups/`), so
+// importing the registry stays light and a rule loads only what its group needs.
 import { callableMetric, type RuleFunction } from "./callable.js";
 import type { LexicalMetric, MetricFamily, MetricInstance, MetricSpecJson } from "./contract.js";
 import { MetricNotLoadedError } from "./errors.js";
@@ -21,6 +22,8 @@ export interface RuleTarget {
 /** A registry entry of a rule function: where it lives, and the function once loaded. */
 export interface RuleEntry extends LexicalMetric {
   readonly target: RuleTarget;
+  /** The group whose module `load()` imports (`registry/groups/<group>.ts`); plug-in rules have none. */
+  readonly group?: string;
   /** The function, once loaded in this thread. */
   loaded(): RuleFunction | undefined;
   load(): Promise<void>;
@@ -39,7 +42,7 @@ export function ruleMetric(init: {
   description: string;
   target: RuleTarget;
   fn?: RuleFunction;
-  load?: () => Promise<RuleFunction>;
+  load?: (() => Promise<RuleFunction>) & { readonly group?: string };
   options?: OptionSchemas;
   headline?: string;
   aliases?: readonly string[];
@@ -58,6 +61,7 @@ export function ruleMetric(init: {
     higherIsBetter: true,
     ...(init.headline ? { headline: init.headline } : {}),
     target,
+    ...(init.load?.group ? { group: init.load.group } : {}),
     loaded: () => fn,
     load() {
       if (fn) return Promise.resolve();
@@ -88,10 +92,24 @@ const RULES = "@evalkern/metrics/registry/rules";
 const BYOB = "@evalkern/metrics/byob";
 const pair = (exportName: string) => ({ module: RULES, export: exportName, call: "pair" as const });
 const byob = (exportName: string, columns: readonly string[]) => ({ module: BYOB, export: exportName, call: "byob" as const, columns });
-type PairRules = typeof import("./pair-rules.js");
-type Byob = typeof import("../byob/index.js");
-const pairFn = (name: keyof PairRules) => () => import("./pair-rules.js").then((m) => m[name] as RuleFunction);
-const byobFn = (name: keyof Byob) => () => import("../byob/index.js").then((m) => m[name] as RuleFunction);
+
+/**
+ * A rule group: one module (`./groups/<group>.ts`) imported on the first use of any of its rules, so that
+ * loading a rule fetches only its group. What a group imports is what every rule in it pays: the Python
+ * `re` port (with re2js), the Unicode name table and `ast.literal_eval` stay in the groups that need them
+ * (the browser bundle test checks which groups may hold them). `group(name, m)("fn")` is a `load` for `fn`.
+ */
+const group =
+  <M extends object>(name: string, importGroup: () => Promise<M>) =>
+  (exportName: keyof M & string) =>
+    Object.assign((): Promise<RuleFunction> => importGroup().then((m) => m[exportName] as RuleFunction), { group: name });
+const dspyGroup = group("dspy", () => import("./groups/dspy.js"));
+const autoevalsGroup = group("autoevals", () => import("./groups/autoevals.js"));
+const autoevalsJsonGroup = group("autoevals-json", () => import("./groups/autoevals-json.js"));
+const evalwireGroup = group("evalwire", () => import("./groups/evalwire.js"));
+const evalwireRegexGroup = group("evalwire-regex", () => import("./groups/evalwire-regex.js"));
+const byobGroup = group("byob", () => import("./groups/byob.js"));
+const byobRegexGroup = group("byob-regex", () => import("./groups/byob-regex.js"));
 
 /** The pair-callable rule metrics, in help order. */
 export const RULE_METRICS = [
@@ -100,30 +118,30 @@ export const RULE_METRICS = [
     family: "dspy",
     description: "DSPy answer_exact_match (frac < 1: token F1 ≥ frac)",
     target: pair("answerExactMatch"),
-    load: pairFn("answerExactMatch"),
+    load: dspyGroup("answerExactMatch"),
     options: { frac: { type: "number", default: 1, help: "number in (0, 1] (default 1)" } },
   }),
-  ruleMetric({ name: "answer-passage-match", family: "dspy", description: "DSPy answer_passage_match (a reference occurs in the hypothesis as a passage)", target: pair("answerPassageMatch"), load: pairFn("answerPassageMatch") }),
-  ruleMetric({ name: "byob-exact-match", family: "nemo-byob", description: "NeMo BYOB exact_match (first reference as target)", target: byob("exactMatch", ["correct"]), load: byobFn("exactMatch") }),
-  ruleMetric({ name: "byob-contains", family: "nemo-byob", description: "NeMo BYOB contains", target: byob("contains", ["correct"]), load: byobFn("contains") }),
-  ruleMetric({ name: "byob-f1", family: "nemo-byob", description: "NeMo BYOB f1_token (f1, precision, recall)", target: byob("f1Token", ["f1", "precision", "recall"]), load: byobFn("f1Token"), headline: "f1" }),
-  ruleMetric({ name: "byob-regex", family: "nemo-byob", description: "NeMo BYOB regex_match (the reference is the pattern)", target: byob("regexMatch", ["correct"]), load: byobFn("regexMatch") }),
-  ruleMetric({ name: "byob-bleu", family: "nemo-byob", description: "NeMo BYOB bleu (bleu_1..bleu_4)", target: byob("bleu", ["bleu_1", "bleu_2", "bleu_3", "bleu_4"]), load: byobFn("bleu"), headline: "bleu_4" }),
-  ruleMetric({ name: "byob-rouge", family: "nemo-byob", description: "NeMo BYOB rouge (rouge_1, rouge_2, rouge_l)", target: byob("rouge", ["rouge_1", "rouge_2", "rouge_l"]), load: byobFn("rouge"), headline: "rouge_l" }),
-  ruleMetric({ name: "byob-chrf", family: "nemo-byob", description: "NeMo BYOB chrf (chrf, chrf_pp)", target: byob("chrf", ["chrf", "chrf_pp"]), load: byobFn("chrf"), headline: "chrf" }),
-  ruleMetric({ name: "mcq-letter", family: "nemo-byob", description: "NeMo BYOB mcq_letter_extract (correct, parsed)", target: byob("mcqLetterExtract", ["correct", "parsed"]), load: byobFn("mcqLetterExtract"), headline: "correct" }),
-  ruleMetric({ name: "gsm8k", family: "nemo-byob", description: "NeMo BYOB gsm8k_answer (correct, parsed)", target: byob("gsm8kAnswer", ["correct", "parsed"]), load: byobFn("gsm8kAnswer"), headline: "correct" }),
-  ruleMetric({ name: "yes-no", family: "nemo-byob", description: "NeMo BYOB boolean_yesno (correct, parsed)", target: byob("booleanYesno", ["correct", "parsed"]), load: byobFn("booleanYesno"), headline: "correct" }),
-  ruleMetric({ name: "evalwire-exact-match", family: "evalwire", description: "evalwire exact_match (first reference, Python equality)", target: pair("evalwireExactMatch"), load: pairFn("evalwireExactMatch") }),
-  ruleMetric({ name: "evalwire-contains", family: "evalwire", description: "evalwire contains (first reference in the hypothesis)", target: pair("evalwireContains"), load: pairFn("evalwireContains") }),
-  ruleMetric({ name: "evalwire-membership", family: "evalwire", description: "evalwire is_in (the hypothesis is one of the references)", target: pair("evalwireMembership"), load: pairFn("evalwireMembership") }),
-  ruleMetric({ name: "evalwire-regex", family: "evalwire", description: "evalwire regex_match (first reference as a Python regex)", target: pair("evalwireRegex"), load: pairFn("evalwireRegex") }),
+  ruleMetric({ name: "answer-passage-match", family: "dspy", description: "DSPy answer_passage_match (a reference occurs in the hypothesis as a passage)", target: pair("answerPassageMatch"), load: dspyGroup("answerPassageMatch") }),
+  ruleMetric({ name: "byob-exact-match", family: "nemo-byob", description: "NeMo BYOB exact_match (first reference as target)", target: byob("exactMatch", ["correct"]), load: byobGroup("exactMatch") }),
+  ruleMetric({ name: "byob-contains", family: "nemo-byob", description: "NeMo BYOB contains", target: byob("contains", ["correct"]), load: byobGroup("contains") }),
+  ruleMetric({ name: "byob-f1", family: "nemo-byob", description: "NeMo BYOB f1_token (f1, precision, recall)", target: byob("f1Token", ["f1", "precision", "recall"]), load: byobGroup("f1Token"), headline: "f1" }),
+  ruleMetric({ name: "byob-regex", family: "nemo-byob", description: "NeMo BYOB regex_match (the reference is the pattern)", target: byob("regexMatch", ["correct"]), load: byobRegexGroup("regexMatch") }),
+  ruleMetric({ name: "byob-bleu", family: "nemo-byob", description: "NeMo BYOB bleu (bleu_1..bleu_4)", target: byob("bleu", ["bleu_1", "bleu_2", "bleu_3", "bleu_4"]), load: byobGroup("bleu"), headline: "bleu_4" }),
+  ruleMetric({ name: "byob-rouge", family: "nemo-byob", description: "NeMo BYOB rouge (rouge_1, rouge_2, rouge_l)", target: byob("rouge", ["rouge_1", "rouge_2", "rouge_l"]), load: byobGroup("rouge"), headline: "rouge_l" }),
+  ruleMetric({ name: "byob-chrf", family: "nemo-byob", description: "NeMo BYOB chrf (chrf, chrf_pp)", target: byob("chrf", ["chrf", "chrf_pp"]), load: byobGroup("chrf"), headline: "chrf" }),
+  ruleMetric({ name: "mcq-letter", family: "nemo-byob", description: "NeMo BYOB mcq_letter_extract (correct, parsed)", target: byob("mcqLetterExtract", ["correct", "parsed"]), load: byobRegexGroup("mcqLetterExtract"), headline: "correct" }),
+  ruleMetric({ name: "gsm8k", family: "nemo-byob", description: "NeMo BYOB gsm8k_answer (correct, parsed)", target: byob("gsm8kAnswer", ["correct", "parsed"]), load: byobGroup("gsm8kAnswer"), headline: "correct" }),
+  ruleMetric({ name: "yes-no", family: "nemo-byob", description: "NeMo BYOB boolean_yesno (correct, parsed)", target: byob("booleanYesno", ["correct", "parsed"]), load: byobGroup("booleanYesno"), headline: "correct" }),
+  ruleMetric({ name: "evalwire-exact-match", family: "evalwire", description: "evalwire exact_match (first reference, Python equality)", target: pair("evalwireExactMatch"), load: evalwireGroup("evalwireExactMatch") }),
+  ruleMetric({ name: "evalwire-contains", family: "evalwire", description: "evalwire contains (first reference in the hypothesis)", target: pair("evalwireContains"), load: evalwireGroup("evalwireContains") }),
+  ruleMetric({ name: "evalwire-membership", family: "evalwire", description: "evalwire is_in (the hypothesis is one of the references)", target: pair("evalwireMembership"), load: evalwireGroup("evalwireMembership") }),
+  ruleMetric({ name: "evalwire-regex", family: "evalwire", description: "evalwire regex_match (first reference as a Python regex)", target: pair("evalwireRegex"), load: evalwireRegexGroup("evalwireRegex") }),
   ruleMetric({
     name: "evalwire-json-match",
     family: "evalwire",
     description: "evalwire json_match (share of matching keys)",
     target: pair("evalwireJsonMatch"),
-    load: pairFn("evalwireJsonMatch"),
+    load: evalwireGroup("evalwireJsonMatch"),
     options: { keys: { type: "string[]", help: "list of keys (default: the reference's keys)" } },
   }),
   ruleMetric({
@@ -131,18 +149,18 @@ export const RULE_METRICS = [
     family: "evalwire",
     description: "evalwire numeric_close (|h − r| ≤ atol + rtol·|r|)",
     target: pair("evalwireNumericTolerance"),
-    load: pairFn("evalwireNumericTolerance"),
+    load: evalwireGroup("evalwireNumericTolerance"),
     options: { atol: { type: "number", default: 1e-6, help: "number (default 1e-6)" }, rtol: { type: "number", default: 0, help: "number (default 0)" } },
   }),
-  ruleMetric({ name: "numeric-diff", family: "autoevals", description: "autoevals NumericDiff (hypothesis and references read as numbers)", target: pair("numericDiff"), load: pairFn("numericDiff") }),
-  ruleMetric({ name: "json-diff", family: "autoevals", description: "autoevals JSONDiff (hypothesis and references parsed as JSON)", target: pair("jsonDiff"), load: pairFn("jsonDiff") }),
-  ruleMetric({ name: "autoevals-exact-match", family: "autoevals", description: "autoevals ExactMatch (the hypothesis equals a reference as text or as JSON)", target: pair("autoevalsExactMatch"), load: pairFn("autoevalsExactMatch") }),
+  ruleMetric({ name: "numeric-diff", family: "autoevals", description: "autoevals NumericDiff (hypothesis and references read as numbers)", target: pair("numericDiff"), load: autoevalsGroup("numericDiff") }),
+  ruleMetric({ name: "json-diff", family: "autoevals", description: "autoevals JSONDiff (hypothesis and references parsed as JSON)", target: pair("jsonDiff"), load: autoevalsGroup("jsonDiff") }),
+  ruleMetric({ name: "autoevals-exact-match", family: "autoevals", description: "autoevals ExactMatch (the hypothesis equals a reference as text or as JSON)", target: pair("autoevalsExactMatch"), load: autoevalsJsonGroup("autoevalsExactMatch") }),
   ruleMetric({
     name: "valid-json",
     family: "autoevals",
     description: "autoevals ValidJSON (the hypothesis is a JSON object or array, or satisfies a JSON Schema)",
     target: pair("validJson"),
-    load: pairFn("validJson"),
+    load: autoevalsJsonGroup("validJson"),
     options: { schema: { type: "string", help: "JSON Schema as JSON text (default: none)" } },
   }),
 ] as const;
