@@ -43,11 +43,14 @@ export function ruleMetric(init: {
   options?: OptionSchemas;
   headline?: string;
   aliases?: readonly string[];
+  /** Default true; false for rules whose value is a cost (promptfoo's `cost`, `latency`, `perplexity`). */
+  higherIsBetter?: boolean;
 }): RuleEntry {
   const { target } = init;
   let fn = init.fn;
   let loading: Promise<void> | undefined;
-  const extra = { metric: init.name, ...(init.headline ? { headline: init.headline } : {}) };
+  const higherIsBetter = init.higherIsBetter ?? true;
+  const extra = { metric: init.name, higherIsBetter, ...(init.headline ? { headline: init.headline } : {}) };
   return {
     name: init.name,
     ...(init.aliases ? { aliases: init.aliases } : {}),
@@ -55,7 +58,7 @@ export function ruleMetric(init: {
     description: init.description,
     options: init.options ?? {},
     scale: 1,
-    higherIsBetter: true,
+    higherIsBetter,
     ...(init.headline ? { headline: init.headline } : {}),
     target,
     loaded: () => fn,
@@ -88,10 +91,92 @@ const RULES = "@evalkern/metrics/registry/rules";
 const BYOB = "@evalkern/metrics/byob";
 const pair = (exportName: string) => ({ module: RULES, export: exportName, call: "pair" as const });
 const byob = (exportName: string, columns: readonly string[]) => ({ module: BYOB, export: exportName, call: "byob" as const, columns });
+const PROMPTFOO = "@evalkern/metrics/promptfoo";
+const promptfoo = (exportName: string) => ({ module: PROMPTFOO, export: exportName, call: "pair" as const });
 type PairRules = typeof import("./pair-rules.js");
 type Byob = typeof import("../byob/index.js");
 const pairFn = (name: keyof PairRules) => () => import("./pair-rules.js").then((m) => m[name] as RuleFunction);
 const byobFn = (name: keyof Byob) => () => import("../byob/index.js").then((m) => m[name] as RuleFunction);
+// promptfoo's rules load by module, so the XML/HTML parsers and the SQL parser load only with their own rules
+type Text = typeof import("../promptfoo/text.js");
+type Json = typeof import("../promptfoo/json.js");
+type Markup = typeof import("../promptfoo/markup.js");
+const textFn = (name: keyof Text) => () => import("../promptfoo/text.js").then((m) => m[name] as RuleFunction);
+const jsonFn = (name: keyof Json) => () => import("../promptfoo/json.js").then((m) => m[name] as RuleFunction);
+const markupFn = (name: keyof Markup) => () => import("../promptfoo/markup.js").then((m) => m[name] as RuleFunction);
+const sqlFn = (name: "isSql" | "containsSql") => () => import("../promptfoo/sql.js").then(async (m) => (await m.loadSqlParser(), m[name] as RuleFunction));
+
+const VALUE = { type: "json", help: "promptfoo's assertion value (default: the references)" } as const;
+const LIST = { value: { ...VALUE, help: "list of strings, or one comma-separated string (default: the references)" } } as const;
+const SQL = {
+  value: { ...VALUE, help: "{ databaseType, allowedTables, allowedColumns } (default: the first reference)" },
+  databaseType: { type: "string", default: "MySQL", help: "node-sql-parser database: MySQL, PostgresQL, BigQuery, Sqlite, TransactSQL, ..." },
+  dialect: { type: "string", help: "alias of databaseType" },
+  allowedTables: { type: "string[]", help: "whitelist, node-sql-parser form: {type}::{db}::{table}, e.g. select::null::users" },
+  allowedColumns: { type: "string[]", help: "whitelist, node-sql-parser form: {type}::{table}::{column}, e.g. select::users::name" },
+} as const;
+const XML = { value: { ...VALUE, help: "required elements: dotted paths, comma-separated or a list (default: the references)" }, requiredElements: { type: "string[]", help: "as value" } } as const;
+const fromRow = (field: string) => `(from the row's ${field})`;
+
+/** promptfoo's deterministic assertion types, under promptfoo's names (src/assertions/*.ts of promptfoo/promptfoo). */
+const PROMPTFOO_RULES = [
+  ruleMetric({ name: "contains-any", family: "promptfoo", description: "promptfoo contains-any: the output contains one of the values", target: promptfoo("containsAny"), load: textFn("containsAny"), options: LIST }),
+  ruleMetric({ name: "icontains-any", family: "promptfoo", description: "promptfoo icontains-any: contains-any ignoring case", target: promptfoo("icontainsAny"), load: textFn("icontainsAny"), options: LIST }),
+  ruleMetric({ name: "contains-all", family: "promptfoo", description: "promptfoo contains-all: every value (all or nothing)", target: promptfoo("containsAll"), load: textFn("containsAll"), options: LIST }),
+  ruleMetric({ name: "icontains-all", family: "promptfoo", description: "promptfoo icontains-all: contains-all ignoring case", target: promptfoo("icontainsAll"), load: textFn("icontainsAll"), options: LIST }),
+  ruleMetric({ name: "starts-with", family: "promptfoo", description: "promptfoo starts-with: the output starts with the value", target: promptfoo("startsWith"), load: textFn("startsWith"), options: { value: VALUE } }),
+  ruleMetric({
+    name: "word-count",
+    family: "promptfoo",
+    description: "promptfoo word-count: whitespace-separated words equal the value, or lie in [min, max]",
+    target: promptfoo("wordCount"),
+    load: textFn("wordCount"),
+    options: { value: { ...VALUE, help: "a number, or { min, max } (default: the first reference)" }, min: { type: "integer", help: "at least" }, max: { type: "integer", help: "at most" } },
+  }),
+  ruleMetric({
+    name: "contains-json",
+    family: "promptfoo",
+    description: "promptfoo contains-json: a JSON object/array in the output (conforming to a JSON schema when given)",
+    target: promptfoo("containsJson"),
+    load: jsonFn("containsJson"),
+    options: { value: { ...VALUE, help: "JSON schema (default: the first reference, if any)" }, schema: { type: "json", help: "as value" } },
+  }),
+  ruleMetric({ name: "is-xml", family: "promptfoo", description: "promptfoo is-xml: the output is well-formed XML with the required elements", target: promptfoo("isXml"), load: markupFn("isXml"), options: XML }),
+  ruleMetric({ name: "contains-xml", family: "promptfoo", description: "promptfoo contains-xml: an XML element in the output, with the required elements", target: promptfoo("containsXml"), load: markupFn("containsXml"), options: XML }),
+  ruleMetric({ name: "is-html", family: "promptfoo", description: "promptfoo is-html: the output is HTML (parse5)", target: promptfoo("isHtml"), load: markupFn("isHtml") }),
+  ruleMetric({ name: "contains-html", family: "promptfoo", description: "promptfoo contains-html: the output has HTML in it", target: promptfoo("containsHtml"), load: markupFn("containsHtml") }),
+  ruleMetric({ name: "is-sql", family: "promptfoo", description: "promptfoo is-sql: the output is SQL of the dialect (node-sql-parser, optional peer)", target: promptfoo("isSql"), load: sqlFn("isSql"), options: SQL }),
+  ruleMetric({ name: "contains-sql", family: "promptfoo", description: "promptfoo contains-sql: is-sql on the output's ```sql block, else the output", target: promptfoo("containsSql"), load: sqlFn("containsSql"), options: SQL }),
+  ruleMetric({
+    name: "is-valid-openai-function-call",
+    family: "promptfoo",
+    description: "promptfoo is-valid-openai-function-call: a call of a declared function, arguments valid",
+    target: promptfoo("isValidOpenaiFunctionCall"),
+    load: jsonFn("isValidOpenaiFunctionCall"),
+    options: { functions: { type: "json", help: "the functions offered: [{ name, parameters }]" }, value: { ...VALUE, help: "as functions" } },
+  }),
+  ruleMetric({
+    name: "is-valid-openai-tools-call",
+    family: "promptfoo",
+    description: "promptfoo is-valid-openai-tools-call: calls of declared tools, arguments valid",
+    target: promptfoo("isValidOpenaiToolsCall"),
+    load: jsonFn("isValidOpenaiToolsCall"),
+    options: { tools: { type: "json", help: 'the tools offered: [{ type: "function", function: { name, parameters } }]' }, value: { ...VALUE, help: "as tools" } },
+  }),
+  ruleMetric({ name: "is-refusal", family: "promptfoo", description: "promptfoo is-refusal: the output refuses (or is empty)", target: promptfoo("isRefusal"), load: textFn("isRefusal") }),
+  ruleMetric({
+    name: "finish-reason",
+    family: "promptfoo",
+    description: `promptfoo finish-reason: the finish reason equals the value, ignoring case ${fromRow("finishReason")}`,
+    target: promptfoo("finishReason"),
+    load: textFn("finishReason"),
+    options: { value: { ...VALUE, help: "stop, length, tool_calls, content_filter, ... (default: the first reference)" } },
+  }),
+  ruleMetric({ name: "perplexity", family: "promptfoo", description: `promptfoo perplexity: exp(−mean logprob), lower is better ${fromRow("logprobs")}`, target: promptfoo("perplexity"), load: textFn("perplexity"), higherIsBetter: false }),
+  ruleMetric({ name: "perplexity-score", family: "promptfoo", description: `promptfoo perplexity-score: 1 / (1 + perplexity) ${fromRow("logprobs")}`, target: promptfoo("perplexityScore"), load: textFn("perplexityScore") }),
+  ruleMetric({ name: "cost", family: "promptfoo", description: `promptfoo cost: the call's cost in USD, lower is better ${fromRow("cost")}`, target: promptfoo("cost"), load: textFn("cost"), higherIsBetter: false }),
+  ruleMetric({ name: "latency", family: "promptfoo", description: `promptfoo latency: the call's latency in ms, lower is better ${fromRow("latencyMs")}`, target: promptfoo("latency"), load: textFn("latency"), higherIsBetter: false }),
+];
 
 /** The pair-callable rule metrics, in help order. */
 export const RULE_METRICS = [
@@ -136,4 +221,5 @@ export const RULE_METRICS = [
   }),
   ruleMetric({ name: "numeric-diff", family: "autoevals", description: "autoevals NumericDiff (hypothesis and references read as numbers)", target: pair("numericDiff"), load: pairFn("numericDiff") }),
   ruleMetric({ name: "json-diff", family: "autoevals", description: "autoevals JSONDiff (hypothesis and references parsed as JSON)", target: pair("jsonDiff"), load: pairFn("jsonDiff") }),
+  ...PROMPTFOO_RULES,
 ] as const;
