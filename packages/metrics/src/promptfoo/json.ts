@@ -11,7 +11,9 @@ const compiled = new Map<string, ValidateFunction>();
 
 /** A JSON schema compiled once per distinct schema (rules are called per row). */
 function validator(type: string, schema: unknown): ValidateFunction {
-  if (typeof schema !== "object" && typeof schema !== "boolean") throw badValue(type, "the JSON schema must be an object or a boolean (or JSON text of one)");
+  if (typeof schema !== "object" && typeof schema !== "boolean") {
+    throw badValue(type, "the JSON schema must be an object or a boolean (or JSON text of one)");
+  }
   const key = JSON.stringify(schema);
   let v = compiled.get(key);
   if (!v) {
@@ -109,7 +111,8 @@ function validCall(type: string, call: unknown, functions: readonly FunctionSpec
 function declared(type: string, key: "functions" | "tools", references: readonly string[], options: Options): unknown[] {
   const v = jsonish(options[key] !== undefined ? options[key] : assertionValue(references, options));
   if (!Array.isArray(v) || v.length === 0) {
-    throw new InvalidArgumentError(`${type} needs the ${key} offered to the model: the ${key} option (or the value), a non-empty list`, { argument: key });
+    const message = `${type} needs the ${key} offered to the model: the ${key} option (or the value), a non-empty list`;
+    throw new InvalidArgumentError(message, { argument: key });
   }
   return v;
 }
@@ -126,6 +129,11 @@ export function isValidOpenaiFunctionCall(output: string, references: readonly s
   return validCall("is-valid-openai-function-call", call, functions);
 }
 
+/** The `function` of a tool or a tool call. */
+function functionOf(t: unknown): unknown {
+  return typeof t === "object" && t !== null ? (t as { function?: unknown }).function : undefined;
+}
+
 /**
  * `is-valid-openai-tools-call`: the output (JSON text: a list of tool calls, or an object with `tool_calls`)
  * is a non-empty list of `{ type: "function", function: { name, arguments } }`, each a valid call of one
@@ -133,9 +141,11 @@ export function isValidOpenaiFunctionCall(output: string, references: readonly s
  */
 export function isValidOpenaiToolsCall(output: string, references: readonly string[], options: Options = {}): boolean {
   const tools = declared("is-valid-openai-tools-call", "tools", references, options);
-  const functions = tools.map((t) => ((typeof t === "object" && t !== null ? (t as { function?: unknown }).function : undefined) ?? {}) as FunctionSpec);
+  const functions = tools.map((t) => (functionOf(t) ?? {}) as FunctionSpec);
   let calls = parsed(output);
-  if (typeof calls === "object" && calls !== null && !Array.isArray(calls) && "tool_calls" in calls) calls = (calls as { tool_calls: unknown }).tool_calls;
+  if (typeof calls === "object" && calls !== null && !Array.isArray(calls) && "tool_calls" in calls) {
+    calls = (calls as { tool_calls: unknown }).tool_calls;
+  }
   if (!Array.isArray(calls) || calls.length === 0) return false;
-  return calls.every((c) => validCall("is-valid-openai-tools-call", typeof c === "object" && c !== null ? (c as { function?: unknown }).function : undefined, functions));
+  return calls.every((c) => validCall("is-valid-openai-tools-call", functionOf(c), functions));
 }

@@ -112,7 +112,8 @@ export function isHtml(output: string): boolean {
   const lower = text.toLowerCase();
   const doc = parseHtml(text) as unknown as HtmlNode;
   const body = findElement(doc, (t) => t === "body");
-  if (body && !lower.includes("<body") && (body.childNodes ?? []).some((n) => n.nodeName === "#text" && (n.value ?? "").trim() !== "")) return false;
+  const bareText = (n: HtmlNode) => n.nodeName === "#text" && (n.value ?? "").trim() !== "";
+  if (body && !lower.includes("<body") && (body.childNodes ?? []).some(bareText)) return false;
   const wrappers = new Set(["html", "head", "body"]);
   return findElement(doc, (t) => !(wrappers.has(t) && !lower.includes(`<${t}`)) && (HTML_ELEMENTS.has(t) || t.includes("-"))) !== undefined;
 }

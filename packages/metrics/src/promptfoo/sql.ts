@@ -38,7 +38,10 @@ export function loadSqlParser(): Promise<void> {
 }
 
 function sqlParser(type: string): SqlParser {
-  if (!parser) throw new MetricNotLoadedError(type, `${type}: node-sql-parser is not loaded in this thread: await loadSqlParser() (or loadMetrics(["${type}"])) first`);
+  if (!parser) {
+    const message = `${type}: node-sql-parser is not loaded in this thread: await loadSqlParser() (or loadMetrics(["${type}"])) first`;
+    throw new MetricNotLoadedError(type, message);
+  }
   return parser;
 }
 

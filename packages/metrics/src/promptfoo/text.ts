@@ -58,14 +58,17 @@ function bound(v: unknown, key: string): number | undefined {
  * left out; both bounds inclusive). The options `min` / `max` are the same as an object value.
  */
 export function wordCount(output: string, references: readonly string[], options: Options = {}): boolean {
-  const raw = options.min !== undefined || options.max !== undefined ? { min: options.min, max: options.max } : jsonish(assertionValue(references, options));
+  const bounds = options.min !== undefined || options.max !== undefined;
+  const raw = bounds ? { min: options.min, max: options.max } : jsonish(assertionValue(references, options));
   if (raw === undefined || raw === null || raw === "") throw badValue("word-count", "needs a value: a number, or { min, max }");
   const n = countWords(output);
   if (typeof raw === "object" && !Array.isArray(raw)) {
     const min = bound((raw as Options).min, "min");
     const max = bound((raw as Options).max, "max");
     if (min === undefined && max === undefined) throw badValue("word-count", "an object value needs min and/or max");
-    if (min !== undefined && max !== undefined && min > max) throw badValue("word-count", `min (${min}) must be less than or equal to max (${max})`);
+    if (min !== undefined && max !== undefined && min > max) {
+      throw badValue("word-count", `min (${min}) must be less than or equal to max (${max})`);
+    }
     return (min === undefined || n >= min) && (max === undefined || n <= max);
   }
   const exact = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
@@ -103,7 +106,9 @@ export function finishReason(_output: string, references: readonly string[], opt
 
 function logprobOf(item: unknown): number {
   const v = typeof item === "object" && item !== null ? (item as { logprob?: unknown }).logprob : item;
-  if (typeof v !== "number" || !Number.isFinite(v)) throw new InvalidArgumentError(`logprobs holds ${JSON.stringify(v)}, not a finite number`, { argument: "logprobs" });
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    throw new InvalidArgumentError(`logprobs holds ${JSON.stringify(v)}, not a finite number`, { argument: "logprobs" });
+  }
   return v;
 }
 
@@ -115,7 +120,8 @@ function logprobOf(item: unknown): number {
 export function rowLogprobs(row: Row, type: string): number[] {
   let v = row?.logprobs ?? row?.logProbs;
   if (typeof v === "string") v = jsonish(v);
-  if (v !== null && typeof v === "object" && !Array.isArray(v) && Array.isArray((v as { content?: unknown }).content)) v = (v as { content: unknown[] }).content;
+  const content = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as { content?: unknown }).content : undefined;
+  if (Array.isArray(content)) v = content;
   if (!Array.isArray(v) || v.length === 0) {
     throw new InvalidArgumentError(`${type} needs the token logprobs of the output in the row's logprobs field`, { argument: "logprobs" });
   }
