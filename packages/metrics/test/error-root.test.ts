@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { errorRootProblems } from "../../../scripts/dev/error-root.mjs";
 import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
+import { SqlParserNotInstalledError } from "../src/promptfoo/index.js";
 import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError, WorkingDirectoryNotFoundError } from "../src/dsrs/index.js";
 import { MetricNotLoadedError, MetricOptionError, UnknownMetricError, UnknownOptionError } from "../src/index.js";
 import {
@@ -39,6 +40,7 @@ const instances: Record<string, () => Error> = {
   SyncMeasureUnsupportedError: () => new SyncMeasureUnsupportedError("X"),
   ImageTooLargeError: () => new ImageTooLargeError("a.png", 2, 1),
   ImageUnavailableError: () => new ImageUnavailableError("a.png", "m"),
+  SqlParserNotInstalledError: () => new SqlParserNotInstalledError(),
 };
 
 /** The error classes exported by every entry point of package.json (dist paths mapped to src). */

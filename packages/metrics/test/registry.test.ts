@@ -18,6 +18,7 @@ import { EM } from "../src/dspy/answers.js";
 import * as registry from "../src/registry/index.js";
 import * as pairRules from "../src/registry/pair-rules.js";
 import * as byob from "../src/byob/index.js";
+import * as promptfoo from "../src/promptfoo/index.js";
 import {
   MetricNotLoadedError,
   MetricOptionError,
@@ -77,8 +78,9 @@ describe("registry: names", () => {
     expect(getMetric("bleu").scale).toBe(100);
     expect(getMetric("chrf++").scale).toBe(100);
     expect(getMetric("rouge").scale).toBe(1);
-    // every rule metric is higher-is-better but TER, an error rate
-    for (const m of listMetrics()) expect(m.higherIsBetter).toBe(m.name !== "ter");
+    // every rule metric is higher-is-better but TER, an error rate, and promptfoo's measured costs
+    const lowerIsBetter = new Set(["ter", "perplexity", "cost", "latency"]);
+    for (const m of listMetrics()) expect(m.higherIsBetter, m.name).toBe(!lowerIsBetter.has(m.name));
     expect(lexicalMetric("rouge").headline).toBe("rougeL");
     expect(lexicalMetric("rouge", { types: ["rouge1", "rouge2"] }).headline).toBe("rouge1");
     expect(lexicalMetric("rouge", {}, "r").headline).toBe("r.rougeL");
@@ -145,7 +147,11 @@ describe("registry: options", () => {
     });
     expect(metricSpec("json-diff")).toMatchObject({ metric: "module", module: "@evalkern/metrics/registry/rules", export: "jsonDiff", call: "pair" });
     // the module a rule spec names exports the function it names
-    const modules: Record<string, Record<string, unknown>> = { "@evalkern/metrics/registry/rules": pairRules, "@evalkern/metrics/byob": byob };
+    const modules: Record<string, Record<string, unknown>> = {
+      "@evalkern/metrics/registry/rules": pairRules,
+      "@evalkern/metrics/byob": byob,
+      "@evalkern/metrics/promptfoo": promptfoo,
+    };
     let rules = 0;
     for (const m of listMetrics()) {
       const s = metricSpec(m.name);
@@ -153,11 +159,15 @@ describe("registry: options", () => {
       rules++;
       expect(typeof modules[s.module!]![s.export!], `${m.name}: ${s.module}#${s.export}`).toBe("function");
     }
-    expect(rules).toBe(22);
+    expect(rules).toBe(43); // 22 of DSPy, BYOB, evalwire and autoevals; 21 of promptfoo
   });
 
   it("every built-in rule loads from a group module, and that is the public module's own function", async () => {
-    const modules: Record<string, Record<string, unknown>> = { "@evalkern/metrics/registry/rules": pairRules, "@evalkern/metrics/byob": byob };
+    const modules: Record<string, Record<string, unknown>> = {
+      "@evalkern/metrics/registry/rules": pairRules,
+      "@evalkern/metrics/byob": byob,
+      "@evalkern/metrics/promptfoo": promptfoo,
+    };
     for (const m of listMetrics()) {
       const rule = m as Partial<RuleEntry>;
       if (!rule.target || m.name.startsWith("test-")) continue;

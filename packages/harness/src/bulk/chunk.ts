@@ -2,6 +2,7 @@
 // metric's batch kernel once for all valid pairs of the chunk, and produce the chunk's per-row output
 // (JSONL bytes or values), its statistics rows, and exact partial column sums.
 import { sharedPairBatch } from "@evalkern/core-wasm";
+import type { RowFields } from "@evalkern/metrics/registry";
 import { fsumAdd } from "./fsum.js";
 import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
@@ -244,6 +245,7 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
   const ids: unknown[] = new Array(R);
   const hyps: string[] = [];
   const refs: (readonly string[])[] = [];
+  const rows: (RowFields | undefined)[] = []; // each pair's row, for rules reading other fields (promptfoo's cost, latency...)
   const validIndex: number[] = []; // record index of each valid pair
   let nrefsMin = Infinity;
   let nrefsMax = 0;
@@ -262,6 +264,7 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     }
     hyps.push(p.hyp);
     refs.push(p.refs);
+    rows.push(typeof rec.value === "object" && rec.value !== null && !Array.isArray(rec.value) ? (rec.value as RowFields) : undefined);
     validIndex.push(i);
   }
 
@@ -274,12 +277,12 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     for (const m of ctx.metrics) {
       let s: Float64Array;
       try {
-        s = V > 0 ? m.statistics(hyps, refs) : new Float64Array(0);
+        s = V > 0 ? m.statistics(hyps, refs, rows) : new Float64Array(0);
       } catch {
         s = new Float64Array(V * m.width);
         for (let v = 0; v < V; v++) {
           try {
-            s.set(m.statistics([hyps[v]!], [refs[v]!]), v * m.width);
+            s.set(m.statistics([hyps[v]!], [refs[v]!], [rows[v]]), v * m.width);
           } catch (e) {
             if (!rowBad[v]) {
               rowBad[v] = 1;

@@ -1,6 +1,7 @@
 // Rule functions as metrics, by calling convention (what a `{ metric: "module" }` spec names):
 // - `call: "batch"`: `fn(hypotheses, references, options) => ArrayLike<number | boolean>`;
-// - `call: "pair"`: `fn(hypothesis, references, options) => number | boolean | Record<string, number | boolean>`;
+// - `call: "pair"`: `fn(hypothesis, references, options, row) => number | boolean | Record<string, number | boolean>`
+//   (`row`: the input row's fields when the caller has them, see `RowFields`);
 // - `call: "byob"`: a NeMo BYOB scorer, `fn({ response, target: references[0], metadata: {}, config: options })`
 //   returning a dict.
 // Record results need `columns` (the keys kept). The statistics are the per-row values; the corpus score
@@ -30,7 +31,7 @@ export function callableColumns(spec: Pick<MetricSpecJson, "name" | "columns">):
 export function callableMetric(
   spec: MetricSpecJson,
   fn: RuleFunction | undefined,
-  extra: { metric?: string; headline?: string; scale?: MetricScale } = {},
+  extra: { metric?: string; headline?: string; scale?: MetricScale; higherIsBetter?: boolean } = {},
 ): MetricInstance {
   const columns = callableColumns(spec);
   const keys = spec.columns;
@@ -58,8 +59,8 @@ export function callableMetric(
     headline: headlineColumn(spec.name, columns, extra.headline),
     corpusColumns: Array.from({ length: width }, (_, c) => c),
     scale: extra.scale ?? 1,
-    higherIsBetter: true,
-    statistics(h, r) {
+    higherIsBetter: extra.higherIsBetter ?? true,
+    statistics(h, r, rows) {
       if (!f) throw new Error("metric not loaded in this thread");
       const out = new Float64Array(h.length * width);
       if (call === "batch") {
@@ -70,7 +71,7 @@ export function callableMetric(
         for (let i = 0; i < h.length; i++) take(values[i], out, i * width);
       } else {
         for (let i = 0; i < h.length; i++) {
-          const value = call === "pair" ? f(h[i], r[i], opt) : f({ response: h[i], target: r[i]![0], metadata: {}, config: opt });
+          const value = call === "pair" ? f(h[i], r[i], opt, rows?.[i]) : f({ response: h[i], target: r[i]![0], metadata: {}, config: opt });
           take(value, out, i * width);
         }
       }

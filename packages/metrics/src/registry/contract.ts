@@ -31,6 +31,13 @@ export interface MetricSpecJson {
   readonly version?: string;
 }
 
+/**
+ * The other fields of an input row (a JSONL object or a CSV record), for the rules that read more than the
+ * pair: promptfoo's `finish-reason`, `perplexity`, `cost` and `latency` read `finishReason`, `logprobs`,
+ * `cost` and `latencyMs` from it. Kernel metrics ignore it.
+ */
+export type RowFields = Readonly<Record<string, unknown>>;
+
 /** A metric bound to resolved options and an output name: statistics in, scores out. */
 export interface MetricInstance {
   /** Canonical registry name of the metric (for plug-in modules: `"module"`). */
@@ -56,8 +63,11 @@ export interface MetricInstance {
   readonly sequentialColumns?: readonly number[];
   readonly scale: MetricScale;
   readonly higherIsBetter: boolean;
-  /** n × width statistics for n pairs (one batch call). Throws if any pair fails. */
-  statistics(hyps: readonly string[], refs: readonly (readonly string[])[]): Float64Array;
+  /**
+   * n × width statistics for n pairs (one batch call). Throws if any pair fails. `rows` (optional, one per
+   * pair) are the input rows' fields, which pair rules receive as their fourth argument.
+   */
+  statistics(hyps: readonly string[], refs: readonly (readonly string[])[], rows?: readonly (RowFields | undefined)[]): Float64Array;
   /** n × columns.length per-row values from n statistics rows. */
   rowValues(stats: Float64Array, n: number): Float64Array;
   /**

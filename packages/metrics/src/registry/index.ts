@@ -14,6 +14,7 @@ export {
   type MetricInstance,
   type MetricScale,
   type MetricSpecJson,
+  type RowFields,
 } from "./contract.js";
 export { UnknownMetricError, MetricOptionError, MetricNotLoadedError, UnknownOptionError } from "./errors.js";
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";

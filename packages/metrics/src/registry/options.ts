@@ -4,7 +4,8 @@
 import { MetricOptionError, UnknownOptionError } from "./errors.js";
 import { closestOption } from "../options.js";
 
-export type OptionType = "boolean" | "integer" | "number" | "string" | "string[]";
+/** `json`: any JSON value (promptfoo's assertion `value`: a string, a list, a number or an object). */
+export type OptionType = "boolean" | "integer" | "number" | "string" | "string[]" | "json";
 
 export interface OptionSchema {
   readonly type: OptionType;
@@ -63,6 +64,8 @@ function typeOk(type: OptionType, v: unknown): boolean {
       return typeof v === "string";
     case "string[]":
       return typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+    case "json":
+      return true;
   }
 }
 
@@ -72,6 +75,7 @@ const TYPE_WORDS: Record<OptionType, string> = {
   number: "a finite number",
   string: "a string",
   "string[]": "a list of strings",
+  json: "a JSON value",
 };
 
 /**

@@ -131,7 +131,7 @@ export async function loadMetrics(names?: readonly string[]): Promise<void> {
 export function createMetric(spec: MetricSpecJson, fn?: RuleFunction): MetricInstance {
   if (spec.metric === "module") {
     const rule = ruleForModule(spec);
-    if (rule) return rule.loaded() ? rule.create(spec) : callableMetric(spec, fn, { metric: rule.name, ...(rule.headline ? { headline: rule.headline } : {}) });
+    if (rule) return rule.loaded() ? rule.create(spec) : callableMetric(spec, fn, { metric: rule.name, higherIsBetter: rule.higherIsBetter, ...(rule.headline ? { headline: rule.headline } : {}) });
     return callableMetric(spec, fn);
   }
   const def = getMetric(spec.metric);

@@ -46,11 +46,14 @@ export function ruleMetric(init: {
   options?: OptionSchemas;
   headline?: string;
   aliases?: readonly string[];
+  /** Default true; false for rules whose value is a cost (promptfoo's `cost`, `latency`, `perplexity`). */
+  higherIsBetter?: boolean;
 }): RuleEntry {
   const { target } = init;
   let fn = init.fn;
   let loading: Promise<void> | undefined;
-  const extra = { metric: init.name, ...(init.headline ? { headline: init.headline } : {}) };
+  const higherIsBetter = init.higherIsBetter ?? true;
+  const extra = { metric: init.name, higherIsBetter, ...(init.headline ? { headline: init.headline } : {}) };
   return {
     name: init.name,
     ...(init.aliases ? { aliases: init.aliases } : {}),
@@ -58,7 +61,7 @@ export function ruleMetric(init: {
     description: init.description,
     options: init.options ?? {},
     scale: 1,
-    higherIsBetter: true,
+    higherIsBetter,
     ...(init.headline ? { headline: init.headline } : {}),
     target,
     ...(init.load?.group ? { group: init.load.group } : {}),
@@ -110,6 +113,86 @@ const evalwireGroup = group("evalwire", () => import("./groups/evalwire.js"));
 const evalwireRegexGroup = group("evalwire-regex", () => import("./groups/evalwire-regex.js"));
 const byobGroup = group("byob", () => import("./groups/byob.js"));
 const byobRegexGroup = group("byob-regex", () => import("./groups/byob-regex.js"));
+const PROMPTFOO = "@evalkern/metrics/promptfoo";
+const promptfoo = (exportName: string) => ({ module: PROMPTFOO, export: exportName, call: "pair" as const });
+
+// promptfoo's rules load by group, so the XML/HTML parsers and the SQL parser load only with their own rules
+const promptfooTextGroup = group("promptfoo-text", () => import("./groups/promptfoo-text.js"));
+const promptfooJsonGroup = group("promptfoo-json", () => import("./groups/promptfoo-json.js"));
+const promptfooMarkupGroup = group("promptfoo-markup", () => import("./groups/promptfoo-markup.js"));
+const promptfooSqlGroup = group("promptfoo-sql", () => import("./groups/promptfoo-sql.js"));
+
+const VALUE = { type: "json", help: "promptfoo's assertion value (default: the references)" } as const;
+const LIST = { value: { ...VALUE, help: "list of strings, or one comma-separated string (default: the references)" } } as const;
+const SQL = {
+  value: { ...VALUE, help: "{ databaseType, allowedTables, allowedColumns } (default: the first reference)" },
+  databaseType: { type: "string", default: "MySQL", help: "node-sql-parser database: MySQL, PostgresQL, BigQuery, Sqlite, TransactSQL, ..." },
+  dialect: { type: "string", help: "alias of databaseType" },
+  allowedTables: { type: "string[]", help: "whitelist, node-sql-parser form: {type}::{db}::{table}, e.g. select::null::users" },
+  allowedColumns: { type: "string[]", help: "whitelist, node-sql-parser form: {type}::{table}::{column}, e.g. select::users::name" },
+} as const;
+const XML = { value: { ...VALUE, help: "required elements: dotted paths, comma-separated or a list (default: the references)" }, requiredElements: { type: "string[]", help: "as value" } } as const;
+const fromRow = (field: string) => `(from the row's ${field})`;
+
+/** promptfoo's deterministic assertion types, under promptfoo's names (src/assertions/*.ts of promptfoo/promptfoo). */
+const PROMPTFOO_RULES = [
+  ruleMetric({ name: "contains-any", family: "promptfoo", description: "promptfoo contains-any: the output contains one of the values", target: promptfoo("containsAny"), load: promptfooTextGroup("containsAny"), options: LIST }),
+  ruleMetric({ name: "icontains-any", family: "promptfoo", description: "promptfoo icontains-any: contains-any ignoring case", target: promptfoo("icontainsAny"), load: promptfooTextGroup("icontainsAny"), options: LIST }),
+  ruleMetric({ name: "contains-all", family: "promptfoo", description: "promptfoo contains-all: every value (all or nothing)", target: promptfoo("containsAll"), load: promptfooTextGroup("containsAll"), options: LIST }),
+  ruleMetric({ name: "icontains-all", family: "promptfoo", description: "promptfoo icontains-all: contains-all ignoring case", target: promptfoo("icontainsAll"), load: promptfooTextGroup("icontainsAll"), options: LIST }),
+  ruleMetric({ name: "starts-with", family: "promptfoo", description: "promptfoo starts-with: the output starts with the value", target: promptfoo("startsWith"), load: promptfooTextGroup("startsWith"), options: { value: VALUE } }),
+  ruleMetric({
+    name: "word-count",
+    family: "promptfoo",
+    description: "promptfoo word-count: whitespace-separated words equal the value, or lie in [min, max]",
+    target: promptfoo("wordCount"),
+    load: promptfooTextGroup("wordCount"),
+    options: { value: { ...VALUE, help: "a number, or { min, max } (default: the first reference)" }, min: { type: "integer", help: "at least" }, max: { type: "integer", help: "at most" } },
+  }),
+  ruleMetric({
+    name: "contains-json",
+    family: "promptfoo",
+    description: "promptfoo contains-json: a JSON object/array in the output (conforming to a JSON schema when given)",
+    target: promptfoo("containsJson"),
+    load: promptfooJsonGroup("containsJson"),
+    options: { value: { ...VALUE, help: "JSON schema (default: the first reference, if any)" }, schema: { type: "json", help: "as value" } },
+  }),
+  ruleMetric({ name: "is-xml", family: "promptfoo", description: "promptfoo is-xml: the output is well-formed XML with the required elements", target: promptfoo("isXml"), load: promptfooMarkupGroup("isXml"), options: XML }),
+  ruleMetric({ name: "contains-xml", family: "promptfoo", description: "promptfoo contains-xml: an XML element in the output, with the required elements", target: promptfoo("containsXml"), load: promptfooMarkupGroup("containsXml"), options: XML }),
+  ruleMetric({ name: "is-html", family: "promptfoo", description: "promptfoo is-html: the output is HTML (parse5)", target: promptfoo("isHtml"), load: promptfooMarkupGroup("isHtml") }),
+  ruleMetric({ name: "contains-html", family: "promptfoo", description: "promptfoo contains-html: the output has HTML in it", target: promptfoo("containsHtml"), load: promptfooMarkupGroup("containsHtml") }),
+  ruleMetric({ name: "is-sql", family: "promptfoo", description: "promptfoo is-sql: the output is SQL of the dialect (node-sql-parser, optional peer)", target: promptfoo("isSql"), load: promptfooSqlGroup("isSql"), options: SQL }),
+  ruleMetric({ name: "contains-sql", family: "promptfoo", description: "promptfoo contains-sql: is-sql on the output's ```sql block, else the output", target: promptfoo("containsSql"), load: promptfooSqlGroup("containsSql"), options: SQL }),
+  ruleMetric({
+    name: "is-valid-openai-function-call",
+    family: "promptfoo",
+    description: "promptfoo is-valid-openai-function-call: a call of a declared function, arguments valid",
+    target: promptfoo("isValidOpenaiFunctionCall"),
+    load: promptfooJsonGroup("isValidOpenaiFunctionCall"),
+    options: { functions: { type: "json", help: "the functions offered: [{ name, parameters }]" }, value: { ...VALUE, help: "as functions" } },
+  }),
+  ruleMetric({
+    name: "is-valid-openai-tools-call",
+    family: "promptfoo",
+    description: "promptfoo is-valid-openai-tools-call: calls of declared tools, arguments valid",
+    target: promptfoo("isValidOpenaiToolsCall"),
+    load: promptfooJsonGroup("isValidOpenaiToolsCall"),
+    options: { tools: { type: "json", help: 'the tools offered: [{ type: "function", function: { name, parameters } }]' }, value: { ...VALUE, help: "as tools" } },
+  }),
+  ruleMetric({ name: "is-refusal", family: "promptfoo", description: "promptfoo is-refusal: the output refuses (or is empty)", target: promptfoo("isRefusal"), load: promptfooTextGroup("isRefusal") }),
+  ruleMetric({
+    name: "finish-reason",
+    family: "promptfoo",
+    description: `promptfoo finish-reason: the finish reason equals the value, ignoring case ${fromRow("finishReason")}`,
+    target: promptfoo("finishReason"),
+    load: promptfooTextGroup("finishReason"),
+    options: { value: { ...VALUE, help: "stop, length, tool_calls, content_filter, ... (default: the first reference)" } },
+  }),
+  ruleMetric({ name: "perplexity", family: "promptfoo", description: `promptfoo perplexity: exp(−mean logprob), lower is better ${fromRow("logprobs")}`, target: promptfoo("perplexity"), load: promptfooTextGroup("perplexity"), higherIsBetter: false }),
+  ruleMetric({ name: "perplexity-score", family: "promptfoo", description: `promptfoo perplexity-score: 1 / (1 + perplexity) ${fromRow("logprobs")}`, target: promptfoo("perplexityScore"), load: promptfooTextGroup("perplexityScore") }),
+  ruleMetric({ name: "cost", family: "promptfoo", description: `promptfoo cost: the call's cost in USD, lower is better ${fromRow("cost")}`, target: promptfoo("cost"), load: promptfooTextGroup("cost"), higherIsBetter: false }),
+  ruleMetric({ name: "latency", family: "promptfoo", description: `promptfoo latency: the call's latency in ms, lower is better ${fromRow("latencyMs")}`, target: promptfoo("latency"), load: promptfooTextGroup("latency"), higherIsBetter: false }),
+];
 
 /** The pair-callable rule metrics, in help order. */
 export const RULE_METRICS = [
@@ -163,4 +246,5 @@ export const RULE_METRICS = [
     load: autoevalsJsonGroup("validJson"),
     options: { schema: { type: "string", help: "JSON Schema as JSON text (default: none)" } },
   }),
+  ...PROMPTFOO_RULES,
 ] as const;
