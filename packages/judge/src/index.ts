@@ -81,3 +81,13 @@ export * from "./deepeval/index.js";
 
 // The test cases the DeepEval metrics measure, so a judge user needs one import.
 export { LLMTestCase, ConversationalTestCase, ArenaTestCase, ToolCall } from "@evalkern/metrics/deepeval";
+
+// promptfoo's model-graded assertion types by name (what `evalkern test` dispatches to).
+export {
+  modelGradedAssertion,
+  listModelGradedAssertions,
+  type ModelGradedAssertion,
+  type ModelGradedContext,
+  type ModelGradedResult,
+  type ModelGradedTable,
+} from "./promptfoo/index.js";

@@ -18,7 +18,7 @@
  * });
  */
 import { ready } from "@evalkern/core-wasm";
-import { getMetric, lexicalMetric, type MetricInstance } from "@evalkern/metrics/registry";
+import { getMetric, lexicalMetric, pairScore, type MetricInstance } from "@evalkern/metrics/registry";
 import { expect } from "vitest";
 
 await ready();
@@ -73,8 +73,7 @@ function headlineOf(m: MetricInstance, values: Float64Array, keys: readonly stri
 
 function sentence(metric: MatcherMetric, hypothesis: string, refs: readonly string[], options: Readonly<Record<string, unknown>>): number {
   if (typeof metric === "function") return metric(hypothesis, refs);
-  const m = registryMetric(metric, options);
-  return headlineOf(m, m.rowValues(m.statistics([hypothesis], [refs]), 1), m.columns);
+  return pairScore(metric, hypothesis, refs, options).score;
 }
 
 /**

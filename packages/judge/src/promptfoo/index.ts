@@ -1,0 +1,29 @@
+// promptfoo's model-graded assertion types, by promptfoo's names: the one lookup the suite runner
+// (`evalkern test`, `runSuite` of @evalkern/harness) calls for a type that is neither a rule metric nor a
+// judge metric of the registries. Each family of types lives in its own file of this folder exporting a
+// `MODEL_GRADED_ASSERTIONS` table; adding a family is one import and one entry in `TABLES` below.
+import type { ModelGradedAssertion, ModelGradedTable } from "./types.js";
+
+export type { ModelGradedAssertion, ModelGradedContext, ModelGradedResult, ModelGradedTable } from "./types.js";
+
+/** Every table of model-graded types, merged in this order (a later table may not reuse a name). */
+const TABLES: readonly ModelGradedTable[] = [];
+
+const BY_NAME = new Map<string, ModelGradedAssertion>();
+for (const table of TABLES) {
+  for (const [name, fn] of Object.entries(table)) {
+    // two families claiming one promptfoo name is a packaging mistake, caught when the module loads
+    if (BY_NAME.has(name)) throw new Error(`model-graded assertion ${JSON.stringify(name)} is defined twice`);
+    BY_NAME.set(name, fn);
+  }
+}
+
+/** The model-graded assertion of a promptfoo type name (without the `not-` prefix), or undefined. */
+export function modelGradedAssertion(name: string): ModelGradedAssertion | undefined {
+  return typeof name === "string" ? BY_NAME.get(name) : undefined;
+}
+
+/** The promptfoo type names of every model-graded assertion, in table order. */
+export function listModelGradedAssertions(): readonly string[] {
+  return [...BY_NAME.keys()];
+}
