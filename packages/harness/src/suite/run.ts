@@ -114,10 +114,14 @@ async function evaluateAll(asserts: readonly SuiteAssertionOrSet[], ctx: Asserti
   );
 }
 
-type Generator = (prompt: string, provider: SuiteProvider) => Promise<string>;
+/** Generates the output of a rendered prompt with a provider. */
+export type SuiteGenerator = (prompt: string, provider: SuiteProvider) => Promise<string>;
 
-/** BYOB clients, one per provider, over an `OpenAICompatibleJudge` carrying the cache. */
-function generator(options: RunSuiteOptions): Generator {
+/**
+ * The generator of a run: BYOB clients, one per provider, each over an `OpenAICompatibleJudge` carrying the
+ * cache. Share one between the cases of a run (`runSuiteCase(c, { ...options, generate })`).
+ */
+export function suiteGenerator(options: RunSuiteOptions): SuiteGenerator {
   const clients = new Map<string, OpenAICompatibleClient>();
   return (prompt, provider) => {
     let client = clients.get(provider.id + provider.label);
@@ -156,7 +160,7 @@ function generator(options: RunSuiteOptions): Generator {
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Run one case: generate (when needed), grade, aggregate. Never throws: failures are `error` outcomes. */
-export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { readonly generate?: Generator } = {}): Promise<TestOutcome> {
+export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { readonly generate?: SuiteGenerator } = {}): Promise<TestOutcome> {
   const started = performance.now();
   const { test } = c;
   const base = {
@@ -171,7 +175,7 @@ export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { re
   let rendered: string | undefined;
   try {
     rendered = c.prompt ? renderTemplate(c.prompt.raw, test.vars) : undefined;
-    output = test.output ?? (await (options.generate ?? generator(options))(rendered!, c.provider!));
+    output = test.output ?? (await (options.generate ?? suiteGenerator(options))(rendered!, c.provider!));
   } catch (e) {
     const error = `no output: ${message(e)}`;
     return { ...base, output: null, status: "error", pass: false, score: 0, reason: error, namedScores: {}, assertions: [], durationMs: performance.now() - started, error };
@@ -203,7 +207,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions = {}): Pro
   const needs = suiteNeeds(suite);
   if (needs.judge && !options.judge) throw new InvalidArgumentError("the suite has model-graded assertions or judge metrics: give a judge", { argument: "judge" });
   const cases = suiteCases(suite, options);
-  const generate = generator(options);
+  const generate = suiteGenerator(options);
   const outcomes: TestOutcome[] = new Array(cases.length);
   let next = 0;
   const worker = async () => {
