@@ -9,7 +9,10 @@ export type Floors = ReadonlyMap<string, number>;
 /** Parse the flag's value (a malformed entry is a usage error). */
 export function parseFloors(spec: string, flag = "--fail-under"): Floors {
   const floors = new Map<string, number>();
-  for (const part of spec.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(part);
     const value = m ? Number(m[2]) : Number.NaN;
     if (!m || !Number.isFinite(value)) throw usageError(`${flag} ${JSON.stringify(part)}: give name=number, e.g. ${flag} bleu=30,chrf=50`);
@@ -25,7 +28,10 @@ export function checkFloorNames(floors: Floors, known: readonly string[], what: 
   for (const name of floors.keys()) {
     if (known.includes(name)) continue;
     const hint = didYouMean(name, known);
-    throw usageError(`${flag}: no ${what} named ${JSON.stringify(name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known: ${known.join(", ")}`);
+    throw usageError(
+      `${flag}: no ${what} named ${JSON.stringify(name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; ` +
+        `known: ${known.join(", ")}`,
+    );
   }
 }
 
@@ -33,7 +39,12 @@ export function checkFloorNames(floors: Floors, known: readonly string[], what: 
  * The lines of the floors not reached by `values` (empty when every floor is reached). A value that is
  * missing (no row scored) counts as below its floor: a gate never passes on nothing.
  */
-export function floorFailures(floors: Floors, values: Readonly<Record<string, number | null | undefined>>, what: string, flag = "--fail-under"): string[] {
+export function floorFailures(
+  floors: Floors,
+  values: Readonly<Record<string, number | null | undefined>>,
+  what: string,
+  flag = "--fail-under",
+): string[] {
   const out: string[] = [];
   for (const [name, floor] of floors) {
     const v = values[name];
@@ -49,7 +60,11 @@ const round = (x: number) => String(Number(x.toPrecision(6)));
  * The exit code of `evalkern score --fail-under` after the summary: 0 when every corpus score (the keys the
  * table prints, on their printed scale) reaches its floor, 1 otherwise (one line per metric on `stderr`).
  */
-export function gateCorpusScores(floors: Floors | undefined, metrics: readonly { readonly corpus: Readonly<Record<string, number>> }[], stderr: { write(text: string): unknown }): number {
+export function gateCorpusScores(
+  floors: Floors | undefined,
+  metrics: readonly { readonly corpus: Readonly<Record<string, number>> }[],
+  stderr: { write(text: string): unknown },
+): number {
   if (!floors) return 0;
   const values: Record<string, number> = Object.assign({}, ...metrics.map((m) => m.corpus));
   checkFloorNames(floors, Object.keys(values), "corpus score");

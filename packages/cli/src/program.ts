@@ -349,7 +349,10 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--filter <regex>", "only tests whose description matches (promptfoo's --filter-pattern)")
     .addOption(new Option("--filter-pattern <regex>", "same as --filter").hideHelp())
     .option("--filter-first-n <n>", "only the first n tests", positiveInt("--filter-first-n"))
-    .option("--base-url <url>", "OpenAI-compatible base URL of providers without config.apiBaseUrl (default $EVALKERN_BASE_URL or $OPENAI_BASE_URL)")
+    .option(
+      "--base-url <url>",
+      "OpenAI-compatible base URL of providers without config.apiBaseUrl (default $EVALKERN_BASE_URL or $OPENAI_BASE_URL)",
+    )
     .option("--api-key <key>", "API key of the providers (default $EVALKERN_API_KEY or $OPENAI_API_KEY)")
     .option("--judge-model <name>", "judge of model-graded assertions and judge metrics (default $EVALKERN_JUDGE_MODEL)")
     .option("--judge-base-url <url>", "the judge's base URL (default $EVALKERN_JUDGE_BASE_URL)")
@@ -359,7 +362,11 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--concurrency <n>", "tests in flight", positiveInt("--concurrency"), 4)
     .option("--timeout <ms>", "per-request timeout", positiveInt("--timeout"))
     .option("--json", "print the results as JSON")
-    .addHelpText("after", "\nExamples:\n  evalkern test examples/evals.yaml --junit results.xml\n  evalkern test evals.yaml --base-url http://localhost:8000/v1 --cache calls.jsonl --filter capital\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  evalkern test examples/evals.yaml --junit results.xml\n" +
+        "  evalkern test evals.yaml --base-url http://localhost:8000/v1 --cache calls.jsonl --filter capital\n",
+    )
     .action(async (suite: string, o: Record<string, unknown>) => {
       const { testCommand } = await import("./commands/test.js");
       code = await testCommand({ suite, ...o, filter: (o.filter ?? o.filterPattern) as string | undefined } as never, sink);

@@ -183,7 +183,8 @@ describe("packaging: the tarball of every workspace package", () => {
   });
 
   it("@evalkern/vitest depends on metrics and core-wasm only; vitest is a peer, and the harness an optional one (for /suite)", () => {
-    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest & { peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    type WithMeta = Manifest & { peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as WithMeta;
     expect(Object.keys(m.dependencies ?? {}).sort()).toEqual(["@evalkern/core-wasm", "@evalkern/metrics"]);
     expect(Object.keys(m.peerDependencies ?? {})).toEqual(["vitest", "@evalkern/harness"]);
     expect(m.peerDependenciesMeta).toEqual({ "@evalkern/harness": { optional: true } });

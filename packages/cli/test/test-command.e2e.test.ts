@@ -31,7 +31,9 @@ describe("evalkern test", () => {
     expect(r.stdout).toMatch(/4 passed, 0 failed, 0 errors · 4 tests/);
     // Japan: (1·1 + rougeL 4/6 ·2 + assert-set mean(F1 1/3, Levenshtein 1 − 5/35)·1) / 4, by hand
     const japan = (1 + (2 * 4) / 6 + (1 / 3 + (1 - 5 / 35)) / 2) / 4;
-    expect(r.stdout).toMatch(new RegExp(`PASS\\s+Japan, weighted score\\s+${japan.toFixed(2)}\\s+aggregate score ${japan.toFixed(2)} ≥ 0.6`));
+    expect(r.stdout).toMatch(
+      new RegExp(`PASS\\s+Japan, weighted score\\s+${japan.toFixed(2)}\\s+aggregate score ${japan.toFixed(2)} ≥ 0.6`),
+    );
     const parsed = await parseJunit(readFileSync(junit, "utf8"));
     expect(parsed).toMatchObject({ tests: 4, failures: 0, errors: 0 });
     const cases = (parsed as { testsuite: { testcase: { name: string; failure?: unknown }[] }[] }).testsuite[0]!.testcase;
@@ -77,10 +79,20 @@ describe("evalkern test", () => {
     expect(failed.name).toBe('wrong <b> & "quoted"');
     expect(failed.failure![0]!.message).toBe("answer-passage-match 0 < 1");
     expect(failed.failure![0]!.inner).toContain("output: Lyon <is> & nice");
-    const json = JSON.parse(readFileSync(results, "utf8")) as { stats: unknown; tests: { status: string; score: number; assertions: { pass: boolean; score: number }[] }[] };
+    const json = JSON.parse(readFileSync(results, "utf8")) as {
+      stats: unknown;
+      tests: { status: string; score: number; assertions: { pass: boolean; score: number }[] }[];
+    };
     expect(json.stats).toEqual({ total: 3, passed: 2, failed: 1, errors: 0 });
     // weight 0: reported as a score of 0 but not failing the test (promptfoo)
-    expect(json.tests[2]).toMatchObject({ status: "pass", score: 1, assertions: [{ pass: true, score: 1 }, { pass: true, score: 0 }] });
+    expect(json.tests[2]).toMatchObject({
+      status: "pass",
+      score: 1,
+      assertions: [
+        { pass: true, score: 1 },
+        { pass: true, score: 0 },
+      ],
+    });
   });
 
   it("generates outputs through a loopback OpenAI-compatible server, caches them, and replays with the server gone", async () => {
@@ -109,8 +121,11 @@ describe("evalkern test", () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/PASS\s+fr · openai:chat:test-model/);
     expect(first.stdout).toMatch(/FAIL\s+it · openai:chat:test-model/);
-    const sent = server.requests.map((q) => (q.body as { model: string; messages: { content: string }[] }));
-    expect(sent.map((b) => b.messages.at(-1)!.content).sort()).toEqual(["Answer briefly: what is the capital of France?", "Answer briefly: what is the capital of Italy?"]);
+    const sent = server.requests.map((q) => q.body as { model: string; messages: { content: string }[] });
+    expect(sent.map((b) => b.messages.at(-1)!.content).sort()).toEqual([
+      "Answer briefly: what is the capital of France?",
+      "Answer briefly: what is the capital of Italy?",
+    ]);
     expect(sent.every((b) => b.model === "test-model")).toBe(true);
     const outputs = (JSON.parse(readFileSync(join(dir, "gen.json"), "utf8")) as { tests: { output: string }[] }).tests.map((t) => t.output);
     expect(outputs).toEqual(["Paris is the capital.", "I think it is Milan."]);
@@ -135,13 +150,26 @@ describe("evalkern test", () => {
     );
     let r;
     try {
-      r = await runCli(["test", suite, "--judge-model", "test-model", "--judge-base-url", server.baseURL, "--output", join(dir, "judged.json")]);
+      r = await runCli([
+        "test",
+        suite,
+        "--judge-model",
+        "test-model",
+        "--judge-base-url",
+        server.baseURL,
+        "--output",
+        join(dir, "judged.json"),
+      ]);
     } finally {
       await server.close();
     }
     expect(r.code).toBe(1);
     // one of the two claims is supported: 0.5 < 0.6 fails; its not- form passes with score 1 − 0.5
-    const t = (JSON.parse(readFileSync(join(dir, "judged.json"), "utf8")) as { tests: { assertions: { pass: boolean; score: number; value: number }[] }[] }).tests[0]!;
+    const t = (
+      JSON.parse(readFileSync(join(dir, "judged.json"), "utf8")) as {
+        tests: { assertions: { pass: boolean; score: number; value: number }[] }[];
+      }
+    ).tests[0]!;
     expect(t.assertions).toMatchObject([
       { pass: false, score: 0.5, value: 0.5 },
       { pass: true, score: 0.5, value: 0.5 },
@@ -159,13 +187,21 @@ describe("evalkern test", () => {
   });
 
   it("exits 3 on a suite it cannot run as written, 2 when a judge is needed and none is given", async () => {
-    const typo = await runCli(["test", write("typo.yaml", "tests:\n  - output: x\n    assert: [{ type: rougeL }, { type: answer-pasage-match, value: x }]\n")]);
+    const typo = await runCli([
+      "test",
+      write("typo.yaml", "tests:\n  - output: x\n    assert: [{ type: rougeL }, { type: answer-pasage-match, value: x }]\n"),
+    ]);
     expect(typo.code).toBe(3);
-    expect(typo.stderr).toMatch(/tests\[0\]\.assert\[1\]: unknown assertion type "answer-pasage-match" \(did you mean "answer-passage-match"\?\)/);
+    expect(typo.stderr).toMatch(
+      /tests\[0\]\.assert\[1\]: unknown assertion type "answer-pasage-match" \(did you mean "answer-passage-match"\?\)/,
+    );
     const yaml = await runCli(["test", write("bad.yaml", "tests: [\n")]);
     expect(yaml.code).toBe(3);
     expect(yaml.stderr).toMatch(/not valid YAML/);
-    const noPrompt = await runCli(["test", write("noprompt.yaml", "tests:\n  - vars: { a: 1 }\n    assert: [{ type: rougeL, value: x }]\n")]);
+    const noPrompt = await runCli([
+      "test",
+      write("noprompt.yaml", "tests:\n  - vars: { a: 1 }\n    assert: [{ type: rougeL, value: x }]\n"),
+    ]);
     expect(noPrompt.code).toBe(3);
     expect(noPrompt.stderr).toMatch(/no output, and the suite no prompts and providers/);
     const judge = await runCli(["test", write("needsjudge.yaml", "tests:\n  - output: x\n    assert: [{ type: faithfulness }]\n")]);
@@ -177,7 +213,19 @@ describe("evalkern test", () => {
 describe("--fail-under", () => {
   it("score: exits 1 naming the corpus score below its floor and by how much; 0 when every floor is reached", async () => {
     const out = join(dir, "floors.jsonl");
-    const low = await runCli(["score", examplePairs, "-o", out, "--metric", "bleu", "--metric", "chrf", "--fail-under", "bleu=99,chrf=1", "--no-progress"]);
+    const low = await runCli([
+      "score",
+      examplePairs,
+      "-o",
+      out,
+      "--metric",
+      "bleu",
+      "--metric",
+      "chrf",
+      "--fail-under",
+      "bleu=99,chrf=1",
+      "--no-progress",
+    ]);
     expect(low.code).toBe(1);
     const m = /--fail-under: bleu corpus score ([\d.]+) is below its floor 99 by ([\d.]+)/.exec(low.stderr);
     expect(m).not.toBeNull();
@@ -194,15 +242,35 @@ describe("--fail-under", () => {
 
   it("judge: exits 1 when a metric's pass rate is below its floor (2 of 3 rows pass faithfulness at 0.6)", async () => {
     const rows = [
-      { input: "Capital of France?", actual_output: "Paris is the capital of France.", retrieval_context: ["Paris is the capital and largest city of France."] },
-      { input: "Where is the Eiffel Tower?", actual_output: "The Eiffel Tower is in Paris. It was moved to Berlin in 1999.", retrieval_context: ["The Eiffel Tower is a landmark in Paris."] },
+      {
+        input: "Capital of France?",
+        actual_output: "Paris is the capital of France.",
+        retrieval_context: ["Paris is the capital and largest city of France."],
+      },
+      {
+        input: "Where is the Eiffel Tower?",
+        actual_output: "The Eiffel Tower is in Paris. It was moved to Berlin in 1999.",
+        retrieval_context: ["The Eiffel Tower is a landmark in Paris."],
+      },
       { input: "Capitale ?", actual_output: "Berlin est la capitale.", retrieval_context: ["Berlin est la capitale de l'Allemagne."] },
     ];
     const input = write("rag.jsonl", rows.map((r) => JSON.stringify(r)).join("\n"));
     const server = await startServer(judgeReply);
     let r;
     try {
-      const args = ["judge", input, "--metric", "faithfulness:threshold=0.6", "--model", "test-model", "--base-url", server.baseURL, "-o", join(dir, "rag.judged.jsonl"), "--no-progress"];
+      const args = [
+        "judge",
+        input,
+        "--metric",
+        "faithfulness:threshold=0.6",
+        "--model",
+        "test-model",
+        "--base-url",
+        server.baseURL,
+        "-o",
+        join(dir, "rag.judged.jsonl"),
+        "--no-progress",
+      ];
       r = await runCli([...args, "--fail-under", "faithfulness=0.8"]);
       const typo = await runCli([...args, "--fail-under", "faithfulnes=0.8"]);
       expect(typo.code).toBe(2);

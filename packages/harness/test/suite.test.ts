@@ -5,7 +5,16 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aggregateOutcomes, assertionFromString, evaluateAssertion, parseSuite, renderTemplate, runSuite, SuiteError, type AssertionOutcome } from "../src/index.js";
+import {
+  aggregateOutcomes,
+  assertionFromString,
+  evaluateAssertion,
+  parseSuite,
+  renderTemplate,
+  runSuite,
+  SuiteError,
+  type AssertionOutcome,
+} from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "evalkern-suite-"));
 
@@ -18,12 +27,20 @@ describe("loading", () => {
         { description: "own threshold", output: "y", threshold: 0.9 },
       ],
     });
-    expect(suite.tests[0]).toMatchObject({ vars: { lang: "en", answer: "Paris" }, threshold: 0.5, assert: [{ type: "rougeL" }, { type: "f1" }], description: "#1 lang=en, answer=Paris" });
+    expect(suite.tests[0]).toMatchObject({
+      vars: { lang: "en", answer: "Paris" },
+      threshold: 0.5,
+      assert: [{ type: "rougeL" }, { type: "f1" }],
+      description: "#1 lang=en, answer=Paris",
+    });
     expect(suite.tests[1]).toMatchObject({ threshold: 0.9, description: "own threshold", assert: [{ type: "rougeL" }] });
   });
 
   it("reads tests from CSV (columns are vars, __expected* assertions, __description, __threshold, __output) and JSONL", () => {
-    writeFileSync(join(dir, "t.csv"), "q,__expected1,__expected2,__description,__threshold,__output\nhi,evalwire-contains:hi,not-f1(0.5):bye,first,0.25,hi there\n");
+    writeFileSync(
+      join(dir, "t.csv"),
+      "q,__expected1,__expected2,__description,__threshold,__output\nhi,evalwire-contains:hi,not-f1(0.5):bye,first,0.25,hi there\n",
+    );
     writeFileSync(join(dir, "t.jsonl"), `${JSON.stringify({ vars: { q: "a" }, output: "a", assert: [{ type: "em", value: "a" }] })}\n\n`);
     const suite = parseSuite({ tests: ["file://t.csv", "file://t.jsonl"] }, { path: join(dir, "s.yaml") });
     expect(suite.tests).toHaveLength(2);
@@ -32,7 +49,10 @@ describe("loading", () => {
       vars: { q: "hi" },
       output: "hi there",
       threshold: 0.25,
-      assert: [{ type: "evalwire-contains", value: "hi" }, { type: "not-f1", value: "bye", threshold: 0.5 }],
+      assert: [
+        { type: "evalwire-contains", value: "hi" },
+        { type: "not-f1", value: "bye", threshold: 0.5 },
+      ],
       source: "file://t.csv row 2",
     });
     expect(suite.tests[1]).toMatchObject({ vars: { q: "a" }, source: "file://t.jsonl line 1" });
@@ -48,8 +68,14 @@ describe("loading", () => {
     const bad = (raw: unknown, re: RegExp) => expect(() => parseSuite(raw, { path: "s.yaml" })).toThrow(re);
     bad({ tests: [{ output: "x", assert: [{ type: "bleu", valeu: 1 }] }] }, /s\.yaml tests\[0\]\.assert\[0\]: unknown key "valeu"/);
     bad({ tests: [{ output: "x", assert: [{ type: "not-roguel" }] }] }, /unknown assertion type "not-roguel" \(did you mean "rougeL"\?\)/);
-    bad({ tests: [{ output: "x", assert: [{ type: "assert-set", assert: [{ type: "assert-set", assert: [] }] }] }] }, /may not hold another assert-set/);
-    bad({ prompts: ["Q: {{ q }}"], providers: ["openai:chat:m"], tests: [{ vars: {} }] }, /reads \{\{ q \}\}, which the test's vars do not have/);
+    bad(
+      { tests: [{ output: "x", assert: [{ type: "assert-set", assert: [{ type: "assert-set", assert: [] }] }] }] },
+      /may not hold another assert-set/,
+    );
+    bad(
+      { prompts: ["Q: {{ q }}"], providers: ["openai:chat:m"], tests: [{ vars: {} }] },
+      /reads \{\{ q \}\}, which the test's vars do not have/,
+    );
     bad({ prompts: ["{% if x %}"], providers: ["openai:chat:m"], tests: [{ vars: {} }] }, /Nunjucks tags/);
     bad({ providers: ["anthropic:messages:claude"], tests: [{ output: "x" }] }, /only OpenAI-compatible providers/);
     bad({ tests: [] }, /no tests/);
@@ -59,13 +85,22 @@ describe("loading", () => {
 
 describe("templates", () => {
   it("renders {{ var }}, dotted paths and | dump; a missing var is an error, not an empty string", () => {
-    expect(renderTemplate("{{ q }} / {{doc.title}} / {{ tags | dump }}", { q: "hi", doc: { title: "T" }, tags: ["a", "b"] })).toBe('hi / T / ["a","b"]');
+    expect(renderTemplate("{{ q }} / {{doc.title}} / {{ tags | dump }}", { q: "hi", doc: { title: "T" }, tags: ["a", "b"] })).toBe(
+      'hi / T / ["a","b"]',
+    );
     expect(() => renderTemplate("{{ nope }}", {})).toThrow(/nope/);
   });
 });
 
 describe("grading", () => {
-  const o = (pass: boolean, score: number, weight = 1, metric?: string): AssertionOutcome => ({ type: "t", pass, score, weight, reason: pass ? "ok" : "bad", ...(metric ? { metric } : {}) });
+  const o = (pass: boolean, score: number, weight = 1, metric?: string): AssertionOutcome => ({
+    type: "t",
+    pass,
+    score,
+    weight,
+    reason: pass ? "ok" : "bad",
+    ...(metric ? { metric } : {}),
+  });
 
   it("passes when every assertion passes; with a threshold, on the weighted mean score (promptfoo's AssertionsResult)", () => {
     expect(aggregateOutcomes([o(true, 1), o(false, 0.4)], undefined)).toMatchObject({ pass: false, score: 0.7, reason: "bad" });
@@ -92,14 +127,25 @@ describe("grading", () => {
           output: "Tokyo",
           assert: [
             { type: "evalwire-contains", value: "Tokyo" },
-            { type: "assert-set", threshold: 0.5, weight: 2, assert: [{ type: "evalwire-contains", value: "Tokyo" }, { type: "evalwire-contains", value: "Kyoto" }] },
+            {
+              type: "assert-set",
+              threshold: 0.5,
+              weight: 2,
+              assert: [
+                { type: "evalwire-contains", value: "Tokyo" },
+                { type: "evalwire-contains", value: "Kyoto" },
+              ],
+            },
           ],
         },
       ],
     });
     const r = await runSuite(suite);
     // the set: mean(1, 0) = 0.5 ≥ 0.5 passes; the test: (1·1 + 0.5·2) / 3
-    expect(r.tests[0]).toMatchObject({ status: "pass", assertions: [{ pass: true }, { type: "assert-set", pass: true, score: 0.5, weight: 2 }] });
+    expect(r.tests[0]).toMatchObject({
+      status: "pass",
+      assertions: [{ pass: true }, { type: "assert-set", pass: true, score: 0.5, weight: 2 }],
+    });
     expect(r.tests[0]!.score).toBeCloseTo(2 / 3, 12);
     expect(r.stats).toEqual({ total: 1, passed: 1, failed: 0, errors: 0 });
   });

@@ -8,7 +8,17 @@
  * import { describeSuite } from "@evalkern/vitest/suite";
  * describeSuite("examples/evals.yaml"); // the path is relative to the working directory (vitest's root)
  */
-import { loadSuiteSync, runSuiteCase, suiteCases, suiteGenerator, suiteNeeds, InvalidArgumentError, type AssertionOutcome, type RunSuiteOptions, type TestOutcome } from "@evalkern/harness";
+import {
+  loadSuiteSync,
+  runSuiteCase,
+  suiteCases,
+  suiteGenerator,
+  suiteNeeds,
+  InvalidArgumentError,
+  type AssertionOutcome,
+  type RunSuiteOptions,
+  type TestOutcome,
+} from "@evalkern/harness";
 import { describe, expect, test } from "vitest";
 
 export interface DescribeSuiteOptions extends Omit<RunSuiteOptions, "onResult" | "concurrency"> {
@@ -19,7 +29,10 @@ export interface DescribeSuiteOptions extends Omit<RunSuiteOptions, "onResult" |
 }
 
 function lines(outcomes: readonly AssertionOutcome[], indent = "  "): string[] {
-  return outcomes.flatMap((a) => [`${indent}${a.pass ? "✓" : "✗"} ${a.type} (score ${a.score.toFixed(4)}): ${a.reason}`, ...lines(a.children ?? [], `${indent}  `)]);
+  return outcomes.flatMap((a) => [
+    `${indent}${a.pass ? "✓" : "✗"} ${a.type} (score ${a.score.toFixed(4)}): ${a.reason}`,
+    ...lines(a.children ?? [], `${indent}  `),
+  ]);
 }
 
 /** The failure message of a test outcome: the rule that failed, every assertion, and the output. */
@@ -34,7 +47,9 @@ export function outcomeMessage(o: TestOutcome): string {
 export function describeSuite(path: string, options: DescribeSuiteOptions = {}): void {
   const suite = loadSuiteSync(path);
   if (suiteNeeds(suite).judge && !options.judge) {
-    throw new InvalidArgumentError(`${path} has model-graded assertions or judge metrics: pass { judge } to describeSuite`, { argument: "judge" });
+    throw new InvalidArgumentError(`${path} has model-graded assertions or judge metrics: pass { judge } to describeSuite`, {
+      argument: "judge",
+    });
   }
   const cases = suiteCases(suite, options);
   const generate = suiteGenerator(options);

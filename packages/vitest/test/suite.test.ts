@@ -15,12 +15,18 @@ describeSuite(fileURLToPath(new URL("../../../examples/evals.yaml", import.meta.
 describe("toPassMetric", () => {
   const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
   it("passes when the metric's isSuccessful() is true, and .not inverts it", async () => {
-    await expect(new LLMTestCase({ input: "q", actualOutput: '{"name": "Ada"}' })).toPassMetric(new JsonCorrectnessMetric({ expectedSchema: schema }));
-    await expect(new LLMTestCase({ input: "q", actualOutput: "{}" })).not.toPassMetric(new JsonCorrectnessMetric({ expectedSchema: schema }));
+    await expect(new LLMTestCase({ input: "q", actualOutput: '{"name": "Ada"}' })).toPassMetric(
+      new JsonCorrectnessMetric({ expectedSchema: schema }),
+    );
+    await expect(new LLMTestCase({ input: "q", actualOutput: "{}" })).not.toPassMetric(
+      new JsonCorrectnessMetric({ expectedSchema: schema }),
+    );
   });
 
   it("fails with the score, the threshold and the reason", async () => {
-    const failing = expect(new LLMTestCase({ input: "q", actualOutput: "not json" })).toPassMetric(new JsonCorrectnessMetric({ expectedSchema: schema }));
+    const failing = expect(new LLMTestCase({ input: "q", actualOutput: "not json" })).toPassMetric(
+      new JsonCorrectnessMetric({ expectedSchema: schema }),
+    );
     await expect(failing).rejects.toThrow(/to pass .*: score 0\.0000, threshold 0\.5\n {2}reason: /);
   });
 
@@ -40,7 +46,9 @@ describe("toPassMetric", () => {
       });
       await expect(tc).toPassMetric(new FaithfulnessMetric({ model, threshold: 0.5 }));
       const strict = new FaithfulnessMetric({ model, threshold: 0.6 });
-      await expect(expect(tc).toPassMetric(strict)).rejects.toThrow(/score 0\.5000, threshold 0\.6\n {2}reason: Scored by the test judge\./);
+      await expect(expect(tc).toPassMetric(strict)).rejects.toThrow(
+        /score 0\.5000, threshold 0\.6\n {2}reason: Scored by the test judge\./,
+      );
     });
   });
 });

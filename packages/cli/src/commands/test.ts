@@ -90,11 +90,16 @@ export async function testCommand(options: TestCommandOptions, io: ScoreIo): Pro
   const { harness, suite } = await loadSuiteOrFail(options.suite);
   const needs = harness.suiteNeeds(suite);
   const env = process.env;
-  const baseUrl = options.baseUrl ?? env.EVALKERN_BASE_URL ?? env.OPENAI_BASE_URL ?? (options.replay ? "http://replay.invalid/v1" : undefined);
-  if (needs.baseUrl && !baseUrl) throw usageError("the suite generates outputs with a provider that has no apiBaseUrl: pass --base-url (or set EVALKERN_BASE_URL)");
+  const baseUrl =
+    options.baseUrl ?? env.EVALKERN_BASE_URL ?? env.OPENAI_BASE_URL ?? (options.replay ? "http://replay.invalid/v1" : undefined);
+  if (needs.baseUrl && !baseUrl)
+    throw usageError("the suite generates outputs with a provider that has no apiBaseUrl: pass --base-url (or set EVALKERN_BASE_URL)");
   const judgeModule = await import("@evalkern/judge");
   const cache = options.cache
-    ? new judgeModule.JudgeCache({ store: new judgeModule.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
+    ? new judgeModule.JudgeCache({
+        store: new judgeModule.FileCacheStore({ path: resolve(options.cache) }),
+        mode: options.replay ? "read-only" : "read-write",
+      })
     : undefined;
   const judge = needs.judge ? await judgeOf(options, cache) : undefined;
   const apiKey = options.apiKey ?? env.EVALKERN_API_KEY ?? env.OPENAI_API_KEY;
@@ -111,7 +116,8 @@ export async function testCommand(options: TestCommandOptions, io: ScoreIo): Pro
   });
   if (result.stats.total === 0) throw usageError(`no test matches${options.filter ? ` --filter ${options.filter}` : ""}`);
   const name = relative(process.cwd(), resolve(options.suite)) || options.suite;
-  if (options.output) writeFileSync(options.output, `${JSON.stringify({ version: 1, tool: `evalkern ${CLI_VERSION}`, suite: name, ...result }, null, 2)}\n`);
+  if (options.output)
+    writeFileSync(options.output, `${JSON.stringify({ version: 1, tool: `evalkern ${CLI_VERSION}`, suite: name, ...result }, null, 2)}\n`);
   if (options.junit) writeFileSync(options.junit, junitXml(result, name));
   if (options.json) io.stdout.write(`${JSON.stringify({ suite: name, ...result }, null, 2)}\n`);
   else {
@@ -123,7 +129,8 @@ export async function testCommand(options: TestCommandOptions, io: ScoreIo): Pro
     ]);
     const { passed, failed, errors, total } = result.stats;
     io.stdout.write(
-      `evalkern test · ${name}${suite.description ? ` · ${suite.description}` : ""}\n\n${formatTable(["result", "test", "score", "reason"], rows, { align: ["l", "l", "r", "l"] })}\n\n` +
+      `evalkern test · ${name}${suite.description ? ` · ${suite.description}` : ""}\n\n` +
+        `${formatTable(["result", "test", "score", "reason"], rows, { align: ["l", "l", "r", "l"] })}\n\n` +
         `${passed} passed, ${failed} failed, ${errors} error${errors === 1 ? "" : "s"} · ${total} test${total === 1 ? "" : "s"}` +
         `${options.junit ? ` · JUnit: ${options.junit}` : ""}${options.output ? ` · results: ${options.output}` : ""}\n`,
     );

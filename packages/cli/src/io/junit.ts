@@ -7,7 +7,10 @@ import type { AssertionOutcome, SuiteResult, TestOutcome } from "@evalkern/harne
 /** `value` escaped for XML text and attribute values. */
 export function xmlEscape(value: string): string {
   return value
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+      "\uFFFD",
+    )
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
@@ -22,7 +25,10 @@ function testName(t: TestOutcome): string {
 }
 
 function assertionLines(outcomes: readonly AssertionOutcome[], indent = ""): string[] {
-  return outcomes.flatMap((a) => [`${indent}${a.pass ? "PASS" : "FAIL"} ${a.type} (score ${a.score.toFixed(4)}): ${a.reason}`, ...assertionLines(a.children ?? [], `${indent}  `)]);
+  return outcomes.flatMap((a) => [
+    `${indent}${a.pass ? "PASS" : "FAIL"} ${a.type} (score ${a.score.toFixed(4)}): ${a.reason}`,
+    ...assertionLines(a.children ?? [], `${indent}  `),
+  ]);
 }
 
 function testCase(t: TestOutcome, className: string): string {
@@ -30,7 +36,8 @@ function testCase(t: TestOutcome, className: string): string {
   if (t.status === "pass") return `${open}/>`;
   const tag = t.status === "error" ? "error" : "failure";
   const details = [...assertionLines(t.assertions), "", `output: ${t.output ?? "(none)"}`].join("\n");
-  return `${open}>\n      <${tag} message="${xmlEscape(t.reason)}" type="${t.status === "error" ? "EvalError" : "AssertionFailure"}">${xmlEscape(details)}</${tag}>\n    </testcase>`;
+  const type = t.status === "error" ? "EvalError" : "AssertionFailure";
+  return `${open}>\n      <${tag} message="${xmlEscape(t.reason)}" type="${type}">${xmlEscape(details)}</${tag}>\n    </testcase>`;
 }
 
 /** The JUnit XML document of a suite run; `name` names the suite (the suite file). */

@@ -17,7 +17,9 @@ export function judgeReply(req: Request) {
       // the claims are listed as a JSON array after "Claims:"
       const start = prompt.indexOf("[", prompt.indexOf("Claims:"));
       const list = JSON.parse(prompt.slice(start, prompt.indexOf("]", start) + 1)) as string[];
-      const verdicts = list.map((c) => (/moved to Berlin/.test(c) ? { verdict: "no", reason: "The tower is in Paris." } : { verdict: "yes", reason: null }));
+      const verdicts = list.map((c) =>
+        /moved to Berlin/.test(c) ? { verdict: "no", reason: "The tower is in Paris." } : { verdict: "yes", reason: null },
+      );
       return chat(JSON.stringify({ verdicts }));
     }
     case "reason":

@@ -44,8 +44,10 @@ export function knownAssertionTypes(): string[] {
 export function unknownTypeMessage(type: string): string {
   const base = type.startsWith("not-") ? type.slice(4) : type;
   const hint = didYouMean(base, knownAssertionTypes());
-  return `unknown assertion type ${JSON.stringify(type)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; ` +
-    "a type is a promptfoo assertion type, a metric of `evalkern metrics`, or a judge metric";
+  return (
+    `unknown assertion type ${JSON.stringify(type)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; ` +
+    "a type is a promptfoo assertion type, a metric of `evalkern metrics`, or a judge metric"
+  );
 }
 
 /** Whether evaluating `type` calls a judge model. */
@@ -78,7 +80,9 @@ function references(value: unknown): string[] {
 
 function list(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
-  return Array.isArray(value) ? value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))) : [typeof value === "string" ? value : JSON.stringify(value)];
+  return Array.isArray(value)
+    ? value.map((v) => (typeof v === "string" ? v : JSON.stringify(v)))
+    : [typeof value === "string" ? value : JSON.stringify(value)];
 }
 
 function firstText(...values: unknown[]): string | null {
@@ -117,7 +121,12 @@ async function gradeJudge(name: string, a: SuiteAssertion, value: unknown, ctx: 
   const threshold = measurer.threshold ?? 0.5;
   const higher = findJudgeMetric(name)!.higherIsBetter;
   const pass = m.success ?? (higher ? m.score >= threshold : m.score <= threshold);
-  return { pass, score: higher ? m.score : 1 - m.score, value: m.score, reason: `${name} ${fmt(m.score)} (threshold ${threshold})${m.reason ? `: ${m.reason}` : ""}` };
+  return {
+    pass,
+    score: higher ? m.score : 1 - m.score,
+    value: m.score,
+    reason: `${name} ${fmt(m.score)} (threshold ${threshold})${m.reason ? `: ${m.reason}` : ""}`,
+  };
 }
 
 async function grade(r: ResolvedType, a: SuiteAssertion, ctx: AssertionContext): Promise<Graded> {
@@ -147,7 +156,12 @@ async function grade(r: ResolvedType, a: SuiteAssertion, ctx: AssertionContext):
  */
 export async function evaluateAssertion(a: SuiteAssertion, ctx: AssertionContext): Promise<AssertionOutcome> {
   const weight = a.weight ?? 1;
-  const common = { type: a.type, weight, ...(a.threshold !== undefined ? { threshold: a.threshold } : {}), ...(a.metric ? { metric: a.metric } : {}) };
+  const common = {
+    type: a.type,
+    weight,
+    ...(a.threshold !== undefined ? { threshold: a.threshold } : {}),
+    ...(a.metric ? { metric: a.metric } : {}),
+  };
   const r = resolveAssertionType(a.type);
   if (!r) return { ...common, pass: false, score: 0, reason: unknownTypeMessage(a.type), error: unknownTypeMessage(a.type) };
   try {

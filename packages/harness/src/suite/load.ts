@@ -24,12 +24,14 @@ const SET_KEYS = ["type", "assert", "threshold", "weight", "metric"];
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function keysOnly(where: string, value: Raw, allowed: readonly string[]): void {
-  for (const k of Object.keys(value)) if (!allowed.includes(k)) throw new SuiteError(where, `unknown key ${JSON.stringify(k)} (known: ${allowed.join(", ")})`);
+  for (const k of Object.keys(value))
+    if (!allowed.includes(k)) throw new SuiteError(where, `unknown key ${JSON.stringify(k)} (known: ${allowed.join(", ")})`);
 }
 
 function optionalNumber(where: string, value: unknown, key: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw new SuiteError(where, `${key} must be a number, got ${JSON.stringify(value)}`);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw new SuiteError(where, `${key} must be a number, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -39,7 +41,8 @@ function parseAssertion(where: string, raw: unknown): SuiteAssertionOrSet {
     keysOnly(where, raw, SET_KEYS);
     if (!Array.isArray(raw.assert)) throw new SuiteError(where, "an assert-set needs an assert list");
     const children = raw.assert.map((c, i) => parseAssertion(`${where}.assert[${i}]`, c));
-    if (children.some((c) => c.type === "assert-set")) throw new SuiteError(where, "an assert-set may not hold another assert-set (promptfoo's rule)");
+    if (children.some((c) => c.type === "assert-set"))
+      throw new SuiteError(where, "an assert-set may not hold another assert-set (promptfoo's rule)");
     return {
       type: "assert-set",
       assert: children as SuiteAssertion[],
@@ -92,7 +95,8 @@ function parseTest(where: string, raw: unknown): Partial {
   if (raw.metadata !== undefined && !isObject(raw.metadata)) throw new SuiteError(`${where}.metadata`, "metadata must be an object");
   const output = raw.output ?? raw.providerOutput;
   if (output !== undefined && typeof output !== "string") throw new SuiteError(`${where}.output`, "a given output must be a string");
-  if (raw.description !== undefined && typeof raw.description !== "string") throw new SuiteError(`${where}.description`, "must be a string");
+  if (raw.description !== undefined && typeof raw.description !== "string")
+    throw new SuiteError(`${where}.description`, "must be a string");
   const threshold = optionalNumber(where, raw.threshold, "threshold");
   return {
     source: where,
@@ -119,7 +123,8 @@ function csvTest(where: string, row: Record<string, string>): Partial {
       if (!resolveAssertionType(a.type)) throw new SuiteError(`${where} ${key}`, unknownTypeMessage(a.type));
       assert.push(a);
     } else if (key === "__description") description = cell;
-    else if (key === "__threshold") threshold = cell.trim() === "" ? undefined : optionalNumber(`${where} ${key}`, Number(cell), "__threshold");
+    else if (key === "__threshold")
+      threshold = cell.trim() === "" ? undefined : optionalNumber(`${where} ${key}`, Number(cell), "__threshold");
     else if (key === "__metric") metric = cell || undefined;
     else if (key === "__output" || key === "__providerOutput") output = cell;
     else vars[key] = cell;
@@ -187,7 +192,9 @@ function expandTests(where: string, raw: unknown, baseDir: string): Partial[] {
   if (raw === undefined) return [];
   const entries = typeof raw === "string" ? [raw] : raw;
   if (!Array.isArray(entries)) throw new SuiteError(where, "tests is a list of tests, or file:// references to CSV/JSONL/JSON/YAML files");
-  return entries.flatMap((t, i) => (typeof t === "string" && t.startsWith("file://") ? testsFromFile(`${where}[${i}]`, t, baseDir) : [parseTest(`${where}[${i}]`, t)]));
+  return entries.flatMap((t, i) =>
+    typeof t === "string" && t.startsWith("file://") ? testsFromFile(`${where}[${i}]`, t, baseDir) : [parseTest(`${where}[${i}]`, t)],
+  );
 }
 
 /** promptfoo's merge of `defaultTest` into a test. */
@@ -208,20 +215,31 @@ function mergeDefault(test: Partial, base: Partial | undefined): Partial {
 
 function describe(test: Partial, index: number): string {
   if (test.description) return test.description;
-  const vars = Object.entries(test.vars).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ");
+  const vars = Object.entries(test.vars)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(", ");
   const text = `#${index + 1}${vars ? ` ${vars}` : ""}`;
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function providerFromId(where: string, id: string): Pick<SuiteProvider, "id" | "model" | "kind"> {
   const m = /^openai:(?:(chat|completion):)?(.+)$/.exec(id);
-  if (!m) throw new SuiteError(where, `provider ${JSON.stringify(id)}: only OpenAI-compatible providers are supported (openai:chat:<model>, openai:completion:<model>)`);
+  if (!m)
+    throw new SuiteError(
+      where,
+      `provider ${JSON.stringify(id)}: only OpenAI-compatible providers are supported (openai:chat:<model>, openai:completion:<model>)`,
+    );
   return { id, model: m[2]!, kind: m[1] === "completion" ? "completion" : "chat" };
 }
 
-function providerOptions(where: string, c: Raw, names: { baseUrl: string; maxTokens: string }): Omit<SuiteProvider, "id" | "label" | "model" | "kind"> {
+function providerOptions(
+  where: string,
+  c: Raw,
+  names: { baseUrl: string; maxTokens: string },
+): Omit<SuiteProvider, "id" | "label" | "model" | "kind"> {
   const baseUrl = c[names.baseUrl];
-  if (baseUrl !== undefined && (typeof baseUrl !== "string" || !/^https?:\/\//.test(baseUrl))) throw new SuiteError(where, `${names.baseUrl} must be an http(s) URL`);
+  if (baseUrl !== undefined && (typeof baseUrl !== "string" || !/^https?:\/\//.test(baseUrl)))
+    throw new SuiteError(where, `${names.baseUrl} must be an http(s) URL`);
   if (c.apiKey !== undefined && typeof c.apiKey !== "string") throw new SuiteError(where, "apiKey must be a string");
   const temperature = optionalNumber(where, c.temperature, "temperature");
   const maxTokens = optionalNumber(where, c[names.maxTokens], names.maxTokens);
@@ -237,23 +255,39 @@ function parseProviders(where: string, raw: Raw): SuiteProvider[] {
   const out: SuiteProvider[] = [];
   if (raw.provider !== undefined) {
     const p = raw.provider;
-    if (!isObject(p) || typeof p.model !== "string") throw new SuiteError(`${where} provider`, "provider is { model, baseUrl?, type?: chat | completion, apiKey?, temperature?, maxTokens? }");
+    if (!isObject(p) || typeof p.model !== "string")
+      throw new SuiteError(
+        `${where} provider`,
+        "provider is { model, baseUrl?, type?: chat | completion, apiKey?, temperature?, maxTokens? }",
+      );
     keysOnly(`${where} provider`, p, ["model", "baseUrl", "type", "apiKey", "temperature", "maxTokens", "label"]);
-    if (p.type !== undefined && p.type !== "chat" && p.type !== "completion") throw new SuiteError(`${where} provider`, "type is chat or completion");
+    if (p.type !== undefined && p.type !== "chat" && p.type !== "completion")
+      throw new SuiteError(`${where} provider`, "type is chat or completion");
     const kind = p.type === "completion" ? "completion" : "chat";
     const id = `openai:${kind}:${p.model}`;
-    out.push({ id, label: typeof p.label === "string" ? p.label : id, model: p.model, kind, ...providerOptions(`${where} provider`, p, { baseUrl: "baseUrl", maxTokens: "maxTokens" }) });
+    out.push({
+      id,
+      label: typeof p.label === "string" ? p.label : id,
+      model: p.model,
+      kind,
+      ...providerOptions(`${where} provider`, p, { baseUrl: "baseUrl", maxTokens: "maxTokens" }),
+    });
   }
   const list = raw.providers === undefined ? [] : Array.isArray(raw.providers) ? raw.providers : [raw.providers];
   list.forEach((p, i) => {
     const at = `${where} providers[${i}]`;
     if (typeof p === "string") return void out.push({ ...providerFromId(at, p), label: p });
-    if (!isObject(p) || typeof p.id !== "string") throw new SuiteError(at, "a provider is an id (openai:chat:<model>) or { id, label?, config: { apiBaseUrl, ... } }");
+    if (!isObject(p) || typeof p.id !== "string")
+      throw new SuiteError(at, "a provider is an id (openai:chat:<model>) or { id, label?, config: { apiBaseUrl, ... } }");
     keysOnly(at, p, ["id", "label", "config"]);
     const config = p.config ?? {};
     if (!isObject(config)) throw new SuiteError(at, "config must be an object");
     keysOnly(`${at}.config`, config, ["apiBaseUrl", "apiKey", "temperature", "max_tokens"]);
-    out.push({ ...providerFromId(at, p.id), label: typeof p.label === "string" ? p.label : p.id, ...providerOptions(at, config, { baseUrl: "apiBaseUrl", maxTokens: "max_tokens" }) });
+    out.push({
+      ...providerFromId(at, p.id),
+      label: typeof p.label === "string" ? p.label : p.id,
+      ...providerOptions(at, config, { baseUrl: "apiBaseUrl", maxTokens: "max_tokens" }),
+    });
   });
   return out;
 }
@@ -264,7 +298,8 @@ function parsePrompts(where: string, raw: unknown, baseDir: string): SuitePrompt
   return list.map((p, i) => {
     const at = `${where} prompts[${i}]`;
     const entry = typeof p === "string" ? { raw: p } : p;
-    if (!isObject(entry) || typeof entry.raw !== "string") throw new SuiteError(at, "a prompt is a string, file://prompt.txt, or { raw, label }");
+    if (!isObject(entry) || typeof entry.raw !== "string")
+      throw new SuiteError(at, "a prompt is a string, file://prompt.txt, or { raw, label }");
     const text = entry.raw.startsWith("file://") ? readText(at, resolve(baseDir, entry.raw.slice(7))) : entry.raw;
     const problem = templateProblem(text);
     if (problem) throw new SuiteError(at, problem);
@@ -288,15 +323,23 @@ export function parseSuite(raw: unknown, options: { readonly path?: string; read
   const tests: SuiteTest[] = partials.map((t, i) => {
     const merged = mergeDefault(t, base);
     if (merged.output === undefined) {
-      if (prompts.length === 0 || providers.length === 0) throw new SuiteError(t.source, "the test has no output, and the suite no prompts and providers to generate one");
+      if (prompts.length === 0 || providers.length === 0)
+        throw new SuiteError(t.source, "the test has no output, and the suite no prompts and providers to generate one");
       for (const p of prompts) {
         const missing = missingVar(p.raw, merged.vars);
-        if (missing) throw new SuiteError(t.source, `the prompt ${JSON.stringify(p.label)} reads {{ ${missing} }}, which the test's vars do not have`);
+        if (missing)
+          throw new SuiteError(t.source, `the prompt ${JSON.stringify(p.label)} reads {{ ${missing} }}, which the test's vars do not have`);
       }
     }
     return { ...merged, description: describe(merged, i) };
   });
-  return { ...(raw.description !== undefined ? { description: raw.description as string } : {}), ...(options.path ? { path: options.path } : {}), prompts, providers, tests };
+  return {
+    ...(raw.description !== undefined ? { description: raw.description as string } : {}),
+    ...(options.path ? { path: options.path } : {}),
+    prompts,
+    providers,
+    tests,
+  };
 }
 
 /** Load a suite file (.yaml, .yml or .json) synchronously (what vitest's `describeSuite` needs). */

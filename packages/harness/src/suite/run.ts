@@ -8,7 +8,17 @@ import { OpenAICompatibleJudge, type JudgeCache, type JudgeModel } from "@evalke
 import { OpenAICompatibleClient } from "../byob/client.js";
 import { typeNeedsJudge, evaluateAssertion, type AssertionContext } from "./assertions.js";
 import { renderTemplate } from "./template.js";
-import type { AssertionOutcome, Suite, SuiteAssertion, SuiteAssertionOrSet, SuitePrompt, SuiteProvider, SuiteResult, SuiteTest, TestOutcome } from "./types.js";
+import type {
+  AssertionOutcome,
+  Suite,
+  SuiteAssertion,
+  SuiteAssertionOrSet,
+  SuitePrompt,
+  SuiteProvider,
+  SuiteResult,
+  SuiteTest,
+  TestOutcome,
+} from "./types.js";
 
 export interface RunSuiteOptions {
   /** The judge of model-graded types and judge metrics (required when the suite uses any). */
@@ -36,7 +46,9 @@ export interface RunSuiteOptions {
 
 /** What running the suite needs: a judge, and a base URL for providers without one. */
 export function suiteNeeds(suite: Suite): { readonly judge: boolean; readonly generation: boolean; readonly baseUrl: boolean } {
-  const types = suite.tests.flatMap((t) => t.assert.flatMap((a) => (a.type === "assert-set" ? (a as { assert: readonly SuiteAssertion[] }).assert : [a]))).map((a) => a.type);
+  const types = suite.tests
+    .flatMap((t) => t.assert.flatMap((a) => (a.type === "assert-set" ? (a as { assert: readonly SuiteAssertion[] }).assert : [a])))
+    .map((a) => a.type);
   const generation = suite.tests.some((t) => t.output === undefined);
   return { judge: types.some(typeNeedsJudge), generation, baseUrl: generation && suite.providers.some((p) => p.baseUrl === undefined) };
 }
@@ -55,7 +67,9 @@ export function suiteCases(suite: Suite, options: Pick<RunSuiteOptions, "filter"
   if (options.filter) tests = tests.filter(({ test }) => options.filter!.test(test.description));
   if (options.firstN !== undefined) tests = tests.slice(0, options.firstN);
   return tests.flatMap(({ test, index }) =>
-    test.output !== undefined ? [{ index, test }] : suite.prompts.flatMap((prompt) => suite.providers.map((provider) => ({ index, test, prompt, provider }))),
+    test.output !== undefined
+      ? [{ index, test }]
+      : suite.prompts.flatMap((prompt) => suite.providers.map((provider) => ({ index, test, prompt, provider }))),
   );
 }
 
@@ -88,7 +102,12 @@ export function aggregateOutcomes(outcomes: readonly AssertionOutcome[], thresho
     const pass = score >= threshold;
     return { pass, score, reason: `aggregate score ${score.toFixed(2)} ${pass ? "≥" : "<"} ${threshold} threshold`, namedScores };
   }
-  return { pass: failed === undefined, score, reason: failed ?? (outcomes.length ? "all assertions passed" : "no assertions"), namedScores };
+  return {
+    pass: failed === undefined,
+    score,
+    reason: failed ?? (outcomes.length ? "all assertions passed" : "no assertions"),
+    namedScores,
+  };
 }
 
 async function evaluateAll(asserts: readonly SuiteAssertionOrSet[], ctx: AssertionContext): Promise<AssertionOutcome[]> {
@@ -127,7 +146,10 @@ export function suiteGenerator(options: RunSuiteOptions): SuiteGenerator {
     let client = clients.get(provider.id + provider.label);
     if (!client) {
       const baseUrl = provider.baseUrl ?? options.baseUrl;
-      if (!baseUrl) throw new InvalidArgumentError(`provider ${provider.id} has no base URL (config.apiBaseUrl, or the run's baseUrl)`, { argument: "baseUrl" });
+      if (!baseUrl)
+        throw new InvalidArgumentError(`provider ${provider.id} has no base URL (config.apiBaseUrl, or the run's baseUrl)`, {
+          argument: "baseUrl",
+        });
       const apiKey = provider.apiKey ?? options.apiKey;
       const endpoint = new OpenAICompatibleJudge({
         baseURL: baseUrl,
@@ -160,7 +182,10 @@ export function suiteGenerator(options: RunSuiteOptions): SuiteGenerator {
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Run one case: generate (when needed), grade, aggregate. Never throws: failures are `error` outcomes. */
-export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { readonly generate?: SuiteGenerator } = {}): Promise<TestOutcome> {
+export async function runSuiteCase(
+  c: SuiteCase,
+  options: RunSuiteOptions & { readonly generate?: SuiteGenerator } = {},
+): Promise<TestOutcome> {
   const started = performance.now();
   const { test } = c;
   const base = {
@@ -178,7 +203,18 @@ export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { re
     output = test.output ?? (await (options.generate ?? suiteGenerator(options))(rendered!, c.provider!));
   } catch (e) {
     const error = `no output: ${message(e)}`;
-    return { ...base, output: null, status: "error", pass: false, score: 0, reason: error, namedScores: {}, assertions: [], durationMs: performance.now() - started, error };
+    return {
+      ...base,
+      output: null,
+      status: "error",
+      pass: false,
+      score: 0,
+      reason: error,
+      namedScores: {},
+      assertions: [],
+      durationMs: performance.now() - started,
+      error,
+    };
   }
   const ctx: AssertionContext = {
     output,
@@ -191,7 +227,18 @@ export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { re
   const g = aggregateOutcomes(assertions, test.threshold);
   const error = assertions.find((a) => a.error)?.error;
   const status = error ? "error" : g.pass ? "pass" : "fail";
-  return { ...base, output, status, pass: g.pass && !error, score: g.score, reason: error ? `error: ${error}` : g.reason, namedScores: g.namedScores, assertions, durationMs: performance.now() - started, ...(error ? { error } : {}) };
+  return {
+    ...base,
+    output,
+    status,
+    pass: g.pass && !error,
+    score: g.score,
+    reason: error ? `error: ${error}` : g.reason,
+    namedScores: g.namedScores,
+    assertions,
+    durationMs: performance.now() - started,
+    ...(error ? { error } : {}),
+  };
 }
 
 /**
@@ -205,7 +252,8 @@ export async function runSuiteCase(c: SuiteCase, options: RunSuiteOptions & { re
 export async function runSuite(suite: Suite, options: RunSuiteOptions = {}): Promise<SuiteResult> {
   const started = performance.now();
   const needs = suiteNeeds(suite);
-  if (needs.judge && !options.judge) throw new InvalidArgumentError("the suite has model-graded assertions or judge metrics: give a judge", { argument: "judge" });
+  if (needs.judge && !options.judge)
+    throw new InvalidArgumentError("the suite has model-graded assertions or judge metrics: give a judge", { argument: "judge" });
   const cases = suiteCases(suite, options);
   const generate = suiteGenerator(options);
   const outcomes: TestOutcome[] = new Array(cases.length);

@@ -17,7 +17,12 @@ export interface PairScore {
  * @example
  * pairScore("rougeL", "the cat sat", ["the cat sat down"]).score; // 0.857…
  */
-export function pairScore(name: string, hypothesis: string, references: readonly string[], options: Readonly<Record<string, unknown>> = {}): PairScore {
+export function pairScore(
+  name: string,
+  hypothesis: string,
+  references: readonly string[],
+  options: Readonly<Record<string, unknown>> = {},
+): PairScore {
   getMetric(name); // the typed error of an unknown name, before options are read
   const metric = lexicalMetric(name, options);
   const values = metric.rowValues(metric.statistics([hypothesis], [references]), 1);
