@@ -134,6 +134,41 @@ describe("evalkern test", () => {
     expect(replay.stdout).toMatch(/1 passed, 1 failed, 0 errors · 2 tests/);
   });
 
+  it("a test whose output cannot be generated is an error (JUnit <error>, exit 1), not a pass or a made-up score", async () => {
+    // HTTP 400 is not retried: the endpoint refuses the request, the test cannot be run
+    const server = await startServer(() => ({ status: 400, body: { error: { message: "model not found", type: "invalid_request_error" } } }));
+    const suite = write(
+      "refused.yaml",
+      [
+        "prompts: ['Say {{word}}']",
+        `provider: { model: missing-model, baseUrl: "${server.baseURL}" }`,
+        "tests:",
+        "  - vars: { word: hi }",
+        "    assert: [{ type: evalwire-contains, value: hi }]",
+        "  - description: given",
+        "    output: hi",
+        "    assert: [{ type: evalwire-contains, value: hi }]",
+      ].join("\n"),
+    );
+    const junit = join(dir, "refused.xml");
+    let r;
+    try {
+      r = await runCli(["test", suite, "--junit", junit]);
+    } finally {
+      await server.close();
+    }
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ERROR\s+#1 word=hi · openai:chat:missing-model · Say .*\s0\.00\s+no output: POST /m);
+    expect(r.stdout).toMatch(/1 passed, 0 failed, 1 error · 2 tests/);
+    const parsed = (await parseJunit(readFileSync(junit, "utf8"))) as {
+      errors: number;
+      testsuite: { testcase: { error?: { message: string }[]; failure?: unknown }[] }[];
+    };
+    expect(parsed.errors).toBe(1);
+    expect(parsed.testsuite[0]!.testcase[0]!.error![0]!.message).toMatch(/^no output: .*HTTP 400.*model not found/);
+    expect(parsed.testsuite[0]!.testcase[0]!.failure).toBeUndefined();
+  });
+
   it("grades with a judge metric by name (DeepEval faithfulness on the test's context)", async () => {
     const server = await startServer(judgeReply);
     const suite = write(
