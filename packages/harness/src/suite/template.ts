@@ -3,6 +3,7 @@
 // JSON) — and refuse the rest (tags `{% %}`, comments `{# #}`, other filters) instead of rendering them wrong.
 // A missing variable is an error, where Nunjucks would silently render an empty string.
 import { getPath } from "../bulk/records.js";
+import { SuiteError } from "../errors.js";
 
 const PLACEHOLDER = /\{\{\s*([^{}|]*?)\s*(?:\|\s*([A-Za-z_]\w*)\s*)?\}\}/g;
 
@@ -38,12 +39,14 @@ function text(value: unknown): string {
 
 /**
  * Render `template` with `vars`: `{{ x }}` is the value (strings as they are, objects and lists as JSON),
- * `{{ x | dump }}` its JSON. Throws a plain `Error` naming a missing variable (callers add where).
+ * `{{ x | dump }}` its JSON. A missing variable is a `SuiteError` naming it.
  */
 export function renderTemplate(template: string, vars: Readonly<Record<string, unknown>>): string {
   return template.replace(PLACEHOLDER, (_all, path: string, filter: string | undefined) => {
     const v = getPath(vars, path);
-    if (typeof v === "symbol" || v === undefined) throw new Error(`the template reads {{ ${path} }}, which the test's vars do not have`);
+    if (typeof v === "symbol" || v === undefined) {
+      throw new SuiteError("template", `the template reads {{ ${path} }}, which the test's vars do not have`);
+    }
     return filter === "dump" ? JSON.stringify(v) : text(v);
   });
 }

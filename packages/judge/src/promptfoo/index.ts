@@ -2,6 +2,7 @@
 // (`evalkern test`, `runSuite` of @evalkern/harness) calls for a type that is neither a rule metric nor a
 // judge metric of the registries. Each family of types lives in its own file of this folder exporting a
 // `MODEL_GRADED_ASSERTIONS` table; adding a family is one import and one entry in `TABLES` below.
+import { JudgeConfigError } from "../errors.js";
 import type { ModelGradedAssertion, ModelGradedTable } from "./types.js";
 
 export type { ModelGradedAssertion, ModelGradedContext, ModelGradedResult, ModelGradedTable } from "./types.js";
@@ -13,7 +14,12 @@ const BY_NAME = new Map<string, ModelGradedAssertion>();
 for (const table of TABLES) {
   for (const [name, fn] of Object.entries(table)) {
     // two families claiming one promptfoo name is a packaging mistake, caught when the module loads
-    if (BY_NAME.has(name)) throw new Error(`model-graded assertion ${JSON.stringify(name)} is defined twice`);
+    if (BY_NAME.has(name)) {
+      throw new JudgeConfigError(`model-graded assertion ${JSON.stringify(name)} is defined twice`, {
+        argument: "MODEL_GRADED_ASSERTIONS",
+        actual: name,
+      });
+    }
     BY_NAME.set(name, fn);
   }
 }
