@@ -17,7 +17,7 @@ export const LAYERS = {
   metrics: ["core-wasm"],
   judge: ["metrics", "core-wasm"],
   harness: ["judge", "metrics", "core-wasm"],
-  vitest: ["metrics", "core-wasm"],
+  vitest: ["harness", "judge", "metrics", "core-wasm"],
   cli: ["harness", "judge", "metrics", "core-wasm"],
   web: ["harness", "metrics", "core-wasm"],
 };

@@ -109,6 +109,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--report <file>", "also write the HTML report of this run")
     .option("--allow-bad-rows", "exit 0 even when some rows could not be scored (they carry _error in the output)")
     .option("--json", "print the summary as JSON instead of a table")
+    .option("--fail-under <floors>", "exit 1 when a corpus score is below its floor, as printed (e.g. bleu=30,chrf=50,rougeL=0.4)")
     .addOption(new Option("--signatures <form>", "signatures in the table: short (metric options and a hash of the full form) or full; files and the report always keep the full form").choices(["short", "full"]).default("short"))
     .option("--no-progress", "no progress bar / progress lines on stderr")
     .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
@@ -168,6 +169,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
           report: o.report as string | undefined,
           allowBadRows: o.allowBadRows === true,
           json: o.json === true || o.format === "json",
+          ...(o.failUnder !== undefined ? { failUnder: o.failUnder as string } : {}),
           signatures: o.signatures as "short" | "full",
           queue: resolveQueueUrl(queueFlags(o), false),
           job: o.job as string | undefined,
@@ -406,6 +408,7 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .option("--limit <n>", "only the first n rows", positiveInt("--limit"))
     .option("--report <file>", "also write the HTML report")
     .option("--allow-failures", "exit 0 even when some judge calls failed")
+    .option("--fail-under <floors>", "exit 1 when a judge metric's pass rate (0–1) is below its floor (e.g. faithfulness=0.8)")
     .option("--json", "print the summary as JSON")
     .option("--no-progress", "no progress on stderr")
     .addHelpText(
@@ -415,6 +418,44 @@ export function createProgram(io: ProgramIo): { program: Command; exitCode: () =
     .action(async (input: string, o: Record<string, unknown>) => {
       const { judgeCommand } = await import("./commands/judge.js");
       code = await judgeCommand({ input, ...o } as never, sink);
+    });
+
+  program
+    .command("test")
+    .summary("run a promptfoo-style eval suite (YAML/JSON) and fail CI on a failing test")
+    .description(
+      "Run a suite file in promptfoo's shape (prompts, providers, tests with vars, a given output or one generated through " +
+        "an OpenAI-compatible endpoint, assert lists with threshold, weight, not- and assert-set, defaultTest, tests from " +
+        "file://tests.csv or .jsonl). Assertion types: promptfoo's, any metric of `evalkern metrics`, any judge metric. " +
+        "Exit 0 when every test passes, 1 when one fails or cannot be run, 2 usage, 3 a suite that cannot be read.",
+    )
+    .argument("<suite>", "suite file (.yaml, .yml or .json)")
+    .option("-o, --output <file>", "write every result as JSON")
+    .option("--junit <file>", "write JUnit XML (what CI systems read)")
+    .option("--filter <regex>", "only tests whose description matches (promptfoo's --filter-pattern)")
+    .addOption(new Option("--filter-pattern <regex>", "same as --filter").hideHelp())
+    .option("--filter-first-n <n>", "only the first n tests", positiveInt("--filter-first-n"))
+    .option(
+      "--base-url <url>",
+      "OpenAI-compatible base URL of providers without config.apiBaseUrl (default $EVALKERN_BASE_URL or $OPENAI_BASE_URL)",
+    )
+    .option("--api-key <key>", "API key of the providers (default $EVALKERN_API_KEY or $OPENAI_API_KEY)")
+    .option("--judge-model <name>", "judge of model-graded assertions and judge metrics (default $EVALKERN_JUDGE_MODEL)")
+    .option("--judge-base-url <url>", "the judge's base URL (default $EVALKERN_JUDGE_BASE_URL)")
+    .option("--judge-api-key <key>", "the judge's API key (default $EVALKERN_JUDGE_API_KEY)")
+    .option("--cache <file>", "cache of generations and judge calls (JSONL): hits cost nothing, misses are recorded")
+    .option("--replay", "answer every call from --cache only; nothing is sent")
+    .option("--concurrency <n>", "tests in flight", positiveInt("--concurrency"), 4)
+    .option("--timeout <ms>", "per-request timeout", positiveInt("--timeout"))
+    .option("--json", "print the results as JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  evalkern test examples/evals.yaml --junit results.xml\n" +
+        "  evalkern test evals.yaml --base-url http://localhost:8000/v1 --cache calls.jsonl --filter capital\n",
+    )
+    .action(async (suite: string, o: Record<string, unknown>) => {
+      const { testCommand } = await import("./commands/test.js");
+      code = await testCommand({ suite, ...o, filter: (o.filter ?? o.filterPattern) as string | undefined } as never, sink);
     });
 
   program

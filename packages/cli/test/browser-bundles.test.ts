@@ -140,7 +140,8 @@ async function ruleGroupLoads(): Promise<Map<string, { bytes: number; gzip: numb
 }
 
 /**
- * Gzip budget (bytes) of each browser entry's initial load, about 12% over its size when set (Nov 2026):
+ * Gzip budget (bytes) of each browser entry's initial load, about 12% over its size when set (Nov 2026;
+ * re-set on 2026-11-28 after DeepEval's MCP, image and pattern-match metrics, autoevals, RAGAS and promptfoo):
  * growing past one is a decision, not an accident. The Python `re` port (with re2js) and the evalwire
  * Unicode name table load with the rule groups that need them, on first use, never with
  * `@evalkern/metrics/registry` (GROUP_GZIP_BUDGETS below holds the groups' own budgets).
@@ -153,14 +154,17 @@ const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
   "@evalkern/metrics/evalwire": 332_000,
   "@evalkern/metrics/lmeval": 79_000,
   "@evalkern/metrics/dsrs": 25_500,
-  "@evalkern/metrics/deepeval": 85_000,
-  "@evalkern/metrics/common": 80_000,
+  "@evalkern/metrics/deepeval": 268_500,
+  "@evalkern/metrics/common": 138_500,
   "@evalkern/metrics/python": 103_500,
   "@evalkern/metrics/registry": 106_000,
-  "@evalkern/metrics/registry/rules": 278_000,
+  "@evalkern/metrics/registry/rules": 334_500,
   "@evalkern/judge": 620_000,
   "@evalkern/judge/registry": 86_000,
-  "@evalkern/harness/browser": 508_000,
+  "@evalkern/judge/ai-sdk": 125_000,
+  "@evalkern/judge/autoevals": 425_500,
+  "@evalkern/judge/promptfoo": 338_500,
+  "@evalkern/harness/browser": 581_000,
   "@evalkern/harness/report": 11_200,
 };
 

@@ -4,38 +4,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readJsonl, runCli, tempDir } from "./support/cli.js";
-import { chat, startServer, type Request } from "./support/openai-server.js";
+import { judgeReply } from "./support/faithfulness-judge.js";
+import { startServer } from "./support/openai-server.js";
 
 const ROWS = [
   { id: "a", lang: "en", input: "What is the capital of France?", actual_output: "Paris is the capital of France.", retrieval_context: ["Paris is the capital and largest city of France."] },
   { id: "b", lang: "en", input: "Where is the Eiffel Tower?", actual_output: "The Eiffel Tower is in Paris. It was moved to Berlin in 1999.", retrieval_context: ["The Eiffel Tower is a landmark in Paris."] },
   { id: "c", lang: "fr", input: "Capitale de l'Allemagne ?", actual_output: "Berlin est la capitale.", retrieval_context: ["Berlin est la capitale de l'Allemagne."] },
 ];
-
-/** Replies by structured-output schema name, derived from the prompt like a (very literal) judge. */
-function judgeReply(req: Request) {
-  const name: string = req.body?.response_format?.json_schema?.name ?? "";
-  const prompt = String(req.body.messages.at(-1).content);
-  const text = (marker: string) => prompt.slice(prompt.indexOf(marker) + marker.length).split("\n\n")[0]!.trim();
-  switch (name) {
-    case "truths":
-      return chat(JSON.stringify({ truths: [text("\n\n").split("\n")[0]] }));
-    case "claims":
-      // one claim per sentence of the text
-      return chat(JSON.stringify({ claims: text("Text:\n").split(/(?<=\.)\s+/).filter(Boolean) }));
-    case "verdicts": {
-      // the claims are listed as a JSON array after "Claims:"
-      const start = prompt.indexOf("[", prompt.indexOf("Claims:"));
-      const list = JSON.parse(prompt.slice(start, prompt.indexOf("]", start) + 1)) as string[];
-      const verdicts = list.map((c) => (/moved to Berlin/.test(c) ? { verdict: "no", reason: "The tower is in Paris." } : { verdict: "yes", reason: null }));
-      return chat(JSON.stringify({ verdicts }));
-    }
-    case "reason":
-      return chat(JSON.stringify({ reason: "Scored by the test judge." }));
-    default:
-      throw new Error(`unscripted schema ${JSON.stringify(name)}`);
-  }
-}
 
 let dir: string;
 beforeAll(() => {

@@ -182,10 +182,12 @@ describe("packaging: the tarball of every workspace package", () => {
     expect([...seen].sort()).toEqual(["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "evalkern"]);
   });
 
-  it("@evalkern/vitest depends on metrics and core-wasm only, vitest being a peer", () => {
-    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
+  it("@evalkern/vitest depends on metrics and core-wasm only; vitest is a peer, and the harness an optional one (for /suite)", () => {
+    type WithMeta = Manifest & { peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    const m = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as WithMeta;
     expect(Object.keys(m.dependencies ?? {}).sort()).toEqual(["@evalkern/core-wasm", "@evalkern/metrics"]);
-    expect(Object.keys(m.peerDependencies ?? {})).toEqual(["vitest"]);
+    expect(Object.keys(m.peerDependencies ?? {})).toEqual(["vitest", "@evalkern/harness"]);
+    expect(m.peerDependenciesMeta).toEqual({ "@evalkern/harness": { optional: true } });
   });
 
   it("ships no source map without its sources and no sourceMappingURL to a missing map", () => {

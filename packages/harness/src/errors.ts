@@ -285,3 +285,15 @@ export class LineCountMismatchError extends EvalkernError {
     this.counts = counts;
   }
 }
+
+/** A suite file (`evalkern test`) that cannot be run as written: bad YAML/JSON, an unknown assertion type, a missing var... */
+export class SuiteError extends EvalkernError {
+  override name = "SuiteError";
+  override readonly code: string = "SUITE_INVALID";
+  /** Where in the suite (`evals.yaml tests[2].assert[0]`). */
+  readonly where: string;
+  constructor(where: string, message: string) {
+    super(`${where}: ${message}`);
+    this.where = where;
+  }
+}

@@ -54,3 +54,4 @@ export type { RowsOutputOptions } from "./node/output-rows.js";
 export { csvKeys, checkCsvHeader, defaultQuote, type FieldMap } from "./bulk/records.js";
 export type { MetricSummary } from "./bulk/summary.js";
 export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";
+export * from "./suite/index.js";

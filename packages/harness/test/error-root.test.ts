@@ -26,6 +26,7 @@ import {
   ChunkFailedError,
   QueueJobRejectedError,
   QueueEngineNotInstalledError,
+  SuiteError,
 } from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
@@ -47,6 +48,7 @@ const instances: Record<string, () => Error> = {
   ChunkFailedError: () => new ChunkFailedError("m", { lines: [1, 2], attempts: 3, reason: "r" }),
   QueueJobRejectedError: () => new QueueJobRejectedError("m"),
   QueueEngineNotInstalledError: () => new QueueEngineNotInstalledError(["bullmq"]),
+  SuiteError: () => new SuiteError("s.yaml", "m"),
   EndpointUnreachableError: () => new EndpointUnreachableError("http://127.0.0.1:1", "refused"),
   BenchmarkRunError: () => new BenchmarkRunError({ samples: [] } as never),
   MetricAssertionError: () => new MetricAssertionError("m", [], null),

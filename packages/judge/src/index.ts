@@ -94,3 +94,13 @@ export { LLMTestCase, ConversationalTestCase, ArenaTestCase, ToolCall } from "@e
 // Images in test cases (DeepEval's MLLMImage) and how judge prompts carry them.
 export { MLLMImage } from "@evalkern/metrics/deepeval";
 export { knownImageSupport, promptContent } from "./images.js";
+
+// promptfoo's model-graded assertion types by name (what `evalkern test` dispatches to).
+export {
+  modelGradedAssertion,
+  listModelGradedAssertions,
+  type ModelGradedAssertion,
+  type ModelGradedContext,
+  type ModelGradedResult,
+  type ModelGradedTable,
+} from "./promptfoo/index.js";

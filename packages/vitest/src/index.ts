@@ -18,7 +18,7 @@
  * });
  */
 import { ready } from "@evalkern/core-wasm";
-import { getMetric, lexicalMetric, type MetricInstance } from "@evalkern/metrics/registry";
+import { getMetric, lexicalMetric, pairScore, type MetricInstance } from "@evalkern/metrics/registry";
 import { expect } from "vitest";
 
 await ready();
@@ -73,8 +73,7 @@ function headlineOf(m: MetricInstance, values: Float64Array, keys: readonly stri
 
 function sentence(metric: MatcherMetric, hypothesis: string, refs: readonly string[], options: Readonly<Record<string, unknown>>): number {
   if (typeof metric === "function") return metric(hypothesis, refs);
-  const m = registryMetric(metric, options);
-  return headlineOf(m, m.rowValues(m.statistics([hypothesis], [refs]), 1), m.columns);
+  return pairScore(metric, hypothesis, refs, options).score;
 }
 
 /**
@@ -134,6 +133,41 @@ function compare(received: unknown, metric: MatcherMetric, threshold: number, op
   };
 }
 
+/**
+ * A DeepEval-style metric (`BaseMetric` of @evalkern/metrics/deepeval, the judge metrics of @evalkern/judge,
+ * or your own): measured on a test case, then `isSuccessful()` decides.
+ */
+export interface MeasurableMetric {
+  readonly name?: string;
+  readonly score?: number | null;
+  readonly threshold?: number | null;
+  readonly reason?: string | null;
+  readonly error?: string | null;
+  /** DeepEval's `a_measure` (judge metrics need it); used when present. */
+  aMeasure?(testCase: never): Promise<unknown>;
+  measure(testCase: never): unknown;
+  isSuccessful(): boolean | null;
+}
+
+async function passMetric(received: unknown, metric: MeasurableMetric, isNot: boolean): Promise<MatcherResult> {
+  if (typeof metric !== "object" || metric === null || typeof metric.measure !== "function" || typeof metric.isSuccessful !== "function") {
+    throw new TypeError("toPassMetric takes a metric with measure() and isSuccessful() (a DeepEval-style BaseMetric)");
+  }
+  // a judge call that fails rejects here and fails the test with its own error: never a made-up verdict
+  await (metric.aMeasure ? metric.aMeasure(received as never) : metric.measure(received as never));
+  const pass = metric.isSuccessful() === true;
+  const label = metric.name ?? metric.constructor?.name ?? "metric";
+  const score = typeof metric.score === "number" ? metric.score.toFixed(4) : String(metric.score ?? null);
+  return {
+    pass,
+    actual: metric.score ?? null,
+    expected: metric.threshold ?? null,
+    message: () =>
+      `expected the test case ${isNot ? "not " : ""}to pass ${label}: score ${score}, threshold ${metric.threshold ?? "none"}` +
+      `${metric.reason ? `\n  reason: ${metric.reason}` : ""}${metric.error ? `\n  error: ${metric.error}` : ""}`,
+  };
+}
+
 /** The matchers, for `expect.extend` in setups that do not import this module's side effect. */
 export const evalkernMatchers = {
   toScoreAtLeast(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
@@ -141,6 +175,10 @@ export const evalkernMatchers = {
   },
   toScoreAtMost(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
     return compare(received, metric, threshold, options, false, this.isNot === true);
+  },
+  /** `await expect(testCase).toPassMetric(new FaithfulnessMetric())`: DeepEval's assert_test for one metric. */
+  toPassMetric(this: { isNot?: boolean }, received: unknown, metric: MeasurableMetric): Promise<MatcherResult> {
+    return passMetric(received, metric, this.isNot === true);
   },
 };
 
@@ -151,6 +189,8 @@ interface EvalkernMatchers<R = unknown> {
   toScoreAtLeast(metric: MatcherMetric, threshold: number, options?: ScoreOptions): R;
   /** The output scores ≤ `threshold` (0–1 scale). */
   toScoreAtMost(metric: MatcherMetric, threshold: number, options?: ScoreOptions): R;
+  /** Measures the test case with `metric` (async); passes when `metric.isSuccessful()`. Await it. */
+  toPassMetric(metric: MeasurableMetric): Promise<R>;
 }
 
 declare module "vitest" {

@@ -16,6 +16,7 @@ import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "..
 import { formatScore, formatTable } from "../table.js";
 import type { ScoreIo } from "./score.js";
 import { log } from "../log.js";
+import { checkFloorNames, floorFailures, parseFloors } from "../fail-under.js";
 
 export interface JudgeCommandOptions {
   readonly input: string;
@@ -38,6 +39,8 @@ export interface JudgeCommandOptions {
   readonly limit?: number;
   readonly report?: string;
   readonly allowFailures?: boolean;
+  /** `--fail-under faithfulness=0.8`: exit 1 when a metric's pass rate is below its floor. */
+  readonly failUnder?: string;
   readonly json?: boolean;
   readonly progress?: boolean;
 }
@@ -116,6 +119,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const metricArgs = (options.metric ?? []).map(parseMetricArgument);
   if (metricArgs.length === 0) throw usageError(`give at least one --metric (${judgeMetricNames().join(", ")})`);
   metricArgs.forEach(checkJudgeMetric);
+  const floors = options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined;
   for (const a of metricArgs) if (a.options.as !== undefined) log.warn(`--metric ${a.raw}: as= is deprecated, rename with name= (as in \`evalkern score\`)`);
   if (options.replay && !options.cache) throw usageError("--replay needs --cache <file> (the recorded judge calls)");
   const env = process.env;
@@ -169,6 +173,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
     if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);
     seen.add(r.name);
   }
+  if (floors) checkFloorNames(floors, runners.map((r) => r.name), "judge metric");
 
   const cases: JudgeCase[] = rows.map(({ value }) => ({
     input: str(field(value, options.inputField)) ?? "",
@@ -314,5 +319,19 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
     io.stderr.write(`${failures.length} judge evaluation(s) failed (no score is made up for them):\n${first.join("\n")}\n`);
     if (!options.allowFailures) return EXIT.failure;
   }
+  if (floors) {
+    const rates = Object.fromEntries(runners.map((m, j) => [m.name, passRate(results.map((r) => r[j]!))]));
+    const lines = floorFailures(floors, rates, "pass rate");
+    if (lines.length) {
+      io.stderr.write(`${lines.join("\n")}\n`);
+      return EXIT.failure;
+    }
+  }
   return EXIT.ok;
+}
+
+/** The share of decided rows (a judge verdict of pass or fail) that passed; null when none was decided. */
+function passRate(cells: readonly Cell[]): number | null {
+  const decided = cells.filter((c) => c.ok && typeof c.score === "number" && c.success !== null && c.success !== undefined);
+  return decided.length ? decided.filter((c) => c.success).length / decided.length : null;
 }

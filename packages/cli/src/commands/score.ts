@@ -30,6 +30,7 @@ import { parseMetricArgument, type MetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, formatElapsed, type ProgressSink } from "../progress.js";
 import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+import { gateCorpusScores, parseFloors } from "../fail-under.js";
 import { log, colorEnabled, style } from "../log.js";
 import { shortSignature, type SignatureStyle } from "../signatures.js";
 export { columnLabel } from "../results.js";
@@ -89,6 +90,8 @@ export interface ScoreCommandOptions {
   readonly rowTimeout?: number | undefined;
   readonly report?: string | undefined;
   readonly allowBadRows: boolean;
+  /** `--fail-under bleu=30,chrf=50`: exit 1 when a corpus score is below its floor. */
+  readonly failUnder?: string;
   readonly json: boolean;
   /** Signatures in the table: short (default) or full. */
   readonly signatures?: SignatureStyle | undefined;
@@ -281,6 +284,7 @@ async function distributed(options: ScoreCommandOptions, io: ScoreIo, showProgre
  * SIGTERM stop it with what was kept and how to resume, exit 130/143.
  */
 export async function scoreCommand(options: ScoreCommandOptions, io: ScoreIo): Promise<number> {
+  if (options.failUnder !== undefined) parseFloors(options.failUnder); // a malformed flag fails before any scoring
   let raw = "";
   const guard = new RunGuard({ stderr: io.stderr, note: () => (raw ? resumeNote(raw) : "") });
   try {
@@ -556,7 +560,7 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
       return EXIT.input;
     }
   }
-  return EXIT.ok;
+  return gateCorpusScores(options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined, metrics, io.stderr);
 }
 
 /**
@@ -602,5 +606,5 @@ async function alreadyDone(
       return EXIT.input;
     }
   }
-  return EXIT.ok;
+  return gateCorpusScores(options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined, manifest.metrics, io.stderr);
 }

@@ -52,7 +52,7 @@ export interface ModelGradedOptions {
   readonly labels?: readonly string[];
 }
 
-export interface ModelGradedContext {
+export interface GraderContext {
   readonly output: unknown;
   readonly value?: unknown;
   readonly expected?: unknown;
@@ -67,29 +67,29 @@ export interface ModelGradedContext {
   readonly signal?: AbortSignal;
 }
 
-export interface ModelGradedResult {
+export interface GraderResult {
   readonly pass: boolean;
   readonly score: number;
   readonly reason: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-export type ModelGradedAssertion = (ctx: ModelGradedContext) => Promise<ModelGradedResult>;
+export type Grader = (ctx: GraderContext) => Promise<GraderResult>;
 
 export type ModelGradedAssertionType = "llm-rubric" | "model-graded-closedqa" | "factuality" | "select-best" | "classifier";
 
 const text = (value: unknown): string => renderValue(value);
-const valueOf = (ctx: ModelGradedContext): unknown => ctx.value ?? ctx.expected;
+const valueOf = (ctx: GraderContext): unknown => ctx.value ?? ctx.expected;
 
-function check(ctx: unknown, type: string): asserts ctx is ModelGradedContext {
+function check(ctx: unknown, type: string): asserts ctx is GraderContext {
   if (typeof ctx !== "object" || ctx === null) throw new JudgeInputError(`${type}: the context must be an object`, { argument: "ctx" });
 }
 
-function judgeOf(ctx: ModelGradedContext, type: string): JudgeModel {
+function judgeOf(ctx: GraderContext, type: string): JudgeModel {
   return resolveJudge(ctx.judge, type);
 }
 
-function question(ctx: ModelGradedContext): string {
+function question(ctx: GraderContext): string {
   return ctx.prompt ?? text(ctx.vars?.input ?? ctx.vars?.question ?? "");
 }
 
@@ -118,7 +118,7 @@ function customMessages(rubricPrompt: NonNullable<ModelGradedOptions["rubricProm
 }
 
 /** The custom rubric prompt's messages, else `template` as one user message. */
-function gradingMessages(ctx: ModelGradedContext, template: string, vars: Record<string, unknown>): JudgeMessage[] {
+function gradingMessages(ctx: GraderContext, template: string, vars: Record<string, unknown>): JudgeMessage[] {
   const custom = ctx.options?.rubricPrompt;
   return custom ? customMessages(custom, vars) : [{ role: "user", content: renderTemplate(template, vars) }];
 }
@@ -156,7 +156,7 @@ Decide whether the output satisfies the rubric. Reply with a short reason, "pass
  * With a `threshold`, pass also needs `score >= threshold`. Inverse: pass flips and the score becomes
  * `1 - score` clamped to [0, 1] (a non-finite score counting as 0).
  */
-async function llmRubric(ctx: ModelGradedContext): Promise<ModelGradedResult> {
+async function llmRubric(ctx: GraderContext): Promise<GraderResult> {
   check(ctx, "llm-rubric");
   const rubric = valueOf(ctx);
   if (rubric !== undefined && typeof rubric !== "string" && typeof rubric !== "object") {
@@ -198,7 +198,7 @@ export function factualityScores(options: FactualityScores = {}): Record<"A" | "
   return out;
 }
 
-function flip(result: ModelGradedResult, inverse: boolean | undefined): ModelGradedResult {
+function flip(result: GraderResult, inverse: boolean | undefined): GraderResult {
   return inverse ? { ...result, pass: !result.pass, score: 1 - result.score } : result;
 }
 
@@ -207,7 +207,7 @@ function flip(result: ModelGradedResult, inverse: boolean | undefined): ModelGra
  * categories; the score is promptfoo's table (A subset 1, B superset 1, C agree 1, D disagree 0,
  * E differ-but-factual 1, each overridable by `options.factuality`); pass when the category's score is > 0.
  */
-async function factuality(ctx: ModelGradedContext): Promise<ModelGradedResult> {
+async function factuality(ctx: GraderContext): Promise<GraderResult> {
   check(ctx, "factuality");
   const expected = valueOf(ctx);
   if (typeof expected !== "string") throw new JudgeInputError("factuality assertion type must have a string value", { argument: "value" });
@@ -234,7 +234,7 @@ function customPromptText(rubricPrompt: NonNullable<ModelGradedOptions["rubricPr
  * `model-graded-closedqa`: does `output` meet the criterion `value` for the task (`prompt`)? The judge
  * selects Y or N (autoevals' ClosedQA); Y passes with score 1, N fails with 0.
  */
-async function closedQa(ctx: ModelGradedContext): Promise<ModelGradedResult> {
+async function closedQa(ctx: GraderContext): Promise<GraderResult> {
   check(ctx, "model-graded-closedqa");
   const criteria = valueOf(ctx);
   if (typeof criteria !== "string") {
@@ -272,7 +272,7 @@ Reply with a short reason and the index of the best output.`;
  * criterion `value`; that output passes with score 1, every other fails with 0 (promptfoo's rule). Needs
  * at least two outputs.
  */
-export async function selectBest(ctx: ModelGradedContext): Promise<ModelGradedResult[]> {
+export async function selectBest(ctx: GraderContext): Promise<GraderResult[]> {
   check(ctx, "select-best");
   const outputs = ctx.outputs;
   if (!Array.isArray(outputs) || outputs.length < 2) {
@@ -294,7 +294,7 @@ export async function selectBest(ctx: ModelGradedContext): Promise<ModelGradedRe
   }));
 }
 
-async function selectBestOne(ctx: ModelGradedContext): Promise<ModelGradedResult> {
+async function selectBestOne(ctx: GraderContext): Promise<GraderResult> {
   check(ctx, "select-best");
   const results = await selectBest(ctx);
   const index = ctx.outputIndex ?? (ctx.outputs ?? []).indexOf(ctx.output);
@@ -315,7 +315,7 @@ async function selectBestOne(ctx: ModelGradedContext): Promise<ModelGradedResult
  * the expected label's (`value`), or the highest when no label is expected; pass when
  * `score >= threshold - Number.EPSILON` (threshold default 1). Inverse: pass flips, score `1 - score`.
  */
-async function classifier(ctx: ModelGradedContext): Promise<ModelGradedResult> {
+async function classifier(ctx: GraderContext): Promise<GraderResult> {
   check(ctx, "classifier");
   const expected = valueOf(ctx);
   if (expected !== undefined && typeof expected !== "string") {
@@ -342,7 +342,7 @@ async function classifier(ctx: ModelGradedContext): Promise<ModelGradedResult> {
 }
 
 /** The model-graded assertion types of promptfoo that evalkern grades with its judge. */
-export const MODEL_GRADED_ASSERTIONS: Readonly<Record<ModelGradedAssertionType, ModelGradedAssertion>> = Object.freeze({
+export const MODEL_GRADED_ASSERTIONS: Readonly<Record<ModelGradedAssertionType, Grader>> = Object.freeze({
   "llm-rubric": llmRubric,
   "model-graded-closedqa": closedQa,
   factuality,

@@ -20,4 +20,5 @@ export { UnknownMetricError, MetricOptionError, MetricNotLoadedError, UnknownOpt
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
 export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics, isBuiltinMetric } from "./registry.js";
+export { pairScore, type PairScore } from "./pair-score.js";
 export { ruleMetric, RULES_VERSION, type RuleTarget, type RuleEntry } from "./rules.js";
