@@ -1,12 +1,12 @@
 // Scoring one input in the page: the input is read in blocks (Blob.slice, never whole), cut at record
 // boundaries into chunks, and the chunks are scored by a pool of Web Workers (one per core) running the
-// harness's `scoreChunk`; results are merged in input order exactly as scoreFile merges its workers'
-// (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
+// harness's `scoreChunk`; results are folded in input order into the harness's `RunTally`, as scoreFile
+// folds its workers' (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
 // scored rows as Blob parts (for the download and the report, which streams them back) and the
 // statistics rows (for CIs, slices and the paired test) — no parsed row and no text in JS memory.
 import {
-  ColumnSums,
   EvalkernError,
+  RunTally,
   lastRecordBoundary,
   firstRecordBoundary,
   countNewlines,
@@ -128,16 +128,9 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
   const { blob, format, delimiter } = job;
   const d = delimiter.charCodeAt(0);
   const totalWidth = job.widths.reduce((a, b) => a + b, 0);
-  const sums = new ColumnSums(totalWidth);
-  const sequential: Record<number, number> = {};
+  const tally = new RunTally(totalWidth);
   const outputParts: Blob[] = [];
   const statistics: Float32Array[] = [];
-  let records = 0;
-  let valid = 0;
-  let nrefsMin = Infinity;
-  let nrefsMax = 0;
-  const badByCode: Record<string, number> = {};
-  const badSamples: BadRow[] = [];
 
   // in-order commit of results that may arrive out of order
   const pending = new Map<number, ChunkResult>();
@@ -151,20 +144,7 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
       pending.delete(nextCommit);
       if (r.output) outputParts.push(new Blob([r.output as Uint8Array<ArrayBuffer>]));
       if (r.statistics) statistics.push(r.statistics);
-      records += r.records;
-      valid += r.valid;
-      for (const [code, n] of Object.entries(r.badByCode)) badByCode[code] = (badByCode[code] ?? 0) + n;
-      for (const b of r.badSamples) if (badSamples.length < 20) badSamples.push(b);
-      sums.merge(r.partials);
-      for (const [col, values] of Object.entries(r.sequential ?? {})) {
-        let acc = sequential[Number(col)] ?? 0;
-        for (const v of values) acc += v;
-        sequential[Number(col)] = acc;
-      }
-      if (r.valid > 0) {
-        nrefsMin = Math.min(nrefsMin, r.nrefsMin);
-        nrefsMax = Math.max(nrefsMax, r.nrefsMax);
-      }
+      tally.absorb(r);
       committedBytes = chunkEnds.get(nextCommit)!;
       chunkEnds.delete(nextCommit);
       nextCommit++;
@@ -208,7 +188,7 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     const now = performance.now();
     if (!force && now - lastProgress < 100) return;
     lastProgress = now;
-    job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records, elapsedMs: now - t0 });
+    job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records: tally.records, elapsedMs: now - t0 });
   };
 
   let id = 0;
@@ -271,21 +251,22 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
   if (failure !== undefined) throw failure;
   progress(true);
   const rowWidth = 1 + totalWidth;
+  const { records, scored, bad, badByCode, badSamples } = tally.rows();
   return {
     run: {
       metricSpecs: job.specs,
       rowWidth,
       statistics,
       records,
-      scored: valid,
-      partials: sums.partials,
-      ...(Object.keys(sequential).length ? { sequential } : {}),
-      nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
+      scored,
+      partials: tally.sums.partials,
+      ...(tally.hasSequential() ? { sequential: tally.sequential } : {}),
+      nrefs: tally.nrefs(),
     },
     output: new Blob(outputParts, { type: "application/x-ndjson" }),
     records,
-    scored: valid,
-    bad: records - valid,
+    scored,
+    bad,
     badByCode,
     badSamples,
     elapsedMs: performance.now() - t0,
