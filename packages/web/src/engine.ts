@@ -10,12 +10,12 @@ import {
   lastRecordBoundary,
   firstRecordBoundary,
   countNewlines,
-  type BadRow,
   type ChunkInput,
   type ChunkResult,
   type MemoryRun,
   type NormalizedMetric,
   type ResolvedFields,
+  type RowCounts,
   type RowsOutput,
 } from "@evalkern/harness/browser";
 import type { FromScoreWorker, ScoreInit } from "./protocol.js";
@@ -33,14 +33,10 @@ export interface ScoreProgress {
   readonly elapsedMs: number;
 }
 
-export interface ScoredBlob {
+/** A scored input: its run for the statistics, its output rows, and the tally's counts and first bad rows. */
+export interface ScoredBlob extends Pick<RowCounts, "records" | "scored" | "bad" | "badByCode" | "badSamples"> {
   readonly run: MemoryRun;
   readonly output: Blob;
-  readonly records: number;
-  readonly scored: number;
-  readonly bad: number;
-  readonly badByCode: Record<string, number>;
-  readonly badSamples: readonly BadRow[];
   readonly elapsedMs: number;
 }
 

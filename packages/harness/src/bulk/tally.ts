@@ -88,11 +88,7 @@ export class RunTally {
 
   /** Fold in the next chunk's result (chunks in input order: sequential columns add row by row). */
   absorb(r: ChunkResult): void {
-    this.records += r.records;
-    this.blank += r.blank;
-    this.valid += r.valid;
-    addCounts(this.badByCode, r.badByCode);
-    addSamples(this.badSamples, r.badSamples);
+    this.addRows(r);
     if (r.invalidUtf8) {
       this.invalidUtf8.count += r.invalidUtf8.count;
       addSamples(this.invalidUtf8.lines, r.invalidUtf8.lines);
@@ -112,16 +108,21 @@ export class RunTally {
    * differ in the last bit from one run's row-by-row sum.
    */
   merge(o: RunTally): void {
-    this.records += o.records;
-    this.blank += o.blank;
-    this.valid += o.valid;
-    addCounts(this.badByCode, o.badByCode);
-    addSamples(this.badSamples, o.badSamples);
+    this.addRows(o);
     this.invalidUtf8.count += o.invalidUtf8.count;
     addSamples(this.invalidUtf8.lines, o.invalidUtf8.lines);
     this.sums.merge(o.sums.partials);
     for (const [col, v] of Object.entries(o.sequential)) this.sequential[Number(col)] = (this.sequential[Number(col)] ?? 0) + v;
     if (o.valid > 0) this.widenNrefs(o.nrefsMin, o.nrefsMax);
+  }
+
+  /** The counts and bad rows a chunk result and a tally both carry. */
+  private addRows(r: Pick<RunTally, "records" | "blank" | "valid" | "badByCode" | "badSamples">): void {
+    this.records += r.records;
+    this.blank += r.blank;
+    this.valid += r.valid;
+    addCounts(this.badByCode, r.badByCode);
+    addSamples(this.badSamples, r.badSamples);
   }
 
   private widenNrefs(min: number, max: number): void {
