@@ -118,6 +118,58 @@ export async function dataStart(blob: Blob, format: "jsonl" | "csv", delimiter: 
   }
 }
 
+/**
+ * Read `blob` from `start` in blocks and cut it at record boundaries into chunks of about CHUNK_BYTES,
+ * handing each to `submit` in input order (with its first line and end offset) until `stopped()`.
+ */
+async function cutBlob(
+  blob: Blob,
+  format: "jsonl" | "csv",
+  d: number,
+  start: { offset: number; line: number },
+  submit: (bytes: Uint8Array, firstLine: number, end: number) => Promise<void>,
+  stopped: () => boolean,
+): Promise<void> {
+  let pos = start.offset;
+  let line = start.line;
+  let carry = new Uint8Array(0);
+  while (!stopped() && (pos < blob.size || carry.length > 0)) {
+    const want = Math.min(READ_BLOCK, blob.size - pos);
+    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
+    pos += block.length;
+    const buf = new Uint8Array(carry.length + block.length);
+    buf.set(carry, 0);
+    buf.set(block, carry.length);
+    const eof = pos >= blob.size;
+    const bufStart = pos - buf.length;
+    let off = 0;
+    while (!stopped() && off < buf.length) {
+      if (!eof && buf.length - off < CHUNK_BYTES) break;
+      let cut: number;
+      let lines: number;
+      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
+      if (last.end >= 0) ({ end: cut, lines } = last);
+      else {
+        const first = firstRecordBoundary(buf, off, buf.length, format, d);
+        if (first.end >= 0) ({ end: cut, lines } = first);
+        else if (eof) {
+          cut = buf.length;
+          lines = countNewlines(buf, off, cut);
+        } else break;
+      }
+      await submit(buf.slice(off, cut), line, bufStart + cut);
+      line += lines;
+      off = cut;
+    }
+    carry = buf.slice(off);
+    if (eof && carry.length === 0) break;
+    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && !stopped()) {
+      // cannot happen (the last record is cut at the end), but never loop forever
+      throw new Error("internal: could not cut the input");
+    }
+  }
+}
+
 /** Score a Blob on the pool (already initialised with the job's metrics). */
 export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset: number; line: number }, header: readonly string[] | null): Promise<ScoredBlob> {
   const t0 = performance.now();
@@ -204,44 +256,7 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     progress();
   };
 
-  let pos = start.offset;
-  let line = start.line;
-  let carry = new Uint8Array(0);
-  while (failure === undefined && (pos < blob.size || carry.length > 0)) {
-    const want = Math.min(READ_BLOCK, blob.size - pos);
-    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
-    pos += block.length;
-    const buf = new Uint8Array(carry.length + block.length);
-    buf.set(carry, 0);
-    buf.set(block, carry.length);
-    const eof = pos >= blob.size;
-    const bufStart = pos - buf.length;
-    let off = 0;
-    while (failure === undefined && off < buf.length) {
-      if (!eof && buf.length - off < CHUNK_BYTES) break;
-      let cut: number;
-      let lines: number;
-      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
-      if (last.end >= 0) ({ end: cut, lines } = last);
-      else {
-        const first = firstRecordBoundary(buf, off, buf.length, format, d);
-        if (first.end >= 0) ({ end: cut, lines } = first);
-        else if (eof) {
-          cut = buf.length;
-          lines = countNewlines(buf, off, cut);
-        } else break;
-      }
-      await submit(buf.slice(off, cut), line, bufStart + cut);
-      line += lines;
-      off = cut;
-    }
-    carry = buf.slice(off);
-    if (eof && carry.length === 0) break;
-    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && failure === undefined) {
-      // cannot happen (the last record is cut at the end), but never loop forever
-      throw new Error("internal: could not cut the input");
-    }
-  }
+  await cutBlob(blob, format, d, start, submit, () => failure !== undefined);
   while (busy.size > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
   job.signal?.removeEventListener("abort", onAbort);
   if (failure !== undefined) throw failure;
