@@ -66,7 +66,8 @@ describe("evalkern judge", () => {
     expect(rows[1]).toMatchObject({ id: "b", faithfulness: { success: true, reason: "Scored by the test judge." } });
     // how each score was reached is in every row and in the run's manifest (no silent fallback)
     expect(rows.map((r) => (r.faithfulness as { scoringPath: string }).scoringPath)).toEqual(["structured", "structured", "structured"]);
-    const manifest = JSON.parse(readFileSync(join(dir, `${basename(out)}.evalkern`, "run.json"), "utf8")) as { metrics: { scoringPaths?: Record<string, number>; judgedAgainst?: unknown }[] };
+    type Manifest = { metrics: { scoringPaths?: Record<string, number>; judgedAgainst?: unknown }[] };
+    const manifest = JSON.parse(readFileSync(join(dir, `${basename(out)}.evalkern`, "run.json"), "utf8")) as Manifest;
     expect(manifest.metrics[0]!.scoringPaths).toEqual({ structured: 3 });
     // faithfulness reads no expected output: the manifest says what the report shows as its reference
     expect(manifest.metrics[0]!.judgedAgainst).toEqual({ paths: ["retrieval_context", "retrievalContext"], label: "retrieval context" });

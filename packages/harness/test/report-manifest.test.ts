@@ -48,20 +48,20 @@ describe("runMetrics", () => {
 
   it("refuses a summary that lacks a metric", () => {
     const specs = normalizeMetrics(["bleu"]);
-    expect(() => runMetrics([{ name: "bleu", options: {}, definition: { name: "bleu", scale: 100, higherIsBetter: true } }], { metricSpecs: specs, metrics: {} })).toThrow(
-      InvalidArgumentError,
-    );
+    const bleu = { name: "bleu", options: {}, definition: { name: "bleu", scale: 100 as const, higherIsBetter: true } };
+    expect(() => runMetrics([bleu], { metricSpecs: specs, metrics: {} })).toThrow(InvalidArgumentError);
   });
 
   it("corpusEntry keeps signature, scores and CIs in the manifest's order", () => {
-    expect(Object.keys(corpusEntry(summary("s", { a: 1 }, { a: { lower: 0, upper: 2, ci: 0.95 } as never })))).toEqual(["signature", "corpus", "ci"]);
+    const entry = corpusEntry(summary("s", { a: 1 }, { a: { lower: 0, upper: 2, ci: 0.95 } as never }));
+    expect(Object.keys(entry)).toEqual(["signature", "corpus", "ci"]);
   });
 });
 
 function judgeRun(metric: RunMetric): { manifest: ReportManifest; rows(): AsyncIterable<{ line: number; row: Record<string, unknown> }> } {
   const rows = [
-    { input: "q1", actual_output: "a1", expected_output: "e1", retrieval_context: ["doc one", "doc two"], [metric.name]: { score: 0.25, reason: "r" } },
-    { input: "q2", actual_output: "a2", expected_output: "e2", retrieval_context: ["doc three"], [metric.name]: { score: 1, reason: "r" } },
+    { input: "q1", actual_output: "a1", expected_output: "e1", retrieval_context: ["doc one", "doc two"], [metric.name]: { score: 0.25 } },
+    { input: "q2", actual_output: "a2", expected_output: "e2", retrieval_context: ["doc three"], [metric.name]: { score: 1 } },
   ];
   return {
     manifest: {

@@ -20,9 +20,11 @@ function bad(line: number): BadRow {
 describe("RunTally", () => {
   it("absorbs chunks: counts add, exact sums, sequential values left to right, nrefs of scored chunks only", () => {
     const t = new RunTally(2);
-    t.absorb(chunk({ records: 3, blank: 1, valid: 2, badByCode: { missing_field: 1 }, badSamples: [bad(2)], partials: [[0.1], [3]], sequential: { 1: [0.1, 0.2] }, nrefsMin: 1, nrefsMax: 2 }));
+    const first = { records: 3, blank: 1, valid: 2, badByCode: { missing_field: 1 }, badSamples: [bad(2)] };
+    t.absorb(chunk({ ...first, partials: [[0.1], [3]], sequential: { 1: [0.1, 0.2] }, nrefsMin: 1, nrefsMax: 2 }));
     // no scored row: its nrefs (0..0 in a worker's result) must not narrow the range
-    t.absorb(chunk({ records: 1, badByCode: { missing_field: 1 }, badSamples: [bad(5)], partials: [[], []], invalidUtf8: { count: 1, lines: [5] } }));
+    const invalidUtf8 = { count: 1, lines: [5] };
+    t.absorb(chunk({ records: 1, badByCode: { missing_field: 1 }, badSamples: [bad(5)], partials: [[], []], invalidUtf8 }));
     t.absorb(chunk({ records: 2, valid: 2, partials: [[0.2], [4]], sequential: { 1: [0.3] }, nrefsMin: 2, nrefsMax: 4 }));
     expect(t.rows()).toEqual({
       records: 6,
@@ -46,7 +48,8 @@ describe("RunTally", () => {
     const t = new RunTally(0);
     for (let c = 0; c < 6; c++) {
       const lines = Array.from({ length: 20 }, (_, i) => 1 + c * 20 + i);
-      t.absorb(chunk({ records: 20, badByCode: { missing_field: 20 }, badSamples: lines.map(bad), partials: [], invalidUtf8: { count: 20, lines } }));
+      const invalidUtf8 = { count: 20, lines };
+      t.absorb(chunk({ records: 20, badByCode: { missing_field: 20 }, badSamples: lines.map(bad), partials: [], invalidUtf8 }));
     }
     expect(RUN_SAMPLES).toBe(100);
     expect(t.badSamples.map((b) => b.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
@@ -88,7 +91,8 @@ describe("a run resumed from a checkpoint written before its first scored row", 
     const dir = tempDir();
     const input = join(dir, "late.jsonl");
     const lines: string[] = [];
-    for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ id: `no-hypothesis-${i}`, note: "this row has no hyp field, so it is a bad row".repeat(2) }));
+    const note = "this row has no hyp field, so it is a bad row".repeat(2);
+    for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ id: `no-hypothesis-${i}`, note }));
     for (let i = 0; i < 50; i++) lines.push(JSON.stringify({ hyp: `the cat sat on mat ${i}`, refs: [`the cat sat on the mat ${i}`] }));
     writeFileSync(input, `${lines.join("\n")}\n`);
     const output = join(dir, "late.scored.jsonl");

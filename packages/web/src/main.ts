@@ -341,7 +341,8 @@ function chosenMetrics(): ChosenMetric[] {
       throw new InputError(`${def.name}: ${(e as Error).message}`);
     }
     const spec = def.spec(options, def.name) as MetricSpec;
-    out.push({ definition: def, name: def.name, options, spec: def.headline && typeof spec === "object" ? ({ ...spec, headline: def.headline } as MetricSpec) : spec });
+    const withHeadline = def.headline && typeof spec === "object" ? ({ ...spec, headline: def.headline } as MetricSpec) : spec;
+    out.push({ definition: def, name: def.name, options, spec: withHeadline });
   }
   if (out.length === 0) throw new InputError("tick at least one metric");
   return out;

@@ -62,7 +62,10 @@ function field(row: Record<string, unknown>, path: string): unknown {
  * the retrieval context it checks against (faithfulness, contextual relevancy), or the context
  * (hallucination); the row fields the command read it from.
  */
-function judgedAgainst(fields: readonly (keyof JudgeCase)[], options: Pick<JudgeCommandOptions, "contextField" | "retrievalContextField">): JudgedAgainst | undefined {
+function judgedAgainst(
+  fields: readonly (keyof JudgeCase)[],
+  options: Pick<JudgeCommandOptions, "contextField" | "retrievalContextField">,
+): JudgedAgainst | undefined {
   if (fields.includes("expectedOutput")) return undefined;
   const paths = (path: string) => [...new Set([path, camel(path)])];
   if (fields.includes("retrievalContext")) return { paths: paths(options.retrievalContextField), label: "retrieval context" };

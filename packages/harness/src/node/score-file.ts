@@ -171,7 +171,8 @@ async function corpusResults(opts: ResolvedScoreOptions, plan: JobPlan, state: S
     fsyncSync(files.statsFd);
     const onPhase = options.onPhaseProgress;
     onPhase?.({ phase: "bootstrap", done: 0, total: bootstrap.resamples });
-    const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, tally.valid, bootstrap, pool, onPhase ? (done, total) => onPhase({ phase: "bootstrap", done, total }) : undefined);
+    const onResample = onPhase ? (done: number, total: number) => onPhase({ phase: "bootstrap", done, total }) : undefined;
+    const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, tally.valid, bootstrap, pool, onResample);
     for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
   }
   return metricSummaries;

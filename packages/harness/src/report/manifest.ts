@@ -84,4 +84,7 @@ export interface RunManifest {
 }
 
 /** What the report reads of a run's manifest (the web app builds only this). */
-export type ReportManifest = Pick<RunManifest, "kind" | "tool" | "createdAt" | "input" | "output" | "outputFormat" | "fields" | "metrics" | "rows" | "judge">;
+export type ReportManifest = Pick<
+  RunManifest,
+  "kind" | "tool" | "createdAt" | "input" | "output" | "outputFormat" | "fields" | "metrics" | "rows" | "judge"
+>;

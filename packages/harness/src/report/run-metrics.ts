@@ -34,7 +34,9 @@ export function runMetrics(
   return metrics.map((m, i) => {
     const s = summary.metrics[m.name];
     const spec = summary.metricSpecs[i];
-    if (!s || spec?.name !== m.name) throw new InvalidArgumentError(`the scorer's summary has no metric ${m.name}`, { argument: "summary" });
+    if (!s || spec?.name !== m.name) {
+      throw new InvalidArgumentError(`the scorer's summary has no metric ${m.name}`, { argument: "summary" });
+    }
     const { headline, columns } = rowLayout(spec);
     return {
       name: m.name,
