@@ -26,6 +26,8 @@ export interface JudgeRunner {
   readonly threshold: number | null;
   /** Every option, the model and the prompt family. */
   readonly signature: string;
+  /** The test-case fields the metric reads (the registry's). */
+  readonly fields: readonly (keyof JudgeCase)[];
   measure(c: JudgeCase, signal?: AbortSignal): Promise<JudgeOutcome>;
 }
 
@@ -115,6 +117,7 @@ export async function createJudgeRunner(
     higherIsBetter: d.higherIsBetter,
     threshold: metric.threshold,
     signature: `${d.name}|options:${stable(options)}|model:${model.name}|prompts:${d.family}|judge:@evalkern/judge@${version}`,
+    fields: d.fields,
     measure: (c, signal) => metric.measure(c, signal ? { signal } : {}),
   };
 }

@@ -5,80 +5,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { makeDirectory, type ScoreSummary } from "@evalkern/harness";
 import { inputError } from "./errors.js";
-import type { Format } from "./io/records.js";
-import type { Scale } from "./metric-registry.js";
+import type { RunManifest } from "@evalkern/harness/report";
 
 export const CLI_VERSION = "0.1.0";
 
-/** One output column of a metric: the raw scorer column and its key in the metric's output object. */
-export interface MetricColumn {
-  readonly column: string;
-  readonly key: string;
-}
-
-export interface RunMetric {
-  /** Output key of the metric's object in every row. */
-  readonly name: string;
-  /** Registry name (`bleu`, `faithfulness`, ...). */
-  readonly metric: string;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly scale: Scale;
-  /** Keys of the metric's row object besides `score` (empty for one-number metrics). */
-  readonly columns: readonly MetricColumn[];
-  /** The column reported as `score`. */
-  readonly headline: string;
-  readonly higherIsBetter: boolean;
-  readonly signature: string;
-  /** Corpus-level score per column (BLEU/chrF from summed statistics, others means). */
-  readonly corpus: Readonly<Record<string, number>>;
-  /** 95% bootstrap CI per column. */
-  readonly ci?: Readonly<Record<string, { readonly lower: number; readonly upper: number; readonly ci: number }>>;
-  /** Judge runs: how many measurements took each scoring path (a fallback is never silent). */
-  readonly scoringPaths?: Readonly<Record<string, number>>;
-}
-
-/** What identifies a file without reading it. */
-export interface FileIdentity {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
-  readonly dev: number;
-}
-
-/** What a finished score run was computed from (`RunManifest.finished`, see commands/score-done.ts). */
-export interface FinishedRecord {
-  readonly job: string;
-  readonly jobParts: Readonly<Record<string, unknown>>;
-  readonly contentHash: string;
-  readonly input: FileIdentity;
-  readonly output: FileIdentity;
-  readonly statistics: FileIdentity | null;
-  readonly bootstrap: { readonly resamples: number; readonly seed: number } | false;
-}
-
-export interface RunManifest {
-  readonly version: 1;
-  readonly kind: "score" | "judge";
-  readonly tool: string;
-  readonly createdAt: string;
-  readonly input: string;
-  readonly output: string;
-  readonly inputFormat: Format;
-  readonly outputFormat: Format;
-  /** CSV/TSV output: written with CSV quoting (absent: yes; TSV output of TSV input is written without). */
-  readonly outputQuote?: boolean;
-  readonly fields: { readonly hypothesis: string; readonly references: readonly string[]; readonly id?: string | undefined };
-  readonly metrics: readonly RunMetric[];
-  readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
-  readonly shard: { readonly index: number; readonly count: number } | null;
-  /** Bulk scorer summary file (score runs), relative to the sidecar directory. */
-  readonly summary?: string;
-  readonly elapsedMs: number;
-  /** Score runs that finished: what they were computed from, so `--resume` can answer "already done". */
-  readonly finished?: FinishedRecord;
-  /** Judge runs: the model and usage totals. */
-  readonly judge?: Readonly<Record<string, unknown>>;
-}
+// The manifest's types live with the report that reads them (harness/src/report/manifest.ts).
+export type { FileIdentity, FinishedRecord, MetricColumn, RunManifest, RunMetric } from "@evalkern/harness/report";
 
 export function sidecarDir(output: string): string {
   return `${resolve(output)}.evalkern`;

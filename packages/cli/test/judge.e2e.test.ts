@@ -42,8 +42,11 @@ describe("evalkern judge", () => {
     expect(rows[1]).toMatchObject({ id: "b", faithfulness: { success: true, reason: "Scored by the test judge." } });
     // how each score was reached is in every row and in the run's manifest (no silent fallback)
     expect(rows.map((r) => (r.faithfulness as { scoringPath: string }).scoringPath)).toEqual(["structured", "structured", "structured"]);
-    const manifest = JSON.parse(readFileSync(join(dir, `${basename(out)}.evalkern`, "run.json"), "utf8")) as { metrics: { scoringPaths?: Record<string, number> }[] };
+    type Manifest = { metrics: { scoringPaths?: Record<string, number>; judgedAgainst?: unknown }[] };
+    const manifest = JSON.parse(readFileSync(join(dir, `${basename(out)}.evalkern`, "run.json"), "utf8")) as Manifest;
     expect(manifest.metrics[0]!.scoringPaths).toEqual({ structured: 3 });
+    // faithfulness reads no expected output: the manifest says what the report shows as its reference
+    expect(manifest.metrics[0]!.judgedAgainst).toEqual({ paths: ["retrieval_context", "retrievalContext"], label: "retrieval context" });
     expect(first.stdout).toMatch(/^faithfulness\s+0\.8333\s/m);
     // identical concurrent calls are merged by the cache (counted as cached calls, no request)
     const m = /cost\s+\$\d+\.\d{6} · (\d+) judge calls \((\d+) cached, 0 failed\) · (\d+) HTTP requests · (\d+) input \+ (\d+) output tokens/.exec(first.stdout);

@@ -20,6 +20,8 @@ export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult, type 
 export { resolveFields, parseCsv, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
 export { rowsOutput, rowLayout, csvHeader, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, isPlainObject, type RowsOutput, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./bulk/fsum.js";
+export { corpusEntry, runMetrics, type RunMetricSource } from "./report/run-metrics.js";
+export { RunTally, RUN_SAMPLES, type RowCounts, type SummaryTally, type TallyJson } from "./bulk/tally.js";
 export { mainThreadMetrics, summarizeMetrics, nrefsLabel, type MetricSummary } from "./bulk/summary.js";
 export { estimateCi, pairedBootstrapPValue, resolveBootstrap, DEFAULT_RESAMPLES, DEFAULT_SEED, type BootstrapOptions, type ConfidenceInterval } from "./bulk/bootstrap.js";
 export {

@@ -1,21 +1,21 @@
 // Scoring one input in the page: the input is read in blocks (Blob.slice, never whole), cut at record
 // boundaries into chunks, and the chunks are scored by a pool of Web Workers (one per core) running the
-// harness's `scoreChunk`; results are merged in input order exactly as scoreFile merges its workers'
-// (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
+// harness's `scoreChunk`; results are folded in input order into the harness's `RunTally`, as scoreFile
+// folds its workers' (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
 // scored rows as Blob parts (for the download and the report, which streams them back) and the
 // statistics rows (for CIs, slices and the paired test) — no parsed row and no text in JS memory.
 import {
-  ColumnSums,
   EvalkernError,
+  RunTally,
   lastRecordBoundary,
   firstRecordBoundary,
   countNewlines,
-  type BadRow,
   type ChunkInput,
   type ChunkResult,
   type MemoryRun,
   type NormalizedMetric,
   type ResolvedFields,
+  type RowCounts,
   type RowsOutput,
 } from "@evalkern/harness/browser";
 import type { FromScoreWorker, ScoreInit } from "./protocol.js";
@@ -33,14 +33,10 @@ export interface ScoreProgress {
   readonly elapsedMs: number;
 }
 
-export interface ScoredBlob {
+/** A scored input: its run for the statistics, its output rows, and the tally's counts and first bad rows. */
+export interface ScoredBlob extends Pick<RowCounts, "records" | "scored" | "bad" | "badByCode" | "badSamples"> {
   readonly run: MemoryRun;
   readonly output: Blob;
-  readonly records: number;
-  readonly scored: number;
-  readonly bad: number;
-  readonly badByCode: Record<string, number>;
-  readonly badSamples: readonly BadRow[];
   readonly elapsedMs: number;
 }
 
@@ -122,22 +118,67 @@ export async function dataStart(blob: Blob, format: "jsonl" | "csv", delimiter: 
   }
 }
 
+/**
+ * Read `blob` from `start` in blocks and cut it at record boundaries into chunks of about CHUNK_BYTES,
+ * handing each to `submit` in input order (with its first line and end offset) until `stopped()`.
+ */
+async function cutBlob(
+  blob: Blob,
+  format: "jsonl" | "csv",
+  d: number,
+  start: { offset: number; line: number },
+  submit: (bytes: Uint8Array, firstLine: number, end: number) => Promise<void>,
+  stopped: () => boolean,
+): Promise<void> {
+  let pos = start.offset;
+  let line = start.line;
+  let carry = new Uint8Array(0);
+  while (!stopped() && (pos < blob.size || carry.length > 0)) {
+    const want = Math.min(READ_BLOCK, blob.size - pos);
+    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
+    pos += block.length;
+    const buf = new Uint8Array(carry.length + block.length);
+    buf.set(carry, 0);
+    buf.set(block, carry.length);
+    const eof = pos >= blob.size;
+    const bufStart = pos - buf.length;
+    let off = 0;
+    while (!stopped() && off < buf.length) {
+      if (!eof && buf.length - off < CHUNK_BYTES) break;
+      let cut: number;
+      let lines: number;
+      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
+      if (last.end >= 0) ({ end: cut, lines } = last);
+      else {
+        const first = firstRecordBoundary(buf, off, buf.length, format, d);
+        if (first.end >= 0) ({ end: cut, lines } = first);
+        else if (eof) {
+          cut = buf.length;
+          lines = countNewlines(buf, off, cut);
+        } else break;
+      }
+      await submit(buf.slice(off, cut), line, bufStart + cut);
+      line += lines;
+      off = cut;
+    }
+    carry = buf.slice(off);
+    if (eof && carry.length === 0) break;
+    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && !stopped()) {
+      // cannot happen (the last record is cut at the end), but never loop forever
+      throw new Error("internal: could not cut the input");
+    }
+  }
+}
+
 /** Score a Blob on the pool (already initialised with the job's metrics). */
 export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset: number; line: number }, header: readonly string[] | null): Promise<ScoredBlob> {
   const t0 = performance.now();
   const { blob, format, delimiter } = job;
   const d = delimiter.charCodeAt(0);
   const totalWidth = job.widths.reduce((a, b) => a + b, 0);
-  const sums = new ColumnSums(totalWidth);
-  const sequential: Record<number, number> = {};
+  const tally = new RunTally(totalWidth);
   const outputParts: Blob[] = [];
   const statistics: Float32Array[] = [];
-  let records = 0;
-  let valid = 0;
-  let nrefsMin = Infinity;
-  let nrefsMax = 0;
-  const badByCode: Record<string, number> = {};
-  const badSamples: BadRow[] = [];
 
   // in-order commit of results that may arrive out of order
   const pending = new Map<number, ChunkResult>();
@@ -151,20 +192,7 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
       pending.delete(nextCommit);
       if (r.output) outputParts.push(new Blob([r.output as Uint8Array<ArrayBuffer>]));
       if (r.statistics) statistics.push(r.statistics);
-      records += r.records;
-      valid += r.valid;
-      for (const [code, n] of Object.entries(r.badByCode)) badByCode[code] = (badByCode[code] ?? 0) + n;
-      for (const b of r.badSamples) if (badSamples.length < 20) badSamples.push(b);
-      sums.merge(r.partials);
-      for (const [col, values] of Object.entries(r.sequential ?? {})) {
-        let acc = sequential[Number(col)] ?? 0;
-        for (const v of values) acc += v;
-        sequential[Number(col)] = acc;
-      }
-      if (r.valid > 0) {
-        nrefsMin = Math.min(nrefsMin, r.nrefsMin);
-        nrefsMax = Math.max(nrefsMax, r.nrefsMax);
-      }
+      tally.absorb(r);
       committedBytes = chunkEnds.get(nextCommit)!;
       chunkEnds.delete(nextCommit);
       nextCommit++;
@@ -208,7 +236,7 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     const now = performance.now();
     if (!force && now - lastProgress < 100) return;
     lastProgress = now;
-    job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records, elapsedMs: now - t0 });
+    job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records: tally.records, elapsedMs: now - t0 });
   };
 
   let id = 0;
@@ -228,64 +256,28 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     progress();
   };
 
-  let pos = start.offset;
-  let line = start.line;
-  let carry = new Uint8Array(0);
-  while (failure === undefined && (pos < blob.size || carry.length > 0)) {
-    const want = Math.min(READ_BLOCK, blob.size - pos);
-    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
-    pos += block.length;
-    const buf = new Uint8Array(carry.length + block.length);
-    buf.set(carry, 0);
-    buf.set(block, carry.length);
-    const eof = pos >= blob.size;
-    const bufStart = pos - buf.length;
-    let off = 0;
-    while (failure === undefined && off < buf.length) {
-      if (!eof && buf.length - off < CHUNK_BYTES) break;
-      let cut: number;
-      let lines: number;
-      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
-      if (last.end >= 0) ({ end: cut, lines } = last);
-      else {
-        const first = firstRecordBoundary(buf, off, buf.length, format, d);
-        if (first.end >= 0) ({ end: cut, lines } = first);
-        else if (eof) {
-          cut = buf.length;
-          lines = countNewlines(buf, off, cut);
-        } else break;
-      }
-      await submit(buf.slice(off, cut), line, bufStart + cut);
-      line += lines;
-      off = cut;
-    }
-    carry = buf.slice(off);
-    if (eof && carry.length === 0) break;
-    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && failure === undefined) {
-      // cannot happen (the last record is cut at the end), but never loop forever
-      throw new Error("internal: could not cut the input");
-    }
-  }
+  await cutBlob(blob, format, d, start, submit, () => failure !== undefined);
   while (busy.size > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
   job.signal?.removeEventListener("abort", onAbort);
   if (failure !== undefined) throw failure;
   progress(true);
   const rowWidth = 1 + totalWidth;
+  const { records, scored, bad, badByCode, badSamples } = tally.rows();
   return {
     run: {
       metricSpecs: job.specs,
       rowWidth,
       statistics,
       records,
-      scored: valid,
-      partials: sums.partials,
-      ...(Object.keys(sequential).length ? { sequential } : {}),
-      nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
+      scored,
+      partials: tally.sums.partials,
+      ...(tally.hasSequential() ? { sequential: tally.sequential } : {}),
+      nrefs: tally.nrefs(),
     },
     output: new Blob(outputParts, { type: "application/x-ndjson" }),
     records,
-    scored: valid,
-    bad: records - valid,
+    scored,
+    bad,
     badByCode,
     badSamples,
     elapsedMs: performance.now() - t0,

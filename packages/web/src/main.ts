@@ -11,13 +11,13 @@ import {
   normalizeMetrics,
   parseCsv,
   resolveFields,
-  rowLayout,
   rowsOutput,
+  runMetrics,
   mainThreadMetrics,
   type MetricSpec,
   type NormalizedMetric,
 } from "@evalkern/harness/browser";
-import type { ReportManifest, RunMetric } from "@evalkern/harness/report";
+import type { ReportManifest } from "@evalkern/harness/report";
 import { checkOptions, findMetric, listMetrics, loadMetrics, type LexicalMetric } from "@evalkern/metrics/registry";
 import { Cancelled, WorkerPool, dataStart, scoreBlob, type ScoredBlob } from "./engine.js";
 import { InputError, detectFormat, guessMapping, parseMetricArg, sampleRecords, typedValue, type Sample } from "./parse.js";
@@ -317,7 +317,7 @@ function buildMetrics(): void {
 }
 
 interface ChosenMetric {
-  readonly def: LexicalMetric;
+  readonly definition: LexicalMetric;
   readonly name: string;
   readonly options: Record<string, unknown>;
   readonly spec: MetricSpec;
@@ -341,7 +341,8 @@ function chosenMetrics(): ChosenMetric[] {
       throw new InputError(`${def.name}: ${(e as Error).message}`);
     }
     const spec = def.spec(options, def.name) as MetricSpec;
-    out.push({ def, name: def.name, options, spec: def.headline && typeof spec === "object" ? ({ ...spec, headline: def.headline } as MetricSpec) : spec });
+    const withHeadline = def.headline && typeof spec === "object" ? ({ ...spec, headline: def.headline } as MetricSpec) : spec;
+    out.push({ definition: def, name: def.name, options, spec: withHeadline });
   }
   if (out.length === 0) throw new InputError("tick at least one metric");
   return out;
@@ -405,21 +406,7 @@ function stem(name: string): string {
 
 async function manifestOf(inp: Input, scored: ScoredBlob, chosen: readonly ChosenMetric[], specs: readonly NormalizedMetric[], fields: { hypothesis: string; references: string[]; id?: string }): Promise<ReportManifest> {
   const summary = await corpusSummary(scored.run);
-  const metrics: RunMetric[] = chosen.map((m, i) => {
-    const s = summary[m.name]!;
-    const { headline, columns } = rowLayout(specs[i]!);
-    return {
-      name: m.name,
-      metric: m.def.name,
-      options: m.options,
-      scale: m.def.scale,
-      columns: columns.map((c) => ({ column: c.column, key: c.key })),
-      headline,
-      higherIsBetter: m.def.higherIsBetter,
-      signature: s.signature,
-      corpus: { ...s.scores },
-    };
-  });
+  const metrics = runMetrics(chosen, { metrics: summary, metricSpecs: specs });
   return {
     kind: "score",
     tool: `evalkern web (harness ${HARNESS_VERSION})`,
@@ -556,7 +543,7 @@ async function run(): Promise<void> {
   const t0 = performance.now();
   try {
     await ready();
-    await loadMetrics(chosen.map((m) => m.def.name));
+    await loadMetrics(chosen.map((m) => m.definition.name));
     const specs = normalizeMetrics(chosen.map((m) => m.spec));
     const widths = (await mainThreadMetrics(specs)).map((m) => m.width);
     await Promise.all([pool.warm(), statsWarm]);

@@ -13,6 +13,7 @@ import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, 
 import { parseMetricArgument } from "../metric-options.js";
 import { createRowProgress, formatCount } from "../progress.js";
 import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
+import type { JudgedAgainst } from "@evalkern/harness/report";
 import { formatScore, formatTable } from "../table.js";
 import type { ScoreIo } from "./score.js";
 import { log } from "../log.js";
@@ -56,6 +57,22 @@ function field(row: Record<string, unknown>, path: string): unknown {
       if (cur !== undefined) return cur;
     }
   }
+  return undefined;
+}
+
+/**
+ * What the report shows as a judge metric's reference when the metric does not read the expected output:
+ * the retrieval context it checks against (faithfulness, contextual relevancy), or the context
+ * (hallucination); the row fields the command read it from.
+ */
+function judgedAgainst(
+  fields: readonly (keyof JudgeCase)[],
+  options: Pick<JudgeCommandOptions, "contextField" | "retrievalContextField">,
+): JudgedAgainst | undefined {
+  if (fields.includes("expectedOutput")) return undefined;
+  const paths = (path: string) => [...new Set([path, camel(path)])];
+  if (fields.includes("retrievalContext")) return { paths: paths(options.retrievalContextField), label: "retrieval context" };
+  if (fields.includes("context")) return { paths: paths(options.contextField), label: "context" };
   return undefined;
 }
 
@@ -240,6 +257,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       const c = r[j]!;
       if (c.ok && c.scoringPath) scoringPaths[c.scoringPath] = (scoringPaths[c.scoringPath] ?? 0) + 1;
     }
+    const against = judgedAgainst(m.fields, options);
     return {
       name: m.name,
       metric: m.name,
@@ -252,6 +270,7 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       corpus: { [m.name]: mean },
       ...(ci ? { ci: { [m.name]: ci } } : {}),
       ...(Object.keys(scoringPaths).length > 0 ? { scoringPaths } : {}),
+      ...(against ? { judgedAgainst: against } : {}),
     };
   });
   const failures = results.flatMap((r, i) => r.map((c, j) => ({ c, i, j }))).filter((x) => !x.c.ok);

@@ -3,7 +3,7 @@
 import { createReadStream, createWriteStream, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { mergeShards } from "@evalkern/harness";
+import { corpusEntry, mergeShards } from "@evalkern/harness";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { checkOutputPaths } from "../io/output-paths.js";
@@ -70,11 +70,8 @@ export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<
   await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
 
   const metrics: RunMetric[] = first.metrics.map((m) => {
-    const s = merged.metrics[m.name]!;
-    const ci: Record<string, { lower: number; upper: number; ci: number }> = {};
-    for (const [k, v] of Object.entries(s.ci ?? {})) ci[k] = { lower: v.lower, upper: v.upper, ci: v.ci };
     const { ci: _old, ...rest } = m;
-    return { ...rest, signature: s.signature, corpus: { ...s.scores }, ...(s.ci ? { ci } : {}) };
+    return { ...rest, ...corpusEntry(merged.metrics[m.name]!) };
   });
   const manifest: RunManifest = {
     ...first,

@@ -13,7 +13,7 @@ import {
   inputGeometry,
   normalizeMetrics,
   removeStaleTemporaries,
-  rowLayout,
+  runMetrics,
   scoreFile,
   type MetricSpec,
   type ScoreSummary,
@@ -29,7 +29,7 @@ import { fileIdentity, finishedRecord, finishedRun, type DoneCheck } from "./sco
 import { parseMetricArgument, type MetricArgument } from "../metric-options.js";
 import { DEFAULT_METRICS, resolveMetric, type ResolvedMetric } from "../metric-registry.js";
 import { createRowProgress, formatCount, formatElapsed, type ProgressSink } from "../progress.js";
-import { CLI_VERSION, columnLabel, ensureSidecar, type MetricColumn, type RunManifest, type RunMetric } from "../results.js";
+import { CLI_VERSION, columnLabel, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
 import { gateCorpusScores, parseFloors } from "../fail-under.js";
 import { log, colorEnabled, style } from "../log.js";
 import { shortSignature, type SignatureStyle } from "../signatures.js";
@@ -123,30 +123,6 @@ export function defaultOutput(input: string, shard: ShardArgument | undefined): 
 /** The harness spec of a `--metric`, with the registry's headline column (ROUGE → rougeL). */
 function harnessSpec(m: ResolvedMetric): MetricSpec {
   return m.definition.headline && typeof m.spec === "object" ? { ...m.spec, headline: m.definition.headline } : m.spec;
-}
-
-function runMetrics(resolved: readonly ResolvedMetric[], summary: Pick<ScoreSummary, "metrics" | "metricSpecs">): RunMetric[] {
-  return resolved.map((m, i) => {
-    const s = summary.metrics[m.name];
-    const spec = summary.metricSpecs[i];
-    if (!s || spec?.name !== m.name) throw new Error(`internal: the scorer's summary has no metric ${m.name}`);
-    // the harness's grouping of the metric's columns, as written in the output rows
-    const { headline, columns } = rowLayout(spec);
-    const ci: Record<string, { lower: number; upper: number; ci: number }> = {};
-    for (const [k, v] of Object.entries(s.ci ?? {})) ci[k] = { lower: v.lower, upper: v.upper, ci: v.ci };
-    return {
-      name: m.name,
-      metric: m.definition.name,
-      options: m.options,
-      scale: m.definition.scale,
-      columns: columns.map((c) => ({ column: c.column, key: c.key })),
-      headline,
-      higherIsBetter: m.definition.higherIsBetter,
-      signature: s.signature,
-      corpus: { ...s.scores },
-      ...(s.ci ? { ci } : {}),
-    };
-  });
 }
 
 // ------------------------------------------------------------------------------------ summary

@@ -8,7 +8,15 @@ import { inputError } from "../errors.js";
 import { delimiterOf, readRecords, type InputRecord } from "../io/records.js";
 import type { LoadedRun } from "../results.js";
 
-export { BINS, judgeReferences, type ComparisonData, type PairedRow, type ReportData, type RowSample, type SeriesData, type SliceTable } from "@evalkern/harness/report";
+export {
+  BINS,
+  type ComparisonData,
+  type PairedRow,
+  type ReportData,
+  type RowSample,
+  type SeriesData,
+  type SliceTable,
+} from "@evalkern/harness/report";
 
 export type CollectOptions = Omit<HarnessCollectOptions, "onRow" | "onRowsDone" | "noRowsError">;
 

@@ -14,14 +14,15 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { ResumeDamagedError, ResumeMismatchError } from "../errors.js";
-import type { BadRow, ChunkResult } from "../bulk/chunk.js";
-import { ColumnSums } from "../bulk/fsum.js";
+import type { ChunkResult } from "../bulk/chunk.js";
+import { RunTally, type TallyJson } from "../bulk/tally.js";
 import { acquireLock, fileSystemError, openFile, syncFile, truncateFile, writeAt, writeFileAtomic } from "./files.js";
 import { READ_BLOCK, type InputGeometry } from "./geometry.js";
 
 const CHECKPOINT_VERSION = 3;
 
-interface Checkpoint {
+/** A checkpoint: where the run is, then its tally's members (`RunTally.toJSON`), then whether it is done. */
+interface Checkpoint extends TallyJson {
   readonly version: typeof CHECKPOINT_VERSION;
   readonly job: string;
   /** What the fingerprint `job` was computed from: on a mismatch, the settings that changed are named. */
@@ -35,17 +36,6 @@ interface Checkpoint {
   /** sha256 of the output's bytes [0, outputBytes) and of the statistics file's [0, statisticsBytes). */
   readonly outputHash: string;
   readonly statisticsHash: string;
-  readonly records: number;
-  readonly blank: number;
-  readonly valid: number;
-  readonly badByCode: Record<string, number>;
-  readonly badSamples: BadRow[];
-  readonly invalidUtf8: { readonly count: number; readonly lines: number[] };
-  readonly partials: number[][];
-  /** Left-to-right sums of the metrics' sequential columns (by column index), see `ChunkResult.sequential`. */
-  readonly sequential?: Record<number, number>;
-  readonly nrefsMin: number;
-  readonly nrefsMax: number;
   readonly complete: boolean;
   readonly elapsedMs: number;
 }
@@ -56,17 +46,8 @@ export interface State {
   nextLine: number;
   outputBytes: number;
   statisticsBytes: number;
-  records: number;
-  blank: number;
-  valid: number;
-  badByCode: Record<string, number>;
-  badSamples: BadRow[];
-  invalidUtf8: { count: number; lines: number[] };
-  sums: ColumnSums;
-  /** Left-to-right float sums of sequential columns, in input order (the reference's summation). */
-  sequential: Record<number, number>;
-  nrefsMin: number;
-  nrefsMax: number;
+  /** The totals of the rows committed so far. */
+  tally: RunTally;
   elapsedMs: number;
   contentHash: string;
 }
@@ -214,16 +195,7 @@ export function startOrRestore(o: {
     nextLine: geometry.startLine,
     outputBytes: 0,
     statisticsBytes: 0,
-    records: 0,
-    blank: 0,
-    valid: 0,
-    badByCode: {},
-    badSamples: [],
-    invalidUtf8: { count: 0, lines: [] },
-    sums: new ColumnSums(totalWidth),
-    sequential: {},
-    nrefsMin: Infinity,
-    nrefsMax: 0,
+    tally: new RunTally(totalWidth),
     elapsedMs: 0,
     contentHash: "",
   };
@@ -257,16 +229,7 @@ export function startOrRestore(o: {
       nextLine: previous.nextLine,
       outputBytes: previous.outputBytes,
       statisticsBytes: previous.statisticsBytes,
-      records: previous.records,
-      blank: previous.blank,
-      valid: previous.valid,
-      badByCode: { ...previous.badByCode },
-      badSamples: previous.badSamples.slice(),
-      invalidUtf8: { count: previous.invalidUtf8?.count ?? 0, lines: previous.invalidUtf8?.lines.slice() ?? [] },
-      sums: new ColumnSums(totalWidth, previous.partials),
-      sequential: { ...previous.sequential },
-      nrefsMin: previous.nrefsMin,
-      nrefsMax: previous.nrefsMax,
+      tally: RunTally.fromJSON(totalWidth, previous),
       elapsedMs: previous.elapsedMs,
       contentHash: previous.contentHash,
     };
@@ -373,16 +336,7 @@ export class RunFiles {
       statisticsBytes: state.statisticsBytes,
       outputHash: this.o.outputHasher.copy().digest("hex"),
       statisticsHash: this.o.statisticsHasher.copy().digest("hex"),
-      records: state.records,
-      blank: state.blank,
-      valid: state.valid,
-      badByCode: state.badByCode,
-      badSamples: state.badSamples,
-      invalidUtf8: state.invalidUtf8,
-      partials: state.sums.partials,
-      sequential: state.sequential,
-      nrefsMin: state.nrefsMin,
-      nrefsMax: state.nrefsMax,
+      ...state.tally.toJSON(),
       complete: done,
       elapsedMs: state.elapsedMs + (performance.now() - t0),
     };

@@ -16,7 +16,6 @@ import { READ_BLOCK, readRange, scanRecord, type InputGeometry } from "./geometr
 import type { WorkerPool } from "./pool.js";
 import type { ResolvedScoreOptions, ScoreFileOptions } from "./score-options.js";
 
-const MAX_BAD_SAMPLES = 100;
 /** The rejection of a task stopped by its time budget. */
 const TIMED_OUT = Symbol("timed out");
 
@@ -66,38 +65,19 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
 
   /** Commit one chunk: its result, or the results of its records run one by one (all before the checkpoint). */
   const commit = (results: ChunkResult | readonly ChunkResult[], endOffset: number, endLine: number, endHash: string): void => {
-    for (const result of Array.isArray(results) ? results : [results]) add(result as ChunkResult);
+    for (const result of Array.isArray(results) ? results : [results]) {
+      files.append(state, result as ChunkResult);
+      state.tally.absorb(result as ChunkResult);
+    }
     state.nextOffset = endOffset;
     state.nextLine = endLine;
     state.contentHash = endHash;
     chunks++;
     progress?.update((endOffset - geometry.start) / 1e6);
-    options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.records });
+    options.onProgress?.({ bytes: endOffset - geometry.start, totalBytes: geometry.end - geometry.start, records: state.tally.records });
     if (performance.now() - lastCheckpoint >= checkpointMs) {
       files.writeCheckpoint(state, false);
       lastCheckpoint = performance.now();
-    }
-  };
-  const add = (result: ChunkResult): void => {
-    files.append(state, result);
-    state.records += result.records;
-    state.blank += result.blank;
-    state.valid += result.valid;
-    for (const [code, n] of Object.entries(result.badByCode)) state.badByCode[code] = (state.badByCode[code] ?? 0) + n;
-    for (const b of result.badSamples) if (state.badSamples.length < MAX_BAD_SAMPLES) state.badSamples.push(b);
-    if (result.invalidUtf8) {
-      state.invalidUtf8.count += result.invalidUtf8.count;
-      for (const l of result.invalidUtf8.lines) if (state.invalidUtf8.lines.length < MAX_BAD_SAMPLES) state.invalidUtf8.lines.push(l);
-    }
-    state.sums.merge(result.partials);
-    for (const [col, values] of Object.entries(result.sequential ?? {})) {
-      let acc = state.sequential[Number(col)] ?? 0;
-      for (const v of values) acc += v;
-      state.sequential[Number(col)] = acc;
-    }
-    if (result.valid > 0) {
-      state.nrefsMin = Math.min(state.nrefsMin, result.nrefsMin);
-      state.nrefsMax = Math.max(state.nrefsMax, result.nrefsMax);
     }
   };
 

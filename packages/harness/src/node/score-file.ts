@@ -20,10 +20,10 @@ import { createHash } from "node:crypto";
 import { fsyncSync } from "node:fs";
 import { resolve } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import type { BadRow } from "../bulk/chunk.js";
 import type { NormalizedMetric } from "../bulk/metrics.js";
 import { checkCsvHeader, type ResolvedFields } from "../bulk/records.js";
-import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
+import { mainThreadMetrics, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
+import type { RowCounts } from "../bulk/tally.js";
 import { HARNESS_VERSION } from "../version.js";
 import { RunFiles, startOrRestore, type State } from "./checkpoint.js";
 import { writeFileAtomic } from "./files.js";
@@ -38,25 +38,7 @@ export { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 export { checkpointPath, resolveShard, statisticsPath, summaryPath, type ScoreFileOptions, type ShardSpec } from "./score-options.js";
 export { inputGeometry, type InputGeometry } from "./geometry.js";
 export { inputContentHash } from "./checkpoint.js";
-
-export interface RowCounts {
-  /** Records seen (non-blank JSONL lines / CSV records). */
-  readonly records: number;
-  /** Records scored. */
-  readonly scored: number;
-  /** Records reported as errors. */
-  readonly bad: number;
-  /** Blank lines skipped. */
-  readonly blank: number;
-  readonly badByCode: Record<string, number>;
-  /** The first bad rows (up to 100), with line numbers. */
-  readonly badSamples: readonly BadRow[];
-  /**
-   * Records holding bytes that are not UTF-8, and the first 100 of their lines. They were scored with
-   * U+FFFD in place of those bytes, or are bad rows (`invalid_utf8`) under `strictUtf8`.
-   */
-  readonly invalidUtf8: { readonly count: number; readonly lines: readonly number[] };
-}
+export type { RowCounts } from "../bulk/tally.js";
 
 export interface ScoreSummary {
   readonly version: 1;
@@ -182,14 +164,15 @@ async function corpusResults(opts: ResolvedScoreOptions, plan: JobPlan, state: S
   const { bootstrap } = opts;
   const { metrics, statsPath, rowWidth } = plan;
   await ready();
-  const nrefs = nrefsLabel(state.nrefsMin === Infinity ? 0 : state.nrefsMin, state.nrefsMax);
-  const metricSummaries = summarizeMetrics(metrics, state.sums.partials, state.valid, nrefs, state.sequential);
-  if (bootstrap && state.valid > 0) {
+  const { tally } = state;
+  const metricSummaries = summarizeMetrics(metrics, tally.sums.partials, tally.valid, tally.nrefsLabel(), tally.sequential);
+  if (bootstrap && tally.valid > 0) {
     const pool = workerPool();
     fsyncSync(files.statsFd);
     const onPhase = options.onPhaseProgress;
     onPhase?.({ phase: "bootstrap", done: 0, total: bootstrap.resamples });
-    const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, state.valid, bootstrap, pool, onPhase ? (done, total) => onPhase({ phase: "bootstrap", done, total }) : undefined);
+    const onResample = onPhase ? (done: number, total: number) => onPhase({ phase: "bootstrap", done, total }) : undefined;
+    const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, tally.valid, bootstrap, pool, onResample);
     for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
   }
   return metricSummaries;
@@ -215,20 +198,12 @@ function writeSummary(
     output,
     format,
     shard,
-    rows: {
-      records: state.records,
-      scored: state.valid,
-      bad: state.records - state.valid,
-      blank: state.blank,
-      badByCode: state.badByCode,
-      badSamples: state.badSamples,
-      invalidUtf8: state.invalidUtf8,
-    },
-    nrefs: { min: state.nrefsMin === Infinity ? 0 : state.nrefsMin, max: state.nrefsMax },
+    rows: state.tally.rows(),
+    nrefs: state.tally.nrefs(),
     metrics: metricSummaries,
     metricSpecs: specs,
-    partials: state.sums.partials,
-    ...(Object.keys(state.sequential).length > 0 ? { sequential: state.sequential } : {}),
+    partials: state.tally.sums.partials,
+    ...(state.tally.hasSequential() ? { sequential: state.tally.sequential } : {}),
     fields,
     statistics: keepStatistics ? { files: [statsPath], rowWidth } : null,
     resumed,

@@ -4,10 +4,10 @@
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
 import { ResampleAccumulator, estimateCi } from "../bulk/bootstrap.js";
 import type { BadRow, ChunkResult } from "../bulk/chunk.js";
-import { ColumnSums } from "../bulk/fsum.js";
+import { RunTally } from "../bulk/tally.js";
 import { normalizeMetrics, type MetricSpec } from "../bulk/metrics.js";
 import { resolveFields, type FieldMap } from "../bulk/records.js";
-import { mainThreadMetrics, nrefsLabel, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
+import { mainThreadMetrics, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
 import { createPool, defaultWorkers } from "./pool.js";
 import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
 import { corpusLayout, scoreGathered } from "./statistics.js";
@@ -83,15 +83,8 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
     const columns = metrics.flatMap((m) => m.columns);
     const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
     const pool = createPool(workers, { metrics: specs, fields, jsonOutput: false, keepStatistics: bootstrap !== null, positionKey: "index" });
-    const sums = new ColumnSums(totalWidth);
-    const sequential: Record<number, number> = {};
+    const tally = new RunTally(totalWidth);
     const statsBlocks: Float32Array[] = [];
-    let records = 0;
-    let valid = 0;
-    let nrefsMin = Infinity;
-    let nrefsMax = 0;
-    const badByCode: Record<string, number> = {};
-    const badSamples: BadRow[] = [];
     const queue: Promise<ChunkResult>[] = [];
     try {
       let batch: unknown[] = [];
@@ -102,20 +95,7 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
         batch = [];
       };
       const emit = function* (r: ChunkResult): Generator<RowScore> {
-        records += r.records;
-        valid += r.valid;
-        sums.merge(r.partials);
-        for (const [c, values] of Object.entries(r.sequential ?? {})) {
-          let acc = sequential[Number(c)] ?? 0;
-          for (const v of values) acc += v;
-          sequential[Number(c)] = acc;
-        }
-        if (r.valid > 0) {
-          nrefsMin = Math.min(nrefsMin, r.nrefsMin);
-          nrefsMax = Math.max(nrefsMax, r.nrefsMax);
-        }
-        for (const [c, n] of Object.entries(r.badByCode)) badByCode[c] = (badByCode[c] ?? 0) + n;
-        for (const b of r.badSamples) if (badSamples.length < 100) badSamples.push(b);
+        tally.absorb(r);
         if (r.statistics) statsBlocks.push(r.statistics);
         const C = columns.length;
         for (let i = 0; i < r.records; i++) {
@@ -148,7 +128,8 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
       while (queue.length) yield* emit(await queue.shift()!);
 
       await ready();
-      const metricSummaries = summarizeMetrics(metrics, sums.partials, valid, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax), sequential);
+      const { valid } = tally;
+      const metricSummaries = summarizeMetrics(metrics, tally.sums.partials, valid, tally.nrefsLabel(), tally.sequential);
       if (bootstrap && valid > 0) {
         // one pass over the kept rows, in order (the same resamples as scoreFile's for the same rows)
         const rowWidth = 1 + totalWidth;
@@ -162,11 +143,12 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
           (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci;
         }
       }
+      const { records, scored, bad, badByCode, badSamples } = tally.rows();
       resolveSummary({
-        rows: { records, scored: valid, bad: records - valid, badByCode, badSamples },
-        nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
+        rows: { records, scored, bad, badByCode, badSamples },
+        nrefs: tally.nrefs(),
         metrics: metricSummaries,
-        partials: sums.partials,
+        partials: tally.sums.partials,
       });
     } catch (e) {
       rejectSummary(e);

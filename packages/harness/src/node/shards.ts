@@ -5,10 +5,9 @@ import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { InvalidArgumentError, ready } from "@evalkern/core-wasm";
 import { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
-import type { BadRow } from "../bulk/chunk.js";
-import { ColumnSums } from "../bulk/fsum.js";
 import { stableJson } from "../bulk/metrics.js";
-import { mainThreadMetrics, nrefsLabel, summarizeMetrics } from "../bulk/summary.js";
+import { mainThreadMetrics, summarizeMetrics } from "../bulk/summary.js";
+import { RunTally } from "../bulk/tally.js";
 import { writeFileAtomic } from "./files.js";
 import { defaultWorkers } from "./pool.js";
 import { summaryPath, type ScoreSummary } from "./score-file.js";
@@ -50,37 +49,12 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   }
   const metrics = await mainThreadMetrics(first.metricSpecs);
   const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
-  const sums = new ColumnSums(totalWidth);
-  let records = 0;
-  let scored = 0;
-  let blank = 0;
-  let nrefsMin = Infinity;
-  let nrefsMax = 0;
-  let elapsed = 0;
-  const badByCode: Record<string, number> = {};
-  const badSamples: BadRow[] = [];
-  const invalidUtf8 = { count: 0, lines: [] as number[] };
-  // sequential columns: each shard's left-to-right sum, added in shard order (a single run adds row by row,
-  // so a merged corpus TER can differ from it in the last bit)
-  const sequential: Record<number, number> = {};
-  for (const s of sorted) {
-    sums.merge(s.partials);
-    for (const [c, v] of Object.entries(s.sequential ?? {})) sequential[Number(c)] = (sequential[Number(c)] ?? 0) + v;
-    records += s.rows.records;
-    scored += s.rows.scored;
-    blank += s.rows.blank;
-    elapsed = Math.max(elapsed, s.elapsedMs);
-    if (s.rows.scored > 0) {
-      nrefsMin = Math.min(nrefsMin, s.nrefs.min);
-      nrefsMax = Math.max(nrefsMax, s.nrefs.max);
-    }
-    for (const [c, n] of Object.entries(s.rows.badByCode)) badByCode[c] = (badByCode[c] ?? 0) + n;
-    for (const b of s.rows.badSamples) if (badSamples.length < 100) badSamples.push(b);
-    invalidUtf8.count += s.rows.invalidUtf8?.count ?? 0;
-    for (const l of s.rows.invalidUtf8?.lines ?? []) if (invalidUtf8.lines.length < 100) invalidUtf8.lines.push(l);
-  }
+  // shards in input order: a sequential column adds each shard's left-to-right sum
+  const tally = new RunTally(totalWidth);
+  for (const s of sorted) tally.merge(RunTally.fromSummary(totalWidth, s));
+  const scored = tally.valid;
   await ready();
-  const metricSummaries = summarizeMetrics(metrics, sums.partials, scored, nrefsLabel(nrefsMin === Infinity ? 0 : nrefsMin, nrefsMax), sequential);
+  const metricSummaries = summarizeMetrics(metrics, tally.sums.partials, scored, tally.nrefsLabel(), tally.sequential);
   const files = first.statistics ? sorted.flatMap((s) => s.statistics!.files) : [];
   const bootstrap = resolveBootstrap(options.bootstrap);
   if (bootstrap && scored > 0) {
@@ -105,16 +79,16 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
     output,
     format: first.format,
     shard: null,
-    rows: { records, scored, bad: records - scored, blank, badByCode, badSamples, invalidUtf8 },
-    nrefs: { min: nrefsMin === Infinity ? 0 : nrefsMin, max: nrefsMax },
+    rows: tally.rows(),
+    nrefs: tally.nrefs(),
     metrics: metricSummaries,
     metricSpecs: first.metricSpecs,
-    partials: sums.partials,
-    ...(Object.keys(sequential).length > 0 ? { sequential } : {}),
+    partials: tally.sums.partials,
+    ...(tally.hasSequential() ? { sequential: tally.sequential } : {}),
     fields: first.fields,
     statistics: first.statistics ? { files, rowWidth: first.statistics.rowWidth } : null,
     resumed: sorted.some((s) => s.resumed),
-    elapsedMs: elapsed,
+    elapsedMs: Math.max(...sorted.map((s) => s.elapsedMs)),
     workers: Math.max(...sorted.map((s) => s.workers)),
     diagnostics: {
       chunks: sorted.reduce((a, s) => a + s.diagnostics.chunks, 0),

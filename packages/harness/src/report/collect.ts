@@ -6,48 +6,7 @@
 // per-slice corpus scores (`ReportRun.sliceScores`).
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import type { PairedScore, PairedTestResult, ScoreTable, SliceKeys, SliceScore } from "../bulk/statistics-core.js";
-
-/** One output column of a metric: the raw scorer column and its key in the metric's output object. */
-export interface MetricColumn {
-  readonly column: string;
-  readonly key: string;
-}
-
-/** A metric of a run, as its manifest records it (`evalkern score`/`judge`, the web app). */
-export interface RunMetric {
-  /** Output key of the metric's object in every row. */
-  readonly name: string;
-  /** Registry name (`bleu`, `faithfulness`, ...). */
-  readonly metric: string;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly scale: 100 | 1;
-  /** Keys of the metric's row object besides `score` (empty for one-number metrics). */
-  readonly columns: readonly MetricColumn[];
-  /** The column reported as `score`. */
-  readonly headline: string;
-  readonly higherIsBetter: boolean;
-  readonly signature: string;
-  /** Corpus-level score per column (BLEU/chrF from summed statistics, others means). */
-  readonly corpus: Readonly<Record<string, number>>;
-  /** 95% bootstrap CI per column. */
-  readonly ci?: Readonly<Record<string, { readonly lower: number; readonly upper: number; readonly ci: number }>>;
-  /** Judge runs: how many measurements took each scoring path (a fallback is never silent). */
-  readonly scoringPaths?: Readonly<Record<string, number>>;
-}
-
-/** What the report reads of a run's manifest. */
-export interface ReportManifest {
-  readonly kind: "score" | "judge";
-  readonly tool: string;
-  readonly createdAt: string;
-  readonly input: string;
-  readonly output: string;
-  readonly outputFormat: "jsonl" | "csv";
-  readonly fields: { readonly hypothesis: string; readonly references: readonly string[]; readonly id?: string | undefined };
-  readonly metrics: readonly RunMetric[];
-  readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
-  readonly judge?: Readonly<Record<string, unknown>>;
-}
+import type { ReportManifest, RunMetric } from "./manifest.js";
 
 /** One record of a run's output: its line, and the row (null when the line is no object, e.g. a CSV header). */
 export interface OutputRow {
@@ -214,16 +173,6 @@ function text(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-/**
- * What a judge metric checks the output against, when it is not the expected output: the retrieval
- * context for faithfulness and contextual relevancy, the context for hallucination.
- */
-export function judgeReferences(metricName: string): { readonly paths: readonly string[]; readonly label: string } | undefined {
-  if (/^(faithfulness|contextual-relevancy)\b/i.test(metricName)) return { paths: ["retrieval_context", "retrievalContext"], label: "retrieval context" };
-  if (/^hallucination\b/i.test(metricName)) return { paths: ["context"], label: "context" };
-  return undefined;
-}
-
 function refsOf(row: Record<string, unknown>, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
@@ -318,7 +267,7 @@ export async function collectReportData(run: ReportRun, options: CollectOptions 
   // the worst score of each metric and how many rows have it
   const worstScore = m.metrics.map(() => ({ score: NaN, count: 0 }));
   const idField = options.idField ?? fields.id;
-  const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? judgeReferences(metric.name) : undefined));
+  const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? metric.judgedAgainst : undefined));
   // among rows with the same score, a deterministic sample (hash of the line), not the file's first ones
   const trim = (list: RowSample[], higher: boolean) => {
     list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || tieOrder(a.line) - tieOrder(b.line) || a.line - b.line);
