@@ -1,7 +1,9 @@
 /**
- * @evalkern/core-wasm: sacreBLEU BLEU/chrF/chrF++, rouge-score ROUGE, DSPy normalize_text and token F1,
- * and multiple-choice argmax, in one small WebAssembly module with the reference implementations' exact
- * numbers. `await ready()` once; everything else is synchronous.
+ * @evalkern/core-wasm: sacreBLEU BLEU (13a, intl, zh, char, none), chrF/chrF++ and TER, rouge-score
+ * ROUGE-1..9/L/Lsum, DSPy normalize_text and token F1, multiple-choice argmax, the DPR tokenizer,
+ * Levenshtein and the NeMo BYOB kernels, in one small WebAssembly module with the reference
+ * implementations' exact numbers; the error root of every evalkern package (`EvalkernError`) and the input
+ * limits. `await ready()` once; everything else is synchronous.
  */
 export { ready, isReady, sharedPairBatch, type ReadyOptions } from "./kernel.js";
 export {

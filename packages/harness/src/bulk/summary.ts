@@ -7,7 +7,7 @@ import { createBulkMetric, type BulkMetric, type NormalizedMetric } from "./metr
 export interface MetricSummary {
   /** Every option and version (sacreBLEU style). */
   readonly signature: string;
-  /** Corpus score(s) by name (BLEU/chrF 0-100 from summed statistics; others the mean of row values). */
+  /** Corpus score(s) by name (BLEU/chrF/TER 0-100 from summed statistics; others the mean of row values). */
   readonly scores: Record<string, number>;
   /** 95% bootstrap confidence interval per score, when bootstrap ran. */
   readonly ci?: Record<string, ConfidenceInterval>;

@@ -30,7 +30,7 @@ export interface RunMetric {
   readonly headline: string;
   readonly higherIsBetter: boolean;
   readonly signature: string;
-  /** Corpus-level score per column (BLEU/chrF from summed statistics, others means). */
+  /** Corpus-level score per column (BLEU/chrF/TER from summed statistics, others means). */
   readonly corpus: Readonly<Record<string, number>>;
   /** 95% bootstrap CI per column. */
   readonly ci?: Readonly<Record<string, { readonly lower: number; readonly upper: number; readonly ci: number }>>;

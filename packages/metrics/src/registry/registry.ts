@@ -1,5 +1,6 @@
-// One registry of every lexical rule metric, by canonical name (aliases resolve to it). Adding a metric
-// is one file with its `LexicalMetric` plus a `registerMetric` call (see the package README).
+// One registry of every lexical rule metric, by canonical name (aliases resolve to it). Adding a built-in
+// metric is one file with its `LexicalMetric` plus an entry in the list below (a pair-callable rule: one
+// entry in `rules.ts`); plug-ins call `registerMetric` at run time (ARCHITECTURE.md, "Adding a metric").
 import { bleu } from "./bleu.js";
 import { callableMetric } from "./callable.js";
 import { chrf, chrfPlusPlus } from "./chrf.js";
