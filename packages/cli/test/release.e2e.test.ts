@@ -126,12 +126,17 @@ beforeAll(async () => {
       "  '**':",
       "    access: $all",
       "    proxy: upstream",
-      "log: { type: stdout, format: pretty, level: warn }",
+      "log: { type: stdout, format: pretty, level: error }",
       "",
     ].join("\n"),
   );
+  // the local registry reaches the upstream one with npm's own trust: npm's `cafile` (a machine whose
+  // registry sits behind its own certificate authority) becomes Node's extra CA for verdaccio
+  const cafile = execFileSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).trim();
+  const trust = cafile && cafile !== "null" && cafile !== "undefined" ? { NODE_EXTRA_CA_CERTS: cafile } : {};
   verdaccio = spawn(process.execPath, [join(CLI, "node_modules/verdaccio/bin/verdaccio"), "--config", config, "--listen", `127.0.0.1:${port}`], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...trust },
   });
   verdaccio.stdout!.on("data", (d) => (registryLog += d));
   verdaccio.stderr!.on("data", (d) => (registryLog += d));
