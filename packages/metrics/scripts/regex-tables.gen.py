@@ -1,4 +1,4 @@
-"""Regenerates the Unicode tables embedded in src/python/regex.ts (the block between the
+"""Regenerates the Unicode tables embedded in src/python/re/unicode.ts (the block between the
 `BEGIN GENERATED TABLES` / `END GENERATED TABLES` markers).
 
 Run it with the CPython the goldens were made with (3.11, unicodedata 14.0.0):
