@@ -98,14 +98,8 @@ export function resolveBleuOptions(options: BleuOptions | undefined, sentence: b
 export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
   2 + 2 * optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
 
-type Exports = {
-  bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
-  bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
-  bleuSentenceBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
-};
-
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedBleuOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const tok = TOKENIZERS.indexOf(o.tokenize);
   return runPairKernel(hyps, refs, bleuStatisticsWidth(o.maxNgramOrder), (l: Layout) =>
     k.bleuStatsBatch(l.count, l.bytes, l.strOffs, l.refStart, tok, o.lowercase ? 1 : 0, o.maxNgramOrder, l.out),
@@ -114,7 +108,7 @@ function statistics(hyps: readonly string[], refs: readonly (readonly string[])[
 
 /** `compute_bleu` over n rows of statistics → n rows of [score, bp, precisions[N], counts[N], totals[N]]. */
 function scoreRows(stats: Float64Array, n: number, o: ResolvedBleuOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const N = o.maxNgramOrder;
   return runNumericKernel(stats, n * (2 + 3 * N), (inPtr, outPtr) =>
     k.bleuScoreBatch(n, inPtr, N, SMOOTHERS.indexOf(o.smoothMethod), o.smoothValue, o.effectiveOrder ? 1 : 0, outPtr),
@@ -220,7 +214,7 @@ export function sentenceBleuBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs, NULLS);
   const p = sentencePlan(options);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const o = p.o;
   // one pass in the kernel: statistics and score per item, only the scores come back
   return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>

@@ -69,21 +69,9 @@ export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => {
   return 3 * (optionInt(o.charOrder, "options.charOrder", 6, 0, 32) + optionInt(o.wordOrder, "options.wordOrder", 0, 0, 32));
 };
 
-type Exports = {
-  chrfBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
-  ): void;
-  chrfScoreBatch(n: number, stats: number, order: number, beta: number, eps: number, out: number): void;
-  chrfScoresBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
-  ): void;
-};
-
 /** n × (1 + width): [score, stats...] per item. */
 function rows(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedChrfOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runPairKernel(hyps, refs, 1 + chrfStatisticsWidth(o), (l: Layout) =>
     k.chrfBatch(
       l.count, l.bytes, l.strOffs, l.refStart,
@@ -93,7 +81,7 @@ function rows(hyps: readonly string[], refs: readonly (readonly string[])[], o: 
 }
 
 function scoreRows(stats: Float64Array, n: number, o: ResolvedChrfOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runNumericKernel(stats, n, (inPtr, outPtr) =>
     k.chrfScoreBatch(n, inPtr, o.charOrder + o.wordOrder, o.beta, o.epsSmoothing ? 1 : 0, outPtr),
   );
@@ -178,7 +166,7 @@ export function sentenceChrfBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   // only the scores come out of the kernel
   return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
     k.chrfScoresBatch(
