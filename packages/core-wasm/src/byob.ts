@@ -37,7 +37,7 @@ export function byobLcsStatisticsBatch(hyps: readonly string[], refs: readonly s
  * n × 4 f64. A pure function of the statistics; log/exp in WASM, so the last bit matches CPython on glibc.
  */
 export function byobBleuScoresFromStatisticsBatch(stats: Float64Array): Float64Array {
-  const width = bleuStatisticsWidth(4);
+  const width = bleuStatisticsWidth({ maxNgramOrder: 4 });
   if (!(stats instanceof Float64Array) || stats.length % width !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${width}`, {
       argument: "stats",

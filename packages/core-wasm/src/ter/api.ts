@@ -24,7 +24,13 @@ export interface TerResult {
 }
 
 /** Statistics per segment: [numEdits, refLength]. */
-export const TER_STATISTICS_WIDTH = 2;
+const TER_STATISTICS_WIDTH = 2;
+
+/** Per-item statistics width under these options: 2, [numEdits, refLength] (the options are only checked). */
+export function terStatisticsWidth(options?: TerOptions): number {
+  resolveTerOptions(options);
+  return TER_STATISTICS_WIDTH;
+}
 
 const ENGINE = new TerEngine();
 
