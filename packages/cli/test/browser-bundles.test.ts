@@ -126,7 +126,14 @@ const GZIP_BUDGETS: Record<(typeof BROWSER_ENTRIES)[number], number> = {
 };
 
 /** Modules only a few rules need: never in the registry's initial load. */
-const LAZY_IN_REGISTRY = [/\/python\/regex\.js$/, /\/re2js\//, /\/evalwire\/unicode-names/, /\/python\/literal\.js$/];
+const LAZY_IN_REGISTRY = [
+  /\/python\/regex\.js$/,
+  /\/python\/re\//,
+  /\/re2js\//,
+  /\/evalwire\/unicode-names/,
+  /\/python\/literal\.js$/,
+  /\/python\/literal\//,
+];
 
 const work = mkdtempSync(join(tmpdir(), "evalkern-browser-bundles-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
