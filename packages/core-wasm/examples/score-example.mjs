@@ -75,8 +75,8 @@ function corpusScores(indices) {
   return {
     n: indices.length,
     bleu: bleuFromStatistics(sumStatistics(pick(bleuStats, 10), 4)).score,
-    chrf: chrfFromStatistics(sum(pick(chrfStats, 18), 18)),
-    chrfpp: chrfFromStatistics(sum(pick(chrfppStats, 24), 24), { wordOrder: 2 }),
+    chrf: chrfFromStatistics(sum(pick(chrfStats, 18), 18)).score,
+    chrfpp: chrfFromStatistics(sum(pick(chrfppStats, 24), 24), { wordOrder: 2 }).score,
     rouge: rougeMean.map((v) => v * 100),
   };
 }

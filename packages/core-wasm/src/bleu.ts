@@ -94,27 +94,24 @@ export function resolveBleuOptions(options: BleuOptions | undefined, sentence: b
   };
 }
 
-/** Per-item statistics width: [sysLen, refLen, counts[N], totals[N]]. */
-export const bleuStatisticsWidth = (maxNgramOrder: number): number =>
-  2 + 2 * optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
+/** Per-item statistics width under these options: [sysLen, refLen, counts[N], totals[N]], N = `maxNgramOrder`. */
+export function bleuStatisticsWidth(options?: BleuOptions): number {
+  return widthOf(resolveBleuOptions(options, false).maxNgramOrder);
+}
 
-type Exports = {
-  bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
-  bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
-  bleuSentenceBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
-};
+const widthOf = (maxNgramOrder: number): number => 2 + 2 * maxNgramOrder;
 
 function statistics(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedBleuOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const tok = TOKENIZERS.indexOf(o.tokenize);
-  return runPairKernel(hyps, refs, bleuStatisticsWidth(o.maxNgramOrder), (l: Layout) =>
+  return runPairKernel(hyps, refs, widthOf(o.maxNgramOrder), (l: Layout) =>
     k.bleuStatsBatch(l.count, l.bytes, l.strOffs, l.refStart, tok, o.lowercase ? 1 : 0, o.maxNgramOrder, l.out),
   );
 }
 
 /** `compute_bleu` over n rows of statistics → n rows of [score, bp, precisions[N], counts[N], totals[N]]. */
 function scoreRows(stats: Float64Array, n: number, o: ResolvedBleuOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const N = o.maxNgramOrder;
   return runNumericKernel(stats, n * (2 + 3 * N), (inPtr, outPtr) =>
     k.bleuScoreBatch(n, inPtr, N, SMOOTHERS.indexOf(o.smoothMethod), o.smoothValue, o.effectiveOrder ? 1 : 0, outPtr),
@@ -220,7 +217,7 @@ export function sentenceBleuBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs, NULLS);
   const p = sentencePlan(options);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const o = p.o;
   // one pass in the kernel: statistics and score per item, only the scores come back
   return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
@@ -240,7 +237,7 @@ function scoresOf(stats: Float64Array, n: number, o: ResolvedBleuOptions): Float
 /** Scores from many statistics rows (as returned by `bleuStatisticsBatch`): one f64 per row. */
 export function bleuScoresFromStatisticsBatch(stats: Float64Array, options?: BleuOptions): Float64Array {
   const o = resolveBleuOptions(options, true);
-  const width = bleuStatisticsWidth(o.maxNgramOrder);
+  const width = widthOf(o.maxNgramOrder);
   if (!(stats instanceof Float64Array) || stats.length % width !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${width}`, {
       argument: "stats",
@@ -271,7 +268,7 @@ export function corpusBleu(
 /** Column sums of n × (2 + 2N) statistics rows. */
 export function sumStatistics(stats: Float64Array, maxNgramOrder: number): BleuStatistics {
   const N = optionInt(maxNgramOrder, "maxNgramOrder", 4, 1, 32);
-  const w = bleuStatisticsWidth(N);
+  const w = widthOf(N);
   if (!(stats instanceof Float64Array) || stats.length % w !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${w}`, {
       argument: "stats",

@@ -6,11 +6,6 @@ import { bleuStatisticsWidth } from "./bleu.js";
 import { INPUT_LIMITS, checkCells } from "./limits.js";
 import { checkBleuRows, requireArray, requireString } from "./validate.js";
 
-type Exports = {
-  byobLcsBatch(n: number, bytes: number, strOffs: number, refStart: number, out: number): void;
-  byobBleuScoreBatch(n: number, stats: number, out: number): void;
-};
-
 /**
  * Token LCS statistics over BYOB tokens (`x.lower().split()`): n × 3 f64, rows of
  * [hypothesis tokens, reference tokens, LCS length].
@@ -32,7 +27,7 @@ export function byobLcsStatisticsBatch(hyps: readonly string[], refs: readonly s
     refLists[i] = [requireString(r[i], "refs", i)];
   }
   for (let i = 0; i < h.length; i++) checkCells(h[i] as string, refLists[i]![0]!, INPUT_LIMITS.maxLcsCells, "BYOB LCS", "hyps", i);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runPairKernel(h as readonly string[], refLists, 3, (l: Layout) => k.byobLcsBatch(l.count, l.bytes, l.strOffs, l.refStart, l.out));
 }
 
@@ -42,7 +37,7 @@ export function byobLcsStatisticsBatch(hyps: readonly string[], refs: readonly s
  * n × 4 f64. A pure function of the statistics; log/exp in WASM, so the last bit matches CPython on glibc.
  */
 export function byobBleuScoresFromStatisticsBatch(stats: Float64Array): Float64Array {
-  const width = bleuStatisticsWidth(4);
+  const width = bleuStatisticsWidth({ maxNgramOrder: 4 });
   if (!(stats instanceof Float64Array) || stats.length % width !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${width}`, {
       argument: "stats",
@@ -52,6 +47,6 @@ export function byobBleuScoresFromStatisticsBatch(stats: Float64Array): Float64A
   }
   checkBleuRows(stats, 4, "stats");
   const n = stats.length / width;
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runNumericKernel(stats, n * 4, (inPtr, outPtr) => k.byobBleuScoreBatch(n, inPtr, outPtr));
 }

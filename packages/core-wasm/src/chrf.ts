@@ -61,30 +61,17 @@ export function resolveChrfOptions(options: ChrfOptions | undefined): ResolvedCh
   };
 }
 
-/** Statistics width per item: 3 × (charOrder + wordOrder). */
-export const chrfStatisticsWidth = (o: ResolvedChrfOptions): number => {
-  if (typeof o !== "object" || o === null) {
-    throw new InvalidArgumentError(`options must be resolved chrF options, got ${describe(o)}`, { argument: "options" });
-  }
-  return 3 * (optionInt(o.charOrder, "options.charOrder", 6, 0, 32) + optionInt(o.wordOrder, "options.wordOrder", 0, 0, 32));
-};
+/** Per-item statistics width under these options: 3 × (charOrder + wordOrder). */
+export function chrfStatisticsWidth(options?: ChrfOptions): number {
+  return widthOf(resolveChrfOptions(options));
+}
 
-type Exports = {
-  chrfBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
-  ): void;
-  chrfScoreBatch(n: number, stats: number, order: number, beta: number, eps: number, out: number): void;
-  chrfScoresBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
-  ): void;
-};
+const widthOf = (o: ResolvedChrfOptions): number => 3 * (o.charOrder + o.wordOrder);
 
 /** n × (1 + width): [score, stats...] per item. */
 function rows(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedChrfOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
-  return runPairKernel(hyps, refs, 1 + chrfStatisticsWidth(o), (l: Layout) =>
+  const k = kernels();
+  return runPairKernel(hyps, refs, 1 + widthOf(o), (l: Layout) =>
     k.chrfBatch(
       l.count, l.bytes, l.strOffs, l.refStart,
       o.charOrder, o.wordOrder, o.beta, o.lowercase ? 1 : 0, o.whitespace ? 1 : 0, o.epsSmoothing ? 1 : 0, l.out,
@@ -93,7 +80,7 @@ function rows(hyps: readonly string[], refs: readonly (readonly string[])[], o: 
 }
 
 function scoreRows(stats: Float64Array, n: number, o: ResolvedChrfOptions): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runNumericKernel(stats, n, (inPtr, outPtr) =>
     k.chrfScoreBatch(n, inPtr, o.charOrder + o.wordOrder, o.beta, o.epsSmoothing ? 1 : 0, outPtr),
   );
@@ -125,7 +112,7 @@ interface SentencePlan {
 }
 const planOf = (o: ResolvedChrfOptions): SentencePlan => ({
   o,
-  width: chrfStatisticsWidth(o),
+  width: widthOf(o),
   lc: o.lowercase ? 1 : 0,
   ws: o.whitespace ? 1 : 0,
   eps: o.epsSmoothing ? 1 : 0,
@@ -163,7 +150,7 @@ export function chrfStatisticsBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o);
+  const w = widthOf(o);
   const all = rows(b.hyps, b.refs, o);
   const out = new Float64Array(b.hyps.length * w);
   for (let i = 0; i < b.hyps.length; i++) out.set(all.subarray(i * (w + 1) + 1, (i + 1) * (w + 1)), i * w);
@@ -178,7 +165,7 @@ export function sentenceChrfBatch(
 ): Float64Array {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   // only the scores come out of the kernel
   return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
     k.chrfScoresBatch(
@@ -199,17 +186,20 @@ export function corpusChrf(
 ): ChrfResult {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o);
+  const w = widthOf(o);
   const all = rows(b.hyps, b.refs, o);
   const sum = new Float64Array(w);
   for (let i = 0; i < b.hyps.length; i++) for (let j = 0; j < w; j++) sum[j]! += all[i * (w + 1) + 1 + j]!;
   return { score: scoreRows(sum, 1, o)[0]!, stats: Array.from(sum) };
 }
 
-/** sacreBLEU `CHRF._compute_f_score(stats)`: the score (0–100) as a pure function of statistics. */
-export function chrfFromStatistics(stats: readonly number[] | Float64Array, options?: ChrfOptions): number {
+/**
+ * sacreBLEU `CHRF._compute_f_score(stats)`: the score (0–100) as a pure function of (summed) statistics,
+ * with those statistics, as `corpusChrf` returns them.
+ */
+export function chrfFromStatistics(stats: readonly number[] | Float64Array, options?: ChrfOptions): ChrfResult {
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o);
+  const w = widthOf(o);
   if ((!Array.isArray(stats) && !(stats instanceof Float64Array)) || stats.length !== w) {
     throw new InvalidArgumentError(`stats must hold ${w} numbers (3 per order), got ${describe(stats)}`, {
       argument: "stats",
@@ -219,13 +209,13 @@ export function chrfFromStatistics(stats: readonly number[] | Float64Array, opti
   }
   checkChrfRows(stats as ArrayLike<number>, "stats");
   const row = Float64Array.from(stats as ArrayLike<number>);
-  return scoreRows(row, 1, o)[0]!;
+  return { score: scoreRows(row, 1, o)[0]!, stats: Array.from(row) };
 }
 
 /** Scores from many statistics rows (n × 3(C+W)): one f64 per row. */
 export function chrfScoresFromStatisticsBatch(stats: Float64Array, options?: ChrfOptions): Float64Array {
   const o = resolveChrfOptions(options);
-  const w = chrfStatisticsWidth(o);
+  const w = widthOf(o);
   if (!(stats instanceof Float64Array) || stats.length % w !== 0) {
     throw new InvalidArgumentError(`stats must be a Float64Array whose length is a multiple of ${w}`, { argument: "stats" });
   }

@@ -11,10 +11,6 @@ import { chunks, kernels, layout, memoryViews } from "./kernel.js";
 import { checkTextSizes } from "./limits.js";
 import { optionBool, requireArray, requireString } from "./validate.js";
 
-type Exports = {
-  dprTokenizeBatch(n: number, bytes: number, strOffs: number, flags: number): number;
-};
-
 export interface DprTokenizeOptions {
   /**
    * Run DSPy `normalize_text` first (default false), i.e. `DPR_normalize(normalize_text(text))`: the
@@ -35,7 +31,7 @@ function flagsOf(options: DprTokenizeOptions | undefined): number {
 
 function run(texts: readonly string[], flags: number, argument = "texts"): string[][] {
   checkTextSizes(texts, argument, false);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const n = texts.length;
   const out = new Array<string[]>(n);
   chunks(

@@ -7,17 +7,12 @@
 import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError, describe } from "./errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { WASM_BASE64 } from "./wasm.generated.js";
+import { wasmExports, type PairCallName, type WasmExports } from "./wasm-exports.js";
 
-/** The raw exports of the kernel module (see `assembly/index.ts`). */
-export interface KernelExports {
-  readonly memory: WebAssembly.Memory;
-  reserve(bytes: number): number;
-  [kernel: string]: unknown;
-}
 
 let modulePromise: Promise<WebAssembly.Module> | undefined;
 let readyPromise: Promise<void> | undefined;
-let exportsRef: KernelExports | undefined;
+let exportsRef: WasmExports | undefined;
 /** The compiled module of the current instance: a fresh instance of it is cheap (no compilation). */
 let moduleRef: WebAssembly.Module | undefined;
 
@@ -80,8 +75,8 @@ function importsFor(memory: () => WebAssembly.Memory | undefined): WebAssembly.I
   };
 }
 
-function adopt(instance: WebAssembly.Instance, mod: WebAssembly.Module): void {
-  exportsRef = instance.exports as unknown as KernelExports;
+function adopt(ex: WasmExports, mod: WebAssembly.Module): void {
+  exportsRef = ex;
   moduleRef = mod;
   views = undefined;
 }
@@ -91,13 +86,10 @@ async function instantiate(options: ReadyOptions | undefined): Promise<void> {
   if (options?.wasm instanceof WebAssembly.Module) mod = options.wasm;
   else if (options?.wasm) mod = await WebAssembly.compile(options.wasm);
   else mod = await (modulePromise ??= WebAssembly.compile(base64ToBytes(WASM_BASE64) as BufferSource));
-  let ex: KernelExports | undefined;
+  let ex: WasmExports | undefined;
   const instance = await WebAssembly.instantiate(mod, importsFor(() => ex?.memory));
-  ex = instance.exports as unknown as KernelExports;
-  if (!(ex.memory instanceof WebAssembly.Memory) || typeof ex.reserve !== "function") {
-    throw new TypeError("the module does not export the kernels' memory and reserve()");
-  }
-  adopt(instance, mod);
+  ex = wasmExports(instance);
+  adopt(ex, mod);
 }
 
 /**
@@ -107,10 +99,10 @@ async function instantiate(options: ReadyOptions | undefined): Promise<void> {
 function resetInstance(): void {
   const mod = moduleRef;
   if (!mod) return;
-  let ex: KernelExports | undefined;
+  let ex: WasmExports | undefined;
   const instance = new WebAssembly.Instance(mod, importsFor(() => ex?.memory));
-  ex = instance.exports as unknown as KernelExports;
-  adopt(instance, mod);
+  ex = wasmExports(instance);
+  adopt(ex, mod);
 }
 
 /** After a call: give memory back when it grew past `MEMORY_RESET_BYTES`. */
@@ -184,7 +176,7 @@ export function isReady(): boolean {
   return exportsRef !== undefined;
 }
 
-export function kernels(): KernelExports {
+export function kernels(): WasmExports {
   if (!exportsRef) throw new NotReadyError();
   return exportsRef;
 }
@@ -400,7 +392,7 @@ const SHARED_EXTRA_F64 = 8;
 interface SharedBatch {
   readonly hyps: readonly string[];
   readonly refs: readonly (readonly string[])[];
-  written?: { readonly layout: Layout; readonly epoch: number; readonly exports: KernelExports; readonly outCap: number; readonly extraCap: number };
+  written?: { readonly layout: Layout; readonly epoch: number; readonly exports: WasmExports; readonly outCap: number; readonly extraCap: number };
 }
 let shared: SharedBatch | undefined;
 
@@ -466,12 +458,6 @@ export function sharedPairBatch<T>(hyps: readonly string[], refs: readonly (read
 
 // ------------------------------------------------------------------------------ the per-call path
 
-/**
- * A per-call export: one hypothesis (string 0) and its references (strings 1..nStr-1) as laid out by
- * `pairCall`, up to six kernel-specific numbers, and where to write its f64 results.
- */
-export type PairCallExport = (bytes: number, strOffs: number, nStr: number, a: number, b: number, c: number, d: number, e: number, f: number, out: number) => void;
-
 /** The argument names the size errors of `pairCall` use by default (as a batch of one of `hyps`/`refs`). */
 const PAIR_NAMES: readonly [string, string] = ["hyps", "refs"];
 
@@ -486,12 +472,12 @@ const PAIR_CALL_FAST_UNITS = Math.floor(Math.min(INPUT_LIMITS.maxStringBytes, IN
  * (no layout object, no closures, no copies of the output), makes one call of `fn` with room for
  * `outF64` results, and returns them. Traps and refusals become typed errors as in `guarded`; inputs are
  * checked against `INPUT_LIMITS` (as `hyps[0]` / `refs[0]`, or the `names` given, like a batch of one)
- * only when they could exceed them. `name` is the export, looked up in the current instance. The results are copied into
+ * only when they could exceed them. `name` is the export, in the current instance. The results are copied into
  * a reused array before the call ends (a call that grew the memory past `MEMORY_RESET_BYTES` gives it
  * back, replacing the instance): the returned array is valid until the next `pairCall`.
  */
 export function pairCall(
-  name: string, hyp: string, refs: readonly string[], outF64: number,
+  name: PairCallName, hyp: string, refs: readonly string[], outF64: number,
   a = 0, b = 0, c = 0, d = 0, e = 0, f = 0,
   names: readonly [hyp: string, ref: string] = PAIR_NAMES,
 ): Float64Array {
@@ -516,7 +502,7 @@ export function pairCall(
       pos = writeUtf8(u8, pos, refs[j]!);
       u32[k++] = pos - bytes;
     }
-    (ex[name] as PairCallExport)(bytes, base, nStr, a, b, c, d, e, f, out);
+    ex[name](bytes, base, nStr, a, b, c, d, e, f, out);
     if (pairResults.length < outF64) pairResults = new Float64Array(outF64);
     const f64 = memoryViews().f64;
     const r = pairResults;

@@ -8,10 +8,6 @@ import { chunks, kernels, layout, memoryViews } from "./kernel.js";
 import { INPUT_LIMITS, checkCells, checkItems } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
-type Exports = {
-  levenshteinBatch(n: number, bytes: number, strOffs: number, out: number): void;
-};
-
 /** Distance of each pair and the longer string's code-point count. */
 export interface LevenshteinBatchResult {
   /** Edit distance of pair i. */
@@ -24,7 +20,7 @@ function run(a: readonly string[], b: readonly string[]): LevenshteinBatchResult
   const n = a.length;
   checkItems(n, (i) => a[i]!, (i) => b[i]!, "a", "b", false);
   for (let i = 0; i < n; i++) checkCells(a[i]!, b[i]!, INPUT_LIMITS.maxLevenshteinCells, "levenshtein", "a", i);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const distance = new Float64Array(n);
   const maxLength = new Float64Array(n);
   chunks(

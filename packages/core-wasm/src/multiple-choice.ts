@@ -23,10 +23,6 @@ export interface MultipleChoiceQuestion {
   readonly logLikelihoods: readonly number[];
 }
 
-type Exports = {
-  mcArgmaxBatch(q: number, bytes: number, strOffs: number, choiceStart: number, lls: number, out: number): void;
-};
-
 function check(q: MultipleChoiceQuestion, index: number | undefined): void {
   const at = index === undefined ? "" : `[${index}]`;
   if (typeof q !== "object" || q === null) {
@@ -53,7 +49,7 @@ export function multipleChoiceArgmaxBatch(questions: readonly MultipleChoiceQues
   questions.forEach((q, i) => check(q, i));
   checkItems(questions.length, () => "", (i) => questions[i]!.choices, "choices", "choices", false);
   const out = new Float64Array(questions.length * 4);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   // one "item" per choice string; the question → choice ranges and the lls go in the extra area
   chunks(
     questions.length,

@@ -10,10 +10,6 @@ import { chunks, kernels, layout, memoryViews } from "./kernel.js";
 import { checkTextSizes } from "./limits.js";
 import { requireArray, requireString } from "./validate.js";
 
-type Exports = {
-  normalizeBatch(n: number, bytes: number, strOffs: number, mode: number): number;
-};
-
 /** Kernel modes of `normalizeBatch` (assembly/normalize.ts). */
 const Mode = { NormalizeText: 0, Nfd: 1, Lower: 2, LowerSplitJoin: 3 } as const;
 type Mode = (typeof Mode)[keyof typeof Mode];
@@ -23,7 +19,7 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function run(texts: readonly string[], mode: Mode, argument = "texts"): string[] {
   checkTextSizes(texts, argument, false);
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const n = texts.length;
   const out = new Array<string>(n);
   chunks(

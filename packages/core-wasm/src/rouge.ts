@@ -51,13 +51,6 @@ const CODES: Readonly<Record<string, number>> = Object.freeze({
   rougeLsum: 11,
 });
 
-type Exports = {
-  rougeBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    types: number, typeCount: number, useStemmer: number, out: number,
-  ): void;
-};
-
 interface Resolved {
   readonly types: readonly RougeType[];
   readonly codes: readonly number[];
@@ -156,7 +149,7 @@ function run(hyps: readonly string[], refs: readonly (readonly string[])[], o: R
       }
     }
   }
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   const stem = o.useStemmer ? 1 : 0;
   return runPairKernel(
     hyps,

@@ -29,10 +29,6 @@ export interface TokenF1Result {
   readonly recall: number;
 }
 
-type Exports = {
-  tokenF1Batch(n: number, bytes: number, strOffs: number, refStart: number, out: number, flags: number): void;
-};
-
 const MODES: readonly TokenF1Mode[] = ["dspy", "byob"];
 
 function flagsOf(options: TokenF1Options | undefined): number {
@@ -52,7 +48,7 @@ function flagsOf(options: TokenF1Options | undefined): number {
 }
 
 function run(predictions: readonly string[], references: readonly (readonly string[])[], flags: number): Float64Array {
-  const k = kernels() as unknown as Exports;
+  const k = kernels();
   return runPairKernel(predictions, references, 3, (l: Layout) =>
     k.tokenF1Batch(l.count, l.bytes, l.strOffs, l.refStart, l.out, flags),
     0,

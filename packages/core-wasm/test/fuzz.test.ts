@@ -237,7 +237,7 @@ describe("fuzz: every public entry point, typed errors and finite results only",
         call("sentenceChrfBatch", n(b), () => k.sentenceChrfBatch(hypsOf(b), refsOf(b), opts));
         if (stats) {
           call("chrfScoresFromStatisticsBatch", n(b), () => k.chrfScoresFromStatisticsBatch(stats, opts));
-          const w = k.chrfStatisticsWidth(k.resolveChrfOptions(opts));
+          const w = k.chrfStatisticsWidth(opts);
           call("chrfFromStatistics", 1, () => k.chrfFromStatistics(stats.subarray(0, w), opts));
         }
       }),
@@ -368,8 +368,9 @@ describe("fuzz: every public entry point, typed errors and finite results only",
         call("chrfFromStatistics", 1, () => k.chrfFromStatistics(cs.row as number[], cs.opts));
         call("chrfScoresFromStatisticsBatch", 1, () => k.chrfScoresFromStatisticsBatch(Float64Array.from(cs.rows.flat()), cs.opts));
         // the helpers around statistics and options
-        call("bleuStatisticsWidth", 1, () => k.bleuStatisticsWidth(num));
-        call("chrfStatisticsWidth", 1, () => k.chrfStatisticsWidth(cs.opts as k.ResolvedChrfOptions));
+        call("bleuStatisticsWidth", 1, () => k.bleuStatisticsWidth(num > 0.5 ? (bo as k.BleuOptions) : ({ maxNgramOrder: num } as k.BleuOptions)));
+        call("chrfStatisticsWidth", 1, () => k.chrfStatisticsWidth(cs.opts));
+        call("terStatisticsWidth", 1, () => k.terStatisticsWidth(bo as k.TerOptions));
         call("resolveBleuOptions", 1, () => k.resolveBleuOptions(bo as k.BleuOptions, num > 0));
         call("resolveChrfOptions", 1, () => k.resolveChrfOptions(cs.opts));
         call("bleuSignature", 1, () => k.bleuSignature(bo as k.BleuOptions, num as number, num > 0));
@@ -416,7 +417,7 @@ describe("fuzz: every public entry point, typed errors and finite results only",
       "multipleChoiceArgmaxBatch", "bleuStatisticsWidth", "chrfStatisticsWidth", "resolveBleuOptions", "resolveChrfOptions",
       "bleuSignature", "chrfSignature", "kernelSignature", "isReady",
       "sentenceTer", "terTokenize", "corpusTer", "terStatisticsBatch", "sentenceTerBatch", "terScoresFromStatisticsBatch",
-      "terFromStatistics", "terSignature", "resolveTerOptions", "sharedPairBatch",
+      "terFromStatistics", "terSignature", "resolveTerOptions", "sharedPairBatch", "terStatisticsWidth",
     ];
     const short = expected.filter((name) => (inputs.get(name) ?? 0) < TARGET);
     expect(short.map((name) => `${name}: ${inputs.get(name) ?? 0}`)).toEqual([]);

@@ -1,7 +1,8 @@
 // The loader itself (src/kernel.ts), and a check that the cross-runtime rig really runs each suite in
 // the runtime it claims (scripts/test-all.mjs sets EVALKERN_TEST_RUNTIME per suite).
 import { describe, expect, it } from "vitest";
-import { NotReadyError } from "../src/errors.js";
+import { InvalidArgumentError, NotReadyError } from "../src/errors.js";
+import { sentenceBleu } from "../src/bleu.js";
 import { isReady, kernels, ready } from "../src/kernel.js";
 import { detectedRuntime, expectedRuntime, runtimeDescription } from "./runtime.js";
 
@@ -49,5 +50,30 @@ describe("loader", () => {
     expect(ptr).toBeGreaterThan(0);
     expect(ptr % 16).toBe(0);
     expect(ptr + 1024).toBeLessThanOrEqual(k.memory.buffer.byteLength);
+  });
+});
+
+describe("the module's exports", () => {
+  // A hand-assembled module: memory and reserve(i32) -> i32, and none of the kernels.
+  const memoryAndReserveOnly = new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+    0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7f, // types: (i32) -> i32
+    0x03, 0x02, 0x01, 0x00, // functions: one of type 0
+    0x05, 0x03, 0x01, 0x00, 0x01, // memory: one page
+    0x07, 0x14, 0x02, // exports: 2
+    0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00, // "memory"
+    0x07, 0x72, 0x65, 0x73, 0x65, 0x72, 0x76, 0x65, 0x00, 0x00, // "reserve"
+    0x0a, 0x06, 0x01, 0x04, 0x00, 0x20, 0x00, 0x0b, // code: local.get 0
+  ]);
+
+  it("are checked when the module is instantiated: a module without the kernels is refused by name", async () => {
+    await ready();
+    const before = kernels();
+    const refused = ready({ wasm: memoryAndReserveOnly });
+    await expect(refused).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(refused).rejects.toThrow(/does not export the kernels bleuStatsBatch, .*byobBleuScoreBatch/);
+    // the instance in use stays
+    expect(kernels()).toBe(before);
+    expect(sentenceBleu("the cat sat", ["the cat sat"]).score).toBeCloseTo(100, 10);
   });
 });

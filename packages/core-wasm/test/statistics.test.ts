@@ -9,15 +9,20 @@ import {
   bleuFromStatistics,
   bleuScoresFromStatisticsBatch,
   bleuStatisticsBatch,
+  bleuStatisticsWidth,
   byobBleuScoresFromStatisticsBatch,
   chrfFromStatistics,
   chrfScoresFromStatisticsBatch,
   chrfStatisticsBatch,
+  chrfStatisticsWidth,
   corpusBleu,
   corpusChrf,
   sentenceBleu,
   sentenceChrf,
   sumStatistics,
+  terFromStatistics,
+  terStatisticsBatch,
+  terStatisticsWidth,
 } from "../src/index.js";
 
 beforeAll(async () => {
@@ -125,9 +130,9 @@ describe("chrfFromStatistics", () => {
   });
 
   it("scores possible statistics as before", () => {
-    expect(chrfFromStatistics(good)).toBe(sentenceChrf("the cat sat", ["the cat sat down"]).score);
-    expect(chrfFromStatistics(new Array(18).fill(0))).toBe(0);
-    expect(chrfFromStatistics(new Array(18).fill(2 ** 53))).toBe(100);
+    expect(chrfFromStatistics(good).score).toBe(sentenceChrf("the cat sat", ["the cat sat down"]).score);
+    expect(chrfFromStatistics(new Array(18).fill(0)).score).toBe(0);
+    expect(chrfFromStatistics(new Array(18).fill(2 ** 53)).score).toBe(100);
   });
 
   it("rejects impossible values and matches above the counts", () => {
@@ -162,7 +167,43 @@ describe("chrfFromStatistics", () => {
   it("a beta whose square overflows is refused (it made every score NaN)", () => {
     invalid(() => chrfFromStatistics(good, { beta: 1e200 }), "options.beta");
     invalid(() => corpusChrf(["a"], [["a"]], { beta: 1e7 }), "options.beta");
-    expect(Number.isFinite(chrfFromStatistics(good, { beta: 1e6 }))).toBe(true);
-    expect(Number.isFinite(chrfFromStatistics(good, { beta: 0 }))).toBe(true);
+    expect(Number.isFinite(chrfFromStatistics(good, { beta: 1e6 }).score)).toBe(true);
+    expect(Number.isFinite(chrfFromStatistics(good, { beta: 0 }).score)).toBe(true);
+  });
+});
+
+describe("one shape per metric (issue 22)", () => {
+  it("every xxxFromStatistics returns { score, … } with the statistics it scored", () => {
+    // chrF of "the cat sat" against itself, characters only: every n-gram matches, F = 100
+    const chrf = chrfFromStatistics(sentenceChrf("the cat sat", ["the cat sat"]).stats);
+    expect(chrf.score).toBe(100);
+    expect(chrf.stats).toEqual(sentenceChrf("the cat sat", ["the cat sat"]).stats);
+    expect(chrfFromStatistics(Float64Array.from(new Array(18).fill(0)))).toEqual({ score: 0, stats: new Array(18).fill(0) });
+    // sacreBLEU compute_bleu([3, 2, 1, 0], [4, 3, 2, 1], 4, 5) with "exp" smoothing: precisions 75, 66.67,
+    // 50 and 100 / (2 × 1) = 50; geometric mean 59.46; brevity penalty exp(1 - 5/4) = 0.7788; BLEU 46.31
+    const bleu = bleuFromStatistics(ok);
+    expect(bleu.score).toBeCloseTo(46.3078, 3);
+    expect([bleu.counts, bleu.totals, bleu.sysLen, bleu.refLen]).toEqual([ok.counts, ok.totals, ok.sysLen, ok.refLen]);
+    // TER: 1 edit over a reference of 4 words is 25
+    expect(terFromStatistics({ numEdits: 1, refLength: 4 })).toEqual({ score: 25, numEdits: 1, refLength: 4 });
+  });
+
+  it("every metric's statistics width is a function of its options", () => {
+    expect(bleuStatisticsWidth()).toBe(10); // [sysLen, refLen, 4 counts, 4 totals]
+    expect(bleuStatisticsWidth({ maxNgramOrder: 2 })).toBe(6);
+    expect(chrfStatisticsWidth()).toBe(18); // 3 × 6 character orders
+    expect(chrfStatisticsWidth({ wordOrder: 2 })).toBe(24); // chrF++: 3 × (6 + 2)
+    expect(terStatisticsWidth()).toBe(2); // [numEdits, refLength]
+    expect(terStatisticsWidth({ normalized: true })).toBe(2);
+    // the widths are the row widths of the batch functions
+    expect(bleuStatisticsBatch(["a b"], [["a b"]], { maxNgramOrder: 2 }).length).toBe(6);
+    expect(chrfStatisticsBatch(["a b"], [["a b"]], { wordOrder: 2 }).length).toBe(24);
+    expect(terStatisticsBatch(["a b"], [["a b"]]).length).toBe(2);
+  });
+
+  it("a width of bad options is the options' error", () => {
+    invalid(() => bleuStatisticsWidth({ maxNgramOrder: 0 }), "options.maxNgramOrder");
+    invalid(() => chrfStatisticsWidth({ charOrder: 0, wordOrder: 0 }), "options.charOrder");
+    invalid(() => terStatisticsWidth({ colour: true } as never), "options.colour");
   });
 });

@@ -6,7 +6,7 @@ Run it with the CPython the goldens were made with (3.11, unicodedata 14.0.0):
     python3 scripts/printable-table.gen.py > src/python/printable.generated.ts
 
 Encoding: comma-separated base-36 numbers, ranges as (gap from previous end, length - 1), as in
-regex.ts.
+re/unicode.ts.
 """
 import sys, unicodedata
 

@@ -1,5 +1,5 @@
-"""Regenerates the Unicode tables embedded in src/python/unicode-classes.ts (read by the `re` port,
-src/python/regex.ts; the block between the `BEGIN GENERATED TABLES` / `END GENERATED TABLES` markers).
+"""Regenerates the Unicode tables embedded in src/python/re/unicode.ts (the block between the
+`BEGIN GENERATED TABLES` / `END GENERATED TABLES` markers).
 
 Run it with the CPython the goldens were made with (3.11, unicodedata 14.0.0):
 

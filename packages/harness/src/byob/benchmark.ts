@@ -233,111 +233,82 @@ function sortedJson(value: unknown): string {
 }
 
 async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: BenchmarkScorer, t: Templates, options: BenchmarkRunOptions): Promise<BenchmarkRunResult> {
-  const type = def.endpointType ?? "chat";
-  const targetField = def.targetField ?? "target";
   const evalOnly = def.responseField !== undefined;
   const parallelism = options.parallelism ?? 1;
   if (!Number.isSafeInteger(parallelism) || parallelism < 1) throw new InvalidArgumentError("parallelism must be a positive integer", { argument: "parallelism" });
   const client = evalOnly ? undefined : new OpenAICompatibleClient(options as EndpointOptions);
+  const dataset = await loadRows(def, options);
+  const prefix = await fewshotPrefix(def, t, dataset, options);
+  const type = def.endpointType ?? "chat";
+  const context: SampleContext = { def, t, scorer, client, prefix, evalOnly, type, targetField: def.targetField ?? "target" };
+  const samples = await runSamples(dataset, (idx, row) => evaluateSample(context, idx, row), parallelism, options);
 
-  let dataset: Row[];
+  const scores = samples.filter((s) => s.status === "scored").map((s) => s.scores!);
+  const report = aggregateScores(scores as Readonly<Record<string, unknown>>[], name);
+  // a run where every sample failed is a failed run: no report is written as if it succeeded
+  const failed = samples.length > 0 && scores.length === 0;
+  if (options.outputPath && !failed) await runtime().writeFile(options.outputPath, `${sortedJson(report)}\n`);
+  if (options.predictionsPath) await writePredictions(options.predictionsPath, samples);
+  const result: BenchmarkRunResult = {
+    report,
+    scores,
+    samples,
+    scored: scores.length,
+    skipped: samples.length - scores.length,
+    requests: client?.requests ?? 0,
+    usage: client?.usage ?? null,
+  };
+  if (failed) throw new BenchmarkRunError(result);
+  return result;
+}
+
+/** The benchmark's rows (at most `options.limit`), with the field mapping applied. */
+async function loadRows(def: BenchmarkDefinition, options: BenchmarkRunOptions): Promise<Row[]> {
   if (typeof def.dataset === "string") {
-    dataset = await loadDataset(def.dataset, { ...(options.limit ? { limit: options.limit } : {}), ...(def.fieldMapping ? { fieldMapping: def.fieldMapping } : {}), ...hubOptions(options) });
-  } else {
-    const mapping = def.fieldMapping;
-    dataset = (options.limit ? def.dataset.slice(0, options.limit) : def.dataset).map((r) => (mapping ? Object.fromEntries(Object.entries(r).map(([k, v]) => [mapping[k] ?? k, v])) : { ...r }));
+    const limit = options.limit ? { limit: options.limit } : {};
+    return loadDataset(def.dataset, { ...limit, ...(def.fieldMapping ? { fieldMapping: def.fieldMapping } : {}), ...hubOptions(options) });
   }
+  const mapping = def.fieldMapping;
+  const rows = options.limit ? def.dataset.slice(0, options.limit) : def.dataset;
+  return rows.map((r) => (mapping ? Object.fromEntries(Object.entries(r).map(([k, v]) => [mapping[k] ?? k, v])) : { ...r }));
+}
+
+/** The rendered few-shot examples, each followed by the separator ("" without examples). */
+async function fewshotPrefix(
+  def: BenchmarkDefinition,
+  t: Templates,
+  dataset: readonly Row[],
+  options: BenchmarkRunOptions,
+): Promise<string> {
   const examples = await fewshotExamples(def, dataset, options);
   const rendered = examples.map((e) => fewshotText(def, t, e)).filter((x): x is string => x !== undefined);
   const sep = def.fewshotSeparator ?? "\n\n";
-  const prefix = rendered.length ? rendered.join(sep) + sep : "";
+  return rendered.length ? rendered.join(sep) + sep : "";
+}
 
-  const modelCallFn = async (prompt: string, endpointType: string): Promise<string> => {
-    if (!client) throw new InvalidArgumentError("eval-only benchmark: no model endpoint configured", { argument: "baseUrl" });
-    return endpointType === "chat" ? client.chat(prompt) : client.completion(prompt);
-  };
+/** What every sample of a run shares. */
+interface SampleContext {
+  readonly def: BenchmarkDefinition;
+  readonly t: Templates;
+  readonly scorer: BenchmarkScorer;
+  /** undefined for an eval-only benchmark (`responseField`). */
+  readonly client: OpenAICompatibleClient | undefined;
+  readonly prefix: string;
+  readonly evalOnly: boolean;
+  readonly type: string;
+  readonly targetField: string;
+}
 
-  const evaluateSample = async (idx: number, row: Row): Promise<SampleResult> => {
-    const target = Object.prototype.hasOwnProperty.call(row, targetField) ? row[targetField] : "";
-    const skip = (status: SampleStatus, error: unknown, prompt: string, response: string | null = null, metadata: Row = row): SampleResult => ({
-      sampleId: idx,
-      prompt,
-      response,
-      target,
-      scores: null,
-      status,
-      error: error instanceof MissingFieldError ? error.message : errorMessage(error),
-      metadata,
-    });
-    let prompt = "";
-    if (evalOnly) {
-      try {
-        prompt = t.prompt.render(row);
-      } catch {
-        prompt = "";
-      }
-      if (!Object.prototype.hasOwnProperty.call(row, def.responseField!)) return skip("skipped_missing_field", `Response field '${def.responseField}' not found in row`, "");
-    } else {
-      try {
-        prompt = prefix + t.prompt.render(row);
-      } catch (e) {
-        if (e instanceof MissingFieldError) return skip("skipped_missing_field", e, "");
-        throw e;
-      }
-    }
-    let systemPrompt: string | undefined;
-    if (t.system) {
-      try {
-        systemPrompt = t.system.render(row);
-      } catch {
-        systemPrompt = undefined; // BYOB logs and goes on without it
-      }
-    }
-    let response: string;
-    let metadata: Row = row;
-    if (evalOnly) response = pyStr(row[def.responseField!]);
-    else if (type === "completions_logprob") {
-      let choices = def.choicesField ? resolveChoices(row, def.choicesField) : undefined;
-      if (!choices?.length && def.choices?.length) choices = [...def.choices];
-      if (!choices?.length) {
-        return skip("skipped_missing_field", `No choices available: choices_field '${def.choicesField}' missing from row and no static choices declared on benchmark.`, prompt);
-      }
-      const context = systemPrompt ? `${systemPrompt}\n${prompt}` : prompt;
-      const logprobs: number[] = [];
-      const greedy: boolean[] = [];
-      try {
-        for (const c of choices) {
-          const ll = await client!.loglikelihood(context, c);
-          logprobs.push(ll.logprob);
-          greedy.push(ll.isGreedy);
-        }
-      } catch (e) {
-        if (e instanceof EndpointUnreachableError) throw e; // ends the run
-        return skip("skipped_model_error", e, prompt);
-      }
-      let best = 0;
-      for (let i = 1; i < logprobs.length; i++) if (logprobs[i]! > logprobs[best]!) best = i;
-      response = choices[best]!;
-      metadata = { ...row, _choices: choices, _choices_logprobs: logprobs, _choices_is_greedy: greedy };
-    } else {
-      try {
-        response = type === "chat" ? await client!.chat(prompt, systemPrompt) : await client!.completion(prompt, systemPrompt);
-      } catch (e) {
-        if (e instanceof EndpointUnreachableError) throw e; // ends the run
-        return skip("skipped_model_error", e, prompt);
-      }
-    }
-    let scores: Readonly<Record<string, unknown>>;
-    try {
-      // the same check as `scorer()` applies whether or not the function was wrapped: a plain object of
-      // booleans and finite numbers, else a ScorerResultError on this sample (never a NaN/null score)
-      scores = checkScoreDict(scorer.name || "scorer", await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} }));
-    } catch (e) {
-      return skip("skipped_scorer_error", e, prompt, response, metadata);
-    }
-    return { sampleId: idx, prompt, response, target, scores, status: "scored", metadata };
-  };
-
+/**
+ * Runs `evaluate` over the rows with `parallelism` workers, in order of index; stops handing out samples
+ * when one throws (that error rejects the run) or when `failOnSkip`/`maxConsecutiveErrors` say so.
+ */
+async function runSamples(
+  dataset: readonly Row[],
+  evaluate: (idx: number, row: Row) => Promise<SampleResult>,
+  parallelism: number,
+  options: BenchmarkRunOptions,
+): Promise<SampleResult[]> {
   const samples = new Array<SampleResult>(dataset.length);
   const progress = options.displayProgress ? createProgress({ total: dataset.length, unit: "samples" }) : undefined;
   let next = 0;
@@ -349,7 +320,7 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
       const idx = next++;
       let s: SampleResult;
       try {
-        s = await evaluateSample(idx, dataset[idx]!);
+        s = await evaluate(idx, dataset[idx]!);
       } catch (e) {
         // a dead endpoint (or a bug): stop handing out samples; the run rejects with it
         abort ??= e as Error;
@@ -370,19 +341,128 @@ async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: Benc
   await Promise.all(Array.from({ length: Math.min(parallelism, Math.max(1, dataset.length)) }, worker));
   progress?.finish();
   if (abort) throw abort;
+  return samples;
+}
 
-  const scores = samples.filter((s) => s.status === "scored").map((s) => s.scores!);
-  const report = aggregateScores(scores as Readonly<Record<string, unknown>>[], name);
-  // a run where every sample failed is a failed run: no report is written as if it succeeded
-  const failed = samples.length > 0 && scores.length === 0;
-  if (options.outputPath && !failed) await runtime().writeFile(options.outputPath, `${sortedJson(report)}\n`);
-  if (options.predictionsPath) {
-    const lines = samples.map((s) =>
-      JSON.stringify({ sample_id: s.sampleId, prompt: s.prompt, response: s.response, target: s.target, scores: s.scores, status: s.status, error: s.error ?? null, metadata: s.metadata }),
-    );
-    await runtime().writeFile(options.predictionsPath, lines.join("\n") + (lines.length ? "\n" : ""));
+/** One sample: prompt, model response (or the row's own for eval-only), scores; a failure is a skipped sample. */
+async function evaluateSample(c: SampleContext, idx: number, row: Row): Promise<SampleResult> {
+  const { def, t } = c;
+  const target = Object.prototype.hasOwnProperty.call(row, c.targetField) ? row[c.targetField] : "";
+  type Skip = (status: SampleStatus, error: unknown, prompt: string, response?: string | null, metadata?: Row) => SampleResult;
+  const skip: Skip = (status, error, prompt, response = null, metadata = row) => ({
+    sampleId: idx,
+    prompt,
+    response,
+    target,
+    scores: null,
+    status,
+    error: error instanceof MissingFieldError ? error.message : errorMessage(error),
+    metadata,
+  });
+  let prompt = "";
+  if (c.evalOnly) {
+    try {
+      prompt = t.prompt.render(row);
+    } catch {
+      prompt = "";
+    }
+    if (!Object.prototype.hasOwnProperty.call(row, def.responseField!)) {
+      return skip("skipped_missing_field", `Response field '${def.responseField}' not found in row`, "");
+    }
+  } else {
+    try {
+      prompt = c.prefix + t.prompt.render(row);
+    } catch (e) {
+      if (e instanceof MissingFieldError) return skip("skipped_missing_field", e, "");
+      throw e;
+    }
   }
-  const result: BenchmarkRunResult = { report, scores, samples, scored: scores.length, skipped: samples.length - scores.length, requests: client?.requests ?? 0, usage: client?.usage ?? null };
-  if (failed) throw new BenchmarkRunError(result);
-  return result;
+  let systemPrompt: string | undefined;
+  if (t.system) {
+    try {
+      systemPrompt = t.system.render(row);
+    } catch {
+      systemPrompt = undefined; // BYOB logs and goes on without it
+    }
+  }
+  const answer = await modelAnswer(c, row, prompt, systemPrompt);
+  if ("skip" in answer) return skip(answer.skip, answer.error, prompt);
+  const { response, metadata } = answer;
+  let scores: Readonly<Record<string, unknown>>;
+  try {
+    // the same check as `scorer()` applies whether or not the function was wrapped: a plain object of
+    // booleans and finite numbers, else a ScorerResultError on this sample (never a NaN/null score)
+    const scorer = c.scorer;
+    const modelCallFn = (p: string, endpointType: string): Promise<string> => modelCall(c, p, endpointType);
+    scores = checkScoreDict(scorer.name || "scorer", await scorer({ response, target, metadata, modelCallFn, config: def.extra ?? {} }));
+  } catch (e) {
+    return skip("skipped_scorer_error", e, prompt, response, metadata);
+  }
+  return { sampleId: idx, prompt, response, target, scores, status: "scored", metadata };
+}
+
+/** The scorer's `modelCallFn`: one more call to the benchmark's endpoint. */
+async function modelCall(c: SampleContext, prompt: string, endpointType: string): Promise<string> {
+  if (!c.client) throw new InvalidArgumentError("eval-only benchmark: no model endpoint configured", { argument: "baseUrl" });
+  return endpointType === "chat" ? c.client.chat(prompt) : c.client.completion(prompt);
+}
+
+type Answer = { readonly response: string; readonly metadata: Row } | { readonly skip: SampleStatus; readonly error: unknown };
+
+/** The response to score and the metadata the scorer sees; an unreachable endpoint throws (it ends the run). */
+async function modelAnswer(c: SampleContext, row: Row, prompt: string, systemPrompt: string | undefined): Promise<Answer> {
+  if (c.evalOnly) return { response: pyStr(row[c.def.responseField!]), metadata: row };
+  if (c.type === "completions_logprob") return logprobAnswer(c, row, systemPrompt ? `${systemPrompt}\n${prompt}` : prompt);
+  try {
+    const response = c.type === "chat" ? await c.client!.chat(prompt, systemPrompt) : await c.client!.completion(prompt, systemPrompt);
+    return { response, metadata: row };
+  } catch (e) {
+    if (e instanceof EndpointUnreachableError) throw e; // ends the run
+    return { skip: "skipped_model_error", error: e };
+  }
+}
+
+/** `completions_logprob`: the choice of highest log-likelihood after `context` (the first on ties). */
+async function logprobAnswer(c: SampleContext, row: Row, context: string): Promise<Answer> {
+  const def = c.def;
+  let choices = def.choicesField ? resolveChoices(row, def.choicesField) : undefined;
+  if (!choices?.length && def.choices?.length) choices = [...def.choices];
+  if (!choices?.length) {
+    return {
+      skip: "skipped_missing_field",
+      error: `No choices available: choices_field '${def.choicesField}' missing from row and no static choices declared on benchmark.`,
+    };
+  }
+  const logprobs: number[] = [];
+  const greedy: boolean[] = [];
+  try {
+    for (const choice of choices) {
+      const ll = await c.client!.loglikelihood(context, choice);
+      logprobs.push(ll.logprob);
+      greedy.push(ll.isGreedy);
+    }
+  } catch (e) {
+    if (e instanceof EndpointUnreachableError) throw e; // ends the run
+    return { skip: "skipped_model_error", error: e };
+  }
+  let best = 0;
+  for (let i = 1; i < logprobs.length; i++) if (logprobs[i]! > logprobs[best]!) best = i;
+  return { response: choices[best]!, metadata: { ...row, _choices: choices, _choices_logprobs: logprobs, _choices_is_greedy: greedy } };
+}
+
+/** BYOB's predictions file: one JSON line per sample, in sample order. */
+async function writePredictions(path: string, samples: readonly SampleResult[]): Promise<void> {
+  const lines = samples.map((s) =>
+    JSON.stringify({
+      sample_id: s.sampleId,
+      prompt: s.prompt,
+      response: s.response,
+      target: s.target,
+      scores: s.scores,
+      status: s.status,
+      error: s.error ?? null,
+      metadata: s.metadata,
+    }),
+  );
+  await runtime().writeFile(path, lines.join("\n") + (lines.length ? "\n" : ""));
 }

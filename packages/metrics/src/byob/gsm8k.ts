@@ -12,7 +12,7 @@
 // match exists there exactly when the greedy walk succeeds. test/byob-extract.test.ts checks this
 // against the regexes on random inputs.
 import { PythonCompatError } from "../errors.js";
-import { pyDecimalValue, pyIsSpace } from "../python/unicode-classes.js";
+import { pyDecimalValue, pyIsSpace } from "../python/re/unicode.js";
 import { isPyFloat, isPyInt, pyStr, pyTypeName } from "../python/repr.js";
 import { pyStrip, pyTruthy } from "./python-str.js";
 import { checkSample, pythonName } from "./scorer.js";

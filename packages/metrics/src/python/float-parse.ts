@@ -7,7 +7,7 @@
 // float (`.5`, `5.`, `1e-3`), or `inf`, `infinity`, `nan` in any case, each with an optional sign.
 import { PythonCompatError } from "../errors.js";
 import { PyBytes, pyTypeName, type PyValue } from "./equality.js";
-import { pyDecimalValue, pyIsSpace } from "./unicode-classes.js";
+import { pyDecimalValue, pyIsSpace } from "./re/unicode.js";
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;

@@ -1,7 +1,7 @@
 // Python `str` methods shared by the ports (BYOB scorers, DeepEval's rule metrics), with Python's character
 // classes (docs/spec/rule-metrics.md §0.1). Case mapping goes through core-wasm (Unicode 14.0, CPython 3.11's tables).
 import { pythonLower } from "@evalkern/core-wasm";
-import { pyIsSpace } from "./unicode-classes.js";
+import { pyIsSpace } from "./re/unicode.js";
 
 /** `str.strip()` with no argument: Python's 29 whitespace code points (not U+FEFF, not U+200B). */
 export function pyStrip(s: string): string {

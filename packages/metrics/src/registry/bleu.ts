@@ -34,7 +34,7 @@ export const bleu: LexicalMetric = {
   create(spec: MetricSpecJson): MetricInstance {
     const o = spec.options as BleuOptions;
     const N = resolveBleuOptions(o, false).maxNgramOrder;
-    const width = bleuStatisticsWidth(N);
+    const width = bleuStatisticsWidth(o);
     const corpusOptions: BleuOptions = { ...o, effectiveOrder: o.effectiveOrder ?? false };
     const rowEff = resolveBleuOptions(o, true).effectiveOrder;
     return summedStatistics(spec, {

@@ -38,7 +38,7 @@ export const chrf: LexicalMetric = {
   create(spec: MetricSpecJson): MetricInstance {
     const o = spec.options as ChrfOptions;
     const r = resolveChrfOptions(o);
-    const width = chrfStatisticsWidth(r);
+    const width = chrfStatisticsWidth(o);
     const label = `chrF${r.beta}${r.wordOrder > 0 ? "+".repeat(r.wordOrder) : ""}`;
     return summedStatistics(spec, {
       metric: "chrf",
@@ -46,7 +46,7 @@ export const chrf: LexicalMetric = {
       higherIsBetter: true,
       statistics: (h, rf) => chrfStatisticsBatch(h, rf, o),
       scores: (stats) => chrfScoresFromStatisticsBatch(stats, o),
-      details: (sum) => ({ score: chrfFromStatistics(sum, o) }),
+      details: (sum) => ({ score: chrfFromStatistics(sum, o).score }),
       signature: (nrefs, tool) => `${label}|${chrfSignature(o, nrefs)}|${kernelTail(tool)}`,
     });
   },

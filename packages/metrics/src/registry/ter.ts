@@ -1,9 +1,9 @@
 // sacreBLEU TER: statistics [numEdits, refLength] per row (edits to the closest reference, average
 // reference length); rows and the corpus score the (summed) statistics. Lower is better.
 import {
-  TER_STATISTICS_WIDTH,
   resolveTerOptions,
   terFromStatistics,
+  terStatisticsWidth,
   terScoresFromStatisticsBatch,
   terSignature,
   terStatisticsBatch,
@@ -37,7 +37,7 @@ export const ter: LexicalMetric = {
     resolveTerOptions(o);
     return summedStatistics(spec, {
       metric: "ter",
-      width: TER_STATISTICS_WIDTH,
+      width: terStatisticsWidth(o),
       higherIsBetter: false,
       // sacreBLEU adds the average reference lengths one segment after another (`sum_of_lists`)
       sequentialColumns: [1],

@@ -175,60 +175,85 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
   const start = performance.now();
   // argv[0] on a fixed PATH unless the request names one: never the parent's PATH
   const program = resolveProgram(argv[0] as string, request.env?.PATH ?? FIXED_PATH);
-  const stdout = new TailBuffer(request.maxOutputBytes);
-  const stderr = new TailBuffer(request.maxOutputBytes);
+  return new Promise<CommandRun>((resolve) => new CommandSupervisor(request, argv, start, resolve).run(program));
+}
 
-  return new Promise<CommandRun>((resolve) => {
-    let child: ChildProcess;
-    let settled = false;
-    let timedOut = false;
-    let exited = false;
-    let exitCode: number | null = null;
-    let signal: string | null = null;
-    let spawnError: string | undefined;
-    let deadline: ReturnType<typeof setTimeout> | undefined;
-    let after: ReturnType<typeof setTimeout> | undefined;
-    let plan: LaunchPlan | undefined;
+/** One command from spawn to its settled `CommandRun`: the launch, the pipes, the exit and the deadline. */
+class CommandSupervisor {
+  private child: ChildProcess | undefined;
+  private settled = false;
+  private timedOut = false;
+  private exited = false;
+  private exitCode: number | null = null;
+  private signal: string | null = null;
+  private spawnError: string | undefined;
+  private deadline: ReturnType<typeof setTimeout> | undefined;
+  private after: ReturnType<typeof setTimeout> | undefined;
+  private plan: LaunchPlan | undefined;
+  private readonly stdout: TailBuffer;
+  private readonly stderr: TailBuffer;
 
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearTimeout(after);
-      child?.stdout?.destroy();
-      child?.stderr?.destroy();
-      child?.stdin?.destroy();
-      const memoryExceeded = plan?.cgroup?.oomKilled() ?? false;
-      const cleanup = plan?.cgroup ? plan.cgroup.dispose() : Promise.resolve();
-      void cleanup.finally(() => removeScratch(plan?.scratch));
-      resolve({
-        argv,
-        exitCode,
-        signal,
-        timedOut,
-        error: spawnError,
-        durationMs: Math.round(performance.now() - start),
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdoutBytes: stdout.total,
-        stderrBytes: stderr.total,
-        truncated: stdout.truncated || stderr.truncated,
-        pid: child?.pid,
-        ...(plan ? { enforced: plan.enforced, notEnforced: plan.notEnforced } : {}),
-        ...(memoryExceeded ? { memoryExceeded } : {}),
-      });
-    };
+  constructor(
+    private readonly request: CommandRequest,
+    private readonly argv: string[],
+    private readonly start: number,
+    private readonly resolve: (run: CommandRun) => void,
+  ) {
+    this.stdout = new TailBuffer(request.maxOutputBytes);
+    this.stderr = new TailBuffer(request.maxOutputBytes);
+  }
 
+  run(program: string | undefined): void {
     if (program === undefined) {
       // the same shape as Node's own spawn failure
-      spawnError = `spawn ${argv[0]} ENOENT`;
-      finish();
+      this.spawnError = `spawn ${this.argv[0]} ENOENT`;
+      this.finish();
       return;
     }
+    const child = this.launch(program);
+    if (child === undefined) return;
+    this.pipe(child);
+    this.watch(child);
+  }
+
+  /** Settles the run once: stops the timers and pipes, then reports (the cgroup and scratch are cleaned up after). */
+  private readonly finish = (): void => {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    clearTimeout(this.after);
+    const { child, plan, stdout, stderr } = this;
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
+    child?.stdin?.destroy();
+    const memoryExceeded = plan?.cgroup?.oomKilled() ?? false;
+    const cleanup = plan?.cgroup ? plan.cgroup.dispose() : Promise.resolve();
+    void cleanup.finally(() => removeScratch(plan?.scratch));
+    this.resolve({
+      argv: this.argv,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      timedOut: this.timedOut,
+      error: this.spawnError,
+      durationMs: Math.round(performance.now() - this.start),
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      stdoutBytes: stdout.total,
+      stderrBytes: stderr.total,
+      truncated: stdout.truncated || stderr.truncated,
+      pid: child?.pid,
+      ...(plan ? { enforced: plan.enforced, notEnforced: plan.notEnforced } : {}),
+      ...(memoryExceeded ? { memoryExceeded } : {}),
+    });
+  };
+
+  /** Plans the sandbox and spawns; a launch that throws settles the run and gives undefined. */
+  private launch(program: string): ChildProcess | undefined {
+    const request = this.request;
     try {
       const env = buildEnvironment(request);
-      plan = planLaunch(program, request, env);
-      child = spawn(plan.argv[0] as string, plan.argv.slice(1), {
+      const plan = (this.plan = planLaunch(program, request, env));
+      this.child = spawn(plan.argv[0] as string, plan.argv.slice(1), {
         cwd: plan.cwd,
         env,
         shell: false,
@@ -237,36 +262,43 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
         detached: !IS_WINDOWS,
         stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
+      return this.child;
     } catch (error) {
-      spawnError = error instanceof Error ? error.message : String(error);
-      finish();
-      return;
+      this.spawnError = error instanceof Error ? error.message : String(error);
+      this.finish();
+      return undefined;
     }
+  }
 
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  /** Output into the tail buffers, the request's stdin in. */
+  private pipe(child: ChildProcess): void {
+    child.stdout?.on("data", (chunk: Buffer) => this.stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => this.stderr.push(chunk));
     child.stdout?.on("error", () => {});
     child.stderr?.on("error", () => {});
-    if (request.stdin !== undefined && child.stdin) {
+    if (this.request.stdin !== undefined && child.stdin) {
       // The child may exit without reading: EPIPE is expected, not a failure of the run.
       child.stdin.on("error", () => {});
-      child.stdin.end(request.stdin);
+      child.stdin.end(this.request.stdin);
     }
+  }
 
+  /** Start failures, the exit (then the drain), the close, and the deadline with its kill grace. */
+  private watch(child: ChildProcess): void {
     child.on("error", (error) => {
       // 'error' without a pid means the process never started (ENOENT, EACCES, bad cwd).
       if (child.pid === undefined) {
-        spawnError = error.message;
-        finish();
+        this.spawnError = error.message;
+        this.finish();
       }
     });
 
     child.on("exit", (code, sig) => {
-      exited = true;
-      exitCode = code;
-      signal = sig;
+      this.exited = true;
+      this.exitCode = code;
+      this.signal = sig;
       // Reap whatever the command left behind in its cgroup or group; they would otherwise keep the pipes open.
-      plan?.cgroup?.killAll();
+      this.plan?.cgroup?.killAll();
       if (!IS_WINDOWS && child.pid !== undefined) {
         try {
           process.kill(-child.pid, "SIGKILL");
@@ -275,19 +307,19 @@ export function runCommand(request: CommandRequest): Promise<CommandRun> {
         }
       }
       // After a timeout the kill grace timer is already running and bounds the run; keep it.
-      if (!timedOut) after = setTimeout(finish, DRAIN_MS);
+      if (!this.timedOut) this.after = setTimeout(this.finish, DRAIN_MS);
     });
 
-    child.on("close", finish);
+    child.on("close", this.finish);
 
-    deadline = setTimeout(() => {
-      if (exited) {
-        finish();
+    this.deadline = setTimeout(() => {
+      if (this.exited) {
+        this.finish();
         return;
       }
-      timedOut = true;
-      killTree(child, plan);
-      after = setTimeout(finish, KILL_GRACE_MS);
-    }, request.timeoutMs);
-  });
+      this.timedOut = true;
+      killTree(child, this.plan);
+      this.after = setTimeout(this.finish, KILL_GRACE_MS);
+    }, this.request.timeoutMs);
+  }
 }

@@ -1,10 +1,9 @@
-// Python's Unicode character classes (CPython 3.11, unicodedata 14.0.0): `str.isspace()`, `isdecimal()`,
-// `isdigit()`, the `\w` of `re`, decimal digit values, and the simple case mappings `re` folds with.
-//
-// Why a module of its own: `str.strip()`/`split()`, `float()`/`int()` and BYOB's scorers need these
-// classes, and must not load the Python `re` port (python/regex.ts, with re2js) to get them — a browser
-// bundle would then fetch the whole engine for a `strip()`. The `re` port reads the same tables from here.
+// Python `re` (CPython 3.11) on a linear-time engine, see ../regex.ts. The Unicode data of the `re` port: the
+// tables of CPython 3.11, character classes and case mappings.
+import { type Ranges, rsEach, rsHas, rsMinus, rsPoints, rsUnion } from "./sets.js";
 
+// ---------------------------------------------------------------------------------------------------
+// Unicode data (decoded on first use)
 // BEGIN GENERATED TABLES (scripts/regex-tables.gen.py; CPython 3.11.7, unicodedata 14.0.0)
 const T_WORD =
   "1c,9,8,p,5,0,2,p,1c,0,8,1,2,0,4,1,2,2,2,m,2,u,2,cp,5,b,f,4,8,0,2,0,3m,4,2,1,3,3,2,0,7,0,2,2,2,0,2,j,2,2a,2,3u,9,4l,2,11,3,0,7,14,20,q,5,3,1a,16,m,9,5,1,2,2q,2,0,g,1,8,e,3,0,h,0,2,t,u,2g,c,0,f,16,a,1,5,0,6,l,5,0,a,0,4,0,o,o,8,a,6,n,2,5,i,15,1n,1h,4,0,j,0,8,9,5,9,2,f,5,7,3,1,3,l,2,6,2,0,4,3,4,0,h,0,e,1,2,2,5,b,3,5,3,0,9,5,5,1,3,l,2,6,2,1,2,1,2,1,w,3,2,0,8,9,3,2,h,8,2,2,2,l,2,6,2,1,2,4,4,0,j,0,g,1,5,9,a,0,c,7,3,1,3,l,2,6,2,1,2,4,4,0,v,1,2,2,5,9,2,6,c,0,2,5,4,2,2,3,4,1,2,0,2,1,4,1,4,2,4,b,n,0,m,c,j,7,2,2,2,m,2,f,4,0,r,2,3,0,3,1,5,9,9,6,2,0,5,7,2,2,2,m,2,9,2,4,4,0,w,1,2,1,5,9,2,1,i,8,2,2,2,14,3,0,h,0,6,2,2,9,5,i,2,5,6,h,4,n,2,8,2,0,3,6,w,9,i,1b,2,1,d,6,a,9,14,1,2,0,2,4,2,n,2,0,2,9,2,1,a,0,3,4,2,0,a,9,3,3,x,0,w,j,d,7,2,z,s,4,38,16,l,a,7,5,5,3,4,0,4,1,8,2,5,c,d,0,2,9,7,11,2,0,6,0,3,16,2,98,2,3,3,6,2,0,2,3,3,14,2,3,3,w,2,3,3,6,2,0,2,3,3,e,2,1k,2,3,3,1u,f,j,4,f,h,2d,3,5,4,h7,3,g,2,p,6,22,4,a,8,h,e,i,f,h,f,c,2,2,g,1f,10,0,5,0,4,9,7,9,n,9,7,2g,8,4,3,x,2,0,6,1x,b,u,14,13,3,4,c,17,5,p,7,a,12,m,a,1g,18,9,7,9,e,0,2m,1a,i,7,4,9,16,t,e,1j,r,z,t,9,4,1c,3,8,8,16,3,2,16,3,2,5,2,1,4,0,6,5b,1t,7p,3,5,3,11,3,5,3,7,2,0,2,0,2,0,2,u,3,1g,2,6,2,0,4,2,2,6,4,3,3,5,5,c,6,2,2,6,38,1,3,5,6,a,7,c,2u,0,5,0,3,9,2,0,4,4,7,0,2,0,2,0,2,3,2,a,3,3,6,4,5,0,2,1l,k7,1n,27,l,hj,t,vh,6c,7,3,4,1,a,0,3,11,2,0,6,0,3,1j,8,0,h,m,a,6,2,6,2,6,2,6,2,6,2,6,2,6,2,6,29,0,d2,2,q,8,8,4,3,4,5,2d,7,2,2,2h,2,3,6,16,2,2l,4,3,b,v,1d,f,x,9,v,7,2,e,x,9,14,e,8x,533,1t,h3g,1w,19,3,7g,4,r,l,1a,h,u,3,27,14,8,3,2u,3,1r,6,1,2,0,2,4,p,f,2,2,2,3,2,m,e,5,b,1f,f,1d,t,9,p,5,4,0,2,1,2,11,b,m,q,s,8,1a,t,a,7,4,2,o,2,14,o,2,2,7,5,9,7,m,4,0,4,1d,2,0,4,1,3,4,3,0,2,0,p,2,3,a,8,2,d,5,3,5,3,5,a,6,2,6,2,16,2,d,7,36,e,9,7,8mb,d,m,5,1c,6it,a5,3,2x,13,6,d,4,6,0,2,9,2,c,2,4,2,0,2,1,2,1,2,2z,y,a2,j,1r,3,1h,15,b,39,4,2,3q,k,9,8,p,7,p,c,2g,4,5,3,5,3,5,3,2,10,b,2,p,2,i,2,1,2,e,3,d,z,3e,d,18,d,1k,i,1,6t,s,4,1c,h,q,5,z,a,t,6,11,b,t,3,z,5,7,2,4,17,4d,3,9,7,z,5,z,5,13,9,1f,d,a,2,e,2,6,2,1,2,a,2,e,2,6,2,1,1w,8m,a,l,b,7,p,5,2,15,2,8,1y,5,3,0,2,17,2,1,4,0,3,m,3,u,3,11,9,8,1d,i,2,1,6,w,5,p,1z,1j,5,j,3,1a,g,3,2,2,2,s,b,8,o,u,2,v,x,7,2,r,7,4,h,1h,b,l,3,q,6,p,o,6,29,20,1k,1e,e,1e,8,15,d,9,87,u,2,15,7,1,27,13,9,l,c,3,s,h,1b,r,l,m,d,1g,r,t,2,1,3,0,e,18,x,o,8,9,a,z,g,9,5,0,3,0,9,y,4,0,d,1b,f,3,c,a,2,0,5,j,c,h,2,o,2d,6,2,0,2,3,2,e,2,9,8,1a,i,9,c,7,3,1,3,l,2,6,2,1,2,4,4,0,j,0,d,4,4f,1g,j,3,6,9,6,2,v,1b,l,1,2,0,9,9,4n,1a,16,3,11,1b,l,0,c,9,13,16,e,0,8,9,1j,q,m,b,5,6,56,17,39,2a,d,7,3,0,3,7,2,1,2,n,g,0,2,0,f,9,1z,7,3,12,h,0,2,0,t,0,b,13,8,0,m,0,c,19,k,0,j,20,7c,8,2,10,i,0,g,s,6,t,35,6,2,1,2,11,m,0,a,9,7,5,2,1,2,v,f,0,8,9,8n,i,5a,0,g,k,18,pl,2v,32,i,5f,219,2o,g,tq,34i,g6,6nu,fs,8,u,2,9,7,26,2,9,7,t,j,1b,h,3,d,9,2,6,2,k,6,i,j5,2e,2y,22,6,0,1v,c,1t,1,2,0,t,4qf,9,yd,17,8,6w8,3,2,6,2,1,2,82,1a,2,i,3,9,az,1s5,2y,6,c,4,8,8,9,4ef,j,31,o,3s,2c,2,1y,2,1,3,0,3,1,3,3,2,b,2,0,2,6,2,1s,2,3,3,7,2,6,2,r,2,3,2,4,2,0,4,6,2,9f,3,o,2,o,2,u,2,o,2,u,2,o,2,u,2,o,2,u,2,o,2,7,3,1d,1dt,u,de,18,b,6,3,9,5,0,8y,t,j,17,5,9,yv,6,2,3,2,1,2,e,2,5g,3,8,1d,1v,8,0,5,9,m0,1m,2,2,2,3,25,18,2,e,5f,3,2,q,2,1,2,0,3,0,2,9,2,3,2,0,2,0,7,0,5,0,2,0,2,0,2,2,2,1,2,0,3,0,2,0,2,0,2,0,2,0,2,1,2,0,3,3,2,6,2,3,2,3,2,0,2,9,2,g,6,2,2,4,2,g,g5,c,25g,9,sn,wyn,x,37c,8,65,3,4g1,f,5rk,2e8,f1,15v,3t6";
@@ -19,57 +18,6 @@ const T_LOWER =
 const T_UPPER =
   "2p,q,1,-w,2c,1,1,kn,16,1,1,-3w,1,n,1,-w,o,7,1,-w,7,1,1,3d,2,o,2,-1,1c,1,1,-6g,2,3,2,-1,7,8,2,-1,f,1,1,ab,2,n,2,-1,1b,3,2,-1,5,1,1,-8c,1,1,1,5f,3,2,2,-1,5,1,1,-1,4,1,1,-1,6,1,1,-1,3,1,1,2p,4,1,1,-1,1,1,1,4j,4,1,1,3m,3,3,2,-1,7,1,1,-1,5,1,1,-1,3,1,1,-1,4,2,2,-1,5,1,1,-1,4,1,1,-1,2,1,1,1k,6,1,1,-1,1,1,1,-2,2,1,1,-1,1,1,1,-2,2,1,1,-1,1,1,1,-2,2,8,2,-1,f,1,1,-27,2,9,2,-1,h,1,1,-bq,2,1,1,-1,1,1,1,-2,2,1,1,-1,4,k,2,-1,16,9,2,-1,p,1,1,-1,3,2,1,8cf,3,1,1,-1,5,5,2,-1,9,1,1,8bj,1,1,1,8bg,1,1,1,8bi,1,1,1,-5u,1,1,1,-5q,2,2,1,-5p,3,1,1,-5m,2,1,1,-5n,1,1,1,wnj,4,1,1,-5p,1,1,1,wnf,2,1,1,-5r,2,1,1,wmg,1,1,1,wn8,2,1,1,-5t,1,1,1,-5v,1,1,1,wn8,1,1,1,8af,1,1,1,wn5,3,1,1,-5v,2,1,1,8al,1,1,1,-5x,3,1,1,-5y,8,1,1,89z,3,1,1,-62,2,1,1,wn7,1,1,1,-62,4,1,1,wmi,1,1,1,-62,1,1,1,-1x,1,2,1,-61,2,1,1,-1z,6,1,1,-63,b,1,1,wlx,1,1,1,wlu,4n,1,1,2c,18,2,2,-1,6,1,1,-1,4,3,1,3m,l,1,1,9,s,1,1,-12,1,3,1,-11,3,1,1,-b,1,h,1,-w,h,1,1,-v,1,9,1,-w,9,1,1,-1s,1,2,1,-1r,3,1,1,-1q,1,1,1,-1l,4,1,1,-1b,1,1,1,-1i,1,1,1,-8,2,c,2,-1,n,1,1,-2e,1,1,1,-28,1,1,1,7,1,1,1,-38,2,1,1,-2o,3,1,1,-1,3,1,1,-1,1h,w,1,-w,w,g,1,-28,h,h,2,-1,16,r,2,-1,1j,7,2,-1,d,1,1,-f,2,1c,2,-1,40,12,1,-1c,12,1,1,-2a,289,17,1,2bk,19,3,1,2bk,l7,6,1,-8,1oo,1,1,-4tq,1,1,1,-4tp,1,1,1,-4tg,1,2,1,-4te,2,1,1,-4tf,1,1,1,-4t8,1,1,1,-4rp,1,1,1,r7m,6p,1,1,r9g,4,1,1,2xy,h,1,1,raw,37,23,2,-1,45,1,1,-5zi,1,1,1,-5z7,1,1,1,-5z5,1,1,1,-5z4,1,1,1,-5zt,1,1,1,-1n,6,1c,2,-1,2n,8,1,8,g,6,1,8,g,8,1,8,g,8,1,8,g,6,1,8,g,1,1,-5gr,1,1,1,8,1,1,1,-5gt,1,1,1,8,1,1,1,-5gv,1,1,1,8,1,1,1,-5gx,1,1,1,8,9,8,1,8,g,2,1,22,2,4,1,2e,4,2,1,2s,2,2,1,3k,2,2,1,34,2,2,1,3i,4,8,1,-3c,8,8,1,-3k,8,8,1,-2w,8,8,1,-34,8,8,1,-1k,8,8,1,-1s,8,3,1,8,3,1,1,-5k2,1,1,1,-5ke,2,1,1,-5k5,1,1,1,-5k6,5,1,1,-5kb,2,1,1,-5k5,4,1,1,8,1,1,1,-5kc,1,1,1,-5kr,2,1,1,-5kf,1,1,1,-5kg,5,1,1,-5kl,4,2,1,8,2,1,1,-5kp,1,1,1,-5kq,3,1,1,-5kt,1,1,1,-5ku,9,2,1,8,2,1,1,-5kt,1,1,1,-5ku,1,1,1,-5kz,1,1,1,7,1,1,1,-5kx,1,1,1,-5ky,b,1,1,8,1,1,1,-5l6,1,1,1,-5lx,2,1,1,-5l9,1,1,1,-5la,5,1,1,-5lf,9e,1,1,-s,y,g,1,-g,k,1,1,-1,ng,q,1,-q,1gg,1c,1,-1c,1d,1,1,-1,4,1,1,-8bv,1,1,1,-8bs,2,3,2,-1,b,1,1,-1,3,1,1,-1,b,1e,2,-1,2z,2,2,-1,7,1,1,-1,d,12,1,-5ls,13,1,1,-5ls,6,1,1,-5ls,nx0,n,2,-1,1s,e,2,-1,4i,7,2,-1,g,v,2,-1,1z,2,2,-1,5,5,2,-1,d,1,1,-1,5,2,2,-1,3,1,1,1c,3,a,2,-1,u,8,2,-1,j,2,2,-1,9,1,1,-1,6,2,2,-1,v,1,1,-1,nx,1,1,-ps,t,28,1,-tzk,fps,1,1,-1diy,1,1,1,-1diz,1,1,1,-1dj0,1,1,1,-1dj1,1,1,1,-1dj2,1,1,1,-1diq,1,1,1,-1dir,d,1,1,-1cjz,1,1,1,-1ck0,1,1,1,-1ck1,1,1,1,-1cjs,1,1,1,-1ck3,tm,q,1,-w,yv,14,1,-14,4w,10,1,-14,5b,b,1,-13,c,f,1,-13,g,7,1,-13,8,2,1,-13,1dx,1f,1,-1s,2dc,w,1,-w,gww,w,1,-w,o8y,y,1,-y";
 // END GENERATED TABLES
-
-/** A code-point set: sorted, disjoint, non-adjacent inclusive ranges [lo0, hi0, lo1, hi1, ...]. */
-export type Ranges = readonly number[];
-
-function rsNormalize(pairs: number[]): Ranges {
-  const idx: number[] = [];
-  for (let i = 0; i < pairs.length; i += 2) idx.push(i);
-  idx.sort((x, y) => pairs[x]! - pairs[y]!);
-  const out: number[] = [];
-  for (const i of idx) {
-    const lo = pairs[i]!;
-    const hi = pairs[i + 1]!;
-    if (hi < lo) continue;
-    const n = out.length;
-    if (n > 0 && lo <= out[n - 1]! + 1) {
-      if (hi > out[n - 1]!) out[n - 1] = hi;
-    } else out.push(lo, hi);
-  }
-  return out;
-}
-
-export function rsPoints(points: Iterable<number>): Ranges {
-  const pairs: number[] = [];
-  for (const p of points) pairs.push(p, p);
-  return rsNormalize(pairs);
-}
-
-export function rsUnion(...sets: Ranges[]): Ranges {
-  return rsUnionOf(sets);
-}
-
-/** The union of any number of sets (an array, not arguments: a class may hold 100,000 items). */
-export function rsUnionOf(sets: readonly Ranges[]): Ranges {
-  const pairs: number[] = [];
-  for (const s of sets) for (const v of s) pairs.push(v);
-  return rsNormalize(pairs);
-}
-
-
-export function rsHas(a: Ranges, cp: number): boolean {
-  let lo = 0;
-  let hi = (a.length >> 1) - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < a[2 * mid]!) hi = mid - 1;
-    else if (cp > a[2 * mid + 1]!) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
 function decodeNumbers(s: string): number[] {
   return s.split(",").map((x) => parseInt(x, 36));
 }
@@ -99,7 +47,20 @@ function decodeRuns(s: string): Map<number, number> {
   return out;
 }
 
-export interface Unicode {
+/** `re/_casefix.py` `_EXTRA_CASES`: lowercase code point -> other lowercase code points with the same uppercase. */
+export const EXTRA_CASES: ReadonlyMap<number, readonly number[]> = new Map([
+  [0x69, [0x131]], [0x73, [0x17f]], [0xb5, [0x3bc]], [0x131, [0x69]], [0x17f, [0x73]], [0x345, [0x3b9, 0x1fbe]],
+  [0x390, [0x1fd3]], [0x3b0, [0x1fe3]], [0x3b2, [0x3d0]], [0x3b5, [0x3f5]], [0x3b8, [0x3d1]], [0x3b9, [0x345, 0x1fbe]],
+  [0x3ba, [0x3f0]], [0x3bc, [0xb5]], [0x3c0, [0x3d6]], [0x3c1, [0x3f1]], [0x3c2, [0x3c3]], [0x3c3, [0x3c2]],
+  [0x3c6, [0x3d5]], [0x3d0, [0x3b2]], [0x3d1, [0x3b8]], [0x3d5, [0x3c6]], [0x3d6, [0x3c0]], [0x3f0, [0x3ba]],
+  [0x3f1, [0x3c1]], [0x3f5, [0x3b5]], [0x432, [0x1c80]], [0x434, [0x1c81]], [0x43e, [0x1c82]], [0x441, [0x1c83]],
+  [0x442, [0x1c84, 0x1c85]], [0x44a, [0x1c86]], [0x463, [0x1c87]], [0x1c80, [0x432]], [0x1c81, [0x434]],
+  [0x1c82, [0x43e]], [0x1c83, [0x441]], [0x1c84, [0x442, 0x1c85]], [0x1c85, [0x442, 0x1c84]], [0x1c86, [0x44a]],
+  [0x1c87, [0x463]], [0x1c88, [0xa64b]], [0x1e61, [0x1e9b]], [0x1e9b, [0x1e61]], [0x1fbe, [0x345, 0x3b9]],
+  [0x1fd3, [0x390]], [0x1fe3, [0x3b0]], [0xa64b, [0x1c88]], [0xfb05, [0xfb06]], [0xfb06, [0xfb05]],
+]);
+
+interface Unicode {
   readonly word: Ranges;
   readonly decimal: Ranges;
   readonly digit: Ranges;
@@ -115,7 +76,6 @@ export interface Unicode {
 
 let unicodeData: Unicode | undefined;
 
-/** The Unicode tables, decoded on first use. */
 export function uni(): Unicode {
   if (unicodeData === undefined) {
     const lower = decodeRuns(T_LOWER);
@@ -136,6 +96,11 @@ export function uni(): Unicode {
   }
   return unicodeData;
 }
+
+export const ASCII_WORD: Ranges = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
+export const ASCII_DIGIT: Ranges = [0x30, 0x39];
+export const ASCII_SPACE: Ranges = [0x09, 0x0d, 0x20, 0x20];
+export const ASCII_LETTERS: Ranges = [0x41, 0x5a, 0x61, 0x7a];
 
 /** Python `str.isalnum() or c == "_"`: the `\w` of `re` (Unicode 14.0). */
 export function pyIsWordChar(cp: number): boolean {
@@ -166,4 +131,43 @@ export function pyDecimalValue(cp: number): number {
     else return (cp - d[2 * mid]!) % 10;
   }
   return -1;
+}
+
+export const pyLowerCp = (cp: number): number => uni().lower.get(cp) ?? cp;
+export const pyUpperCp = (cp: number): number => uni().upper.get(cp) ?? cp;
+export const asciiLowerCp = (cp: number): number => (cp >= 0x41 && cp <= 0x5a ? cp + 32 : cp);
+export const isCasedUnicode = (cp: number): boolean => uni().lower.has(cp) || uni().upper.has(cp);
+export const isCasedAscii = (cp: number): boolean => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+
+const inverses = new WeakMap<Ranges, Map<number, number[]>>();
+
+/** For the code points in `changed`, lower(c) → [c, ...]; built once per case mapping. */
+function inverseOf(map: (cp: number) => number, changed: Ranges): Map<number, number[]> {
+  let inv = inverses.get(changed);
+  if (inv === undefined) {
+    inv = new Map();
+    for (const c of rsEach(changed)) {
+      const l = map(c);
+      const list = inv.get(l);
+      if (list === undefined) inv.set(l, [c]);
+      else list.push(c);
+    }
+    inverses.set(changed, inv);
+  }
+  return inv;
+}
+
+/** {c : lower(c) ∈ p}, with `changed` the code points that lower() moves. */
+export function preimage(p: Ranges, map: (cp: number) => number, changed: Ranges): Ranges {
+  let size = 0;
+  for (let i = 0; i < p.length; i += 2) size += p[i + 1]! - p[i]! + 1;
+  const extra: number[] = [];
+  if (size <= 64) {
+    // a few code points (literals): look their pre-images up
+    const inv = inverseOf(map, changed);
+    for (const x of rsEach(p)) for (const c of inv.get(x) ?? []) extra.push(c);
+  } else {
+    for (const c of rsEach(changed)) if (rsHas(p, map(c))) extra.push(c);
+  }
+  return rsUnion(rsMinus(p, changed), rsPoints(extra));
 }
