@@ -3,7 +3,7 @@
 import { UnknownOptionError } from "./errors.js";
 
 /** Edit distance (insertions, deletions, substitutions) between two short keys. */
-function distance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diag = row[0]!;
@@ -17,21 +17,29 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The known key closest to `key`: same letters in another case, or at most 2 edits (a third of its length). */
-export function closestOption(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  const sameCase = known.find((k) => k.toLowerCase() === lower);
-  if (sameCase !== undefined) return sameCase;
-  let best: string | undefined;
-  let bestDistance = Math.min(2, Math.floor(key.length / 3)) + 1;
-  for (const k of known) {
-    const d = distance(lower, k.toLowerCase());
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
+/**
+ * How near a guess must be to count. Names (metrics, settings, fields, option values) ignore case, `-`
+ * and `_`, within two edits. Option keys ignore case only, and allow at most a third of the key's
+ * length in edits (two at most), so a two-letter key is only ever matched in another case.
+ */
+export interface Nearness {
+  readonly fold: (s: string) => string;
+  readonly maxEdits: (name: string) => number;
+}
+
+export const NAME_NEARNESS: Nearness = { fold: (s) => s.toLowerCase().replace(/[-_]/g, ""), maxEdits: () => 2 };
+export const OPTION_KEY_NEARNESS: Nearness = { fold: (s) => s.toLowerCase(), maxEdits: (key) => Math.min(2, Math.floor(key.length / 3)) };
+
+/** The closest candidate to `name` under `nearness` (the first of equally close ones), if any is near enough. */
+export function didYouMean(name: string, candidates: Iterable<string>, nearness: Nearness = NAME_NEARNESS): string | undefined {
+  const folded = nearness.fold(name);
+  const limit = nearness.maxEdits(name);
+  let best: { name: string; d: number } | undefined;
+  for (const c of candidates) {
+    const d = editDistance(folded, nearness.fold(c));
+    if (d <= limit && (!best || d < best.d)) best = { name: c, d };
   }
-  return best;
+  return best?.name;
 }
 
 /**
@@ -51,7 +59,7 @@ export function rejectUnknownOptions(
   const keys = Array.isArray(known) ? (known as readonly string[]) : Object.keys(known);
   for (const key of Object.keys(options)) {
     if (!keys.includes(key)) {
-      throw new UnknownOptionError(metric, key, keys, { argument, suggestion: closestOption(key, keys) });
+      throw new UnknownOptionError(metric, key, keys, { argument, suggestion: didYouMean(key, keys, OPTION_KEY_NEARNESS) });
     }
   }
 }

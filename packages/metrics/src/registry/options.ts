@@ -2,7 +2,9 @@
 // options against a schema rejects unknown or misspelled keys (with a did-you-mean) and wrong types
 // before a kernel sees them; range checks stay with the kernels (core-wasm's `InvalidArgumentError`).
 import { MetricOptionError, UnknownOptionError } from "./errors.js";
-import { closestOption } from "../options.js";
+import { didYouMean, OPTION_KEY_NEARNESS } from "../options.js";
+
+export { didYouMean };
 
 /** `json`: any JSON value (promptfoo's assertion `value`: a string, a list, a number or an object). */
 export type OptionType = "boolean" | "integer" | "number" | "string" | "string[]" | "json";
@@ -18,32 +20,6 @@ export interface OptionSchema {
 }
 
 export type OptionSchemas = Readonly<Record<string, OptionSchema>>;
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
-}
-
-/** The closest candidate within two edits (ignoring case, `-` and `_`), if any. */
-export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
-  const fold = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
-  const lower = fold(name);
-  let best: { name: string; d: number } | undefined;
-  for (const c of candidates) {
-    const d = editDistance(lower, fold(c));
-    if (d <= 2 && (!best || d < best.d)) best = { name: c, d };
-  }
-  return best?.name;
-}
 
 function describeValue(v: unknown): string {
   if (v === null) return "null";
@@ -87,7 +63,10 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
   const keys = Object.keys(schema);
   for (const [key, value] of Object.entries(options)) {
     const s = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
-    if (!s) throw new UnknownOptionError(metric, key, keys, { argument: where, ...(closestOption(key, keys) !== undefined ? { suggestion: closestOption(key, keys)! } : {}) });
+    if (!s) {
+      const suggestion = didYouMean(key, keys, OPTION_KEY_NEARNESS);
+      throw new UnknownOptionError(metric, key, keys, { argument: where, ...(suggestion !== undefined ? { suggestion } : {}) });
+    }
     if (value === undefined) continue;
     if (!typeOk(s.type, value)) {
       throw new MetricOptionError(`${metric}: option ${key} must be ${TYPE_WORDS[s.type]}, got ${describeValue(value)}`, {
