@@ -3,7 +3,7 @@
 // (`--cache` records, `--replay` answers from the cache only and never sends a request).
 import { writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { estimateCi } from "@evalkern/harness";
+import { estimateCi, pathValue } from "@evalkern/harness";
 import { EXIT, usageError } from "../errors.js";
 import { csvCell, csvLine } from "../io/csv.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
@@ -48,16 +48,10 @@ export interface JudgeCommandOptions {
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/** A field by its name or dotted path, in snake_case or DeepEval's camelCase (`expected_output` or `expectedOutput`). */
 function field(row: Record<string, unknown>, path: string): unknown {
-  for (const p of [path, camel(path)]) {
-    if (Object.prototype.hasOwnProperty.call(row, p)) return row[p];
-    if (p.includes(".")) {
-      let cur: unknown = row;
-      for (const part of p.split(".")) cur = typeof cur === "object" && cur !== null ? (cur as Record<string, unknown>)[part] : undefined;
-      if (cur !== undefined) return cur;
-    }
-  }
-  return undefined;
+  const value = pathValue(row, path);
+  return value !== undefined ? value : pathValue(row, camel(path));
 }
 
 /**

@@ -40,9 +40,14 @@ export function resolveFields(fields: FieldMap | undefined): ResolvedFields {
   return { hypothesis: path(f.hypothesis, "fields.hypothesis", "hyp")!, references: [...refs], id: path(f.id, "fields.id", undefined) };
 }
 
-const MISSING = Symbol("missing");
+/** What `getPath` returns for a path that leads nowhere (a field can hold `undefined`-like JSON `null`). */
+export const MISSING: unique symbol = Symbol("missing");
 
-/** A dotted path inside an object; a literal key with dots wins when present (as BYOB's choices_field). */
+/**
+ * A dotted path inside an object (`meta.lang`, `refs.0`), the one field getter of bulk scoring, BYOB, the
+ * report and the CLI: a literal key with dots wins when present (as BYOB's choices_field); only own
+ * properties count (never `constructor` or `toString` of a row); digits index arrays. `MISSING` when absent.
+ */
 export function getPath(obj: unknown, path: string): unknown {
   if (typeof obj !== "object" || obj === null) return MISSING;
   const rec = obj as Record<string, unknown>;
@@ -61,6 +66,12 @@ export function getPath(obj: unknown, path: string): unknown {
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
+}
+
+/** `getPath`, with `undefined` for a path that leads nowhere. */
+export function pathValue(obj: unknown, path: string): unknown {
+  const v = getPath(obj, path);
+  return v === MISSING ? undefined : v;
 }
 
 /**

@@ -5,6 +5,7 @@
 // the rows (`ReportRun.rows`, read from a file by the CLI, from memory or a Blob by the web app) and the
 // per-slice corpus scores (`ReportRun.sliceScores`).
 import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { pathValue } from "../bulk/records.js";
 import type { PairedScore, PairedTestResult, ScoreTable, SliceKeys, SliceScore } from "../bulk/statistics-core.js";
 import type { ReportManifest, RunMetric } from "./manifest.js";
 
@@ -151,21 +152,9 @@ function tieOrder(line: number): number {
   return h >>> 0;
 }
 
-/** A row's field by name, or by dotted path (`meta.lang`) when no field has that name. */
+/** A row's field by name, or by dotted path (`meta.lang`) when no field has that name (`pathValue`). */
 export function rowField(obj: unknown, path: string): unknown {
-  return getPath(obj, path);
-}
-
-function getPath(obj: unknown, path: string): unknown {
-  if (typeof obj !== "object" || obj === null) return undefined;
-  const rec = obj as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(rec, path)) return rec[path];
-  let cur: unknown = obj;
-  for (const part of path.split(".")) {
-    if (typeof cur !== "object" || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
+  return pathValue(obj, path);
 }
 
 function text(v: unknown): string {
@@ -176,7 +165,7 @@ function text(v: unknown): string {
 function refsOf(row: Record<string, unknown>, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
-    const v = getPath(row, p);
+    const v = rowField(row, p);
     if (Array.isArray(v)) for (const x of v) out.push(text(x));
     else if (v !== undefined && v !== null && v !== "") out.push(text(v));
   }
@@ -292,7 +281,7 @@ export async function collectReportData(run: ReportRun, options: CollectOptions 
       options.onRow?.(row);
       const sliceValues: Record<string, string> = {};
       for (const f of by) {
-        const v = getPath(row, f);
+        const v = rowField(row, f);
         sliceValues[f] = v === undefined || v === null || v === "" ? "(none)" : text(v);
       }
       if (useStats) for (const f of by) keys.get(f)!.push(sliceValues[f]!);
@@ -333,11 +322,11 @@ export async function collectReportData(run: ReportRun, options: CollectOptions 
         const list = worst[i]!;
         list.push({
           line,
-          id: idField ? text(getPath(row, idField)) || undefined : row.id !== undefined && row.id !== null && typeof row.id !== "object" ? text(row.id) : undefined,
+          id: idField ? text(rowField(row, idField)) || undefined : row.id !== undefined && row.id !== null && typeof row.id !== "object" ? text(row.id) : undefined,
           score: v,
-          hypothesis: text(getPath(row, fields.hypothesis)),
+          hypothesis: text(rowField(row, fields.hypothesis)),
           references: refsOf(row, judgedAgainst[i]?.paths ?? fields.references),
-          input: m.kind === "judge" ? text(getPath(row, "input")) || undefined : undefined,
+          input: m.kind === "judge" ? text(rowField(row, "input")) || undefined : undefined,
           slices: sliceValues,
           reason: reasonOf(row, metric),
         });
