@@ -3,7 +3,7 @@
 // paired bootstrap test. It holds the statistics rows (transferred from the page, never copied) and reads
 // the scored rows back from their Blob as a stream, so the page's thread stays free.
 import { ready } from "@evalkern/core-wasm";
-import { bootstrapCi, localResampler, pairedTest, sliceScores, type MemoryRun, type Resampler, type SliceKeys } from "@evalkern/harness/browser";
+import { bootstrapCi, localResampler, pairedTest, resampleInRanges, sliceScores, type MemoryRun, type Resampler, type SliceKeys } from "@evalkern/harness/browser";
 import { collectReportData, comparisonData, renderReport, type OutputRow, type ReportRun } from "@evalkern/harness/report";
 import { listMetrics, loadMetrics } from "@evalkern/metrics/registry";
 import type { FromStatsWorker, ScoredInput, StatsRequest } from "./protocol.js";
@@ -50,37 +50,16 @@ function bytesOf(blocks: readonly Float32Array[]): number {
 
 /** A Resampler over the runs `a` (and `b`, paired) given to the helpers under these keys. */
 function helperResampler(rowWidth: number, a: string, b?: string): Resampler {
-  return async (job) => {
-    const G = job.sizes.length;
-    const B = job.resamples;
-    const C = job.layout.columns.length * (b ? 2 : 1);
-    const out = new Float64Array(G * B * C);
-    if (G === 0 || B === 0) return out;
-    const tasks = Math.max(1, Math.min(helpers.length * 4, B));
-    let done = 0;
-    const jobs: Promise<void>[] = [];
-    for (let t = 0; t < tasks; t++) {
-      const from = Math.floor((t * B) / tasks);
-      const to = Math.floor(((t + 1) * B) / tasks);
-      if (to <= from) continue;
+  return (job) =>
+    resampleInRanges(job, job.layout.columns.length * (b ? 2 : 1), { tasks: helpers.length * 4 }, (from, to, t) => {
       const id = seq++;
       const w = helpers[t % helpers.length]!;
-      jobs.push(
-        new Promise<Float64Array>((resolve, reject) => {
-          waiting.set(id, { resolve, reject });
-          const msg: ToResampleWorker = { type: "range", seq: id, a, ...(b ? { b } : {}), task: { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to } };
-          w.postMessage(msg);
-        }).then((sums) => {
-          const K = to - from;
-          for (let g = 0; g < G; g++) out.set(sums.subarray(g * K * C, (g + 1) * K * C), (g * B + from) * C);
-          done += K;
-          job.onProgress?.(done, B);
-        }),
-      );
-    }
-    await Promise.all(jobs);
-    return out;
-  };
+      return new Promise<Float64Array>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        const msg: ToResampleWorker = { type: "range", seq: id, a, ...(b ? { b } : {}), task: { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to } };
+        w.postMessage(msg);
+      });
+    });
 }
 
 let resamplers: { system: Resampler; baseline?: Resampler; paired?: Resampler } | undefined;

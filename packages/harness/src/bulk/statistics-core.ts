@@ -165,27 +165,61 @@ export interface ResampleJob {
  */
 export type Resampler = (job: ResampleJob) => Promise<Float64Array>;
 
+/** How `resampleInRanges` cuts the resamples: into `tasks` near-equal ranges run at once, or ranges of `step` run in turn. */
+export type ResampleCut = { readonly tasks: number } | { readonly step: number };
+
+/**
+ * The one splitter of the three resamplers (this thread, Node worker threads, the web app's Web Workers):
+ * cuts the resamples [0, B) of `job` into ranges, computes each with `run(from, to, index)` (groups × (to − from)
+ * × `width` sums), places them in the whole result (groups × B × `width`) and reports progress. `{ tasks }`
+ * runs the ranges at once (a pool); `{ step }` one after the other, yielding between them. Each resample
+ * is computed whole by one call, so the result does not depend on the cut.
+ */
+export async function resampleInRanges(
+  job: { readonly sizes: readonly number[]; readonly resamples: number; readonly onProgress?: ((done: number, total: number) => void) | undefined },
+  width: number,
+  cut: ResampleCut,
+  run: (from: number, to: number, index: number) => Promise<Float64Array> | Float64Array,
+): Promise<Float64Array> {
+  const G = job.sizes.length;
+  const B = job.resamples;
+  const out = new Float64Array(G * B * width);
+  if (G === 0 || B === 0) return out;
+  let done = 0;
+  const place = (from: number, to: number, sums: Float64Array): void => {
+    const K = to - from;
+    for (let g = 0; g < G; g++) out.set(sums.subarray(g * K * width, (g + 1) * K * width), (g * B + from) * width);
+    done += K;
+    job.onProgress?.(done, B);
+  };
+  if ("step" in cut) {
+    for (let from = 0; from < B; from += cut.step) {
+      const to = Math.min(B, from + cut.step);
+      place(from, to, await run(from, to, from / cut.step));
+      await Promise.resolve();
+    }
+    return out;
+  }
+  const tasks = Math.max(1, Math.min(cut.tasks, B));
+  const jobs: Promise<void>[] = [];
+  for (let t = 0; t < tasks; t++) {
+    const from = Math.floor((t * B) / tasks);
+    const to = Math.floor(((t + 1) * B) / tasks);
+    if (to > from) jobs.push(Promise.resolve(run(from, to, t)).then((sums) => place(from, to, sums)));
+  }
+  await Promise.all(jobs);
+  return out;
+}
+
 /**
  * A `Resampler` running in this thread over row streams (`b`: the second system of a paired test),
  * in ranges of `step` resamples so that progress moves.
  */
 export function localResampler(rowWidth: number, a: RowStream, b?: RowStream, step = 100): Resampler {
-  return async (job) => {
-    const G = job.sizes.length;
-    const B = job.resamples;
-    const C = job.layout.columns.length * (b ? 2 : 1);
-    const out = new Float64Array(G * B * C);
-    if (G === 0 || B === 0) return out;
-    for (let from = 0; from < B; from += step) {
-      const to = Math.min(B, from + step);
-      const sums = bootstrapSumsOf(a(), b?.(), { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to });
-      const K = to - from;
-      for (let g = 0; g < G; g++) out.set(sums.subarray(g * K * C, (g + 1) * K * C), (g * B + from) * C);
-      job.onProgress?.(to, B);
-      await Promise.resolve();
-    }
-    return out;
-  };
+  return (job) =>
+    resampleInRanges(job, job.layout.columns.length * (b ? 2 : 1), { step }, (from, to) =>
+      bootstrapSumsOf(a(), b?.(), { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to }),
+    );
 }
 
 // ----------------------------------------------------------------------------------- the functions

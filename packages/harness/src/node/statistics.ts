@@ -10,6 +10,7 @@ import {
   bootstrapCiOf,
   corpusLayout,
   pairedTestOf,
+  resampleInRanges,
   scoreGathered,
   sliceScoresOf,
   type CorpusLayout,
@@ -81,21 +82,12 @@ export interface ResampleJob {
  * is computed whole by one worker, so the result does not depend on the number of workers.
  */
 export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { workers: number; config: Parameters<typeof createPool>[1] }): Promise<Float64Array> {
-  const G = job.sizes.length;
-  const B = job.resamples;
-  const C = job.layout.columns.length * (job.pairedFiles ? 2 : 1);
-  const out = new Float64Array(G * B * C);
-  if (G === 0 || B === 0) return out;
+  const width = job.layout.columns.length * (job.pairedFiles ? 2 : 1);
+  if (job.sizes.length === 0 || job.resamples === 0) return new Float64Array(job.sizes.length * job.resamples * width);
   const own = "run" in pool ? undefined : createPool(pool.workers, pool.config);
   const p = "run" in pool ? pool : own!;
   try {
-    const tasks = Math.max(1, Math.min(job.onProgress ? p.threads * 4 : p.threads, B));
-    let done = 0;
-    const jobs: Promise<void>[] = [];
-    for (let t = 0; t < tasks; t++) {
-      const from = Math.floor((t * B) / tasks);
-      const to = Math.floor(((t + 1) * B) / tasks);
-      if (to <= from) continue;
+    return await resampleInRanges(job, width, { tasks: job.onProgress ? p.threads * 4 : p.threads }, async (from, to) => {
       const task: BootstrapTask = {
         files: job.files,
         ...(job.pairedFiles ? { pairedFiles: job.pairedFiles } : {}),
@@ -108,20 +100,11 @@ export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { 
         from,
         to,
       };
-      jobs.push(
-        p.run<{ sums: Float64Array }>({ type: "bootstrap", ...task }).then(({ sums }) => {
-          const K = to - from;
-          for (let g = 0; g < G; g++) out.set(sums.subarray(g * K * C, (g + 1) * K * C), (g * B + from) * C);
-          done += K;
-          job.onProgress?.(done, B);
-        }),
-      );
-    }
-    await Promise.all(jobs);
+      return (await p.run<{ sums: Float64Array }>({ type: "bootstrap", ...task })).sums;
+    });
   } finally {
     await own?.destroy();
   }
-  return out;
 }
 
 function poolFor(s: ScoreSummary, workers: number | undefined): { workers: number; config: Parameters<typeof createPool>[1] } {
