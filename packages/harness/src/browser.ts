@@ -17,7 +17,7 @@
 export * from "./common.js";
 export { normalizeMetrics, createBulkMetric, columnsOf, stableJson, type BulkMetric, type MetricSpec, type MetricConfig, type MetricName, type ModuleMetricConfig, type NormalizedMetric } from "./bulk/metrics.js";
 export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
-export { resolveFields, parseCsv, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, pathValue, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
+export { resolveFields, parseCsv, CsvSplitter, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, pathValue, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
 export { rowsOutput, rowLayout, csvHeader, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, isPlainObject, type RowsOutput, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./bulk/fsum.js";
 export { corpusEntry, runMetrics, type RunMetricSource } from "./report/run-metrics.js";

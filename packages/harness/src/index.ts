@@ -51,7 +51,7 @@ export { normalizeMetrics } from "./bulk/metrics.js";
 export type { MetricSpec, MetricName, MetricConfig, ModuleMetricConfig, NormalizedMetric } from "./bulk/metrics.js";
 export { rowLayout, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export type { RowsOutputOptions } from "./node/output-rows.js";
-export { csvKeys, checkCsvHeader, defaultQuote, pathValue, type FieldMap } from "./bulk/records.js";
+export { csvKeys, checkCsvHeader, CsvSplitter, defaultQuote, pathValue, type CsvRecord, type FieldMap } from "./bulk/records.js";
 export { corpusEntry, runMetrics, type RunMetricSource } from "./report/run-metrics.js";
 export type { MetricSummary } from "./bulk/summary.js";
 export { estimateCi, pairedBootstrapPValue, DEFAULT_RESAMPLES, DEFAULT_SEED, type ConfidenceInterval } from "./bulk/bootstrap.js";

@@ -231,6 +231,62 @@ export function parseCsv(text: string, delimiter: string, firstLine: number, quo
 }
 
 /**
+ * The one streaming CSV/TSV reader: `push` text in pieces of any size and get the records completed so
+ * far; `end` gives the last one. It cuts the text after the last newline that ends a record (outside
+ * quotes, as the chunk cutter does) and parses the whole records before it with `parseCsv`, so its
+ * records are those of `parseCsv` over the whole text, wherever the pieces were cut.
+ */
+export class CsvSplitter {
+  #carry = "";
+  /** The quote state at the end of `#carry` (all of it scanned). */
+  #state = Csv.FieldStart;
+  #line: number;
+  readonly #delimiter: string;
+  readonly #quote: boolean;
+
+  /** `quote`: whether `"` quotes fields (default: yes, except for a tab delimiter). */
+  constructor(delimiter = ",", firstLine = 1, quote = defaultQuote(delimiter)) {
+    this.#delimiter = delimiter;
+    this.#quote = quote;
+    this.#line = firstLine;
+  }
+
+  push(text: string): CsvRecord[] {
+    const from = this.#carry.length;
+    this.#carry += text;
+    let end = -1;
+    if (!this.#quote) end = this.#carry.lastIndexOf("\n") + 1;
+    else {
+      const d = this.#delimiter.charCodeAt(0);
+      let state = this.#state;
+      for (let i = from; i < this.#carry.length; i++) {
+        const c = this.#carry.charCodeAt(i);
+        if (c !== 10) state = csvNext(state, c, d);
+        else if (state !== Csv.Quoted) {
+          end = i + 1;
+          state = Csv.FieldStart;
+        }
+      }
+      this.#state = state;
+    }
+    return end > 0 ? this.#take(end) : [];
+  }
+
+  end(): CsvRecord[] {
+    this.#state = Csv.FieldStart;
+    return this.#take(this.#carry.length);
+  }
+
+  #take(end: number): CsvRecord[] {
+    const whole = this.#carry.slice(0, end);
+    this.#carry = this.#carry.slice(end);
+    const records = parseCsv(whole, this.#delimiter, this.#line, this.#quote);
+    for (let p = whole.indexOf("\n"); p >= 0; p = whole.indexOf("\n", p + 1)) this.#line++;
+    return records;
+  }
+}
+
+/**
  * The keys of a CSV row object, one per column: the header name, or `name#n` for the n-th of several
  * columns sharing a name (n from 1), so that no cell is lost and each of them can be picked as a field.
  */
