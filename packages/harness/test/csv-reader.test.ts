@@ -1,7 +1,7 @@
 // The one streaming CSV/TSV reader (CsvSplitter, src/bulk/records.ts): the records of parseCsv over the
 // whole text, wherever the text is cut, with the scorer's rules (RFC 4180 with Python csv's leniency).
 import { describe, expect, it } from "vitest";
-import { CsvSplitter, parseCsv, type CsvRecord } from "../src/bulk/records.js";
+import { csvObjects, CsvSplitter, parseCsv, type CsvRecord } from "../src/bulk/records.js";
 
 function streamed(pieces: readonly string[], delimiter = ",", firstLine = 1, quote?: boolean): CsvRecord[] {
   const s = new CsvSplitter(delimiter, firstLine, quote);
@@ -49,5 +49,28 @@ describe("CsvSplitter", () => {
       { line: 2, fields: ['"c', "d"] },
     ]);
     expect(streamed([text.slice(0, 3), text.slice(3)], "\t", 1, true)).toEqual([{ line: 1, fields: ["a", "b\nc", "d"] }]); // quoting asked for: text after the closing quote is kept
+  });
+});
+
+describe("csvObjects (small files with a header row: BYOB and DeepEval datasets)", () => {
+  const text = '\ufeffq,a\n"x, y",1\n\nshort\nlong,2,extra\nsaid "hi",3\n';
+
+  it("relaxed (Python's csv.DictReader): short rows lack keys, long rows lose extras, a quote inside a cell is text", () => {
+    expect(csvObjects(text, "d.csv", { columns: "relaxed" })).toEqual([
+      { line: 2, value: { q: "x, y", a: "1" } },
+      { line: 4, value: { q: "short" } },
+      { line: 5, value: { q: "long", a: "2" } },
+      { line: 6, value: { q: 'said "hi"', a: "3" } },
+    ]);
+  });
+
+  it("strict: a row whose cell count is not the header's is refused, naming the file and line", () => {
+    expect(() => csvObjects(text, "d.csv", { columns: "strict" })).toThrow(/^d\.csv:4: expected 2 fields \(the header's\), got 1$/);
+    expect(csvObjects('q,a\nsaid "hi",3\n', "d.csv", { columns: "strict" })).toEqual([{ line: 2, value: { q: 'said "hi"', a: "3" } }]);
+    expect(() => csvObjects('q,a\n"open,1\n', "d.csv", { columns: "strict" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: "d.csv:2: malformed CSV: unclosed quoted field" }));
+  });
+
+  it("TSV with quotes when asked (Python's csv quotes any delimiter)", () => {
+    expect(csvObjects('q\ta\n"x\ty"\t1\n', "d.tsv", { delimiter: "\t", quote: true, columns: "relaxed" })).toEqual([{ line: 2, value: { q: "x\ty", a: "1" } }]);
   });
 });

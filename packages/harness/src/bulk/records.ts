@@ -287,6 +287,41 @@ export class CsvSplitter {
 }
 
 /**
+ * The rows of a small CSV/TSV text with a header row, as objects (header name → cell; a repeated name
+ * keeps its last cell), read with `parseCsv` (quotes on unless `quote` is false): a leading BOM is
+ * dropped and blank lines are no rows. `columns: "strict"` refuses a row whose cell count is not the
+ * header's (DeepEval's datasets); `"relaxed"` keeps the cells a short row has and drops a long row's
+ * extras (Python's `csv.DictReader`, BYOB's datasets). A malformed record is an `InvalidArgumentError`
+ * naming `file` and the line.
+ */
+export function csvObjects(
+  text: string,
+  file: string,
+  options: { readonly delimiter?: string; readonly quote?: boolean; readonly columns: "strict" | "relaxed" },
+): { readonly line: number; readonly value: Record<string, string> }[] {
+  const delimiter = options.delimiter ?? ",";
+  const records = parseCsv(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, delimiter, 1, options.quote ?? defaultQuote(delimiter));
+  const out: { line: number; value: Record<string, string> }[] = [];
+  let header: readonly string[] | undefined;
+  for (const r of records) {
+    if ("error" in r) throw new InvalidArgumentError(`${file}:${r.line}: malformed CSV: ${r.error}`, { argument: "file", index: r.line });
+    if (!header) {
+      header = r.fields;
+      continue;
+    }
+    if (options.columns === "strict" && r.fields.length !== header.length) {
+      const why = `expected ${header.length} fields (the header's), got ${r.fields.length}`;
+      throw new InvalidArgumentError(`${file}:${r.line}: ${why}`, { argument: "file", index: r.line });
+    }
+    const value: Record<string, string> = {};
+    const n = Math.min(header.length, r.fields.length);
+    for (let i = 0; i < n; i++) value[header[i]!] = r.fields[i]!;
+    out.push({ line: r.line, value });
+  }
+  return out;
+}
+
+/**
  * The keys of a CSV row object, one per column: the header name, or `name#n` for the n-th of several
  * columns sharing a name (n from 1), so that no cell is lost and each of them can be picked as a field.
  */

@@ -1,8 +1,8 @@
 // BYOB datasets (contrib/byob/dataset.py): local JSONL (and .json treated as JSONL) or CSV/TSV with a
 // header row, or an `hf://dataset[/config[/split]][?split=x]` URI fetched from the Hugging Face
 // datasets-server rows API. Offline, an `hf://` URI fails with `NoNetworkError` naming what to do.
-import { parse as parseCsv } from "csv-parse/sync";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
+import { csvObjects } from "../bulk/records.js";
 import { NoNetworkError } from "../errors.js";
 import { runtime } from "../runtime/runtime.js";
 
@@ -64,9 +64,10 @@ function loadJsonl(text: string, path: string, limit: number | undefined): Row[]
   return out;
 }
 
-function loadCsv(text: string, delimiter: string, limit: number | undefined): Row[] {
-  // Python csv.DictReader: header row; short rows get None, long rows keep extras under None (dropped here)
-  const records = parseCsv(text, { columns: true, delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true }) as Row[];
+function loadCsv(text: string, path: string, delimiter: string, limit: number | undefined): Row[] {
+  // Python csv.DictReader: a header row; quotes on for TSV too (Python's default dialect); short rows
+  // lack the missing keys (Python gives None), long rows' extras are dropped (Python keeps them under None)
+  const records: Row[] = csvObjects(text, path, { delimiter, quote: true, columns: "relaxed" }).map((r) => r.value);
   return limit ? records.slice(0, limit) : records;
 }
 
@@ -148,8 +149,8 @@ export async function loadDataset(uri: string, options: LoadDatasetOptions = {})
     }
     const text = decoder.decode(bytes);
     const lower = uri.toLowerCase();
-    if (lower.endsWith(".csv")) rows = loadCsv(text, ",", options.limit);
-    else if (lower.endsWith(".tsv")) rows = loadCsv(text, "\t", options.limit);
+    if (lower.endsWith(".csv")) rows = loadCsv(text, uri, ",", options.limit);
+    else if (lower.endsWith(".tsv")) rows = loadCsv(text, uri, "\t", options.limit);
     else rows = loadJsonl(text, uri, options.limit);
   }
   const mapping = options.fieldMapping;

@@ -1,7 +1,6 @@
 // DeepEval's `EvaluationDataset`: goldens (inputs and expected answers) from arrays or JSON, JSONL and
 // CSV files, in DeepEval's snake_case or camelCase, and the test cases made from them. Files are read
 // through the runtime adapter (`runtime().readFile`: node:fs under the Node entry).
-import { parse as parseCsv } from "csv-parse/sync";
 import {
   CONVERSATIONAL_GOLDEN_FIELDS,
   ConversationalGolden,
@@ -14,6 +13,7 @@ import {
   type GoldenInit,
   type SnakeCased,
 } from "@evalkern/metrics/deepeval";
+import { csvObjects } from "../bulk/records.js";
 import { DatasetError, InvalidArgumentError } from "../errors.js";
 import { runtime } from "../runtime/runtime.js";
 import { toTestCase, type TestCaseLike } from "./evaluate.js";
@@ -259,7 +259,7 @@ export class EvaluationDataset {
     const text = await readText(path);
     let rows: Record<string, string>[];
     try {
-      rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
+      rows = csvObjects(text, path, { columns: "strict" }).map((r) => r.value);
     } catch (error) {
       throw new DatasetError(`${path}: not valid CSV (${(error as Error).message})`, { path, cause: error });
     }

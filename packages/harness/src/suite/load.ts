@@ -6,8 +6,8 @@
 // that would need a prompt or a provider the suite lacks. Every problem is a `SuiteError` naming where.
 import { readFileSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
-import { parse as parseCsv } from "csv-parse/sync";
 import { parse as parseYaml } from "yaml";
+import { csvObjects } from "../bulk/records.js";
 import { SuiteError } from "../errors.js";
 import { resolveAssertionType, unknownTypeMessage } from "./assertions.js";
 import { missingVar, templateProblem } from "./template.js";
@@ -155,7 +155,10 @@ function testsFromFile(where: string, ref: string, baseDir: string): Partial[] {
   if (ext === ".csv" || ext === ".tsv") {
     let rows: Record<string, string>[];
     try {
-      rows = parseCsv(text, { columns: true, skip_empty_lines: true, delimiter: ext === ".tsv" ? "\t" : "," }) as Record<string, string>[];
+      // the one CSV/TSV reader of the harness (quoted cells, CRLF); blank lines are no tests
+      rows = csvObjects(text, ref, { delimiter: ext === ".tsv" ? "\t" : ",", columns: "relaxed" })
+        .map((r) => r.value)
+        .filter((row) => Object.values(row).some((v) => v !== ""));
     } catch (e) {
       throw new SuiteError(ref, `not valid CSV: ${(e as Error).message}`);
     }
