@@ -4,9 +4,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import { MetricOptionError, UnknownMetricError, UnknownOptionError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
+import { BUILTIN_METRIC_NAMES, MetricOptionError, UnknownMetricError, UnknownOptionError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scoreFile } from "../src/index.js";
+import { scoreFile, type MetricName } from "../src/index.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
 
 let dir: string;
@@ -90,5 +90,14 @@ describe("scoreFile: metrics from the registry", () => {
     registerMetric({ ...getMetric("levenshtein"), name: "thread-local-lev", aliases: [], spec: (_o, name) => ({ metric: "thread-local-lev", name, options: {} }) });
     const base = { input: pairsPath, output: join(dir, "local.jsonl"), fields: { hypothesis: "hyp", references: "refs" } };
     await expect(scoreFile({ ...base, metrics: ["thread-local-lev"] })).rejects.toThrow(/registered with registerMetric in this thread only/);
+  });
+});
+
+describe("MetricName", () => {
+  it("derives from the registry's BUILTIN_METRIC_NAMES (TER included)", () => {
+    const names: readonly MetricName[] = BUILTIN_METRIC_NAMES;
+    const ter: Extract<MetricName, "ter"> = "ter";
+    const hotpot: Extract<MetricName, "hotpot-f1"> = "hotpot-f1";
+    expect([ter, hotpot].every((n) => names.includes(n))).toBe(true);
   });
 });

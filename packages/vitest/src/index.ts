@@ -18,7 +18,7 @@
  * });
  */
 import { ready } from "@evalkern/core-wasm";
-import { getMetric, lexicalMetric, pairScore, type MetricInstance } from "@evalkern/metrics/registry";
+import { getMetric, lexicalMetric, pairScore, type BuiltinMetricName, type MetricInstance } from "@evalkern/metrics/registry";
 import { expect } from "vitest";
 
 await ready();
@@ -30,17 +30,7 @@ await ready();
  * `await loadMetrics()` from `@evalkern/metrics/registry` once (e.g. in a setup file) before using them.
  */
 export type MatcherMetric =
-  | "bleu"
-  | "chrf"
-  | "chrf++"
-  | "rouge"
-  | "rouge1"
-  | "rouge2"
-  | "rougeL"
-  | "rougeLsum"
-  | "f1"
-  | "em"
-  | "levenshtein"
+  | BuiltinMetricName
   | (string & {})
   | ((hypothesis: string, references: readonly string[]) => number);
 

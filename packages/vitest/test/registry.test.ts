@@ -3,9 +3,9 @@
 import { corpusBleu, corpusChrf, rougeScore, sentenceBleu, sentenceChrf, tokenF1 } from "@evalkern/core-wasm";
 import { EM } from "@evalkern/metrics/dspy";
 import { levenshteinSimilarity } from "@evalkern/metrics/common";
-import { MetricNotLoadedError, UnknownMetricError, UnknownOptionError, loadMetrics } from "@evalkern/metrics/registry";
+import { BUILTIN_METRIC_NAMES, MetricNotLoadedError, UnknownMetricError, UnknownOptionError, loadMetrics } from "@evalkern/metrics/registry";
 import { describe, expect, it } from "vitest";
-import { evalScore } from "../src/index.js";
+import { evalScore, type MatcherMetric } from "../src/index.js";
 
 const PAIRS: [string, string[]][] = [
   ["the cat sat on the mat", ["the cat sat on a mat", "a cat was on the mat"]],
@@ -47,5 +47,14 @@ describe("matchers over the registry", () => {
     await loadMetrics(["byob-f1", "evalwire-contains"]);
     expect(evalScore("Paris", "byob-f1", { reference: "paris" })).toBe(1);
     expect(evalScore(["a b", "c"], "evalwire-contains", { references: ["a", "d"] })).toBe(0.5);
+  });
+});
+
+describe("MatcherMetric", () => {
+  it("derives from the registry's BUILTIN_METRIC_NAMES (TER and the aliases included)", () => {
+    const names: readonly MatcherMetric[] = BUILTIN_METRIC_NAMES;
+    const ter: Extract<MatcherMetric, "ter"> = "ter";
+    const alias: Extract<MatcherMetric, "tokenF1"> = "tokenF1";
+    expect([ter, alias].every((n) => names.includes(n))).toBe(true);
   });
 });

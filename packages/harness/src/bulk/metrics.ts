@@ -16,6 +16,7 @@ import {
   normalizeMetricSpec,
   ruleForModule,
   stableJson,
+  type BuiltinMetricName,
   type MetricInstance,
   type RuleFunction,
 } from "@evalkern/metrics/registry";
@@ -25,24 +26,10 @@ export { stableJson };
 
 /**
  * A metric by name with default options: any name or alias of the @evalkern/metrics registry
- * (`listMetrics()`). `"chrf++"` is chrF with word order 2; `"rougeL"` etc. pick one ROUGE type.
+ * (`listMetrics()`); the kernel metrics' names complete in editors (`BUILTIN_METRIC_NAMES`). `"chrf++"` is
+ * chrF with word order 2; `"rougeL"` etc. pick one ROUGE type.
  */
-export type MetricName =
-  | "bleu"
-  | "chrf"
-  | "chrf++"
-  | "rouge"
-  | "rouge1"
-  | "rouge2"
-  | "rougeL"
-  | "rougeLsum"
-  | "tokenF1"
-  | "exactMatch"
-  | "levenshtein"
-  | "f1"
-  | "hotpot-f1"
-  | "em"
-  | (string & {});
+export type MetricName = BuiltinMetricName | (string & {});
 
 /**
  * A plug-in metric loaded by module specifier inside each worker, e.g. any `@evalkern/metrics` rule

@@ -21,4 +21,5 @@ export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, 
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
 export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics, isBuiltinMetric } from "./registry.js";
 export { pairScore, type PairScore } from "./pair-score.js";
+export { BUILTIN_METRIC_NAMES, type BuiltinMetricName } from "./builtin-names.js";
 export { ruleMetric, RULES_VERSION, type RuleTarget, type RuleEntry } from "./rules.js";
