@@ -37,7 +37,7 @@ export {
   type EvaluationResult,
   type FeedbackEvaluator,
   type FeedbackEvaluatorSpec,
-} from "./contracts/evaluator.js";
+} from "./contracts/dsrs-evaluator.js";
 export {
   MetricTier,
   MetricScore,
@@ -51,7 +51,7 @@ export {
   type MetricInput,
   type MetricWeights,
   type NamedScores,
-} from "./contracts/metric.js";
+} from "./contracts/dsrs-metric.js";
 
 // the OpenAI-compatible endpoint contract (implemented by @evalkern/judge, consumed by BYOB)
 export {

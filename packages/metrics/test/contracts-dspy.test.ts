@@ -1,5 +1,5 @@
 // The DSPy metric contract (src/contracts/dspy-metric.ts) and the dsrs Evaluator / FeedbackMetric /
-// FeedbackEvaluator contracts (src/contracts/evaluator.ts, docs/spec/dsrs.md §1.1-1.3).
+// FeedbackEvaluator contracts (src/contracts/dsrs-evaluator.ts, docs/spec/dsrs.md §1.1-1.3).
 import { describe, expect, it } from "vitest";
 import { type DspyMetric, feedbackOf, runDspyMetric, scoreOf } from "../src/contracts/dspy-metric.js";
 import {
@@ -12,7 +12,7 @@ import {
   defineFeedbackEvaluator,
   evaluate,
   multiObjectiveMetric,
-} from "../src/contracts/evaluator.js";
+} from "../src/contracts/dsrs-evaluator.js";
 import { Example, Prediction } from "../src/contracts/example.js";
 import { InvalidArgumentError } from "../src/errors.js";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import readme from "../README-dspy-lmeval-common.md?raw";
 import * as common from "../src/common/index.js";
 import * as dspyMetric from "../src/contracts/dspy-metric.js";
-import * as evaluator from "../src/contracts/evaluator.js";
+import * as evaluator from "../src/contracts/dsrs-evaluator.js";
 import * as example from "../src/contracts/example.js";
 import * as dspy from "../src/dspy/index.js";
 import * as lmeval from "../src/lmeval/index.js";

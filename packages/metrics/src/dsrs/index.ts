@@ -13,7 +13,7 @@ export {
   type MetricInput,
   type MetricWeights,
   type NamedScores,
-} from "../contracts/metric.js";
+} from "../contracts/dsrs-metric.js";
 export { Example, Prediction } from "../contracts/example.js";
 
 export { FormatMetric, type FormatMetricOptions } from "./proxy/format.js";

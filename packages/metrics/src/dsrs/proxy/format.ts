@@ -1,5 +1,5 @@
 // dsrs `FormatMetric` (proxy.rs:11-94, docs/spec/dsrs.md §2.1).
-import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { fieldEntries, fieldValue } from "../fields.js";
 import { checkBoolean, checkOptionsObject, checkString, optionalString } from "../options.js";
 import { rustTrim } from "../rust.js";

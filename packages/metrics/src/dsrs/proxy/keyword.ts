@@ -1,5 +1,5 @@
 // dsrs `KeywordMetric` (proxy.rs:96-218, docs/spec/dsrs.md §2.2).
-import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { stringField, stringFieldValues } from "../fields.js";
 import { checkOptionsObject, checkString, checkStringList, optionalString } from "../options.js";
 import { debugStringList } from "../rust.js";

@@ -1,5 +1,5 @@
 // dsrs `LengthMetric` (proxy.rs:220-335, docs/spec/dsrs.md §2.3).
-import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { stringField, stringFieldValues } from "../fields.js";
 import { checkBoolean, checkOptionsObject, checkString, optionalString, optionalUnsigned } from "../options.js";
 import { utf8ByteLength } from "../rust.js";

@@ -1,5 +1,5 @@
 // dsrs `SyntaxMetric` (proxy.rs:337-480, docs/spec/dsrs.md §2.4), with real per-language parsing (new behaviour).
-import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { fieldEntries, fieldValue, stringField } from "../fields.js";
 import { checkBoolean, checkOptionsObject, checkString, optionalString } from "../options.js";
 import { debugCharList } from "../rust.js";

@@ -8,7 +8,7 @@ import {
   MetricSet,
   type Metric,
   type MetricWeights,
-} from "../../contracts/metric.js";
+} from "../../contracts/dsrs-metric.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { fieldEntries } from "../fields.js";
 import { FormatMetric } from "../proxy/format.js";

@@ -1,6 +1,6 @@
 // dsrs `DiffMetric` (truth.rs:257-417, docs/spec/dsrs.md §3.2), with `AstEquivalent` implemented (new behaviour)
 // and `Semantic` delegated to an injected judge.
-import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { JudgeRequiredError } from "../errors.js";
 import { fieldValue } from "../fields.js";

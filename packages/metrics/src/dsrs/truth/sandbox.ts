@@ -1,7 +1,7 @@
 // dsrs `SandboxMetric` and `TestPassMetric` (truth.rs:120-255, 419-555; docs/spec/dsrs.md §3.3-3.4). dsrs only
 // dispatches to a remote provider (offline: a mock where everything passes); here the commands really run,
 // through a `CommandRunner` (default: Node's child_process, loaded on first use). dsrs's score shape is kept.
-import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/metric.js";
+import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { stringField } from "../fields.js";
 import {
