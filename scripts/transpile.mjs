@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writePackageVersion } from "./package-version.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -34,6 +35,8 @@ export function transpilePackage(ts, dir, { outDir } = {}) {
   if (!parsed || parsed.errors.length > 0) {
     throw new Error(`cannot read ${relative(root, configFile)}\n${ts.formatDiagnostics(parsed?.errors ?? [], formatHost(dir))}`);
   }
+  // the version its signatures carry comes from package.json, as in a full build (scripts/package-version.mjs)
+  if (existsSync(join(dir, "src", "version.generated.ts"))) writePackageVersion(dir);
   const target = outDir ?? parsed.options.outDir;
   const { rootDir } = parsed.options;
   if (!target || !rootDir) throw new Error(`${relative(root, configFile)} must set outDir and rootDir`);

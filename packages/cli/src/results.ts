@@ -6,8 +6,10 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { makeDirectory, type ScoreSummary } from "@evalkern/harness";
 import { inputError } from "./errors.js";
 import type { RunManifest } from "@evalkern/harness/report";
+import { PACKAGE_VERSION } from "./version.generated.js";
 
-export const CLI_VERSION = "0.1.0";
+/** Version of @evalkern/cli (its package.json's, written into version.generated.ts at build time). */
+export const CLI_VERSION: string = PACKAGE_VERSION;
 
 // The manifest's types live with the report that reads them (harness/src/report/manifest.ts).
 export type { FileIdentity, FinishedRecord, MetricColumn, RunManifest, RunMetric } from "@evalkern/harness/report";

@@ -1,2 +1,4 @@
-/** Version of @evalkern/harness (kept in step with package.json by the release process). */
-export const HARNESS_VERSION = "0.1.0";
+import { PACKAGE_VERSION } from "./version.generated.js";
+
+/** Version of @evalkern/harness (its package.json's, written into version.generated.ts at build time). */
+export const HARNESS_VERSION: string = PACKAGE_VERSION;

@@ -7,9 +7,10 @@ import { callableMetric, type RuleFunction } from "./callable.js";
 import type { LexicalMetric, MetricFamily, MetricInstance, MetricSpecJson } from "./contract.js";
 import { MetricNotLoadedError } from "./errors.js";
 import type { OptionSchemas } from "./options.js";
+import { PACKAGE_VERSION } from "../version.generated.js";
 
-/** The version recorded in the signatures of the rule metrics below. */
-export const RULES_VERSION = "@evalkern/metrics@0.1.0";
+/** The version recorded in the signatures of the rule metrics below (package.json's, at build time). */
+export const RULES_VERSION = `@evalkern/metrics@${PACKAGE_VERSION}`;
 
 /** Where a rule function lives publicly, and how it is called. */
 export interface RuleTarget {
