@@ -1,25 +1,14 @@
 // Resampling straight from statistics files (f32 rows [valid, ...statistics]) written by scoreFile: one
 // pass over the files per task, read in blocks, so memory stays bounded whatever the number of rows.
 import { closeSync, openSync, readSync } from "node:fs";
-import { bootstrapSumsOf, forEachRowOf } from "../bulk/statistics-core.js";
+import { bootstrapSumsOf, forEachRowOf, type ResampleRange } from "../bulk/statistics-core.js";
 
-export interface BootstrapTask {
+/** A resampling task over statistics files: a `ResampleRange` and the files it reads. */
+export interface BootstrapTask extends ResampleRange {
   /** Statistics files of the system, in row order (several for merged shards). */
   readonly files: readonly string[];
   /** Statistics files of a second system (paired test), same rows. */
   readonly pairedFiles?: readonly string[];
-  readonly rowWidth: number;
-  /** Offsets within a row (1 + statistics column) of the columns the corpus scores read. */
-  readonly columns: readonly number[];
-  /** Usable rows per group (valid, in both systems when paired). */
-  readonly sizes: readonly number[];
-  /** Group 0 holds every usable row (the whole corpus). */
-  readonly all: boolean;
-  /** Per grouping (slice field), the group of every record in row order (−1: none). */
-  readonly groupings: readonly Int32Array[];
-  readonly seed: number;
-  readonly from: number;
-  readonly to: number;
 }
 
 /** f32 rows from a list of files, as one stream of blocks of whole rows. */

@@ -17,6 +17,7 @@ import {
   type PairedScore,
   type PairedSlice,
   type PairedTestResult,
+  type ResampleJob as RowsResampleJob,
   type Resampler,
   type ScoreTable,
   type SliceKeys,
@@ -59,21 +60,14 @@ function statisticsOf(s: ScoreSummary, arg: string): { files: readonly string[];
 
 // ---------------------------------------------------------------------------------- resampling
 
-export interface ResampleJob {
+/**
+ * A `Resampler` job over statistics files. With `onProgress` the resample ranges are cut finer (a few per
+ * worker) so that progress moves; the results do not depend on how the ranges are cut.
+ */
+export interface ResampleJob extends RowsResampleJob {
   readonly files: readonly string[];
   readonly pairedFiles?: readonly string[] | undefined;
   readonly rowWidth: number;
-  readonly layout: CorpusLayout;
-  readonly sizes: readonly number[];
-  readonly all: boolean;
-  readonly groupings: readonly Int32Array[];
-  readonly resamples: number;
-  readonly seed: number;
-  /**
-   * Called as resamples complete (`done` of `resamples`); the resample ranges are then cut finer (a few
-   * per worker) so that progress moves. The results do not depend on how the ranges are cut.
-   */
-  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
