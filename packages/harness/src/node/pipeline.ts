@@ -49,7 +49,8 @@ interface Scored {
 export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: number; readonly maxInFlight: number }> {
   const { opts, options, geometry, state, hasher } = p;
   const { input, format, delimiter, quote, chunkBytes, maxRowBytes, window } = opts;
-  const progress = options.displayProgress ? createProgress({ total: (geometry.end - geometry.start) / 1e6, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
+  const total = (geometry.end - geometry.start) / 1e6;
+  const progress = options.displayProgress ? createProgress({ total, unit: "MB", format: (n) => n.toFixed(1) }) : undefined;
   let chunks = 0;
   let lastCheckpoint = performance.now();
   const committer = new InOrderCommitter<Scored>((s) => {
@@ -75,7 +76,8 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
   };
   let aborted: RunAbortedError | undefined;
   const onAbort = () => {
-    aborted ??= new RunAbortedError(`scoring of ${input} was stopped (${String(options.signal?.reason ?? "aborted")}); rows written so far are checkpointed`);
+    const reason = String(options.signal?.reason ?? "aborted");
+    aborted ??= new RunAbortedError(`scoring of ${input} was stopped (${reason}); rows written so far are checkpointed`);
     fail(aborted);
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -91,7 +93,8 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
       .finally(signal);
   };
   const syntax = recordSyntax(format, delimiter, quote); // where records end: TSV without quotes at every newline
-  const cutter = new RecordCutter({ syntax, delimiter, chunkBytes, maxRowBytes, offset: state.nextOffset, line: state.nextLine, onBytes: (b) => hasher.update(b) });
+  const onBytes = (b: Uint8Array) => hasher.update(b);
+  const cutter = new RecordCutter({ syntax, delimiter, chunkBytes, maxRowBytes, offset: state.nextOffset, line: state.nextLine, onBytes });
   read: for await (const block of readBlocks(input, state.nextOffset, geometry.end, Math.max(READ_BLOCK, 2 * chunkBytes))) {
     for (const cut of cutter.push(block.bytes, block.eof)) {
       while (committer.uncommitted >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
@@ -131,7 +134,8 @@ function scoreCut(p: PipelineInput, budget: TimeBudget, cut: Cut): Promise<Chunk
   if (cut.kind === "too-large") {
     // a refused row is no work for a metric: it runs without a time budget
     const message = `the row is ${cut.size} bytes, over maxRowBytes (${maxRowBytes}): not read or scored`;
-    return p.pool.run<ChunkResult>({ type: "chunk", input: { kind: "errors", errors: [{ position: cut.firstLine, code: "row_too_large", message }] } });
+    const errors = [{ position: cut.firstLine, code: "row_too_large" as const, message }];
+    return p.pool.run<ChunkResult>({ type: "chunk", input: { kind: "errors", errors } });
   }
   const inputOf: ChunkInputOf = (bytes, firstLine, presetErrors) =>
     format === "jsonl"
@@ -139,7 +143,8 @@ function scoreCut(p: PipelineInput, budget: TimeBudget, cut: Cut): Promise<Chunk
       : { kind: "csv", bytes, firstLine, header: p.geometry.header!, delimiter, quote, ...(presetErrors ? { presetErrors } : {}) };
   const start = cut.endOffset - cut.bytes.length; // before the bytes are transferred
   const range = { start, end: cut.endOffset, firstLine: cut.firstLine };
-  return budget.run(inputOf(cut.bytes, cut.firstLine), [cut.bytes.buffer], budget.forLines(cut.endLine - cut.firstLine), start).catch((e: unknown) => {
+  const within = budget.forLines(cut.endLine - cut.firstLine);
+  return budget.run(inputOf(cut.bytes, cut.firstLine), [cut.bytes.buffer], within, start).catch((e: unknown) => {
     if (e !== TIMED_OUT) throw e;
     return budget.runRecordsAlone(input, range, recordSyntax(format, delimiter, quote), delimiter, inputOf);
   });
@@ -154,7 +159,7 @@ async function* readBlocks(path: string, from: number, end: number, size: number
       for (let filled = 0; filled < bytes.length; ) {
         const { bytesRead } = await fh.read(bytes, filled, bytes.length - filled, pos);
         if (bytesRead === 0) {
-          const message = `${path} ended at byte ${pos}, before byte ${end} where it ended when scoring started: it changed while being read`;
+          const message = `${path} ended at byte ${pos}, before byte ${end} where it ended when scoring started: it changed`;
           throw new FileSystemError(message, { osCode: "EIO", path, operation: "read" });
         }
         filled += bytesRead;
