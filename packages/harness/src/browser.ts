@@ -17,7 +17,7 @@
  */
 export * from "./common.js";
 export { normalizeMetrics, createBulkMetric, columnsOf, stableJson, type BulkMetric, type MetricSpec, type MetricConfig, type MetricName, type ModuleMetricConfig, type NormalizedMetric } from "./bulk/metrics.js";
-export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
+export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkOutput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
 export { resolveFields, parseCsv, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
 export { RecordCutter, type Cut, type CutterOptions } from "./bulk/cutter.js";
 export { InOrderCommitter } from "./bulk/committer.js";
