@@ -10,14 +10,17 @@
  * - The bulk-scoring building blocks and statistics: score chunks of JSONL/CSV bytes with the registry's
  *   metrics (`scoreChunk`, the same function scoreFile's worker threads run), merge their exact sums, and
  *   compute corpus scores, bootstrap CIs, slice scores and the paired test over statistics held in
- *   memory. The web app (`@evalkern/web`) scores files in Web Workers with it; results are identical to
+ *   memory; cut an input's bytes into chunks at record boundaries (`RecordCutter`) and commit results that
+ *   arrive out of order in input order (`InOrderCommitter`). The web app (`@evalkern/web`) scores files in Web Workers with it; results are identical to
  *   `scoreFile`'s. Scoring files (`scoreFile`, `scoreStream`, `mergeShards`, the statistics over scored
  *   runs on disk) needs Node's files and worker threads: it is only in the package root.
  */
 export * from "./common.js";
 export { normalizeMetrics, createBulkMetric, columnsOf, stableJson, type BulkMetric, type MetricSpec, type MetricConfig, type MetricName, type ModuleMetricConfig, type NormalizedMetric } from "./bulk/metrics.js";
-export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
+export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkOutput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
 export { resolveFields, parseCsv, CsvSplitter, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, pathValue, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
+export { RecordCutter, type Cut, type CutterOptions } from "./bulk/cutter.js";
+export { InOrderCommitter } from "./bulk/committer.js";
 export { rowsOutput, rowLayout, csvHeader, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, isPlainObject, type RowsOutput, type RowLayout, type RowColumn } from "./bulk/rows.js";
 export { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./bulk/fsum.js";
 export { corpusEntry, runMetrics, type RunMetricSource } from "./report/run-metrics.js";

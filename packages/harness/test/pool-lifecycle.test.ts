@@ -17,9 +17,8 @@ import { tempDir } from "./helpers.js";
 const config = (metrics: string[]): WorkerConfig => ({
   metrics: normalizeMetrics(metrics),
   fields: resolveFields(undefined),
-  jsonOutput: true,
+  output: { kind: "scores", positionKey: "line" },
   keepStatistics: false,
-  positionKey: "line",
 });
 const chunk = (rows: readonly object[]) => {
   const bytes = new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n") + "\n");

@@ -1,17 +1,20 @@
 // Scoring one input in the page: the input is read in blocks (Blob.slice, never whole), cut at record
-// boundaries into chunks, and the chunks are scored by a pool of Web Workers (one per core) running the
-// harness's `scoreChunk`; results are folded in input order into the harness's `RunTally`, as scoreFile
-// folds its workers' (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
+// boundaries into chunks by the harness's `RecordCutter` (as scoreFile cuts files), and the chunks are
+// scored by a pool of Web Workers (one per core) running the harness's `scoreChunk`; results are folded
+// in input order (`InOrderCommitter`) into the harness's `RunTally`, as scoreFile folds its workers'
+// (exact partial sums, left-to-right sequential sums, counts, the first bad rows). What is kept: the
 // scored rows as Blob parts (for the download and the report, which streams them back) and the
 // statistics rows (for CIs, slices and the paired test) — no parsed row and no text in JS memory.
 import {
   EvalkernError,
+  InOrderCommitter,
+  RecordCutter,
   RunTally,
-  lastRecordBoundary,
   firstRecordBoundary,
   countNewlines,
   type ChunkInput,
   type ChunkResult,
+  type Cut,
   type MemoryRun,
   type NormalizedMetric,
   type ResolvedFields,
@@ -118,55 +121,15 @@ export async function dataStart(blob: Blob, format: "jsonl" | "csv", delimiter: 
   }
 }
 
-/**
- * Read `blob` from `start` in blocks and cut it at record boundaries into chunks of about CHUNK_BYTES,
- * handing each to `submit` in input order (with its first line and end offset) until `stopped()`.
- */
-async function cutBlob(
-  blob: Blob,
-  format: "jsonl" | "csv",
-  d: number,
-  start: { offset: number; line: number },
-  submit: (bytes: Uint8Array, firstLine: number, end: number) => Promise<void>,
-  stopped: () => boolean,
-): Promise<void> {
-  let pos = start.offset;
-  let line = start.line;
-  let carry = new Uint8Array(0);
-  while (!stopped() && (pos < blob.size || carry.length > 0)) {
-    const want = Math.min(READ_BLOCK, blob.size - pos);
-    const block = new Uint8Array(await blob.slice(pos, pos + want).arrayBuffer());
-    pos += block.length;
-    const buf = new Uint8Array(carry.length + block.length);
-    buf.set(carry, 0);
-    buf.set(block, carry.length);
-    const eof = pos >= blob.size;
-    const bufStart = pos - buf.length;
-    let off = 0;
-    while (!stopped() && off < buf.length) {
-      if (!eof && buf.length - off < CHUNK_BYTES) break;
-      let cut: number;
-      let lines: number;
-      const last = lastRecordBoundary(buf, off, Math.min(off + CHUNK_BYTES, buf.length), format, d);
-      if (last.end >= 0) ({ end: cut, lines } = last);
-      else {
-        const first = firstRecordBoundary(buf, off, buf.length, format, d);
-        if (first.end >= 0) ({ end: cut, lines } = first);
-        else if (eof) {
-          cut = buf.length;
-          lines = countNewlines(buf, off, cut);
-        } else break;
-      }
-      await submit(buf.slice(off, cut), line, bufStart + cut);
-      line += lines;
-      off = cut;
-    }
-    carry = buf.slice(off);
-    if (eof && carry.length === 0) break;
-    if (eof && off === 0 && carry.length === buf.length && buf.length > 0 && !stopped()) {
-      // cannot happen (the last record is cut at the end), but never loop forever
-      throw new Error("internal: could not cut the input");
-    }
+/** The bad-row message of a row over MAX_ROW_BYTES (scoreFile's). */
+const tooLarge = (size: number): string => `the row is ${size} bytes, over maxRowBytes (${MAX_ROW_BYTES}): not read or scored`;
+
+/** The bytes of `blob` from `start`, read in blocks (Blob.slice, never whole), each with whether it is the last. */
+async function* blobBlocks(blob: Blob, start: number): AsyncGenerator<{ bytes: Uint8Array; eof: boolean }> {
+  for (let pos = start; pos < blob.size; ) {
+    const bytes = new Uint8Array(await blob.slice(pos, pos + Math.min(READ_BLOCK, blob.size - pos)).arrayBuffer());
+    pos += bytes.length;
+    yield { bytes, eof: pos >= blob.size };
   }
 }
 
@@ -174,30 +137,20 @@ async function cutBlob(
 export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset: number; line: number }, header: readonly string[] | null): Promise<ScoredBlob> {
   const t0 = performance.now();
   const { blob, format, delimiter } = job;
-  const d = delimiter.charCodeAt(0);
   const totalWidth = job.widths.reduce((a, b) => a + b, 0);
   const tally = new RunTally(totalWidth);
   const outputParts: Blob[] = [];
   const statistics: Float32Array[] = [];
 
-  // in-order commit of results that may arrive out of order
-  const pending = new Map<number, ChunkResult>();
-  let nextCommit = 0;
+  // results may arrive out of order: they are folded in input order
   let committedBytes = start.offset;
+  const committer = new InOrderCommitter<{ readonly result: ChunkResult; readonly end: number }>(({ result, end }) => {
+    if (result.output) outputParts.push(new Blob([result.output as Uint8Array<ArrayBuffer>]));
+    if (result.statistics) statistics.push(result.statistics);
+    tally.absorb(result);
+    committedBytes = end;
+  });
   const chunkEnds = new Map<number, number>();
-  const commit = () => {
-    for (;;) {
-      const r = pending.get(nextCommit);
-      if (!r) return;
-      pending.delete(nextCommit);
-      if (r.output) outputParts.push(new Blob([r.output as Uint8Array<ArrayBuffer>]));
-      if (r.statistics) statistics.push(r.statistics);
-      tally.absorb(r);
-      committedBytes = chunkEnds.get(nextCommit)!;
-      chunkEnds.delete(nextCommit);
-      nextCommit++;
-    }
-  };
 
   let failure: unknown;
   let wake: (() => void) | undefined;
@@ -212,8 +165,9 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     w.onmessage = (ev: MessageEvent<FromScoreWorker>) => {
       const m = ev.data;
       if (m.type === "result") {
-        pending.set(m.id, m.result);
-        commit();
+        const end = chunkEnds.get(m.id)!;
+        chunkEnds.delete(m.id);
+        committer.settle(m.id, { result: m.result, end });
       } else if (m.type === "error") failure ??= new Error(m.message);
       busy.delete(w);
       idle.push(w);
@@ -239,24 +193,31 @@ export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset
     job.onProgress?.({ bytes: committedBytes, totalBytes: blob.size, records: tally.records, elapsedMs: now - t0 });
   };
 
-  let id = 0;
-  const submit = async (bytes: Uint8Array, firstLine: number, end: number) => {
+  const submit = async (cut: Cut) => {
     while (idle.length === 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
     if (failure !== undefined) return;
     const w = idle.pop()!;
     const input: ChunkInput =
-      bytes.length > MAX_ROW_BYTES
-        ? { kind: "errors", errors: [{ position: firstLine, code: "row_too_large", message: `the row is ${bytes.length} bytes, over maxRowBytes (${MAX_ROW_BYTES}): not read or scored` }] }
+      cut.kind === "too-large"
+        ? { kind: "errors", errors: [{ position: cut.firstLine, code: "row_too_large", message: tooLarge(cut.size) }] }
         : format === "jsonl"
-          ? { kind: "jsonl", bytes, firstLine }
-          : { kind: "csv", bytes, firstLine, header: header!, delimiter };
-    chunkEnds.set(id, end);
+          ? { kind: "jsonl", bytes: cut.bytes, firstLine: cut.firstLine }
+          : { kind: "csv", bytes: cut.bytes, firstLine: cut.firstLine, header: header!, delimiter };
+    const id = committer.submit();
+    chunkEnds.set(id, cut.endOffset);
     busy.set(w, id);
-    w.postMessage({ type: "chunk", id: id++, input }, input.kind === "errors" ? [] : [bytes.buffer]);
+    w.postMessage({ type: "chunk", id, input }, input.kind === "errors" ? [] : [input.bytes.buffer]);
     progress();
   };
 
-  await cutBlob(blob, format, d, start, submit, () => failure !== undefined);
+  const cutter = new RecordCutter({ syntax: format, delimiter, chunkBytes: CHUNK_BYTES, maxRowBytes: MAX_ROW_BYTES, ...start });
+  read: for await (const block of blobBlocks(blob, start.offset)) {
+    for (const cut of cutter.push(block.bytes, block.eof)) {
+      await submit(cut);
+      if (failure !== undefined) break read;
+    }
+    if (failure !== undefined) break;
+  }
   while (busy.size > 0 && failure === undefined) await new Promise<void>((r) => (wake = r));
   job.signal?.removeEventListener("abort", onAbort);
   if (failure !== undefined) throw failure;

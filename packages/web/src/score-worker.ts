@@ -25,7 +25,7 @@ self.onmessage = async (ev: MessageEvent<ToScoreWorker>) => {
     } else if (msg.type === "init") {
       await warm;
       const metrics: BulkMetric[] = await Promise.all(msg.specs.map((s) => createBulkMetric(s, { load: true })));
-      ctx = { metrics, fields: msg.fields, jsonOutput: true, rows: msg.rows, keepStatistics: true, positionKey: "line" };
+      ctx = { metrics, fields: msg.fields, output: { kind: "rows", rows: msg.rows }, keepStatistics: true };
       post({ type: "ready" });
     } else if (msg.type === "chunk") {
       if (!ctx) throw new Error("internal: chunk before init");

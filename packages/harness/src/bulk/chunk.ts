@@ -1,6 +1,7 @@
-// Scoring one chunk of rows (runs inside a worker): parse the records, pick out the pairs, call each
-// metric's batch kernel once for all valid pairs of the chunk, and produce the chunk's per-row output
-// (JSONL bytes or values), its statistics rows, and exact partial column sums.
+// Scoring one chunk of rows (runs inside a worker): parse the records, pick out the pairs (extract), call
+// each metric's batch kernel once for all valid pairs of the chunk (run metrics), add up the exact partial
+// column sums (sum), and render the per-row output one of three ways (score lines, output rows, values),
+// with the statistics rows.
 import { sharedPairBatch } from "@evalkern/core-wasm";
 import type { RowFields } from "@evalkern/metrics/registry";
 import { fsumAdd } from "./fsum.js";
@@ -8,17 +9,22 @@ import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } 
 import type { BulkMetric } from "./metrics.js";
 import { csvCell, csvLine, isPlainObject, spliceObject, type RowsOutput } from "./rows.js";
 
+/** What a chunk gives back per record: one of three renderings. */
+export type ChunkOutput =
+  /** JSONL score lines, `{"line":…,"id":…,<column>:…}` or with `"index"` as the position's key. */
+  | { readonly kind: "scores"; readonly positionKey: "line" | "index" }
+  /** The input rows with their scores added, as JSONL or CSV text (see rows.ts). */
+  | { readonly kind: "rows"; readonly rows: RowsOutput }
+  /** No text: per-record values, positions, ids and bad rows (streams). */
+  | { readonly kind: "values" };
+
 export interface ChunkContext {
   readonly metrics: readonly BulkMetric[];
   readonly fields: ResolvedFields;
-  /** Build JSONL output bytes (file mode). */
-  readonly jsonOutput: boolean;
-  /** With jsonOutput: write the input rows with their scores added instead of `{"line":…,…}` score lines. */
-  readonly rows?: RowsOutput | undefined;
+  /** The output's rendering. */
+  readonly output: ChunkOutput;
   /** Return statistics rows ([valid, ...stats] as f32 per record) for bootstrap / paired tests. */
   readonly keepStatistics: boolean;
-  /** Key of the position in output rows: "line" (files) or "index" (streams). */
-  readonly positionKey: "line" | "index";
   /** Rows with bytes that are not UTF-8 are bad rows (`invalid_utf8`) instead of scored with U+FFFD. */
   readonly strictUtf8?: boolean;
 }
@@ -46,11 +52,11 @@ export interface ChunkResult {
   readonly sequential?: Record<number, number[]>;
   readonly nrefsMin: number;
   readonly nrefsMax: number;
-  /** Output bytes, one line per record, in order (jsonOutput; CSV lines with `rows` in CSV). */
+  /** Output bytes, one line per record, in order (output "scores" or "rows"; CSV lines with CSV `rows`). */
   readonly output?: Uint8Array;
   /** records × (1 + totalWidth) f32: a validity flag then the statistics (keepStatistics). */
   readonly statistics?: Float32Array;
-  /** Stream mode: per-record values (records × columns), positions, ids and errors. */
+  /** Output "values": per-record values (records × columns), positions, ids and errors. */
   readonly values?: Float64Array;
   readonly positions?: Float64Array;
   readonly ids?: unknown[];
@@ -239,42 +245,61 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   return invalidUtf8 ? { ...result, invalidUtf8 } : result;
 }
 
-function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
+/** The valid pairs of a chunk's records (extract): their texts and rows, and where each came from. */
+interface Pairs {
+  readonly hyps: string[];
+  readonly refs: (readonly string[])[];
+  /** Each pair's row, for rules reading other fields (promptfoo's cost, latency...). */
+  readonly rows: (RowFields | undefined)[];
+  /** The record index of each pair. */
+  readonly validIndex: number[];
+  /** Per record: its bad row (null while it is good). */
+  readonly errors: (BadRow | null)[];
+  readonly ids: unknown[];
+}
+
+function extractPairs(records: readonly RecordIn[], dropEmpty: boolean, fields: ResolvedFields): Pairs {
   const R = records.length;
-  const errors: (BadRow | null)[] = new Array(R).fill(null);
-  const ids: unknown[] = new Array(R);
-  const hyps: string[] = [];
-  const refs: (readonly string[])[] = [];
-  const rows: (RowFields | undefined)[] = []; // each pair's row, for rules reading other fields (promptfoo's cost, latency...)
-  const validIndex: number[] = []; // record index of each valid pair
-  let nrefsMin = Infinity;
-  let nrefsMax = 0;
+  const out: Pairs = { hyps: [], refs: [], rows: [], validIndex: [], errors: new Array(R).fill(null), ids: new Array(R) };
   for (let i = 0; i < R; i++) {
     const rec = records[i]!;
     if (rec.error) {
-      errors[i] = { line: rec.position, ...rec.error };
-      ids[i] = null;
+      out.errors[i] = { line: rec.position, ...rec.error };
+      out.ids[i] = null;
       continue;
     }
-    const p = extractPair(rec.value, ctx.fields, dropEmpty);
-    ids[i] = p.id;
+    const p = extractPair(rec.value, fields, dropEmpty);
+    out.ids[i] = p.id;
     if (!p.ok) {
-      errors[i] = { line: rec.position, code: p.code, message: p.message };
+      out.errors[i] = { line: rec.position, code: p.code, message: p.message };
       continue;
     }
-    hyps.push(p.hyp);
-    refs.push(p.refs);
-    rows.push(typeof rec.value === "object" && rec.value !== null && !Array.isArray(rec.value) ? (rec.value as RowFields) : undefined);
-    validIndex.push(i);
+    out.hyps.push(p.hyp);
+    out.refs.push(p.refs);
+    out.rows.push(typeof rec.value === "object" && rec.value !== null && !Array.isArray(rec.value) ? (rec.value as RowFields) : undefined);
+    out.validIndex.push(i);
   }
+  return out;
+}
 
-  // one batch call per metric, all on the chunk's strings laid out once in kernel memory; a failing
-  // batch is retried row by row to find the rows at fault
+/**
+ * Run the metrics (one batch call per metric, all on the chunk's strings laid out once in kernel memory;
+ * a failing batch is retried row by row to find the rows at fault): each metric's statistics (pairs ×
+ * width), and per pair whether it failed (its record then gets a `metric_error` bad row).
+ */
+function runMetrics(metrics: readonly BulkMetric[], records: readonly RecordIn[], p: Pairs): { stats: Float64Array[]; rowBad: Uint8Array } {
+  const { hyps, refs, rows } = p;
   const V = hyps.length;
   const stats: Float64Array[] = [];
   const rowBad = new Uint8Array(V);
+  const markBad = (v: number, message: string) => {
+    if (rowBad[v]) return;
+    rowBad[v] = 1;
+    const i = p.validIndex[v]!;
+    p.errors[i] = { line: records[i]!.position, code: "metric_error", message };
+  };
   sharedPairBatch(hyps, refs, () => {
-    for (const m of ctx.metrics) {
+    for (const m of metrics) {
       let s: Float64Array;
       try {
         s = V > 0 ? m.statistics(hyps, refs, rows) : new Float64Array(0);
@@ -284,48 +309,45 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
           try {
             s.set(m.statistics([hyps[v]!], [refs[v]!], [rows[v]]), v * m.width);
           } catch (e) {
-            if (!rowBad[v]) {
-              rowBad[v] = 1;
-              const i = validIndex[v]!;
-              errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: ${(e as Error)?.message ?? String(e)}` };
-            }
+            markBad(v, `${m.spec.name}: ${(e as Error)?.message ?? String(e)}`);
           }
         }
       }
       for (let j = 0; j < s.length; j++) {
-        if (!Number.isFinite(s[j]!)) {
-          const v = Math.floor(j / m.width);
-          if (!rowBad[v]) {
-            rowBad[v] = 1;
-            const i = validIndex[v]!;
-            errors[i] = { line: records[i]!.position, code: "metric_error", message: `${m.spec.name}: non-finite statistic` };
-          }
-        }
+        if (!Number.isFinite(s[j]!)) markBad(Math.floor(j / m.width), `${m.spec.name}: non-finite statistic`);
       }
       stats.push(s);
     }
   });
-  const rowValues = ctx.metrics.map((m, k) => m.rowValues(stats[k]!, V));
+  return { stats, rowBad };
+}
 
-  const totalWidth = ctx.metrics.reduce((a, m) => a + m.width, 0);
+/** The chunk's sums over its good pairs (sum): exact partial column sums, sequential columns, reference counts. */
+function sumPairs(
+  metrics: readonly BulkMetric[],
+  p: Pairs,
+  stats: readonly Float64Array[],
+  rowBad: Uint8Array,
+): Pick<ChunkResult, "valid" | "partials" | "sequential" | "nrefsMin" | "nrefsMax"> {
+  const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
   const partials: number[][] = Array.from({ length: totalWidth }, () => []);
   const sequential: Record<number, number[]> = {};
-  {
-    let base = 0;
-    for (const m of ctx.metrics) {
-      for (const j of m.sequentialColumns ?? []) sequential[base + j] = [];
-      base += m.width;
-    }
+  let base = 0;
+  for (const m of metrics) {
+    for (const j of m.sequentialColumns ?? []) sequential[base + j] = [];
+    base += m.width;
   }
   let valid = 0;
-  for (let v = 0; v < V; v++) {
+  let nrefsMin = Infinity;
+  let nrefsMax = 0;
+  for (let v = 0; v < p.hyps.length; v++) {
     if (rowBad[v]) continue;
     valid++;
-    const nr = refs[v]!.length;
+    const nr = p.refs[v]!.length;
     if (nr < nrefsMin) nrefsMin = nr;
     if (nr > nrefsMax) nrefsMax = nr;
     let col = 0;
-    ctx.metrics.forEach((m, k) => {
+    metrics.forEach((m, k) => {
       const s = stats[k]!;
       for (let j = 0; j < m.width; j++) {
         const x = s[v * m.width + j]!;
@@ -335,6 +357,29 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
       }
     });
   }
+  return { valid, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax, ...(Object.keys(sequential).length > 0 ? { sequential } : {}) };
+}
+
+/** What the renderers read: the records, their bad rows and ids, and the metrics' row values by pair. */
+interface Scored {
+  readonly metrics: readonly BulkMetric[];
+  readonly records: readonly RecordIn[];
+  readonly errors: readonly (BadRow | null)[];
+  readonly ids: readonly unknown[];
+  /** Per record: its pair's index, or -1 when it is a bad row. */
+  readonly vOf: Int32Array;
+  /** Per metric: its row values (pairs × columns). */
+  readonly rowValues: readonly Float64Array[];
+  readonly columnCounts: readonly number[];
+}
+
+function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
+  const R = records.length;
+  const pairs = extractPairs(records, dropEmpty, ctx.fields);
+  const V = pairs.hyps.length;
+  const { stats, rowBad } = runMetrics(ctx.metrics, records, pairs);
+  const sums = sumPairs(ctx.metrics, pairs, stats, rowBad);
+  const { errors, ids } = pairs;
 
   const badByCode: Record<string, number> = {};
   const badSamples: BadRow[] = [];
@@ -343,97 +388,101 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     badByCode[e.code] = (badByCode[e.code] ?? 0) + 1;
     if (badSamples.length < MAX_BAD_SAMPLES) badSamples.push(e);
   }
-
   // map record index → valid index
   const vOf = new Int32Array(R).fill(-1);
-  validIndex.forEach((i, v) => {
+  pairs.validIndex.forEach((i, v) => {
     if (!rowBad[v]) vOf[i] = v;
   });
-
-  const result: {
-    -readonly [K in keyof ChunkResult]: ChunkResult[K];
-  } = { records: R, blank, valid, badByCode, badSamples, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax };
-  if (Object.keys(sequential).length > 0) result.sequential = sequential;
-
-  if (ctx.keepStatistics) {
-    const w = 1 + totalWidth;
-    const out = new Float32Array(R * w);
-    for (let i = 0; i < R; i++) {
-      const v = vOf[i]!;
-      if (v < 0) continue;
-      out[i * w] = 1;
-      let col = 1;
-      ctx.metrics.forEach((m, k) => {
-        const s = stats[k]!;
-        for (let j = 0; j < m.width; j++) out[i * w + col++] = s[v * m.width + j]!;
-      });
-    }
-    result.statistics = out;
-  }
-
-  const columnCounts = ctx.metrics.map((m) => m.columns.length);
-  if (ctx.jsonOutput && ctx.rows) {
-    result.output = encoder.encode(outputRows(ctx.rows, ctx.metrics, records, errors, vOf, rowValues, columnCounts));
-  } else if (ctx.jsonOutput) {
-    const keys = ctx.metrics.map((m) => m.columns.map((c) => `,${JSON.stringify(c)}:`));
-    const posKey = `{${JSON.stringify(ctx.positionKey)}:`;
-    const withId = ctx.fields.id !== undefined;
-    let text = "";
-    for (let i = 0; i < R; i++) {
-      let line = posKey + records[i]!.position;
-      if (withId) line += `,"id":${JSON.stringify(ids[i] ?? null) ?? "null"}`;
-      const v = vOf[i]!;
-      if (v < 0) {
-        const e = errors[i]!;
-        line += `,"error":{"code":${JSON.stringify(e.code)},"message":${JSON.stringify(e.message)}}}\n`;
-      } else {
-        ctx.metrics.forEach((_, k) => {
-          const vals = rowValues[k]!;
-          const C = columnCounts[k]!;
-          for (let c = 0; c < C; c++) {
-            const x = vals[v * C + c]!;
-            line += keys[k]![c]! + (Number.isFinite(x) ? String(x) : "null");
-          }
-        });
-        line += "}\n";
-      }
-      text += line;
-    }
-    result.output = encoder.encode(text);
-  } else {
-    const C = columnCounts.reduce((a, b) => a + b, 0);
-    const values = new Float64Array(R * C);
-    const positions = new Float64Array(R);
-    for (let i = 0; i < R; i++) {
-      positions[i] = records[i]!.position;
-      const v = vOf[i]!;
-      if (v < 0) continue;
-      let c0 = 0;
-      ctx.metrics.forEach((_, k) => {
-        const vals = rowValues[k]!;
-        const Ck = columnCounts[k]!;
-        for (let c = 0; c < Ck; c++) values[i * C + c0 + c] = vals[v * Ck + c]!;
-        c0 += Ck;
-      });
-    }
-    result.values = values;
-    result.positions = positions;
-    result.ids = ids;
-    result.errors = errors;
-  }
+  const { valid, partials, nrefsMin, nrefsMax, sequential } = sums;
+  type Mutable = { -readonly [K in keyof ChunkResult]: ChunkResult[K] };
+  const result: Mutable = { records: R, blank, valid, badByCode, badSamples, partials, nrefsMin, nrefsMax };
+  if (sequential) result.sequential = sequential;
+  if (ctx.keepStatistics) result.statistics = statisticsRows(ctx.metrics, stats, vOf);
+  const scored: Scored = {
+    metrics: ctx.metrics,
+    records,
+    errors,
+    ids,
+    vOf,
+    rowValues: ctx.metrics.map((m, k) => m.rowValues(stats[k]!, V)),
+    columnCounts: ctx.metrics.map((m) => m.columns.length),
+  };
+  const out = ctx.output;
+  if (out.kind === "rows") result.output = encoder.encode(outputRows(out.rows, scored));
+  else if (out.kind === "scores") result.output = encoder.encode(scoreLines(scored, out.positionKey, ctx.fields.id !== undefined));
+  else Object.assign(result, valueArrays(scored));
   return result;
 }
 
+/** records × (1 + totalWidth) f32: a validity flag then the statistics. */
+function statisticsRows(metrics: readonly BulkMetric[], stats: readonly Float64Array[], vOf: Int32Array): Float32Array {
+  const w = 1 + metrics.reduce((a, m) => a + m.width, 0);
+  const out = new Float32Array(vOf.length * w);
+  for (let i = 0; i < vOf.length; i++) {
+    const v = vOf[i]!;
+    if (v < 0) continue;
+    out[i * w] = 1;
+    let col = 1;
+    metrics.forEach((m, k) => {
+      const s = stats[k]!;
+      for (let j = 0; j < m.width; j++) out[i * w + col++] = s[v * m.width + j]!;
+    });
+  }
+  return out;
+}
+
+/** Score lines (renderer "scores"): `{"line":…,"id":…,<column>:…}` or `{…,"error":{…}}` per record. */
+function scoreLines(s: Scored, positionKey: "line" | "index", withId: boolean): string {
+  const keys = s.metrics.map((m) => m.columns.map((c) => `,${JSON.stringify(c)}:`));
+  const posKey = `{${JSON.stringify(positionKey)}:`;
+  let text = "";
+  for (let i = 0; i < s.records.length; i++) {
+    let line = posKey + s.records[i]!.position;
+    if (withId) line += `,"id":${JSON.stringify(s.ids[i] ?? null) ?? "null"}`;
+    const v = s.vOf[i]!;
+    if (v < 0) {
+      const e = s.errors[i]!;
+      line += `,"error":{"code":${JSON.stringify(e.code)},"message":${JSON.stringify(e.message)}}}\n`;
+    } else {
+      s.metrics.forEach((_, k) => {
+        const vals = s.rowValues[k]!;
+        const C = s.columnCounts[k]!;
+        for (let c = 0; c < C; c++) {
+          const x = vals[v * C + c]!;
+          line += keys[k]![c]! + (Number.isFinite(x) ? String(x) : "null");
+        }
+      });
+      line += "}\n";
+    }
+    text += line;
+  }
+  return text;
+}
+
+/** Per-record values (renderer "values", streams): values (records × columns), positions, ids and bad rows. */
+function valueArrays(s: Scored): Pick<ChunkResult, "values" | "positions" | "ids" | "errors"> {
+  const R = s.records.length;
+  const C = s.columnCounts.reduce((a, b) => a + b, 0);
+  const values = new Float64Array(R * C);
+  const positions = new Float64Array(R);
+  for (let i = 0; i < R; i++) {
+    positions[i] = s.records[i]!.position;
+    const v = s.vOf[i]!;
+    if (v < 0) continue;
+    let c0 = 0;
+    s.metrics.forEach((_, k) => {
+      const vals = s.rowValues[k]!;
+      const Ck = s.columnCounts[k]!;
+      for (let c = 0; c < Ck; c++) values[i * C + c0 + c] = vals[v * Ck + c]!;
+      c0 += Ck;
+    });
+  }
+  return { values, positions, ids: s.ids as unknown[], errors: s.errors as (BadRow | null)[] };
+}
+
 /** The chunk's output rows (see rows.ts): the input rows with their scores, as JSONL or CSV text. */
-function outputRows(
-  rows: RowsOutput,
-  metrics: readonly BulkMetric[],
-  records: readonly RecordIn[],
-  errors: readonly (BadRow | null)[],
-  vOf: Int32Array,
-  rowValues: readonly Float64Array[],
-  columnCounts: readonly number[],
-): string {
+function outputRows(rows: RowsOutput, s: Scored): string {
+  const { metrics, records, errors, vOf, rowValues, columnCounts } = s;
   // where each output value lives: metric k, column c
   const at = new Map<string, [number, number]>();
   metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));

@@ -469,6 +469,28 @@ export function firstRecordBoundary(
   return { end: -1, lines };
 }
 
+/**
+ * From a point inside a record (CSV quote state `state`), the end of that record: the position after
+ * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
+ */
+export function scanRecord(buf: Uint8Array, from: number, to: number, format: RecordSyntax, delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
+  if (!followsQuotes(format, delimiter)) {
+    const q = buf.indexOf(10, from);
+    return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };
+  }
+  let lines = 0;
+  for (let p = from; p < to; p++) {
+    const c = buf[p]!;
+    if (c === 10) {
+      lines++;
+      if (state !== Csv.Quoted) return { end: p + 1, lines, state: Csv.FieldStart };
+      continue;
+    }
+    state = csvNext(state, c, delimiter);
+  }
+  return { end: -1, lines, state };
+}
+
 /** Newlines in buf[from, to). */
 export function countNewlines(buf: Uint8Array, from: number, to: number): number {
   let n = 0;

@@ -1,6 +1,6 @@
 // Where the records of an input file are, found by scanning its bytes without parsing rows: the CSV
-// header, the first data record (after a BOM), a shard's byte range cut at record boundaries, and the
-// end of one record from a point inside it.
+// header, the first data record (after a BOM), a shard's byte range cut at record boundaries. (The end of
+// one record from a point inside it, `scanRecord`, is browser-safe: it lives with the scanners in records.ts.)
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { Csv, csvNext, followsQuotes, parseCsv, recordSyntax, type RecordSyntax } from "../bulk/records.js";
@@ -8,28 +8,6 @@ import type { ShardSpec } from "./score-options.js";
 
 /** Bytes read from the input at a time. */
 export const READ_BLOCK = 4 << 20;
-
-/**
- * From a point inside a record (CSV quote state `state`), the end of that record: the position after
- * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
- */
-export function scanRecord(buf: Uint8Array, from: number, to: number, format: RecordSyntax, delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
-  if (!followsQuotes(format, delimiter)) {
-    const q = buf.indexOf(10, from);
-    return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };
-  }
-  let lines = 0;
-  for (let p = from; p < to; p++) {
-    const c = buf[p]!;
-    if (c === 10) {
-      lines++;
-      if (state !== Csv.Quoted) return { end: p + 1, lines, state: Csv.FieldStart };
-      continue;
-    }
-    state = csvNext(state, c, delimiter);
-  }
-  return { end: -1, lines, state };
-}
 
 /** Bytes [start, end) of a file. */
 export function readRange(path: string, start: number, end: number): Uint8Array {

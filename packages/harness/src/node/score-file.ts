@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { fsyncSync } from "node:fs";
 import { resolve } from "node:path";
 import { ready } from "@evalkern/core-wasm";
+import type { ChunkOutput } from "../bulk/chunk.js";
 import type { NormalizedMetric } from "../bulk/metrics.js";
 import { checkCsvHeader, type ResolvedFields } from "../bulk/records.js";
 import { mainThreadMetrics, summarizeMetrics, type MetricSummary } from "../bulk/summary.js";
@@ -271,7 +272,10 @@ export async function scoreFileWith(options: ScoreFileOptions, hooks: ScoreFileH
   let pool: WorkerPool | undefined;
   let chunkPool: WorkerPool | undefined;
   let run = { chunks: 0, maxInFlight: 0 };
-  const localPool = () => (pool ??= createPool(opts.workers, { metrics: opts.specs, fields: opts.fields, jsonOutput: true, keepStatistics: opts.keepStatistics, positionKey: "line", rows: plan.rowsOut?.rows, strictUtf8: opts.strictUtf8 }));
+  const rows = plan.rowsOut?.rows;
+  const output: ChunkOutput = rows ? { kind: "rows", rows } : { kind: "scores", positionKey: "line" };
+  const config = { metrics: opts.specs, fields: opts.fields, output, keepStatistics: opts.keepStatistics, strictUtf8: opts.strictUtf8 };
+  const localPool = () => (pool ??= createPool(opts.workers, config));
   try {
     files.rewind(state, plan.rowsOut?.header);
     if (!complete && state.nextOffset < plan.geometry.end) {

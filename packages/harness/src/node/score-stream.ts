@@ -82,7 +82,7 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
     const metrics = await mainThreadMetrics(specs);
     const columns = metrics.flatMap((m) => m.columns);
     const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
-    const pool = createPool(workers, { metrics: specs, fields, jsonOutput: false, keepStatistics: bootstrap !== null, positionKey: "index" });
+    const pool = createPool(workers, { metrics: specs, fields, output: { kind: "values" }, keepStatistics: bootstrap !== null });
     const tally = new RunTally(totalWidth);
     const statsBlocks: Float32Array[] = [];
     const queue: Promise<ChunkResult>[] = [];

@@ -59,7 +59,7 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   const bootstrap = resolveBootstrap(options.bootstrap);
   if (bootstrap && scored > 0) {
     if (!first.statistics) throw new InvalidArgumentError("bootstrap needs the shards' statistics files (run them with keepStatistics or bootstrap)", { argument: "bootstrap" });
-    const pool = { workers: options.workers ?? defaultWorkers(), config: { metrics: first.metricSpecs, fields: first.fields, jsonOutput: true, keepStatistics: true, positionKey: "line" as const } };
+    const pool = { workers: options.workers ?? defaultWorkers(), config: { metrics: first.metricSpecs, fields: first.fields, output: { kind: "scores" as const, positionKey: "line" as const }, keepStatistics: true } };
     const ci = await bootstrapFromFiles(metrics, files, first.statistics.rowWidth, scored, bootstrap, pool);
     for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name];
   }

@@ -102,7 +102,7 @@ export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { 
 }
 
 function poolFor(s: ScoreSummary, workers: number | undefined): { workers: number; config: Parameters<typeof createPool>[1] } {
-  return { workers: workers ?? defaultWorkers(), config: { metrics: s.metricSpecs, fields: s.fields, jsonOutput: true, keepStatistics: true, positionKey: "line" } };
+  return { workers: workers ?? defaultWorkers(), config: { metrics: s.metricSpecs, fields: s.fields, output: { kind: "scores", positionKey: "line" }, keepStatistics: true } };
 }
 
 /** A `Resampler` over statistics files, on a worker pool. */

@@ -4,21 +4,18 @@
 import { ready } from "@evalkern/core-wasm";
 import { parentPort, threadId } from "node:worker_threads";
 import { move, transferableSymbol, valueSymbol, workerData } from "piscina";
-import { scoreChunk, type ChunkContext, type ChunkInput, type ChunkResult } from "../bulk/chunk.js";
+import { scoreChunk, type ChunkContext, type ChunkInput, type ChunkOutput, type ChunkResult } from "../bulk/chunk.js";
 import { createBulkMetric, type NormalizedMetric } from "../bulk/metrics.js";
 import type { ResolvedFields } from "../bulk/records.js";
-import type { RowsOutput } from "../bulk/rows.js";
 import { bootstrapSums, type BootstrapTask } from "./bootstrap-files.js";
 import { COMPILING, type WorkerNotice } from "./pool.js";
 
 export interface WorkerConfig {
   readonly metrics: readonly NormalizedMetric[];
   readonly fields: ResolvedFields;
-  readonly jsonOutput: boolean;
+  /** The output's rendering: score lines, the input rows with their scores (scoreFile `outputRows: "rows"`), or values (streams). */
+  readonly output: ChunkOutput;
   readonly keepStatistics: boolean;
-  readonly positionKey: "line" | "index";
-  /** Write the input rows with their scores (scoreFile `outputRows: "rows"`). */
-  readonly rows?: RowsOutput | undefined;
   readonly strictUtf8?: boolean;
   /** Shared counters of the pool (`COMPILING`): threads inside a WebAssembly compilation. */
   readonly lifecycle?: SharedArrayBuffer;
@@ -61,10 +58,8 @@ function chunkContext(): Promise<ChunkContext> {
     return {
       metrics,
       fields: config.fields,
-      jsonOutput: config.jsonOutput,
+      output: config.output,
       keepStatistics: config.keepStatistics,
-      positionKey: config.positionKey,
-      rows: config.rows,
       strictUtf8: config.strictUtf8 === true,
     };
   }));

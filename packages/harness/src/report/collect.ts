@@ -237,145 +237,231 @@ async function detectSlices(run: ReportRun, exclude: Set<string>): Promise<strin
   return out.slice(0, 4);
 }
 
+/** The histogram series of a run: per metric its headline, then its other columns. */
+function newSeries(metrics: readonly RunMetric[]): Series[] {
+  const series: Series[] = [];
+  for (const metric of metrics) {
+    const headline = { column: metric.headline, key: "score" };
+    const cols = metric.columns.length ? [headline, ...metric.columns.filter((c) => c.column !== metric.headline)] : [headline];
+    for (const c of cols) {
+      series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
+    }
+  }
+  return series;
+}
+
+function addToSeries(series: readonly Series[], row: Record<string, unknown>): void {
+  for (const s of series) {
+    const v = valueOf(row, s.metric, s.key);
+    if (v === undefined) continue;
+    s.n++;
+    s.sum += v;
+    if (v < s.min) s.min = v;
+    if (v > s.max) s.max = v;
+    s.counts[binOf(v, s.metric.scale)]!++;
+  }
+}
+
+/** Per slice field, per value: its rows, scored rows and the sums of each series (for means of row scores). */
+type SliceMeans = Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>;
+
+const seriesLabel = (s: Series): string => `${s.metric.name}\u0000${s.column}`;
+
+function addToMeans(
+  means: SliceMeans,
+  by: readonly string[],
+  sliceValues: Readonly<Record<string, string>>,
+  series: readonly Series[],
+  row: Record<string, unknown>,
+): void {
+  const hasError = row._error !== undefined && row._error !== "" && row._error !== null;
+  for (const f of by) {
+    const table = means.get(f)!;
+    let e = table.get(sliceValues[f]!);
+    if (!e) table.set(sliceValues[f]!, (e = { rows: 0, scored: 0, sums: new Map() }));
+    e.rows++;
+    if (!hasError) e.scored++;
+    for (const s of series) {
+      const v = valueOf(row, s.metric, s.key);
+      if (v === undefined) continue;
+      const label = seriesLabel(s);
+      const a = e.sums.get(label) ?? { s: 0, n: 0 };
+      a.s += v;
+      a.n++;
+      e.sums.set(label, a);
+    }
+  }
+}
+
+/** The worst-scoring rows of one metric: the `keep` worst (a deterministic sample among ties) and the worst score's count. */
+class WorstRows {
+  readonly rows: RowSample[] = [];
+  score = NaN;
+  count = 0;
+  constructor(
+    readonly metric: RunMetric,
+    readonly keep: number,
+  ) {}
+
+  add(sample: RowSample): void {
+    const v = sample.score;
+    if (Number.isNaN(this.score) || (this.metric.higherIsBetter ? v < this.score : v > this.score)) {
+      this.score = v;
+      this.count = 1;
+    } else if (v === this.score) this.count++;
+    this.rows.push(sample);
+    if (this.rows.length > 2 * this.keep) this.trim();
+  }
+
+  /** Keep the worst; among rows with the same score, a deterministic sample (hash of the line), not the file's first ones. */
+  trim(): void {
+    const higher = this.metric.higherIsBetter;
+    this.rows.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || tieOrder(a.line) - tieOrder(b.line) || a.line - b.line);
+    this.rows.length = Math.min(this.rows.length, this.keep);
+  }
+}
+
+/** A row's own `id` field, when it is a plain value. */
+function ownId(row: Record<string, unknown>): string | undefined {
+  return row.id !== undefined && row.id !== null && typeof row.id !== "object" ? text(row.id) : undefined;
+}
+
+/** What one pass over the output rows gathers. */
+interface RowPass {
+  readonly rows: number;
+  readonly series: Series[];
+  readonly means: SliceMeans;
+  /** Per slice field, each record's value (null for a line that is no object): for corpus slice scores. */
+  readonly keys: Map<string, (string | null)[]>;
+  readonly worst: WorstRows[];
+}
+
+/** The one pass over a run's output rows: histograms, slice values and means, worst rows. */
+async function passRows(run: ReportRun, by: readonly string[], useStats: boolean, options: CollectOptions): Promise<RowPass> {
+  const m = run.manifest;
+  const fields = m.fields;
+  const idField = options.idField ?? fields.id;
+  const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? metric.judgedAgainst : undefined));
+  const pass: RowPass = {
+    rows: 0,
+    series: newSeries(m.metrics),
+    means: new Map(by.map((f) => [f, new Map()])),
+    keys: new Map(by.map((f) => [f, []])),
+    worst: m.metrics.map((metric) => new WorstRows(metric, options.worst ?? 15)),
+  };
+  let rows = 0;
+  for await (const { line, row } of run.rows()) {
+    if (row === null && m.outputFormat === "csv" && rows === 0 && line === 1) continue; // the header
+    rows++;
+    if (!row) {
+      if (useStats) for (const f of by) pass.keys.get(f)!.push(null);
+      continue;
+    }
+    options.onRow?.(row);
+    const sliceValues: Record<string, string> = {};
+    for (const f of by) {
+      const v = rowField(row, f);
+      sliceValues[f] = v === undefined || v === null || v === "" ? "(none)" : text(v);
+    }
+    if (useStats) for (const f of by) pass.keys.get(f)!.push(sliceValues[f]!);
+    addToSeries(pass.series, row);
+    addToMeans(pass.means, by, sliceValues, pass.series, row);
+    m.metrics.forEach((metric, i) => {
+      const v = valueOf(row, metric, "score");
+      if (v === undefined) return;
+      pass.worst[i]!.add({
+        line,
+        id: idField ? text(rowField(row, idField)) || undefined : ownId(row),
+        score: v,
+        hypothesis: text(rowField(row, fields.hypothesis)),
+        references: refsOf(row, judgedAgainst[i]?.paths ?? fields.references),
+        input: m.kind === "judge" ? text(rowField(row, "input")) || undefined : undefined,
+        slices: sliceValues,
+        reason: reasonOf(row, metric),
+      });
+    });
+  }
+  for (const w of pass.worst) w.trim();
+  return { ...pass, rows };
+}
+
+/** Corpus scores per slice from the run's statistics (score runs), or undefined (with a note) when they cannot be had. */
+async function corpusSliceScores(
+  run: ReportRun,
+  by: readonly string[],
+  keys: Map<string, (string | null)[]>,
+  options: CollectOptions,
+  notes: string[],
+): Promise<Map<string, Map<string, SliceScore>> | undefined> {
+  try {
+    const ciOpts = options.sliceCi === false ? undefined : (options.sliceCi ?? { resamples: 1000, seed: 12345 });
+    const res = await run.sliceScores!(Object.fromEntries(keys), ciOpts ? { bootstrap: ciOpts } : {});
+    return new Map(by.map((f) => [f, new Map(res[f]!.map((e) => [e.value, e]))]));
+  } catch {
+    notes.push("Slice scores are means of row scores: the statistics file did not match the run's corpus scores.");
+    return undefined;
+  }
+}
+
+/** A slice field's table: corpus scores (with CIs) when there are, else means of row scores. */
+function sliceTable(field: string, means: SliceMeans, series: readonly Series[], corpus: Map<string, SliceScore> | undefined): SliceTable {
+  const values = [...means.get(field)!.entries()]
+    .map(([value, e]) => {
+      const scores: Record<string, number | undefined> = {};
+      const ci: Record<string, { lower: number; upper: number } | undefined> = {};
+      for (const s of series) {
+        const label = seriesLabel(s);
+        const c = corpus?.get(value)?.ci?.[s.metric.name]?.[s.column];
+        if (c) ci[label] = { lower: c.lower, upper: c.upper };
+        if (corpus) scores[label] = corpus.get(value)?.scores[s.metric.name]?.[s.column];
+        else {
+          const a = e.sums.get(label);
+          scores[label] = a && a.n > 0 ? a.s / a.n : undefined;
+        }
+      }
+      return { value, rows: e.rows, scored: e.scored, scores, ...(Object.keys(ci).length ? { ci } : {}) };
+    })
+    .sort((a, b) => b.rows - a.rows || a.value.localeCompare(b.value));
+  return { field, aggregation: corpus ? "corpus" : "mean", values };
+}
+
+function seriesData(s: Series): SeriesData {
+  const key = s.key === "score" ? (s.metric.columns.find((c) => c.column === s.column)?.key ?? s.key) : s.key;
+  return {
+    label: s.metric.columns.length === 0 ? s.metric.name : columnLabel(s.metric, key),
+    metric: s.metric.name,
+    column: s.column,
+    key: s.key,
+    scale: s.metric.scale,
+    corpus: s.metric.corpus[s.column],
+    ci: s.metric.ci?.[s.column],
+    counts: s.counts,
+    n: s.n,
+    mean: s.n ? s.sum / s.n : 0,
+    min: s.n ? s.min : 0,
+    max: s.n ? s.max : 0,
+    higherIsBetter: s.metric.higherIsBetter,
+  };
+}
+
 /** Read a run's output rows and summarise them for the report (`renderReport` draws it). */
 export async function collectReportData(run: ReportRun, options: CollectOptions = {}): Promise<ReportData> {
   const m = run.manifest;
-  const format = m.outputFormat;
-  const keep = options.worst ?? 15;
   const fields = m.fields;
-  const metricKeys = new Set<string>(m.metrics.flatMap((x) => [x.name, ...x.columns.map((c) => `${x.name}.${c.key}`), `${x.name}.score`, `${x.name}.reason`]));
+  const metricKeys = m.metrics.flatMap((x) => [x.name, ...x.columns.map((c) => `${x.name}.${c.key}`), `${x.name}.score`, `${x.name}.reason`]);
   const exclude = new Set<string>([fields.hypothesis, ...fields.references, ...(fields.id ? [fields.id] : []), ...metricKeys, "input", "_error"]);
   const by = options.by ?? (await detectSlices(run, exclude));
-
-  const series: Series[] = [];
-  for (const metric of m.metrics) {
-    const cols = metric.columns.length ? [{ column: metric.headline, key: "score" }, ...metric.columns.filter((c) => c.column !== metric.headline)] : [{ column: metric.headline, key: "score" }];
-    for (const c of cols) series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
-  }
-  const worst = m.metrics.map(() => [] as RowSample[]);
-  // the worst score of each metric and how many rows have it
-  const worstScore = m.metrics.map(() => ({ score: NaN, count: 0 }));
-  const idField = options.idField ?? fields.id;
-  const judgedAgainst = m.metrics.map((metric) => (m.kind === "judge" ? metric.judgedAgainst : undefined));
-  // among rows with the same score, a deterministic sample (hash of the line), not the file's first ones
-  const trim = (list: RowSample[], higher: boolean) => {
-    list.sort((a, b) => (higher ? a.score - b.score : b.score - a.score) || tieOrder(a.line) - tieOrder(b.line) || a.line - b.line);
-    list.length = Math.min(list.length, keep);
-  };
-
   // slices: corpus scores from the harness over the run's statistics (score runs), else means of row
-  // scores; this pass only records each row's slice value
+  // scores; the pass over the rows only records each row's slice value
   const useStats = m.kind === "score" && run.sliceScores !== undefined;
-  const keys = new Map<string, (string | null)[]>(by.map((f) => [f, []]));
-  const means = new Map<string, Map<string, { rows: number; scored: number; sums: Map<string, { s: number; n: number }> }>>(by.map((f) => [f, new Map()]));
-  let rows = 0;
-
-  {
-    for await (const { line, row } of run.rows()) {
-      if (row === null && format === "csv" && rows === 0 && line === 1) continue; // the header
-      rows++;
-      if (!row) {
-        if (useStats) for (const f of by) keys.get(f)!.push(null);
-        continue;
-      }
-      options.onRow?.(row);
-      const sliceValues: Record<string, string> = {};
-      for (const f of by) {
-        const v = rowField(row, f);
-        sliceValues[f] = v === undefined || v === null || v === "" ? "(none)" : text(v);
-      }
-      if (useStats) for (const f of by) keys.get(f)!.push(sliceValues[f]!);
-      for (const s of series) {
-        const v = valueOf(row, s.metric, s.key);
-        if (v === undefined) continue;
-        s.n++;
-        s.sum += v;
-        if (v < s.min) s.min = v;
-        if (v > s.max) s.max = v;
-        s.counts[binOf(v, s.metric.scale)]!++;
-      }
-      const hasError = row._error !== undefined && row._error !== "" && row._error !== null;
-      for (const f of by) {
-        const table = means.get(f)!;
-        let e = table.get(sliceValues[f]!);
-        if (!e) table.set(sliceValues[f]!, (e = { rows: 0, scored: 0, sums: new Map() }));
-        e.rows++;
-        if (!hasError) e.scored++;
-        for (const s of series) {
-          const v = valueOf(row, s.metric, s.key);
-          if (v === undefined) continue;
-          const label = `${s.metric.name}\u0000${s.column}`;
-          const a = e.sums.get(label) ?? { s: 0, n: 0 };
-          a.s += v;
-          a.n++;
-          e.sums.set(label, a);
-        }
-      }
-      m.metrics.forEach((metric, i) => {
-        const v = valueOf(row, metric, "score");
-        if (v === undefined) return;
-        const w = worstScore[i]!;
-        if (Number.isNaN(w.score) || (metric.higherIsBetter ? v < w.score : v > w.score)) {
-          w.score = v;
-          w.count = 1;
-        } else if (v === w.score) w.count++;
-        const list = worst[i]!;
-        list.push({
-          line,
-          id: idField ? text(rowField(row, idField)) || undefined : row.id !== undefined && row.id !== null && typeof row.id !== "object" ? text(row.id) : undefined,
-          score: v,
-          hypothesis: text(rowField(row, fields.hypothesis)),
-          references: refsOf(row, judgedAgainst[i]?.paths ?? fields.references),
-          input: m.kind === "judge" ? text(rowField(row, "input")) || undefined : undefined,
-          slices: sliceValues,
-          reason: reasonOf(row, metric),
-        });
-        if (list.length > 2 * keep) trim(list, metric.higherIsBetter);
-      });
-    }
-  }
-  if (rows === 0) {
+  const pass = await passRows(run, by, useStats, options);
+  if (pass.rows === 0) {
     const message = `${m.output} has no rows`;
     throw options.noRowsError ? options.noRowsError(message) : new InvalidArgumentError(message, { argument: "run" });
   }
   options.onRowsDone?.();
-  m.metrics.forEach((metric, i) => trim(worst[i]!, metric.higherIsBetter));
-
   const notes: string[] = [];
-  let corpusSlices: Map<string, Map<string, SliceScore>> | undefined;
-  if (useStats && by.length) {
-    try {
-      const ciOpts = options.sliceCi === false ? undefined : (options.sliceCi ?? { resamples: 1000, seed: 12345 });
-      const res = await run.sliceScores!(Object.fromEntries(keys), ciOpts ? { bootstrap: ciOpts } : {});
-      corpusSlices = new Map(by.map((f) => [f, new Map(res[f]!.map((e) => [e.value, e]))]));
-    } catch {
-      notes.push("Slice scores are means of row scores: the statistics file did not match the run's corpus scores.");
-    }
-  }
-
-  const sliceTables: SliceTable[] = by.map((field) => {
-    const corpus = corpusSlices?.get(field);
-    const table = means.get(field)!;
-    const values = [...table.entries()]
-      .map(([value, e]) => {
-        const scores: Record<string, number | undefined> = {};
-        const ci: Record<string, { lower: number; upper: number } | undefined> = {};
-        for (const s of series) {
-          const label = `${s.metric.name}\u0000${s.column}`;
-          const c = corpus?.get(value)?.ci?.[s.metric.name]?.[s.column];
-          if (c) ci[label] = { lower: c.lower, upper: c.upper };
-          if (corpus) scores[label] = corpus.get(value)?.scores[s.metric.name]?.[s.column];
-          else {
-            const a = e.sums.get(label);
-            scores[label] = a && a.n > 0 ? a.s / a.n : undefined;
-          }
-        }
-        return { value, rows: e.rows, scored: e.scored, scores, ...(Object.keys(ci).length ? { ci } : {}) };
-      })
-      .sort((a, b) => b.rows - a.rows || a.value.localeCompare(b.value));
-    return { field, aggregation: corpus ? "corpus" : "mean", values };
-  });
-
+  const corpusSlices = useStats && by.length ? await corpusSliceScores(run, by, pass.keys, options, notes) : undefined;
   return {
     title: options.title ?? `evalkern ${m.kind} report`,
     kind: m.kind,
@@ -384,30 +470,16 @@ export async function collectReportData(run: ReportRun, options: CollectOptions 
     input: m.input,
     output: m.output,
     rows: m.rows,
-    series: series.map((s) => ({
-      label: s.metric.columns.length === 0 ? s.metric.name : columnLabel(s.metric, s.key === "score" ? (s.metric.columns.find((c) => c.column === s.column)?.key ?? s.key) : s.key),
-      metric: s.metric.name,
-      column: s.column,
-      key: s.key,
-      scale: s.metric.scale,
-      corpus: s.metric.corpus[s.column],
-      ci: s.metric.ci?.[s.column],
-      counts: s.counts,
-      n: s.n,
-      mean: s.n ? s.sum / s.n : 0,
-      min: s.n ? s.min : 0,
-      max: s.n ? s.max : 0,
-      higherIsBetter: s.metric.higherIsBetter,
-    })),
-    slices: sliceTables,
-    worst: m.metrics.map((metric, i) => {
-      const w = worstScore[i]!;
-      const shownAtWorst = worst[i]!.filter((r) => r.score === w.score).length;
+    series: pass.series.map(seriesData),
+    slices: by.map((field) => sliceTable(field, pass.means, pass.series, corpusSlices?.get(field))),
+    worst: pass.worst.map((w) => {
+      const shownAtWorst = w.rows.filter((r) => r.score === w.score).length;
+      const judgedAgainst = m.kind === "judge" ? w.metric.judgedAgainst : undefined;
       return {
-        label: metric.name,
-        scale: metric.scale,
-        rows: worst[i]!,
-        ...(judgedAgainst[i] ? { referenceLabel: judgedAgainst[i]!.label } : {}),
+        label: w.metric.name,
+        scale: w.metric.scale,
+        rows: w.rows,
+        ...(judgedAgainst ? { referenceLabel: judgedAgainst.label } : {}),
         ...(w.count > shownAtWorst ? { tie: { score: w.score, count: w.count } } : {}),
       };
     }),

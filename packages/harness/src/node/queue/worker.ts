@@ -139,7 +139,8 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
     const again = rowsOutput(specs, r.format, r.delimiter, r.inputColumns as string[], r.escapeFormulas, r.quote);
     if (canon(again) !== canon(r)) reject("the rows output settings do not match the metrics");
   }
-  return { metrics: specs, fields, jsonOutput: true, keepStatistics: c.keepStatistics, positionKey: "line", rows: c.rows, strictUtf8: c.strictUtf8 };
+  const output = c.rows ? { kind: "rows" as const, rows: c.rows } : { kind: "scores" as const, positionKey: "line" as const };
+  return { metrics: specs, fields, output, keepStatistics: c.keepStatistics, strictUtf8: c.strictUtf8 };
 }
 
 /**

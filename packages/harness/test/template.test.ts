@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MissingFieldError, compileTemplate } from "./template.js";
-import { normalizeBaseUrl } from "./client.js";
-import { parseHfUri } from "./dataset.js";
+import { MissingFieldError, compileTemplate } from "../src/byob/template.js";
+import { normalizeBaseUrl } from "../src/byob/client.js";
+import { parseHfUri } from "../src/byob/dataset.js";
 
 describe("BYOB templates", () => {
   it("fills {field}, dotted and indexed fields with Python str(); {{ }} escape", () => {

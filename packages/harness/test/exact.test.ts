@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./fsum.js";
-import { firstRecordBoundary, getPath, lastRecordBoundary, parseCsv } from "./records.js";
-import { Xoshiro128 } from "./rng.js";
+import { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "../src/bulk/fsum.js";
+import { firstRecordBoundary, getPath, lastRecordBoundary, parseCsv } from "../src/bulk/records.js";
+import { Xoshiro128 } from "../src/bulk/rng.js";
 
 describe("fsum", () => {
   it("is exact and order-independent (as math.fsum)", () => {
