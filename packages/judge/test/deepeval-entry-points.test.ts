@@ -287,6 +287,22 @@ describe("every judge measurement reports its scoring path", () => {
     expect(metric.judgeCalls.length).toBeLessThan(3);
   });
 
+  it("a copy books its calls and tokens into itself, never into the metric it was copied from", async () => {
+    server.enqueue("chat", ...relevancyReplies());
+    const metric = new AnswerRelevancyMetric({ model: testJudge(server) });
+    await metric.aMeasure(testCase);
+    const copy = metric.copy();
+    expect(copy.judgeCalls).toEqual([]);
+    expect(metric.judgeCalls).toHaveLength(3);
+    // The copy's measurement: one statement call only (tokens 7 in, 0 out), then a failed verdict call.
+    server.enqueue("chat", chatJson({ statements: ["x"] }, { usage: { prompt_tokens: 7, completion_tokens: 0 } }), chatText("not json"));
+    await copy.aMeasure(testCase).catch(() => undefined);
+    expect(copy.judgeCalls[0]!.schema).toBe("statements");
+    expect(copy.inputTokens).toBeGreaterThanOrEqual(7);
+    expect(metric.judgeCalls).toHaveLength(3);
+    expect([metric.inputTokens, metric.outputTokens]).toEqual([1_000_000, 1_000_000]);
+  });
+
   it("G-Eval: logprob-weighted or raw-score", async () => {
     const make = (judge: OpenAICompatibleJudge) =>
       new GEval({ model: judge, name: "C", evaluationSteps: ["Check."], evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT] });
