@@ -1,7 +1,7 @@
-"""Writes evalwire-literal-cases.json: sources and what CPython 3.11's ast.literal_eval does with
+"""Writes literal-cases.json: sources and what CPython 3.11's ast.literal_eval does with
 them, for test/evalwire.literal.test.ts.
 
-    python3 test/evalwire-literal-cases.gen.py > test/evalwire-literal-cases.json
+    python3 test/evalwire/literal-cases.gen.py > test/evalwire/literal-cases.json
 
 Each case is {"src", "kind", "value"?}: kind "ok" with the value encoded below, "kept" for the
 ValueError/SyntaxError that evalwire's _parse_expected catches (the text is kept as a string), or

@@ -1,5 +1,5 @@
 // The safe `ast.literal_eval` port (src/python/literal.ts): every case of
-// evalwire-literal-cases.json (CPython 3.11's outcome, from evalwire-literal-cases.gen.py) plus the
+// literal-cases.json (CPython 3.11's outcome, from literal-cases.gen.py) plus the
 // behaviours that matter to evalwire, spelled out.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -84,7 +84,7 @@ const DEVIATIONS: Record<string, { kind: string; value: Encoded }> = {
   "'\\ud83d\\ude00'": { kind: "ok", value: ["str", [0x1f600]] },
 };
 
-describe("literalEval against CPython 3.11 (evalwire-literal-cases.json)", () => {
+describe("literalEval against CPython 3.11 (literal-cases.json)", () => {
   it.each(cases.map((c) => [JSON.stringify(c.src).slice(0, 60), c] as const))("%s", (_name, c) => {
     const want = DEVIATIONS[c.src] ?? (c.value === undefined ? { kind: c.kind } : { kind: c.kind, value: c.value });
     expect(outcome(c.src)).toEqual(want);

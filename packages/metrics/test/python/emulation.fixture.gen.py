@@ -1,8 +1,8 @@
-"""Regenerates test/byob-python.fixture.json: CPython 3.11 answers for the Python emulation suites
-(test/byob-python.test.ts): `re.search` on random patterns/strings (spans in UTF-16 units, or the
+"""Regenerates test/python/emulation.fixture.json: CPython 3.11 answers for the Python emulation suites
+(test/python/emulation.test.ts): `re.search` on random patterns/strings (spans in UTF-16 units, or the
 exception type), `round(x, n)`, `repr(float)` and `str(value)`.
 
-    python3 test/byob-python.fixture.gen.py > test/byob-python.fixture.json
+    python3 test/python/emulation.fixture.gen.py > test/python/emulation.fixture.json
 """
 import json, math, random, re, struct, sys, warnings
 

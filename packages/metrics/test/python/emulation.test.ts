@@ -1,5 +1,5 @@
 // The Python emulation under the BYOB scorers: `re` (src/python/regex.ts), `round` and `repr`/`str`,
-// against CPython 3.11 answers (test/byob-python.fixture.json, made by test/byob-python.fixture.gen.py)
+// against CPython 3.11 answers (test/python/emulation.fixture.json, made by test/python/emulation.fixture.gen.py)
 // and hand-picked cases from docs/spec/rule-metrics.md §0.1 and §2.4.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
