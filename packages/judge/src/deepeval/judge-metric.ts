@@ -276,7 +276,11 @@ export abstract class JudgeMetric extends BaseMetric {
   }
 
   private openSession(): JudgeSession {
-    return new JudgeSession(this.model, { name: () => this.name, accrue: (usage) => this.accrueUsage(usage), gather: (tasks) => this.gather(tasks) });
+    return new JudgeSession(this.model, {
+      name: () => this.name,
+      accrue: (usage) => this.accrueUsage(usage),
+      gather: (tasks) => this.gather(tasks),
+    });
   }
 
   protected override resetState(): void {
@@ -343,7 +347,11 @@ export abstract class ConversationalJudgeMetric extends BaseConversationalMetric
   }
 
   private openSession(): JudgeSession {
-    return new JudgeSession(this.model, { name: () => this.name, accrue: (usage) => this.accrueUsage(usage), gather: (tasks) => this.gather(tasks) });
+    return new JudgeSession(this.model, {
+      name: () => this.name,
+      accrue: (usage) => this.accrueUsage(usage),
+      gather: (tasks) => this.gather(tasks),
+    });
   }
 
   protected override resetState(): void {
