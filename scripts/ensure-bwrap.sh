@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure bubblewrap (`bwrap`) exists for the sandbox tests (packages/metrics/test/dsrs-sandbox-files.test.ts):
+# Makes sure bubblewrap (`bwrap`) exists for the sandbox tests (packages/metrics/test/dsrs/sandbox-files.test.ts):
 # `SandboxMetric`/`TestPassMetric` with `scratch: true` confine a command's files with it on Linux. Installs
 # Debian's `bubblewrap` package when running as root; otherwise says what to run. Idempotent and quiet when
 # bwrap is already there. Exits 0 even when it cannot install it: the runs then report `files` as not

@@ -185,25 +185,107 @@ export function checkModel(model: unknown, metric: string): JudgeModel {
   throw new JudgeMetricConfigError("model", `${metric}: 'model' must be a JudgeModel (an object with generate()) or a model name`);
 }
 
+/** What a {@link JudgeSession} needs of its metric: the metric's own hooks, bound to one instance. */
+export interface JudgeSessionHost {
+  /** The metric's name when a call is made (the ledger tag; a metric may name itself late). */
+  name(): string;
+  /** Add a call's usage to the metric's cost and tokens. */
+  accrue(usage: MetricUsage): void;
+  /** Run independent calls as the metric's `asyncMode` says. */
+  gather(tasks: readonly (() => Promise<unknown>)[]): Promise<unknown[]>;
+}
+
+/**
+ * One measurement's dealings with the judge, the part `JudgeMetric` and `ConversationalJudgeMetric`
+ * share (their DeepEval bases differ, so they cannot share a parent): every call is booked under the
+ * metric, its usage accrues into the metric's cost and tokens, and its record lands in `calls`.
+ *
+ * Details: a metric opens a fresh session at every reset. `copy()` copies fields one by one, so a
+ * session kept across a reset would let the copy book its calls into the original's.
+ */
+export class JudgeSession {
+  /** The judge calls of the measurement, in completion order. */
+  readonly calls: JudgeCallRecord[] = [];
+
+  constructor(
+    readonly model: JudgeModel,
+    private readonly host: JudgeSessionHost,
+  ) {}
+
+  /**
+   * The judge of a metric being built (see {@link checkModel}) and the options for its DeepEval base,
+   * whose `evaluationModel` defaults to the judge's name. Unknown option keys are refused first.
+   */
+  static resolve(target: WithOptionKeys, options: JudgeMetricOptions): { model: JudgeModel; options: JudgeMetricOptions } {
+    checkOptionKeys(target, options);
+    const model = checkModel(options.model, target.name);
+    return { model, options: { ...options, evaluationModel: options.evaluationModel ?? model.name } };
+  }
+
+  /** One judge call; the validated value. */
+  async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
+    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  }
+
+  /** One judge call; the validated value and the token logprobs when they were asked for. */
+  judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
+    return callJudge(this.model, schema, prompt, (usage) => this.host.accrue(usage), {
+      metric: this.host.name(),
+      record: (call) => this.calls.push(call),
+      ...options,
+    });
+  }
+
+  /** The reason call (`{reason: string}`). */
+  async reason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    return (await this.judge(reasonSchema, prompt, { signal })).reason;
+  }
+
+  /** Two independent calls of different result types, through the metric's `gather`. */
+  async pair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    const [a, b] = await this.host.gather([first, second]);
+    return [a as A, b as B];
+  }
+
+  /** How the measurement got its score (null when no call returned). */
+  get scoringPath(): ScoringPath | null {
+    return callsScoringPath(this.calls);
+  }
+
+  /** Cost is reported for priced models (DeepEval's "native" models); `reportsCost: false` → null. */
+  get tracksCost(): boolean {
+    return this.model.reportsCost !== false;
+  }
+}
+
 /**
  * A single-turn DeepEval metric scored by a judge model (the base of AnswerRelevancy, Faithfulness,
  * G-Eval, DAG, ...). Subclasses implement `evaluateAsync` with `this.judge(...)` calls; `measure()`
- * throws `SyncMeasureUnsupportedError` (use `aMeasure`).
+ * throws `SyncMeasureUnsupportedError` (use `aMeasure`). The judge work is its {@link JudgeSession}'s.
  */
 export abstract class JudgeMetric extends BaseMetric {
   readonly model: JudgeModel;
+  private session: JudgeSession;
 
   // Options may be left out (DeepEval's `AnswerRelevancyMetric()`): the judge is then the default one.
   protected constructor(options: JudgeMetricOptions = {}, traits: BaseMetricTraits = {}) {
-    checkOptionKeys(new.target, options);
-    const model = checkModel(options.model, new.target.name);
-    super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
-    this.model = model;
+    const resolved = JudgeSession.resolve(new.target, options);
+    super(resolved.options, traits);
+    this.model = resolved.model;
+    this.session = this.openSession();
   }
 
-  /** One judge call whose usage accrues into this measurement. */
-  protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
-    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
+  private openSession(): JudgeSession {
+    return new JudgeSession(this.model, {
+      name: () => this.name,
+      accrue: (usage) => this.accrueUsage(usage),
+      gather: (tasks) => this.gather(tasks),
+    });
+  }
+
+  protected override resetState(): void {
+    super.resetState();
+    this.session = this.openSession();
   }
 
   // A multimodal test case and a judge known not to take images: refuse before any call (DeepEval
@@ -213,41 +295,37 @@ export abstract class JudgeMetric extends BaseMetric {
     super.validateTestCase(testCase);
   }
 
+  /** One judge call whose usage accrues into this measurement. */
+  protected judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
+    return this.session.judge(schema, prompt, options);
+  }
+
   protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
-    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
-      metric: this.name,
-      record: (call) => this.judgeCalls.push(call),
-      ...options,
-    });
+    return this.session.judgeWithLogprobs(schema, prompt, options);
   }
 
   /** The judge calls of the last measurement, in completion order. */
-  judgeCalls: JudgeCallRecord[] = [];
+  get judgeCalls(): JudgeCallRecord[] {
+    return this.session.calls;
+  }
 
   /** How the last measurement got its score (null before one, or when no call returned). */
   get scoringPath(): ScoringPath | null {
-    return callsScoringPath(this.judgeCalls);
+    return this.session.scoringPath;
   }
 
-  protected override resetState(): void {
-    super.resetState();
-    this.judgeCalls = [];
-  }
-
-  /** Cost is reported for priced models (DeepEval's "native" models); `reportsCost: false` → null. */
   protected override get tracksCost(): boolean {
-    return this.model.reportsCost !== false;
+    return this.session.tracksCost;
   }
 
   /** The reason call (`{reason: string}`). */
-  protected async judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
-    return (await this.judge(reasonSchema, prompt, { signal })).reason;
+  protected judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    return this.session.reason(prompt, signal);
   }
 
   /** Two independent calls of different result types, through `gather` (concurrent in `asyncMode`). */
-  protected async gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
-    const [a, b] = await this.gather<unknown>([first, second]);
-    return [a as A, b as B];
+  protected gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    return this.session.pair(first, second);
   }
 
   /** Add a child metric's cost and tokens (DAG children). */
@@ -256,55 +334,57 @@ export abstract class JudgeMetric extends BaseMetric {
   }
 }
 
-/** A conversational DeepEval metric scored by a judge model (KnowledgeRetention, ...). */
+/** A conversational DeepEval metric scored by a judge model (KnowledgeRetention, ...); see {@link JudgeMetric}. */
 export abstract class ConversationalJudgeMetric extends BaseConversationalMetric {
   readonly model: JudgeModel;
+  private session: JudgeSession;
 
-  // Options may be left out (DeepEval's `AnswerRelevancyMetric()`): the judge is then the default one.
   protected constructor(options: JudgeMetricOptions = {}, traits: MetricTraits = {}) {
-    checkOptionKeys(new.target, options);
-    const model = checkModel(options.model, new.target.name);
-    super({ ...options, evaluationModel: options.evaluationModel ?? model.name }, traits);
-    this.model = model;
+    const resolved = JudgeSession.resolve(new.target, options);
+    super(resolved.options, traits);
+    this.model = resolved.model;
+    this.session = this.openSession();
   }
 
-  protected async judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
-    return (await this.judgeWithLogprobs(schema, prompt, options)).value;
-  }
-
-  protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
-    return callJudge(this.model, schema, prompt, (usage) => this.accrueUsage(usage), {
-      metric: this.name,
-      record: (call) => this.judgeCalls.push(call),
-      ...options,
+  private openSession(): JudgeSession {
+    return new JudgeSession(this.model, {
+      name: () => this.name,
+      accrue: (usage) => this.accrueUsage(usage),
+      gather: (tasks) => this.gather(tasks),
     });
-  }
-
-  /** The judge calls of the last measurement, in completion order. */
-  judgeCalls: JudgeCallRecord[] = [];
-
-  /** How the last measurement got its score (null before one, or when no call returned). */
-  get scoringPath(): ScoringPath | null {
-    return callsScoringPath(this.judgeCalls);
   }
 
   protected override resetState(): void {
     super.resetState();
-    this.judgeCalls = [];
+    this.session = this.openSession();
+  }
+
+  protected judge<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<T> {
+    return this.session.judge(schema, prompt, options);
+  }
+
+  protected judgeWithLogprobs<T>(schema: JudgeSchema<T>, prompt: string, options: JudgeCallOptions = {}): Promise<JudgeReply<T>> {
+    return this.session.judgeWithLogprobs(schema, prompt, options);
+  }
+
+  get judgeCalls(): JudgeCallRecord[] {
+    return this.session.calls;
+  }
+
+  get scoringPath(): ScoringPath | null {
+    return this.session.scoringPath;
   }
 
   protected override get tracksCost(): boolean {
-    return this.model.reportsCost !== false;
+    return this.session.tracksCost;
   }
 
-  protected async judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
-    return (await this.judge(reasonSchema, prompt, { signal })).reason;
+  protected judgeReason(prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    return this.session.reason(prompt, signal);
   }
 
-  /** Two independent calls of different result types, through `gather` (concurrent in `asyncMode`). */
-  protected async gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
-    const [a, b] = await this.gather<unknown>([first, second]);
-    return [a as A, b as B];
+  protected gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    return this.session.pair(first, second);
   }
 }
 

@@ -1,6 +1,6 @@
 // The scripted judge replies of the examples in README.md and README-deepeval.md, keyed by the example's
 // "### " title, then by the JSON schema name the judge sends (a FIFO queue per name). Shared by
-// test/readme.test.ts, test/deepeval-readme.test.ts (in process, output checked line by line) and the
+// test/readme.test.ts, test/deepeval/readme.test.ts (in process, output checked line by line) and the
 // workspace's README-block test (packages/cli/test/readme-blocks.test.ts, each block as its own ES module).
 import { chatJson, chatText, embeddings, moderation, textLogprobs, type RecordedRequest, type ScriptedReply } from "./server.js";
 

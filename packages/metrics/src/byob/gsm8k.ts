@@ -9,7 +9,7 @@
 // took minutes on a 10 MB response of digits. Why the scanners give Python's answers: in every pattern
 // the greedy choice can never be undone by backtracking (what follows a `\s*`, `[\d,]*` or `\d+` can
 // never be a character that run consumes), so the match at a start position is the greedy one, and a
-// match exists there exactly when the greedy walk succeeds. test/byob-extract.test.ts checks this
+// match exists there exactly when the greedy walk succeeds. test/byob/extract.test.ts checks this
 // against the regexes on random inputs.
 import { PythonCompatError } from "../errors.js";
 import { pyDecimalValue, pyIsSpace } from "../python/re/unicode.js";
