@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CsvSplitter, csvCell, csvLine, parseCsvText } from "./csv.js";
+import { CsvSplitter, csvCell, csvLine, parseCsvText } from "../src/io/csv.js";
 
 describe("CSV records (the bulk scorer's rules)", () => {
   it("splits quoted fields, escaped quotes, CRLF, blank lines and embedded newlines", () => {
