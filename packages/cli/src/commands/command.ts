@@ -22,7 +22,9 @@ export interface CommandContext {
 export function positiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+      throw new InvalidArgumentError(`${name} must be a positive integer.`);
+    }
     return n;
   };
 }

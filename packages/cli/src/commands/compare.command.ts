@@ -24,7 +24,11 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option("-j, --workers <n>", "worker threads", positiveInt("--workers"))
     .option("--json", "print the results as JSON")
     .option("--no-progress", "no progress on stderr while raw input files are scored")
-    .addOption(new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal").argParser(positiveInt("--progress-interval")).default(5000))
+    .addOption(
+      new Option("--progress-interval <ms>", "interval of the plain progress lines when stderr is not a terminal")
+        .argParser(positiveInt("--progress-interval"))
+        .default(5000),
+    )
     .addHelpText(
       "after",
       "\nExamples:\n  evalkern compare base.scored.jsonl new.scored.jsonl --by lang\n" +

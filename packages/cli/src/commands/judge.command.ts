@@ -37,7 +37,10 @@ export function registerJudge(program: Command, ctx: CommandContext): void {
     .option("--no-progress", "no progress on stderr")
     .addHelpText(
       "after",
-      `\n${judgeMetricsHelp()}\nRename a metric's output key with name=NAME, as in \`evalkern score\` (as=NAME still works but is deprecated; for g-eval, name= is also G-Eval's name).\n\nExamples:\n  evalkern judge rag.jsonl --metric faithfulness --metric answer-relevancy --model gpt-4o-mini --cache judge-cache.jsonl\n  evalkern judge rag.jsonl --metric faithfulness --model gpt-4o-mini --cache judge-cache.jsonl --replay   # CI: no network\n`,
+      `\n${judgeMetricsHelp()}\nRename a metric's output key with name=NAME, as in \`evalkern score\` ` +
+        "(as=NAME still works but is deprecated; for g-eval, name= is also G-Eval's name).\n\nExamples:\n" +
+        "  evalkern judge rag.jsonl --metric faithfulness --metric answer-relevancy --model gpt-4o-mini --cache judge-cache.jsonl\n" +
+        "  evalkern judge rag.jsonl --metric faithfulness --model gpt-4o-mini --cache judge-cache.jsonl --replay   # CI: no network\n",
     )
     .action(async (input: string, o: Record<string, unknown>) => {
       const { judgeCommand } = await import("./judge.js");

@@ -235,7 +235,11 @@ function checkJudgeArguments(options: JudgeCommandOptions) {
 }
 
 /** The OpenAI-compatible judge with its cache, prices and limits; in --replay it can never reach a network. */
-function createJudgeModel(judge: JudgeModule, options: JudgeCommandOptions, modelName: string): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
+function createJudgeModel(
+  judge: JudgeModule,
+  options: JudgeCommandOptions,
+  modelName: string,
+): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
   const cache = options.cache
     ? new judge.JudgeCache({ store: new judge.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
     : undefined;
@@ -279,7 +283,12 @@ function judgeCase(value: Record<string, unknown>, options: JudgeCommandOptions)
 }
 
 /** Every row × metric, a bounded number in flight; a failed evaluation is a cell with its error, never a score. */
-async function judgeAll(cases: readonly JudgeCase[], runners: readonly JudgeRunner[], options: JudgeCommandOptions, io: ScoreIo): Promise<Cell[][]> {
+async function judgeAll(
+  cases: readonly JudgeCase[],
+  runners: readonly JudgeRunner[],
+  options: JudgeCommandOptions,
+  io: ScoreIo,
+): Promise<Cell[][]> {
   const results: Cell[][] = cases.map(() => runners.map(() => ({ ok: false })));
   const progress = options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: "judge" }) : undefined;
   const tasks: [number, number][] = [];
@@ -396,7 +405,8 @@ function printJudgeSummary(
   const cacheLine = cache ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}` : "";
   const width = Math.max(...runners.map((r) => r.name.length));
   io.stdout.write(
-    `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n${formatCount(s.rows)} rows · model ${model.name}\n\n${table}\n\n` +
+    `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n` +
+      `${formatCount(s.rows)} rows · model ${model.name}\n\n${table}\n\n` +
       `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
       `signatures\n${runners.map((r) => `  ${r.name.padEnd(width)}  ${r.signature}`).join("\n")}\n`,
   );

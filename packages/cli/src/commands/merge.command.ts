@@ -15,7 +15,17 @@ export function registerMerge(program: Command, ctx: CommandContext): void {
     .addOption(new Option("--signatures <form>", "signatures in the table: short or full").choices(["short", "full"]).default("short"))
     .action(async (outputs: string[], o: Record<string, unknown>) => {
       const { mergeCommand } = await import("./merge.js");
-      const exit = await mergeCommand({ outputs, output: o.output as string, ci: o.ci !== false, workers: o.workers as number | undefined, json: o.json === true, signatures: o.signatures as "short" | "full" }, ctx.sink);
+      const exit = await mergeCommand(
+        {
+          outputs,
+          output: o.output as string,
+          ci: o.ci !== false,
+          workers: o.workers as number | undefined,
+          json: o.json === true,
+          signatures: o.signatures as "short" | "full",
+        },
+        ctx.sink,
+      );
       ctx.setExitCode(exit);
     });
 }

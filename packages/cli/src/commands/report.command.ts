@@ -11,7 +11,11 @@ export function registerReport(program: Command, ctx: CommandContext): void {
       "One HTML file with no external resources: score distributions per metric (SVG), per-slice tables, the " +
         "worst-scoring rows with hypothesis and references side by side, and the run's signatures.",
     )
-    .argument("<results...>", "per-row output of `evalkern score -o` or `evalkern judge -o`; two score outputs (baseline, then system) for a two-system report with paired deltas and significance")
+    .argument(
+      "<results...>",
+      "per-row output of `evalkern score -o` or `evalkern judge -o`; two score outputs (baseline, then system) for a two-system report " +
+        "with paired deltas and significance",
+    )
     .option("-o, --output <file>", "HTML file", "report.html")
     .option("--by <field>", "slice field(s) (default: detected: fields with 2–50 distinct short values)", collectList)
     .option("--worst <n>", "worst rows shown per metric", positiveInt("--worst"), 15)
@@ -20,9 +24,15 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     .option("--no-ci", "no bootstrap CIs per slice")
     .option("--resamples <n>", "bootstrap resamples of the per-slice CIs and the paired test", positiveInt("--resamples"), 1000)
     .option("--seed <n>", "bootstrap seed", nonNegativeInt("--seed"), 12345)
-    .addHelpText("after", "\nExamples:\n  evalkern report out.jsonl -o report.html --by lang\n  evalkern report base.scored.jsonl new.scored.jsonl -o ab.html --by lang   # paired Δ and p per metric and slice\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  evalkern report out.jsonl -o report.html --by lang\n  evalkern report base.scored.jsonl new.scored.jsonl -o " +
+        "ab.html --by lang   # paired Δ and p per metric and slice\n",
+    )
     .action(async (results: string[], o: Record<string, unknown>) => {
-      if (results.length > 2) throw new CliError(`report takes one results file, or two (baseline, then system); got ${results.length}`, EXIT.usage);
+      if (results.length > 2) {
+        throw new CliError(`report takes one results file, or two (baseline, then system); got ${results.length}`, EXIT.usage);
+      }
       const { writeReport } = await import("./report.js");
       const r = await writeReport({
         results: results[results.length - 1]!,

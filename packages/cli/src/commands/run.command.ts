@@ -26,7 +26,11 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option("--fail-on-skip", "exit non-zero when any sample was skipped")
     .option("--json", "print the aggregated report as JSON")
     .option("--no-progress", "no progress on stderr")
-    .addHelpText("after", "\nExamples:\n  evalkern run qa.yaml --base-url http://localhost:8000/v1 --model my-model -o results.json\n  evalkern run bench.ts --limit 50 --predictions preds.jsonl\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  evalkern run qa.yaml --base-url http://localhost:8000/v1 --model my-model -o results.json\n  evalkern run " +
+        "bench.ts --limit 50 --predictions preds.jsonl\n",
+    )
     .action(async (file: string, o: Record<string, unknown>) => {
       const { runCommand } = await import("./run.js");
       const exit = await runCommand({ file, ...o } as never, ctx.sink);

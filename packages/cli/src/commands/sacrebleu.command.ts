@@ -16,10 +16,18 @@ export function registerSacrebleu(program: Command, ctx: CommandContext): void {
     .addOption(new Option("-m, --metrics <name...>", "metrics (space-separated)").choices(["bleu", "chrf", "ter"]).default(["bleu"]))
     .option("-b, --score-only", "print only the computed score")
     .option("-w, --width <n>", "decimals of the printed scores", nonNegativeInt("--width"), 1)
-    .addOption(new Option("-f, --format <format>", "output format (overridden by $SACREBLEU_FORMAT, as in sacreBLEU)").choices(["json", "text", "latex"]).default("json"))
+    .addOption(
+      new Option("-f, --format <format>", "output format (overridden by $SACREBLEU_FORMAT, as in sacreBLEU)")
+        .choices(["json", "text", "latex"])
+        .default("json"),
+    )
     .option("--tokenize <name>", "BLEU tokenizer: 13a (default), intl, zh, char, none (sacreBLEU's -tok)")
     .addOption(new Option("-s, --smooth-method <method>", "BLEU smoothing").choices(["exp", "floor", "add-k", "none"]).default("exp"))
-    .option("--smooth-value <x>", "BLEU smoothing value for floor (default 0.1) and add-k (default 1) (sacreBLEU's -sv)", nonNegativeNumber("--smooth-value"))
+    .option(
+      "--smooth-value <x>",
+      "BLEU smoothing value for floor (default 0.1) and add-k (default 1) (sacreBLEU's -sv)",
+      nonNegativeNumber("--smooth-value"),
+    )
     .option("--lowercase", "case-insensitive BLEU (sacreBLEU's -lc)")
     .option("--chrf-char-order <n>", "chrF character n-gram order (-cc)", positiveInt("--chrf-char-order"), 6)
     .option("--chrf-word-order <n>", "chrF word n-gram order; 2 is chrF++ (-cw)", nonNegativeInt("--chrf-word-order"), 0)

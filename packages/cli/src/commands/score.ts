@@ -397,13 +397,15 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
   const plan = planScoreRun(options, guard, setRaw, input, scratch);
   const { name, output, dir, raw, format, delimiter, quote } = plan;
   const showProgress = options.progress !== false && !log.quiet;
-  const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs: options.progressInterval ?? 5000 }) : undefined;
+  const intervalMs = options.progressInterval ?? 5000;
+  const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs }) : undefined;
   if (options.resume && !options.queue && !scratch) {
     const done = await finishedRun({ harnessOptions: plan.harnessOptions, output, raw, bootstrap: plan.bootstrap });
     if (done.done) return alreadyDone(options, io, { input, output, dir, ...done });
     log.detail(`--resume: the finished run at ${output} is not the answer (${done.why}); scoring`);
   }
-  log.debug(`phase score: input ${input} (${format}), output ${output}, ${plan.resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${availableParallelism()} cores`);
+  const workers = `workers requested ${options.workers ?? "all"} of ${availableParallelism()} cores`;
+  log.debug(`phase score: input ${input} (${format}), output ${output}, ${plan.resolved.length} metrics, ${workers}`);
   const summary = await scorePlannedRun(options, io, guard, plan, { showProgress, progress });
   if (typeof summary === "number") return summary;
 
@@ -458,7 +460,13 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
  * Check the paths, resolve the metrics, take the output's lock and name the run's files; nothing is scored
  * yet. The lock comes before anything is written next to the output, so a second run fails here, naming its pid.
  */
-function planScoreRun(options: ScoreCommandOptions, guard: RunGuard, setRaw: (raw: string) => void, input: string, scratch: string | undefined): ScorePlan {
+function planScoreRun(
+  options: ScoreCommandOptions,
+  guard: RunGuard,
+  setRaw: (raw: string) => void,
+  input: string,
+  scratch: string | undefined,
+): ScorePlan {
   const name = options.input ?? input;
   const output = scratch ? join(scratch, "scores.jsonl") : resolve(options.output ?? defaultOutput(input, options.shard));
   if (!scratch) checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
@@ -502,7 +510,10 @@ function planScoreRun(options: ScoreCommandOptions, guard: RunGuard, setRaw: (ra
     ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
     ...(options.strictUtf8 ? { strictUtf8: true } : {}),
   };
-  return { name, input, output, dir, raw, format, delimiter, quote, outputFormat, outputQuote, fields, metricArgs, resolved, bootstrap, harnessOptions };
+  return {
+    ...{ name, input, output, dir, raw, format, delimiter, quote, outputFormat, outputQuote, fields },
+    ...{ metricArgs, resolved, bootstrap, harnessOptions },
+  };
 }
 
 /**
@@ -537,7 +548,8 @@ async function scorePlannedRun(
           log.debug(`phase score done; phase ci: ${p.total} bootstrap resamples`);
           if (showProgress) {
             progress?.finish(lastRecords);
-            ciProgress = createRowProgress({ sink: io.stderr, label: "95% CIs", unit: "resamples", intervalMs: options.progressInterval ?? 5000 });
+            const intervalMs = options.progressInterval ?? 5000;
+            ciProgress = createRowProgress({ sink: io.stderr, label: "95% CIs", unit: "resamples", intervalMs });
           }
         }
         ciProgress?.update(p.done, p.done / p.total);

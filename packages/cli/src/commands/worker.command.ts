@@ -22,10 +22,30 @@ export function registerWorker(program: Command, ctx: CommandContext): void {
     .option("--queue-url-file <path>", "read the queue URL from the first line of this file instead")
     .option("-c, --concurrency <n>", "chunks scored at once, one worker thread each (default: all cores)", positiveInt("--concurrency"))
     .addOption(new Option("--queue-name <name>", "BullMQ queue name shared with the producers").default("evalkern"))
-    .addOption(new Option("--lock-duration <ms>", "lock of a chunk being scored, renewed at half of it; a dead worker's chunks go to others after it").argParser(positiveInt("--lock-duration")).default(30000))
-    .addOption(new Option("--stalled-interval <ms>", "how often to look for chunks of dead workers").argParser(positiveInt("--stalled-interval")).default(30000))
-    .addOption(new Option("--max-stalled <n>", "times a chunk may lose its worker before it fails as a poison chunk").argParser(nonNegativeInt("--max-stalled")).default(1))
-    .option("--shared-dir <dir>", "let this worker read chunks of inputs under <dir> when a producer passes --shared-input (repeatable; default: none, chunks travel through Redis)", collect)
+    .addOption(
+      new Option(
+        "--lock-duration <ms>",
+        "lock of a chunk being scored, renewed at half of it; a dead worker's chunks go to others after it",
+      )
+        .argParser(positiveInt("--lock-duration"))
+        .default(30000),
+    )
+    .addOption(
+      new Option("--stalled-interval <ms>", "how often to look for chunks of dead workers")
+        .argParser(positiveInt("--stalled-interval"))
+        .default(30000),
+    )
+    .addOption(
+      new Option("--max-stalled <n>", "times a chunk may lose its worker before it fails as a poison chunk")
+        .argParser(nonNegativeInt("--max-stalled"))
+        .default(1),
+    )
+    .option(
+      "--shared-dir <dir>",
+      "let this worker read chunks of inputs under <dir> when a producer passes --shared-input (repeatable; default: none, chunks " +
+        "travel through Redis)",
+      collect,
+    )
     .addHelpText(
       "after",
       "\nOne Redis, N machines (no docker-compose needed):\n" +
