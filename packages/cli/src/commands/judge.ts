@@ -10,7 +10,7 @@ import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { delimiterOf, formatOf, readObjects } from "../io/records.js";
 import { AtomicWriter } from "../io/writer.js";
 import { checkJudgeMetric, createJudgeRunner, judgeMetricNames, type JudgeCase, type JudgeRunner } from "../judge-metrics.js";
-import { parseMetricArgument } from "../metric-options.js";
+import { parseMetricArgument, type MetricArgument } from "../metric-options.js";
 import { createRowProgress, formatCount } from "../progress.js";
 import { CLI_VERSION, ensureSidecar, type RunManifest, type RunMetric } from "../results.js";
 import type { JudgedAgainst } from "@evalkern/harness/report";
@@ -126,15 +126,94 @@ interface Cell {
   readonly error?: string;
 }
 
+type JudgeModule = typeof import("@evalkern/judge");
+type JudgeModel = InstanceType<JudgeModule["OpenAICompatibleJudge"]>;
+type JudgeCacheInstance = InstanceType<JudgeModule["JudgeCache"]>;
+type Row = { line: number; value: Record<string, unknown> };
+
 export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): Promise<number> {
+  const { metricArgs, floors, modelName, input, output } = checkJudgeArguments(options);
+  const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
+
+  const judge = await import("@evalkern/judge");
+  const { model, cache } = createJudgeModel(judge, options, modelName);
+  const runners: JudgeRunner[] = await Promise.all(metricArgs.map((a) => createJudgeRunner(judge, model, a, CLI_VERSION)));
+  const seen = new Set<string>();
+  for (const r of runners) {
+    if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);
+    seen.add(r.name);
+  }
+  if (floors) checkFloorNames(floors, runners.map((r) => r.name), "judge metric");
+
+  const cases: JudgeCase[] = rows.map(({ value }) => judgeCase(value, options));
+  const results = await judgeAll(cases, runners, options, io);
+  writeJudgedRows(output, rows, runners, results);
+
+  const metrics = judgeRunMetrics(runners, results, metricArgs, options);
+  const failures = results.flatMap((r, i) => r.map((c, j) => ({ c, i, j }))).filter((x) => !x.c.ok);
+  const badRows = new Set(failures.map((f) => f.i)).size;
+  const judgeInfo = {
+    model: model.name,
+    baseURL: options.replay ? null : model.baseURL,
+    replay: options.replay === true,
+    cache: cache ? { path: resolve(options.cache!), ...cache.stats } : null,
+    cost: model.ledger.total(),
+    byMetric: Object.fromEntries(model.ledger.byMetric()),
+  };
+  const manifest: RunManifest = {
+    version: 1,
+    kind: "judge",
+    tool: `evalkern ${CLI_VERSION}`,
+    createdAt: new Date().toISOString(),
+    input,
+    output,
+    inputFormat: formatOf(input),
+    outputFormat: formatOf(output),
+    fields: { hypothesis: options.outputField, references: [options.expectedField], id: undefined },
+    metrics,
+    rows: { records: rows.length, scored: rows.length - badRows, bad: badRows },
+    shard: null,
+    elapsedMs: 0,
+    judge: judgeInfo,
+  };
+  writeFileSync(join(ensureSidecar(output), "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  if (options.json) {
+    const summary = metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, mean: corpus[name], ci: ci?.[name] }));
+    io.stdout.write(`${JSON.stringify({ output, rows: manifest.rows, metrics: summary, judge: judgeInfo }, null, 2)}\n`);
+  } else {
+    printJudgeSummary(io, { input, output, rows: rows.length, runners, results, metrics, model, cache, options });
+  }
+  if (options.report) {
+    const { writeReport } = await import("./report.js");
+    await writeReport({ results: output, output: options.report });
+    if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), resolve(options.report))}\n`);
+  }
+  if (failures.length) {
+    const first = failures.slice(0, 5).map((f) => `  ${options.input} row ${f.i + 1}, ${runners[f.j]!.name}: ${f.c.error}`);
+    io.stderr.write(`${failures.length} judge evaluation(s) failed (no score is made up for them):\n${first.join("\n")}\n`);
+    if (!options.allowFailures) return EXIT.failure;
+  }
+  if (floors) {
+    const rates = Object.fromEntries(runners.map((m, j) => [m.name, passRate(results.map((r) => r[j]!))]));
+    const lines = floorFailures(floors, rates, "pass rate");
+    if (lines.length) {
+      io.stderr.write(`${lines.join("\n")}\n`);
+      return EXIT.failure;
+    }
+  }
+  return EXIT.ok;
+}
+
+/** The usage checks that need no file and no model: metrics, floors, --replay, the model's name, the paths. */
+function checkJudgeArguments(options: JudgeCommandOptions) {
   const metricArgs = (options.metric ?? []).map(parseMetricArgument);
   if (metricArgs.length === 0) throw usageError(`give at least one --metric (${judgeMetricNames().join(", ")})`);
   metricArgs.forEach(checkJudgeMetric);
   const floors = options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined;
   for (const a of metricArgs) if (a.options.as !== undefined) log.warn(`--metric ${a.raw}: as= is deprecated, rename with name= (as in \`evalkern score\`)`);
   if (options.replay && !options.cache) throw usageError("--replay needs --cache <file> (the recorded judge calls)");
-  const env = process.env;
-  const modelName = options.model ?? env.EVALKERN_JUDGE_MODEL;
+  const modelName = options.model ?? process.env.EVALKERN_JUDGE_MODEL;
   if (!modelName) throw usageError("no judge model: pass --model or set EVALKERN_JUDGE_MODEL");
   const input = resolve(options.input);
   const output = resolve(options.output ?? `${basename(input, extname(input))}.judged${formatOf(input) === "csv" ? extname(input) : ".jsonl"}`);
@@ -146,17 +225,22 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       { role: "--report", path: options.report },
     ],
   );
-  const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
+  return { metricArgs, floors, modelName, input, output };
+}
 
-  const judge = await import("@evalkern/judge");
+/** The OpenAI-compatible judge with its cache, prices and limits; in --replay it can never reach a network. */
+function createJudgeModel(
+  judge: JudgeModule,
+  options: JudgeCommandOptions,
+  modelName: string,
+): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
   const cache = options.cache
     ? new judge.JudgeCache({ store: new judge.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
     : undefined;
   const price = options.priceInput !== undefined || options.priceOutput !== undefined ? { inputPerMTok: options.priceInput ?? 0, outputPerMTok: options.priceOutput ?? 0 } : undefined;
-  const baseURL = options.baseUrl ?? env.EVALKERN_JUDGE_BASE_URL;
-  let model: InstanceType<typeof judge.OpenAICompatibleJudge>;
+  const baseURL = options.baseUrl ?? process.env.EVALKERN_JUDGE_BASE_URL;
   try {
-    model = new judge.OpenAICompatibleJudge({
+    const model = new judge.OpenAICompatibleJudge({
       model: modelName,
       // in replay no request is sent: the URL and key only have to satisfy the client (the cache key
       // does not contain the URL, so a cache recorded against any host replays)
@@ -175,30 +259,34 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
           }
         : {}),
     });
+    return { model, cache };
   } catch (e) {
     throw usageError((e as Error).message);
   }
-  const runners: JudgeRunner[] = await Promise.all(metricArgs.map((a) => createJudgeRunner(judge, model, a, CLI_VERSION)));
-  const seen = new Set<string>();
-  for (const r of runners) {
-    if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);
-    seen.add(r.name);
-  }
-  if (floors) checkFloorNames(floors, runners.map((r) => r.name), "judge metric");
+}
 
-  const cases: JudgeCase[] = rows.map(({ value }) => ({
+/** A row's fields as the judge metrics read them. */
+function judgeCase(value: Record<string, unknown>, options: JudgeCommandOptions): JudgeCase {
+  return {
     input: str(field(value, options.inputField)) ?? "",
     actualOutput: str(field(value, options.outputField)),
     expectedOutput: str(field(value, options.expectedField)),
     context: list(field(value, options.contextField)),
     retrievalContext: list(field(value, options.retrievalContextField)),
-  }));
+  };
+}
 
-  // rows × metrics, a bounded number in flight
-  const results: Cell[][] = rows.map(() => runners.map(() => ({ ok: false })));
+/** Every row × metric, a bounded number in flight; a failed evaluation is a cell with its error, never a score. */
+async function judgeAll(
+  cases: readonly JudgeCase[],
+  runners: readonly JudgeRunner[],
+  options: JudgeCommandOptions,
+  io: ScoreIo,
+): Promise<Cell[][]> {
+  const results: Cell[][] = cases.map(() => runners.map(() => ({ ok: false })));
   const progress = options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: "judge" }) : undefined;
   const tasks: [number, number][] = [];
-  for (let i = 0; i < rows.length; i++) for (let j = 0; j < runners.length; j++) tasks.push([i, j]);
+  for (let i = 0; i < cases.length; i++) for (let j = 0; j < runners.length; j++) tasks.push([i, j]);
   let nextTask = 0;
   let done = 0;
   const worker = async () => {
@@ -217,13 +305,15 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, tasks.length)) }, worker));
-  progress?.finish(rows.length);
+  progress?.finish(cases.length);
+  return results;
+}
 
-  // per-row output
-  const outputFormat = formatOf(output);
+/** The input rows with each metric's score, verdict, reason or error: four columns per metric in CSV, an object in JSONL. */
+function writeJudgedRows(output: string, rows: readonly Row[], runners: readonly JudgeRunner[], results: readonly Cell[][]): void {
   const writer = new AtomicWriter(output);
   const cell = (c: Cell) => (c.ok ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null, scoringPath: c.scoringPath ?? null } : { score: null, error: c.error });
-  if (outputFormat === "csv") {
+  if (formatOf(output) === "csv") {
     const keys = [...new Set(rows.flatMap((r) => Object.keys(r.value)))];
     const d = delimiterOf(output);
     writer.write(csvLine([...keys, ...runners.flatMap((r) => [`${r.name}.score`, `${r.name}.success`, `${r.name}.reason`, `${r.name}.error`])], d));
@@ -240,10 +330,16 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
     });
   }
   writer.commit();
+}
 
-  // summary
-  const total = model.ledger.total();
-  const metrics: RunMetric[] = runners.map((m, j) => {
+/** Each judge metric's entry of the run manifest: the mean with its bootstrap CI and how the rows were scored. */
+function judgeRunMetrics(
+  runners: readonly JudgeRunner[],
+  results: readonly Cell[][],
+  metricArgs: readonly MetricArgument[],
+  options: JudgeCommandOptions,
+): RunMetric[] {
+  return runners.map((m, j) => {
     const scores = results.map((r) => r[j]!).filter((c) => c.ok && typeof c.score === "number").map((c) => c.score as number);
     const { mean, ci } = meanWithCi(scores);
     const scoringPaths: Record<string, number> = {};
@@ -267,80 +363,47 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
       ...(against ? { judgedAgainst: against } : {}),
     };
   });
-  const failures = results.flatMap((r, i) => r.map((c, j) => ({ c, i, j }))).filter((x) => !x.c.ok);
-  const badRows = new Set(failures.map((f) => f.i)).size;
-  const byMetric = model.ledger.byMetric();
-  const judgeInfo = {
-    model: model.name,
-    baseURL: options.replay ? null : model.baseURL,
-    replay: options.replay === true,
-    cache: cache ? { path: resolve(options.cache!), ...cache.stats } : null,
-    cost: total,
-    byMetric: Object.fromEntries(byMetric),
-  };
-  const dir = ensureSidecar(output);
-  const manifest: RunManifest = {
-    version: 1,
-    kind: "judge",
-    tool: `evalkern ${CLI_VERSION}`,
-    createdAt: new Date().toISOString(),
-    input,
-    output,
-    inputFormat: formatOf(input),
-    outputFormat,
-    fields: { hypothesis: options.outputField, references: [options.expectedField], id: undefined },
-    metrics,
-    rows: { records: rows.length, scored: rows.length - badRows, bad: badRows },
-    shard: null,
-    elapsedMs: 0,
-    judge: judgeInfo,
-  };
-  writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
 
-  if (options.json) {
-    io.stdout.write(`${JSON.stringify({ output, rows: manifest.rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, mean: corpus[name], ci: ci?.[name] })), judge: judgeInfo }, null, 2)}\n`);
-  } else {
-    const table = formatTable(
-      ["metric", "mean", "95% CI", "pass", "failed"],
-      runners.map((m, j) => {
-        const cells = results.map((r) => r[j]!);
-        const ok = cells.filter((c) => c.ok && typeof c.score === "number");
-        const decided = ok.filter((c) => c.success !== null && c.success !== undefined);
-        const pass = decided.length ? `${((100 * decided.filter((c) => c.success).length) / decided.length).toFixed(0)}%` : "–";
-        const metric = metrics[j]!;
-        const ci = metric.ci?.[m.name];
-        return [`${m.name}${m.higherIsBetter ? "" : " (lower is better)"}`, formatScore(metric.corpus[m.name], 1), ci ? `${formatScore(ci.lower, 1)} – ${formatScore(ci.upper, 1)}` : "–", pass, String(cells.length - ok.length)];
-      }),
-      { align: ["l", "r", "r", "r", "r"] },
-    );
-    const usd = total.costUsd === null ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)` : `$${total.costUsd.toFixed(6)}`;
-    const cacheLine = cache ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}` : "";
-    const width = Math.max(...runners.map((r) => r.name.length));
-    io.stdout.write(
-      `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n${formatCount(rows.length)} rows · model ${model.name}\n\n${table}\n\n` +
-        `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
-        `signatures\n${runners.map((r) => `  ${r.name.padEnd(width)}  ${r.signature}`).join("\n")}\n`,
-    );
-  }
-  if (options.report) {
-    const { writeReport } = await import("./report.js");
-    await writeReport({ results: output, output: options.report });
-    if (!options.json) io.stdout.write(`\nreport: ${relative(process.cwd(), resolve(options.report))}\n`);
-  }
-  if (failures.length) {
-    const first = failures.slice(0, 5).map((f) => `  ${options.input} row ${f.i + 1}, ${runners[f.j]!.name}: ${f.c.error}`);
-    io.stderr.write(`${failures.length} judge evaluation(s) failed (no score is made up for them):\n${first.join("\n")}\n`);
-    if (!options.allowFailures) return EXIT.failure;
-  }
-  if (floors) {
-    const rates = Object.fromEntries(runners.map((m, j) => [m.name, passRate(results.map((r) => r[j]!))]));
-    const lines = floorFailures(floors, rates, "pass rate");
-    if (lines.length) {
-      io.stderr.write(`${lines.join("\n")}\n`);
-      return EXIT.failure;
-    }
-  }
-  return EXIT.ok;
+/** The table of means, CIs and pass rates, the cost and cache lines, and the signatures. */
+function printJudgeSummary(
+  io: ScoreIo,
+  s: {
+    input: string;
+    output: string;
+    rows: number;
+    runners: readonly JudgeRunner[];
+    results: readonly Cell[][];
+    metrics: readonly RunMetric[];
+    model: JudgeModel;
+    cache: JudgeCacheInstance | undefined;
+    options: JudgeCommandOptions;
+  },
+): void {
+  const { input, output, runners, results, metrics, model, cache, options } = s;
+  const total = model.ledger.total();
+  const table = formatTable(
+    ["metric", "mean", "95% CI", "pass", "failed"],
+    runners.map((m, j) => {
+      const cells = results.map((r) => r[j]!);
+      const ok = cells.filter((c) => c.ok && typeof c.score === "number");
+      const decided = ok.filter((c) => c.success !== null && c.success !== undefined);
+      const pass = decided.length ? `${((100 * decided.filter((c) => c.success).length) / decided.length).toFixed(0)}%` : "–";
+      const metric = metrics[j]!;
+      const ci = metric.ci?.[m.name];
+      return [`${m.name}${m.higherIsBetter ? "" : " (lower is better)"}`, formatScore(metric.corpus[m.name], 1), ci ? `${formatScore(ci.lower, 1)} – ${formatScore(ci.upper, 1)}` : "–", pass, String(cells.length - ok.length)];
+    }),
+    { align: ["l", "r", "r", "r", "r"] },
+  );
+  const usd = total.costUsd === null ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)` : `$${total.costUsd.toFixed(6)}`;
+  const cacheLine = cache ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}` : "";
+  const width = Math.max(...runners.map((r) => r.name.length));
+  io.stdout.write(
+    `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n` +
+      `${formatCount(s.rows)} rows · model ${model.name}\n\n${table}\n\n` +
+      `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
+      `signatures\n${runners.map((r) => `  ${r.name.padEnd(width)}  ${r.signature}`).join("\n")}\n`,
+  );
 }
 
 /** The share of decided rows (a judge verdict of pass or fail) that passed; null when none was decided. */

@@ -367,133 +367,50 @@ async function runTextScore(options: ScoreCommandOptions, io: ScoreIo, guard: Ru
   return EXIT.ok;
 }
 
-async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void, input: string, scratch: string | undefined): Promise<number> {
-  const name = options.input ?? input;
-  const inputBefore = fileIdentity(input);
-  const output = scratch ? join(scratch, "scores.jsonl") : resolve(options.output ?? defaultOutput(input, options.shard));
-  if (!scratch) checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
-  const { metricArgs, resolved } = resolveMetrics(options.metrics);
-  const format = formatOf(input);
-  const delimiter = delimiterOf(input);
-  const quote = quoteOf(input, options.tsvQuotes);
-  const outputFormat = formatOf(output);
-  const outputQuote = outputFormat === "csv" ? quoteOf(output, options.tsvQuotes || (format === "jsonl" || quote)) : undefined;
-  const dir = ensureSidecar(output);
-  // the rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it
-  const raw = join(dir, "rows.jsonl");
-  guard.lock(output); // another run on this output fails here, naming its pid
-  setRaw(raw);
-  removeStaleTemporaries(output); // `<output>.tmp-<pid>` of a run killed while writing it
-  const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
+type HarnessOptions = Parameters<typeof scoreFile>[0];
 
-  const cores = availableParallelism();
-  if (options.workers !== undefined && options.workers > cores) log.warn(`--workers ${options.workers} is more than the ${cores} available cores: using ${cores}`);
+/** A file run as planned before any row is scored: where everything goes and what the harness is asked to do. */
+interface ScorePlan {
+  /** The input as the user named it (messages). */
+  readonly name: string;
+  readonly input: string;
+  readonly output: string;
+  /** The sidecar directory of `output`. */
+  readonly dir: string;
+  /** The rows being written (renamed to `output` when complete); checkpoint, statistics and summary are named after it. */
+  readonly raw: string;
+  readonly format: Format;
+  readonly delimiter: string;
+  readonly quote: boolean;
+  readonly outputFormat: Format;
+  readonly outputQuote: boolean | undefined;
+  readonly fields: RunManifest["fields"];
+  readonly metricArgs: MetricArgument[];
+  readonly resolved: ResolvedMetric[];
+  readonly bootstrap: { resamples: number; seed: number } | false;
+  /** What the harness scores (the progress callbacks and signal aside): also what a finished run is compared by. */
+  readonly harnessOptions: HarnessOptions;
+}
+
+async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void, input: string, scratch: string | undefined): Promise<number> {
+  const inputBefore = fileIdentity(input);
+  const plan = planScoreRun(options, guard, setRaw, input, scratch);
+  const { name, output, dir, raw, format, delimiter, quote } = plan;
   const showProgress = options.progress !== false && !log.quiet;
   const intervalMs = options.progressInterval ?? 5000;
   const progress = showProgress ? createRowProgress({ sink: io.stderr, label: "score", intervalMs }) : undefined;
-  // the CIs phase (bootstrap resamples over the statistics) has its own progress
-  let ciProgress: ReturnType<typeof createRowProgress> | undefined;
-  let scoredAt = 0;
-  let lastRecords = 0;
-  const bootstrap = options.ci ? { resamples: options.resamples, seed: options.seed } : (false as const);
-  // what the harness scores (the progress callbacks and signal aside): also what a finished run is compared by
-  const harnessOptions: Parameters<typeof scoreFile>[0] = {
-    input,
-    output: raw,
-    ...(scratch ? {} : { outputRows: "rows" as const }),
-    outputFormat,
-    outputDelimiter: delimiterOf(output),
-    outputEscapeFormulas: options.csvEscapeFormulas !== false,
-    ...(outputQuote !== undefined ? { outputQuote } : {}),
-    metrics: resolved.map(harnessSpec),
-    fields,
-    format,
-    delimiter,
-    quote,
-    ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    // queue mode with --job: a checkpoint of the same job resumes without --resume
-    ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
-    ...(options.shard ? { shard: options.shard } : {}),
-    bootstrap,
-    keepStatistics: true,
-    ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
-    ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
-    ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
-    ...(options.strictUtf8 ? { strictUtf8: true } : {}),
-  };
   if (options.resume && !options.queue && !scratch) {
-    const done = await finishedRun({ harnessOptions, output, raw, bootstrap });
+    const done = await finishedRun({ harnessOptions: plan.harnessOptions, output, raw, bootstrap: plan.bootstrap });
     if (done.done) return alreadyDone(options, io, { input, output, dir, ...done });
     log.detail(`--resume: the finished run at ${output} is not the answer (${done.why}); scoring`);
   }
-  log.debug(`phase score: input ${input} (${format}), output ${output}, ${resolved.length} metrics, workers requested ${options.workers ?? "all"} of ${cores} cores`);
-  let summary: ScoreSummary;
-  guard.setAbortable(true);
-  try {
-    const score: (o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary> = options.queue ? await distributed(options, io, showProgress) : scoreFile;
-    summary = await score({
-      ...harnessOptions,
-      onProgress: (p) => {
-        lastRecords = p.records;
-        progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined);
-      },
-      onPhaseProgress: (p) => {
-        if (p.done === 0) {
-          scoredAt = performance.now();
-          log.debug(`phase score done; phase ci: ${p.total} bootstrap resamples`);
-          if (showProgress) {
-            progress?.finish(lastRecords);
-            ciProgress = createRowProgress({ sink: io.stderr, label: "95% CIs", unit: "resamples", intervalMs });
-          }
-        }
-        ciProgress?.update(p.done, p.done / p.total);
-      },
-      signal: guard.signal,
-    });
-  } catch (e) {
-    if (guard.interrupted) return guard.stopped();
-    throw withResumeHint(mapHarnessError(e, metricArgs), raw);
-  } finally {
-    guard.setAbortable(false);
-  }
-  if (guard.interrupted) return guard.stopped();
-  if (ciProgress) ciProgress.finish(options.resamples, summary.resumed ? "resumed from a checkpoint" : undefined);
-  else progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
-  log.detail(`phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`);
+  const workers = `workers requested ${options.workers ?? "all"} of ${availableParallelism()} cores`;
+  log.debug(`phase score: input ${input} (${format}), output ${output}, ${plan.resolved.length} metrics, ${workers}`);
+  const summary = await scorePlannedRun(options, io, guard, plan, { showProgress, progress });
+  if (typeof summary === "number") return summary;
 
-  const metrics = runMetrics(resolved, summary);
-  const joinStarted = performance.now();
-  // the rows are complete: move them into place; the finished run needs no checkpoint any more
-  try {
-    renameSync(raw, output);
-  } catch (e) {
-    throw fileSystemError(e, "move the finished rows into place at", output);
-  }
-  rmSync(checkpointPath(raw), { force: true });
-  const joinMs = performance.now() - joinStarted;
-
-  let manifest: RunManifest = {
-    version: 1,
-    kind: "score",
-    tool: `evalkern ${CLI_VERSION}`,
-    createdAt: new Date().toISOString(),
-    input,
-    output,
-    inputFormat: format,
-    outputFormat,
-    ...(outputQuote !== undefined ? { outputQuote } : {}),
-    fields,
-    metrics,
-    rows: { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad },
-    shard: options.shard ?? null,
-    summary: relative(dir, `${raw}.summary.json`),
-    elapsedMs: summary.elapsedMs,
-  };
-  // a local run records what it was computed from, so that `--resume` can answer "already done"
-  const finished = options.queue || scratch ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
-  if (finished) manifest = { ...manifest, finished };
-  writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-
+  const { manifest, joinMs } = await recordFinishedRun(options, plan, summary, inputBefore, scratch);
+  const metrics = manifest.metrics;
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify({ output: scratch ? null : output, rows: manifest.rows, timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
@@ -537,6 +454,163 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
     }
   }
   return gateCorpusScores(options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined, metrics, io.stderr);
+}
+
+/**
+ * Check the paths, resolve the metrics, take the output's lock and name the run's files; nothing is scored
+ * yet. The lock comes before anything is written next to the output, so a second run fails here, naming its pid.
+ */
+function planScoreRun(
+  options: ScoreCommandOptions,
+  guard: RunGuard,
+  setRaw: (raw: string) => void,
+  input: string,
+  scratch: string | undefined,
+): ScorePlan {
+  const name = options.input ?? input;
+  const output = scratch ? join(scratch, "scores.jsonl") : resolve(options.output ?? defaultOutput(input, options.shard));
+  if (!scratch) checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
+  const { metricArgs, resolved } = resolveMetrics(options.metrics);
+  const format = formatOf(input);
+  const delimiter = delimiterOf(input);
+  const quote = quoteOf(input, options.tsvQuotes);
+  const outputFormat = formatOf(output);
+  const outputQuote = outputFormat === "csv" ? quoteOf(output, options.tsvQuotes || (format === "jsonl" || quote)) : undefined;
+  const dir = ensureSidecar(output);
+  const raw = join(dir, "rows.jsonl");
+  guard.lock(output); // another run on this output fails here, naming its pid
+  setRaw(raw);
+  removeStaleTemporaries(output); // `<output>.tmp-<pid>` of a run killed while writing it
+  const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
+
+  const cores = availableParallelism();
+  if (options.workers !== undefined && options.workers > cores) log.warn(`--workers ${options.workers} is more than the ${cores} available cores: using ${cores}`);
+  const bootstrap = options.ci ? { resamples: options.resamples, seed: options.seed } : (false as const);
+  const harnessOptions: HarnessOptions = {
+    input,
+    output: raw,
+    ...(scratch ? {} : { outputRows: "rows" as const }),
+    outputFormat,
+    outputDelimiter: delimiterOf(output),
+    outputEscapeFormulas: options.csvEscapeFormulas !== false,
+    ...(outputQuote !== undefined ? { outputQuote } : {}),
+    metrics: resolved.map(harnessSpec),
+    fields,
+    format,
+    delimiter,
+    quote,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    // queue mode with --job: a checkpoint of the same job resumes without --resume
+    ...(options.queue && options.job && !options.resume ? {} : { resume: options.resume === true }),
+    ...(options.shard ? { shard: options.shard } : {}),
+    bootstrap,
+    keepStatistics: true,
+    ...(options.checkpointInterval !== undefined ? { checkpointIntervalMs: options.checkpointInterval } : {}),
+    ...(options.maxRowBytes !== undefined ? { maxRowBytes: options.maxRowBytes } : {}),
+    ...(options.rowTimeout !== undefined ? { rowTimeoutMs: options.rowTimeout } : {}),
+    ...(options.strictUtf8 ? { strictUtf8: true } : {}),
+  };
+  return {
+    ...{ name, input, output, dir, raw, format, delimiter, quote, outputFormat, outputQuote, fields },
+    ...{ metricArgs, resolved, bootstrap, harnessOptions },
+  };
+}
+
+/**
+ * Score the planned run, locally or on the queue, with the row progress and then the CIs' progress; returns
+ * the summary, or the exit code of a run stopped by SIGINT/SIGTERM.
+ */
+async function scorePlannedRun(
+  options: ScoreCommandOptions,
+  io: ScoreIo,
+  guard: RunGuard,
+  plan: ScorePlan,
+  shown: { showProgress: boolean; progress: ReturnType<typeof createRowProgress> | undefined },
+): Promise<ScoreSummary | number> {
+  const { showProgress, progress } = shown;
+  // the CIs phase (bootstrap resamples over the statistics) has its own progress
+  let ciProgress: ReturnType<typeof createRowProgress> | undefined;
+  let scoredAt = 0;
+  let lastRecords = 0;
+  let summary: ScoreSummary;
+  guard.setAbortable(true);
+  try {
+    const score: (o: HarnessOptions) => Promise<ScoreSummary> = options.queue ? await distributed(options, io, showProgress) : scoreFile;
+    summary = await score({
+      ...plan.harnessOptions,
+      onProgress: (p) => {
+        lastRecords = p.records;
+        progress?.update(p.records, p.totalBytes > 0 ? p.bytes / p.totalBytes : undefined);
+      },
+      onPhaseProgress: (p) => {
+        if (p.done === 0) {
+          scoredAt = performance.now();
+          log.debug(`phase score done; phase ci: ${p.total} bootstrap resamples`);
+          if (showProgress) {
+            progress?.finish(lastRecords);
+            const intervalMs = options.progressInterval ?? 5000;
+            ciProgress = createRowProgress({ sink: io.stderr, label: "95% CIs", unit: "resamples", intervalMs });
+          }
+        }
+        ciProgress?.update(p.done, p.done / p.total);
+      },
+      signal: guard.signal,
+    });
+  } catch (e) {
+    if (guard.interrupted) return guard.stopped();
+    throw withResumeHint(mapHarnessError(e, plan.metricArgs), plan.raw);
+  } finally {
+    guard.setAbortable(false);
+  }
+  if (guard.interrupted) return guard.stopped();
+  if (ciProgress) ciProgress.finish(options.resamples, summary.resumed ? "resumed from a checkpoint" : undefined);
+  else progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
+  log.detail(`phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`);
+  return summary;
+}
+
+/** Move the finished rows into place, drop the checkpoint and write the run's manifest (`run.json`). */
+async function recordFinishedRun(
+  options: ScoreCommandOptions,
+  plan: ScorePlan,
+  summary: ScoreSummary,
+  inputBefore: ReturnType<typeof fileIdentity>,
+  scratch: string | undefined,
+): Promise<{ manifest: RunManifest; joinMs: number }> {
+  const { input, output, dir, raw, harnessOptions, bootstrap } = plan;
+  const metrics = runMetrics(plan.resolved, summary);
+  const joinStarted = performance.now();
+  // the rows are complete: move them into place; the finished run needs no checkpoint any more
+  try {
+    renameSync(raw, output);
+  } catch (e) {
+    throw fileSystemError(e, "move the finished rows into place at", output);
+  }
+  rmSync(checkpointPath(raw), { force: true });
+  const joinMs = performance.now() - joinStarted;
+
+  let manifest: RunManifest = {
+    version: 1,
+    kind: "score",
+    tool: `evalkern ${CLI_VERSION}`,
+    createdAt: new Date().toISOString(),
+    input,
+    output,
+    inputFormat: plan.format,
+    outputFormat: plan.outputFormat,
+    ...(plan.outputQuote !== undefined ? { outputQuote: plan.outputQuote } : {}),
+    fields: plan.fields,
+    metrics,
+    rows: { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad },
+    shard: options.shard ?? null,
+    summary: relative(dir, `${raw}.summary.json`),
+    elapsedMs: summary.elapsedMs,
+  };
+  // a local run records what it was computed from, so that `--resume` can answer "already done"
+  const finished = options.queue || scratch ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
+  if (finished) manifest = { ...manifest, finished };
+  writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { manifest, joinMs };
 }
 
 /**

@@ -1,6 +1,6 @@
 // BUILTIN_METRIC_NAMES is the registry's list of its kernel metrics' names and aliases, in order.
 import { describe, expect, it } from "vitest";
-import { BUILTIN_METRIC_NAMES, isBuiltinMetric, listMetrics, type BuiltinMetricName } from "../src/registry/index.js";
+import { BUILTIN_METRIC_NAMES, isBuiltinMetric, listMetrics, type BuiltinMetricName } from "../../src/registry/index.js";
 
 describe("BUILTIN_METRIC_NAMES", () => {
   it("names every kernel metric of the registry and its aliases, and nothing else", () => {

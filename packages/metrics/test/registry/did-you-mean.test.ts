@@ -1,9 +1,9 @@
 // One did-you-mean for every package (metrics' registry, option keys, the CLI, the judge registry and
 // settings): the two sets of rules its callers had before, now parameters of one function.
 import { describe, expect, it } from "vitest";
-import { didYouMean, NAME_NEARNESS, OPTION_KEY_NEARNESS } from "../src/options.js";
-import { didYouMean as fromRegistry } from "../src/registry/index.js";
-import { rejectUnknownOptions } from "../src/index.js";
+import { didYouMean, NAME_NEARNESS, OPTION_KEY_NEARNESS } from "../../src/options.js";
+import { didYouMean as fromRegistry } from "../../src/registry/index.js";
+import { rejectUnknownOptions } from "../../src/index.js";
 
 describe("didYouMean", () => {
   it("names: case, '-' and '_' are ignored, two edits at most, the first of equally close wins", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseMetricArgument } from "./metric-options.js";
-import { resolveMetric } from "./metric-registry.js";
+import { parseMetricArgument } from "../src/metric-options.js";
+import { resolveMetric } from "../src/metric-registry.js";
 
 describe("--metric name:key=value", () => {
   it("reads names, typed values, lists and both separators", () => {

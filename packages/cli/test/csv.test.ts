@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, csvLine } from "./csv.js";
+import { csvCell, csvLine } from "../src/io/csv.js";
 
 describe("CSV writing", () => {
   it("quotes output fields only when needed", () => {

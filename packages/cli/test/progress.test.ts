@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRowProgress, formatDuration } from "./progress.js";
+import { createRowProgress, formatDuration } from "../src/progress.js";
 
 function sink(isTTY: boolean) {
   const writes: string[] = [];

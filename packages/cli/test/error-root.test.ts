@@ -1,8 +1,8 @@
 // One error root: the CLI's error class extends EvalkernError (from @evalkern/metrics) and has a stable string `code`.
 import { EvalkernError } from "@evalkern/metrics";
 import { describe, expect, it } from "vitest";
-import * as api from "./index.js";
-import { CliError, EXIT, inputError, usageError } from "./errors.js";
+import * as api from "../src/index.js";
+import { CliError, EXIT, inputError, usageError } from "../src/errors.js";
 
 describe("error root", () => {
   it("CliError is the only exported error class, and an EvalkernError with a code per exit code", () => {
