@@ -25,7 +25,7 @@ if (!existsSync(bin)) execFileSync(process.execPath, [join(root, "node_modules/t
 const dir = mkdtempSync(join(tmpdir(), "evalkern-bench-"));
 const input = join(dir, "pairs.jsonl");
 const generator = join(repo, "testdata/corpus/make-pairs.mjs");
-let t = performance.now();
+const t = performance.now();
 await new Promise((resolve, reject) => {
   const child = spawn(process.execPath, [generator, "--seed", "9", "--count", String(rows), "--no-edge"], { stdio: ["ignore", "pipe", "inherit"] });
   child.stdout.pipe(createWriteStream(input));

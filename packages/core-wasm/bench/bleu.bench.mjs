@@ -4,7 +4,7 @@
 // builds are measured in the same run, round by round, so machine load affects them alike.
 //
 //   node bench/bleu.bench.mjs [--count 20000] [--rounds 3] [--base /tmp/old-dist]
-import { benchArgs, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
+import { loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 

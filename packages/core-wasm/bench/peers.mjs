@@ -48,7 +48,7 @@ export function loadPromptfooBleu() {
   }
 }
 
-const PYTHON = String.raw`
+const PYTHON = `
 import json, sys, time
 import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF, TER

@@ -72,7 +72,7 @@ describe("BYOB chat and completions", () => {
   });
 
   it("completions with a few-shot prefix sampled as BYOB does (random.Random(42).sample of the tail)", async () => {
-    server.script((req, res) => json(res, { choices: [{ text: " 4", index: 0 }] }));
+    server.script((_req, res) => json(res, { choices: [{ text: " 4", index: 0 }] }));
     const bench = benchmark({ name: "fs", dataset: qaPath, prompt: "Q: {question}\nA:", targetField: "answer", endpointType: "completions", numFewshot: 2 }, (s: ScorerInput) => ({
       len: String(s.response).length,
     }));

@@ -7,13 +7,13 @@
 // retry layer, the structured-output ladder with re-asks, and cache and ledger as wrappers around a call.
 // This file holds the options and the composition. Runtime-neutral: fetch-based, no `node:*` imports.
 import type OpenAI from "openai";
-import {
-  type ContinuationScoringOptions,
-  type ContinuationSpanRule,
-  type EndpointCompletion,
-  type EndpointMessage,
-  type EndpointRequestOptions,
-  type ModelEndpoint,
+import type {
+  ContinuationScoringOptions,
+  ContinuationSpanRule,
+  EndpointCompletion,
+  EndpointMessage,
+  EndpointRequestOptions,
+  ModelEndpoint,
 } from "@evalkern/metrics";
 import { JudgeCache } from "./cache/cache.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";

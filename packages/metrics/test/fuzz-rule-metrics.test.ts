@@ -5,7 +5,7 @@
 // Inputs mix realistic shapes (texts with digits, letters, answer phrases, Python literals, metric
 // payloads) with hostile ones (wrong types, null-prototype objects, NaN, bigints, lone surrogates).
 import fc from "fast-check";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, test } from "vitest";
 import * as byob from "../src/byob/index.js";
 import * as common from "../src/common/index.js";
 import * as dspy from "../src/dspy/index.js";

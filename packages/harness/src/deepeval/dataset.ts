@@ -4,10 +4,10 @@
 import {
   CONVERSATIONAL_GOLDEN_FIELDS,
   ConversationalGolden,
-  ConversationalTestCase,
+  type ConversationalTestCase,
   GOLDEN_FIELDS as GOLDEN_FIELD_NAMES,
   Golden,
-  LLMTestCase,
+  type LLMTestCase,
   snakeToCamel,
   type ConversationalGoldenInit,
   type GoldenInit,

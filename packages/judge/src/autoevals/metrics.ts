@@ -98,7 +98,6 @@ export abstract class ScorerMetric<O extends object = object> extends JudgeMetri
   }
 }
 
-const OUT = [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT];
 const OUT_EXPECTED = [LLMTestCaseParams.ACTUAL_OUTPUT, LLMTestCaseParams.EXPECTED_OUTPUT];
 const IN_EXPECTED_CONTEXT = [LLMTestCaseParams.INPUT, LLMTestCaseParams.EXPECTED_OUTPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT];
 const IN_OUT_CONTEXT = [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT, LLMTestCaseParams.RETRIEVAL_CONTEXT];

@@ -2,7 +2,7 @@
 // conversational nodes are the DAG node classes of dag.ts built with the multi-turn flavour (turn-level
 // `MultiTurnParams` and an optional `turnWindow`), and the walk is dag.ts's `runDag`.
 import {
-  BaseConversationalMetric,
+  type BaseConversationalMetric,
   isMultiTurnParam,
   MetricCore,
   type ConversationalTestCase,

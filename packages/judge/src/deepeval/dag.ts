@@ -1,9 +1,8 @@
 // DeepEval's DAG metric (docs/spec/judges.md §3.2): a decision tree whose inner nodes are small judge calls
 // (tasks and judgements) and whose leaves are fixed scores or delegated metrics.
 import {
-  BaseMetric,
+  type BaseMetric,
   isLLMTestCaseParam,
-  isMultiTurnParam,
   LLMTestCaseParams,
   MetricCore,
   MultiTurnParams,

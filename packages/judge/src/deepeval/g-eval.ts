@@ -3,7 +3,7 @@
 // judge returns token logprobs.
 import {
   isLLMTestCaseParam,
-  LLMTestCaseParams,
+  type LLMTestCaseParams,
   prettifyList,
   type Evaluation,
   type LLMTestCase,

@@ -20,7 +20,7 @@ export {
   type MeasureOutcome,
 } from "./judge-metric.js";
 export { judgeSchema, normalizeVerdictWord, verdictWord, withCount } from "./schema.js";
-export { type Verdict, type ReasonSection } from "./shared-prompts.js";
+export type { Verdict, ReasonSection } from "./shared-prompts.js";
 export { AnswerRelevancyMetric, answerRelevancyScore, type RelevancyVerdict } from "./answer-relevancy.js";
 export { FaithfulnessMetric, faithfulnessScore, type FaithfulnessOptions, type FaithfulnessVerdict } from "./faithfulness.js";
 export { HallucinationMetric, hallucinationScore, type HallucinationVerdict } from "./hallucination.js";

@@ -2,7 +2,7 @@
 // window, of the conversation's expected outcome. Calls per window: verdicts (one per sentence of the
 // expected outcome) → window reason; then the final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";
-import { type RecallVerdict } from "./contextual-recall.js";
+import type { RecallVerdict } from "./contextual-recall.js";
 import { jsonOnly } from "./render.js";
 import { reasonsExcept, reasonsOf, verdictListSchema } from "./shared-prompts.js";
 import { NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";

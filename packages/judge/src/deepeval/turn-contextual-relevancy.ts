@@ -3,7 +3,7 @@
 // final reason.
 import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import { type RelevancyStatementVerdict } from "./contextual-relevancy.js";
+import type { RelevancyStatementVerdict } from "./contextual-relevancy.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, optionalText, verdictWord } from "./schema.js";
 import { NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";

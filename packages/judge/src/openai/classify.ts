@@ -5,7 +5,7 @@
 // echo) is a capability rejection.
 import OpenAI from "openai";
 import { JudgeAbortedError } from "../errors.js";
-import { CONTEXT_LENGTH_HINT, LOGPROBS_HINT, RESPONSE_FORMAT_HINT, statusKind } from "../layers/transport.js";
+import { LOGPROBS_HINT, RESPONSE_FORMAT_HINT, statusKind } from "../layers/transport.js";
 import type { ErrorClass, HttpDetail, TransportRequest } from "../layers/transport.js";
 import { isConnectionRefused, isRetryableStatus, parseRetryAfter } from "../retry.js";
 

@@ -40,6 +40,7 @@ export class Example {
     }
     this[STORE] = { ...fields };
     this[INPUTS] = inputKeys ? new Set(inputKeys) : undefined;
+    // biome-ignore lint/correctness/noConstructorReturn: an Example is a proxy over its fields (DSPy's attribute access)
     return fieldProxy(this);
   }
 

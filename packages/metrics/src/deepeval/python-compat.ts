@@ -25,7 +25,8 @@ export function pyEquals(a: unknown, b: unknown): boolean {
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
   // Loose equality is exactly Python's rule across int/float/bool: 1 == 1.0 == true, NaN != NaN.
-  if (isNumeric(a) && isNumeric(b)) return a == b; // eslint-disable-line eqeqeq
+  // biome-ignore lint/suspicious/noDoubleEquals: Python's numeric equality is JavaScript's loose equality here
+  if (isNumeric(a) && isNumeric(b)) return a == b;
   if (typeof a === "string" || typeof b === "string") return a === b;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;

@@ -10,7 +10,7 @@ import type { LLMTestCase } from "./llm-test-case.js";
 import type { JudgeUsage, MeasureContext } from "./metric-core.js";
 import { LLMTestCaseParams, ToolCallParams, isToolCallParam } from "./params.js";
 import { describeValue, isPlainObject, pyEquals, pyFloatRepr, pyRepr } from "./python-compat.js";
-import { formatToolCallsForPrompt, toToolCallList, ToolCall, type ToolCallInit } from "./tool-call.js";
+import { formatToolCallsForPrompt, toToolCallList, type ToolCall, type ToolCallInit } from "./tool-call.js";
 
 /** How tool calls are compared. */
 export interface ToolCallingOptions {

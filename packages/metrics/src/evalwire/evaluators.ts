@@ -21,7 +21,6 @@ import {
   pySameOrEquals,
   pySequenceContains,
   pySequenceIndex,
-  pyTruthy,
   pyTypeName,
   type PyValue,
 } from "../python/equality.js";

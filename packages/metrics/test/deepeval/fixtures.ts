@@ -4,7 +4,7 @@ import {
   BaseConversationalMetric,
   BaseMetric,
   LLMTestCaseParams,
-  MultiTurnParams,
+  type MultiTurnParams,
   type ArenaEvaluation,
   type ArenaTestCase,
   type ConversationalTestCase,

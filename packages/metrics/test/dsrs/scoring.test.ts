@@ -5,7 +5,7 @@ import {
   aggregate,
   AggregationMethod,
   defineMetric,
-  DiffMetric,
+  type DiffMetric,
   Example,
   FormatMetric,
   LengthMetric,
@@ -230,9 +230,10 @@ describe("Scorer flow (§4.5)", () => {
       task("a", { goldFiles: [{ path: "x", content: "gold" }] }),
     ]);
     const [call] = metric.calls;
-    expect((call?.input as Example).get("expected")).toBe("gold");
-    expect(call?.output).toBeInstanceOf(Example);
-    expect((call?.output as Example).toDict()).toEqual({ answer: "4" });
+    expect(call).toBeDefined();
+    expect((call!.input as Example).get("expected")).toBe("gold");
+    expect(call!.output).toBeInstanceOf(Example);
+    expect((call!.output as Example).toDict()).toEqual({ answer: "4" });
   });
 
   it("runs truth metrics only when every proxy passes (value >= threshold), and gating does not zero the score", async () => {

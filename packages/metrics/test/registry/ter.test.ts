@@ -27,7 +27,7 @@ describe("ter in the registry", () => {
       expect(metric.higherIsBetter).toBe(false);
       const stats = metric.statistics(pairs.map((p) => p.hyp), pairs.map((p) => p.refs));
       const rows = metric.rowValues(stats, pairs.length);
-      const wrong = pairs.filter((p, i) => !Object.is(rows[i], gold[i]!.ter![variant]!.score)).map((p) => p.id);
+      const wrong = pairs.filter((_p, i) => !Object.is(rows[i], gold[i]!.ter![variant]!.score)).map((p) => p.id);
       expect(wrong).toEqual([]);
       const sum = new Float64Array(2);
       for (let i = 0; i < pairs.length; i++) (sum[0]! += stats[2 * i]!), (sum[1]! += stats[2 * i + 1]!);

@@ -144,7 +144,7 @@ class QueuePool implements WorkerPool {
   constructor(
     private readonly Job: typeof BullJob,
     private readonly queue: Queue,
-    private readonly events: QueueEvents,
+    events: QueueEvents,
     private readonly redis: Redis,
     private readonly conn: QueueConnection,
     private readonly o: {

@@ -2,7 +2,7 @@
 import { PythonCompatError } from "../../errors.js";
 import { PyComplex, PyDict, PySet, PyTuple, setOwn, type PyStrDict, type PyValue } from "../equality.js";
 import { valueError } from "./common.js";
-import { type Node } from "./tree.js";
+import type { Node } from "./tree.js";
 
 // ---------------------------------------------------------------------------------------------
 // `ast.literal_eval`'s `_convert`

@@ -1,7 +1,7 @@
 // `ast.literal_eval` (CPython 3.11), see ../literal.ts. f-string syntax checks.
 import { type LiteralEvalOptions, MAX_BRACKETS, syntaxError } from "./common.js";
 import { decodeEscapes } from "./strings.js";
-import { type StringToken } from "./tokens.js";
+import type { StringToken } from "./tokens.js";
 
 // ---------------------------------------------------------------------------------------------
 // f-strings (3.11 rules): only checked for syntax; literal_eval rejects them anyway.
