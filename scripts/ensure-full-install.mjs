@@ -33,7 +33,9 @@ if (process.argv.includes("--check")) {
   console.error(`ensure-full-install: dev dependencies are not installed (${shown}); run \`npx --yes pnpm@12.21.0 install\``);
   process.exit(1);
 }
-console.log(`ensure-full-install: dev dependencies are not installed (${shown}; \`pnpm install --prod\` leaves them out): running pnpm install`);
+console.log(
+  `ensure-full-install: dev dependencies are not installed (${shown}; \`pnpm install --prod\` leaves them out): running pnpm install`,
+);
 // pnpm sets npm_execpath to its own entry script when it runs a package script.
 const execpath = process.env.npm_execpath;
 const viaPnpm = execpath && /pnpm/.test(execpath) && /\.[cm]?js$/.test(execpath);

@@ -87,5 +87,9 @@ console.log(`example: built in ${seconds(started)}; running evalkern score on ex
 const extra = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === "--"));
 const bin = join(packages.get("@evalkern/cli").dir, packages.get("@evalkern/cli").manifest.bin.evalkern);
 process.exit(
-  run(process.execPath, [bin, "score", "examples/pairs.jsonl", "-o", "tmp/example/pairs.scored.jsonl", "--report", "report.html", ...extra], root),
+  run(
+    process.execPath,
+    [bin, "score", "examples/pairs.jsonl", "-o", "tmp/example/pairs.scored.jsonl", "--report", "report.html", ...extra],
+    root,
+  ),
 );

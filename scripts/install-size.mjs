@@ -69,7 +69,13 @@ for (const dir of wanted) {
     const evalkern = installed.filter((p) => p.startsWith("node_modules/@evalkern/"));
     const bytes = du(join(work, "node_modules"));
     const own = statSync(tarballs.get(name)).size;
-    rows.push({ name: withPeers ? `${name} + optional peers` : name, bytes, deps: installed.length - 1, third: installed.length - evalkern.length, own });
+    rows.push({
+      name: withPeers ? `${name} + optional peers` : name,
+      bytes,
+      deps: installed.length - 1,
+      third: installed.length - evalkern.length,
+      own,
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -79,4 +85,7 @@ rmSync(packDir, { recursive: true, force: true });
 const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 console.log("| package | install size | dependencies (of which third-party) | tarball |");
 console.log("|---|---:|---:|---:|");
-for (const r of rows) console.log(`| \`${r.name.replace(" + ", "` + ")}${r.name.includes(" + ") ? "" : "`"} | ${mb(r.bytes)} | ${r.deps} (${r.third}) | ${(r.own / 1e3).toFixed(0)} kB |`);
+for (const r of rows)
+  console.log(
+    `| \`${r.name.replace(" + ", "` + ")}${r.name.includes(" + ") ? "" : "`"} | ${mb(r.bytes)} | ${r.deps} (${r.third}) | ${(r.own / 1e3).toFixed(0)} kB |`,
+  );

@@ -26,7 +26,9 @@ for (const entry of packages) {
   const dir = join(packagesDir, entry.name, ".test-results");
   let files;
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .sort();
   } catch {
     continue;
   }

@@ -27,6 +27,9 @@ export function loadBenchPairs({ count, pairs }) {
       writeFileSync(file, text);
     }
   }
-  const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const rows = readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   return { file, rows };
 }

@@ -31,7 +31,10 @@ export function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory()
       ? sourceFiles(join(dir, e.name))
-      : /\.(ts|mts|cts|js|mjs)$/.test(e.name) && !/\.test\.ts$/.test(e.name) && !e.name.endsWith(".generated.ts") && !e.name.endsWith(".d.ts")
+      : /\.(ts|mts|cts|js|mjs)$/.test(e.name) &&
+          !/\.test\.ts$/.test(e.name) &&
+          !e.name.endsWith(".generated.ts") &&
+          !e.name.endsWith(".d.ts")
         ? [join(dir, e.name)]
         : [],
   );
@@ -70,7 +73,8 @@ export function layeringViolations(pkg, root, code, file) {
   for (const s of strings(stripComments(code))) {
     if (/\s/.test(s)) continue; // prose (messages), not a specifier or URL
     const other = /^@evalkern\/([\w-]+)/.exec(s)?.[1];
-    if (other && other !== pkg && ALL.includes(other) && !allowed.includes(other)) out.push(`${where}: ${JSON.stringify(s)} (@evalkern/${other})`);
+    if (other && other !== pkg && ALL.includes(other) && !allowed.includes(other))
+      out.push(`${where}: ${JSON.stringify(s)} (@evalkern/${other})`);
     const only = other ? SUBPATHS[pkg]?.[other] : undefined;
     if (only && !only.includes(s)) out.push(`${where}: ${JSON.stringify(s)} (only ${only.join(", ")} of @evalkern/${other})`);
     const dist = /(?:^|[/\\])(core-wasm|metrics|judge|harness|vitest|cli|web)[/\\](?:dist|src)(?:[/\\]|$)/.exec(s)?.[1];
@@ -92,7 +96,9 @@ export function checkLayering(pkg, root) {
 /** Relative imports of a source file that load code (type-only imports and exports left out). */
 export function relativeImports(code) {
   const out = [];
-  for (const m of stripComments(code).matchAll(/(?:^|[;\n])\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm)) {
+  for (const m of stripComments(code).matchAll(
+    /(?:^|[;\n])\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm,
+  )) {
     if (m[2]) continue;
     out.push(m[3] ?? m[4] ?? m[5]);
   }
@@ -101,7 +107,8 @@ export function relativeImports(code) {
 
 function resolveSource(from, spec) {
   const base = resolve(dirname(from), spec);
-  for (const c of [base.replace(/\.js$/, ".ts"), base, `${base}.ts`, join(base, "index.ts")]) if (existsSync(c) && c.endsWith(".ts")) return c;
+  for (const c of [base.replace(/\.js$/, ".ts"), base, `${base}.ts`, join(base, "index.ts")])
+    if (existsSync(c) && c.endsWith(".ts")) return c;
   return undefined;
 }
 

@@ -20,18 +20,25 @@ const workers = opt("workers", String(availableParallelism()));
 const root = fileURLToPath(new URL("..", import.meta.url));
 const repo = join(root, "../..");
 const bin = join(root, "dist/bin.js");
-if (!existsSync(bin)) execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+if (!existsSync(bin))
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], {
+    stdio: "inherit",
+  });
 
 const dir = mkdtempSync(join(tmpdir(), "evalkern-bench-"));
 const input = join(dir, "pairs.jsonl");
 const generator = join(repo, "testdata/corpus/make-pairs.mjs");
 const t = performance.now();
 await new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, [generator, "--seed", "9", "--count", String(rows), "--no-edge"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [generator, "--seed", "9", "--count", String(rows), "--no-edge"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   child.stdout.pipe(createWriteStream(input));
   child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`make-pairs exited ${code}`))));
 });
-console.log(`input: ${rows.toLocaleString("en-US")} rows (make-pairs.mjs --seed 9 --no-edge), ${(statSync(input).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+console.log(
+  `input: ${rows.toLocaleString("en-US")} rows (make-pairs.mjs --seed 9 --no-edge), ${(statSync(input).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+);
 
 /** Run the command; resolve with wall ms and peak RSS (MiB) sampled from /proc/<pid>/status. */
 function run(cliArgs) {
@@ -71,12 +78,16 @@ for (const [label, extra] of [
   const out = join(dir, "out.jsonl");
   const r = await run(["score", input, ...metrics, "-o", out, "--workers", workers, "--no-progress", ...extra]);
   results.push([label, r.ms, r.peakMiB]);
-  console.log(`${label}: ${(r.ms / 1000).toFixed(1)} s wall, peak RSS ${r.peakMiB.toFixed(0)} MiB, ${Math.round((rows * 1000) / r.ms).toLocaleString("en-US")} rows/s`);
+  console.log(
+    `${label}: ${(r.ms / 1000).toFixed(1)} s wall, peak RSS ${r.peakMiB.toFixed(0)} MiB, ${Math.round((rows * 1000) / r.ms).toLocaleString("en-US")} rows/s`,
+  );
   if (label.startsWith("score (95%")) console.log(r.stdout.split("\n").slice(0, 10).join("\n"));
 }
 const rep = await run(["report", join(dir, "out.jsonl"), "-o", join(dir, "report.html")]);
 results.push(["report", rep.ms, rep.peakMiB]);
-console.log(`report: ${(rep.ms / 1000).toFixed(1)} s wall, peak RSS ${rep.peakMiB.toFixed(0)} MiB, ${(statSync(join(dir, "report.html")).size / 1024).toFixed(0)} KiB of HTML`);
+console.log(
+  `report: ${(rep.ms / 1000).toFixed(1)} s wall, peak RSS ${rep.peakMiB.toFixed(0)} MiB, ${(statSync(join(dir, "report.html")).size / 1024).toFixed(0)} KiB of HTML`,
+);
 
 console.log(`\n| step | wall | peak RSS |\n|---|---|---|`);
 for (const [label, ms, mib] of results) console.log(`| ${label} | ${(ms / 1000).toFixed(1)} s | ${mib.toFixed(0)} MiB |`);

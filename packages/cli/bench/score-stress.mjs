@@ -38,7 +38,9 @@ function runOnce(i) {
   const out = join(dir, `out-${i}.jsonl`);
   const cliArgs = [BIN, "score", INPUT, "-o", out, ...metrics.flatMap((m) => ["--metric", m]), "--no-ci", "--json", "--quiet"];
   // a shell only to raise the core-file limit of the child
-  const [cmd, argv] = keepCores ? ["sh", ["-c", 'ulimit -c unlimited; exec "$0" "$@"', process.execPath, ...cliArgs]] : [process.execPath, cliArgs];
+  const [cmd, argv] = keepCores
+    ? ["sh", ["-c", 'ulimit -c unlimited; exec "$0" "$@"', process.execPath, ...cliArgs]]
+    : [process.execPath, cliArgs];
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
@@ -68,14 +70,19 @@ await Promise.all(
     while (next < runs) {
       const r = await runOnce(next++);
       results.push(r);
-      if (r.code !== 0 || !r.json) console.log(`run ${r.i}: ${r.signal ? `killed by ${r.signal}` : `exit ${r.code}`}${r.json ? "" : ", stdout is no JSON summary"}\n${r.stderr}`);
+      if (r.code !== 0 || !r.json)
+        console.log(
+          `run ${r.i}: ${r.signal ? `killed by ${r.signal}` : `exit ${r.code}`}${r.json ? "" : ", stdout is no JSON summary"}\n${r.stderr}`,
+        );
     }
   }),
 );
 const failed = results.filter((r) => r.code !== 0 || !r.json);
 const ms = results.map((r) => r.ms).sort((a, b) => a - b);
 const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))].toFixed(0);
-console.log(`${runs} runs of \`evalkern score ${metrics.map((m) => `--metric ${m}`).join(" ")} --no-ci --json\`, ${parallel} at a time, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${runs} runs of \`evalkern score ${metrics.map((m) => `--metric ${m}`).join(" ")} --no-ci --json\`, ${parallel} at a time, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 console.log(`per run: median ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms`);
 console.log(`failed: ${failed.length}${failed.length ? ` (${failed.map((r) => r.signal ?? `exit ${r.code}`).join(", ")})` : ""}`);
 const cores = readdirSync(dir).filter((f) => f.startsWith("core"));

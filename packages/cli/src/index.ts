@@ -6,7 +6,15 @@
 export { main, createProgram, type ProgramIo } from "./program.js";
 export { CliError, EXIT } from "./errors.js";
 export { parseMetricArgument, type MetricArgument } from "./metric-options.js";
-export { metricDefinitions, resolveMetric, metricsHelp, DEFAULT_METRICS, type MetricDefinition, type ResolvedMetric, type Scale } from "./metric-registry.js";
+export {
+  metricDefinitions,
+  resolveMetric,
+  metricsHelp,
+  DEFAULT_METRICS,
+  type MetricDefinition,
+  type ResolvedMetric,
+  type Scale,
+} from "./metric-registry.js";
 export { judgeMetricNames, judgeMetricsHelp } from "./judge-metrics.js";
 export { writeReport, type ReportOptions } from "./commands/report.js";
 export { collectReport, type ReportData } from "./report/collect.js";

@@ -58,7 +58,8 @@ export function parseMetricArgument(raw: string): MetricArgument {
   const text = raw.trim();
   const colon = text.indexOf(":");
   const name = (colon < 0 ? text : text.slice(0, colon)).trim();
-  if (name === "") throw usageError(`--metric ${JSON.stringify(raw)}: the metric name is missing (e.g. --metric bleu or --metric chrf:wordOrder=2)`);
+  if (name === "")
+    throw usageError(`--metric ${JSON.stringify(raw)}: the metric name is missing (e.g. --metric bleu or --metric chrf:wordOrder=2)`);
   const options: Record<string, unknown> = {};
   if (colon < 0) return { raw, name, options };
   const rest = text.slice(colon + 1);
@@ -74,7 +75,8 @@ export function parseMetricArgument(raw: string): MetricArgument {
     if (startsOption) {
       flush();
       key = piece.slice(0, eq).trim();
-      if (Object.prototype.hasOwnProperty.call(options, key)) throw usageError(`--metric ${JSON.stringify(raw)}: option ${JSON.stringify(key)} is given twice`);
+      if (Object.prototype.hasOwnProperty.call(options, key))
+        throw usageError(`--metric ${JSON.stringify(raw)}: option ${JSON.stringify(key)} is given twice`);
       values = [piece.slice(eq + 1)];
     } else if (key !== undefined && piece.trim() !== "") {
       values.push(piece);

@@ -68,14 +68,17 @@ export function resolveMetric(arg: MetricArgument): ResolvedMetric {
   if (!metric) {
     const all = listMetrics().map((d) => d.name);
     const hint = didYouMean(arg.name, all);
-    throw usageError(`unknown metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ${all.join(", ")} (see evalkern score --help)`);
+    throw usageError(
+      `unknown metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ${all.join(", ")} (see evalkern score --help)`,
+    );
   }
   const definition = definitionOf(metric);
   const options: Record<string, unknown> = {};
   let name = definition.name;
   for (const [key, value] of Object.entries(arg.options)) {
     if (key === "name") {
-      if (typeof value !== "string" || !/^[A-Za-z_][\w+.-]*$/.test(value)) throw usageError(`--metric ${arg.raw}: name= must be a word (letters, digits, _ - + .)`);
+      if (typeof value !== "string" || !/^[A-Za-z_][\w+.-]*$/.test(value))
+        throw usageError(`--metric ${arg.raw}: name= must be a word (letters, digits, _ - + .)`);
       name = value;
       continue;
     }

@@ -54,10 +54,13 @@ export async function pairedRows(a: LoadedRun, b: LoadedRun, by: readonly string
   }
   const infoA = await rowInfo(a, by);
   const infoB = await rowInfo(b, by);
-  if (infoA.length !== infoB.length) throw inputError(`the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`);
+  if (infoA.length !== infoB.length)
+    throw inputError(
+      `the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`,
+    );
   for (let i = 0; i < infoA.length; i++) {
-    if (infoA[i]!.refs !== infoB[i]!.refs) throw inputError(`row ${i + 1} has different references in the two files: a paired test needs the same references row by row`);
+    if (infoA[i]!.refs !== infoB[i]!.refs)
+      throw inputError(`row ${i + 1} has different references in the two files: a paired test needs the same references row by row`);
   }
   return infoA;
 }
-

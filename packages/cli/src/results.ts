@@ -52,7 +52,9 @@ export function loadRun(output: string): LoadedRun {
   const dir = sidecarDir(path);
   const manifestPath = join(dir, "run.json");
   if (!existsSync(manifestPath)) {
-    throw inputError(`${output} has no run manifest (${manifestPath}): pass a file written by \`evalkern score -o\` or \`evalkern judge -o\``);
+    throw inputError(
+      `${output} has no run manifest (${manifestPath}): pass a file written by \`evalkern score -o\` or \`evalkern judge -o\``,
+    );
   }
   let manifest: RunManifest;
   try {
@@ -68,7 +70,10 @@ export function loadRun(output: string): LoadedRun {
   }
   const recorded = typeof manifest.output === "string" ? manifest.output : path;
   if (summary?.statistics) {
-    summary = { ...summary, statistics: { ...summary.statistics, files: summary.statistics.files.map((f) => relocate(f, recorded, path)) } };
+    summary = {
+      ...summary,
+      statistics: { ...summary.statistics, files: summary.statistics.files.map((f) => relocate(f, recorded, path)) },
+    };
   }
   manifest = { ...manifest, output: path };
   return { manifest, dir, ...(summary ? { summary } : {}) };

@@ -112,7 +112,8 @@ function chunkCost(result: SplitBuild, chunks: ReadonlySet<string>): { bytes: nu
   return { bytes, gzip, inputs };
 }
 
-const mainChunk = (result: SplitBuild) => Object.keys(result.metafile.outputs).find((k) => result.metafile.outputs[k]!.entryPoint === "entry.js")!;
+const mainChunk = (result: SplitBuild) =>
+  Object.keys(result.metafile.outputs).find((k) => result.metafile.outputs[k]!.entryPoint === "entry.js")!;
 
 async function initialLoad(entry: string): Promise<{ bytes: number; gzip: number; inputs: string[]; lazyChunks: number }> {
   const result = await splitBuild(entry);
@@ -132,7 +133,8 @@ async function ruleGroupLoads(): Promise<Map<string, { bytes: number; gzip: numb
   const groups = new Map<string, { bytes: number; gzip: number; inputs: string[] }>();
   for (const chunk of initial) {
     for (const i of outputs[chunk]!.imports) {
-      const group = i.kind === "dynamic-import" ? /\/registry\/groups\/([^/]+)\.js$/.exec(outputs[i.path]?.entryPoint ?? "")?.[1] : undefined;
+      const group =
+        i.kind === "dynamic-import" ? /\/registry\/groups\/([^/]+)\.js$/.exec(outputs[i.path]?.entryPoint ?? "")?.[1] : undefined;
       if (group) groups.set(group, chunkCost(result, staticClosure(result, i.path, initial)));
     }
   }
@@ -213,7 +215,9 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
         result = await bundle(`export * from ${JSON.stringify(entry)};`);
       } catch (error) {
         const errors = (error as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors ?? [];
-        throw new Error(`${entry} does not bundle for the browser:\n${errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n") || String(error)}`);
+        throw new Error(
+          `${entry} does not bundle for the browser:\n${errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n") || String(error)}`,
+        );
       }
       expect(result.errors).toEqual([]);
       const inputs = Object.keys(result.metafile.inputs);
@@ -240,7 +244,9 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
     // browser stand-in itself is what answers)
     const file = join(work, "probe.mjs");
     writeFileSync(file, result.text);
-    const printed = execFileSync(process.execPath, [pathToFileURL(file).pathname], { encoding: "utf8" }).trim().split("\n");
+    const printed = execFileSync(process.execPath, [pathToFileURL(file).pathname], { encoding: "utf8" })
+      .trim()
+      .split("\n");
     expect(printed[0]).toMatch(/^JudgeConfigError JUDGE_CONFIG FileCacheStore needs Node's file system .* browser/);
     expect(printed[1]).toMatch(/^CommandRunnerUnavailableError COMMAND_RUNNER_UNAVAILABLE .*browser build/);
   });
@@ -308,7 +314,10 @@ describe("browser bundle sizes (initial load, gzip)", () => {
         if (group === undefined) continue;
         expect(groups.has(group), `${m.name}: group ${group} is a chunk of its own`).toBe(true);
         const allowed = HEAVY_GROUPS[group] ?? [];
-        expect(heavy(group).filter((i) => !allowed.some((re) => re.test(i))), `${m.name} (group ${group})`).toEqual([]);
+        expect(
+          heavy(group).filter((i) => !allowed.some((re) => re.test(i))),
+          `${m.name} (group ${group})`,
+        ).toEqual([]);
       }
     });
 
@@ -317,7 +326,9 @@ describe("browser bundle sizes (initial load, gzip)", () => {
       expect([...groups.keys()].sort()).toEqual(Object.keys(GROUP_GZIP_BUDGETS).sort());
       for (const [group, { bytes, gzip }] of groups) {
         const budget = GROUP_GZIP_BUDGETS[group]!;
-        console.log(`rule group ${group.padEnd(23)} ${kB(bytes).padStart(9)}  gzip ${kB(gzip).padStart(8)}  budget ${kB(budget).padStart(8)}`);
+        console.log(
+          `rule group ${group.padEnd(23)} ${kB(bytes).padStart(9)}  gzip ${kB(gzip).padStart(8)}  budget ${kB(budget).padStart(8)}`,
+        );
         expect(gzip, `group ${group}: ${gzip} bytes gzip, budget ${budget}`).toBeLessThanOrEqual(budget);
       }
     });
@@ -336,7 +347,10 @@ describe("side effects a bundler must keep", () => {
         logLevel: "silent",
         external: ["vitest", "@evalkern/core-wasm", "@evalkern/metrics", "@evalkern/metrics/*"],
       });
-      expect(result.warnings.map((w) => w.text), entry).toEqual([]);
+      expect(
+        result.warnings.map((w) => w.text),
+        entry,
+      ).toEqual([]);
       expect(result.outputFiles[0]!.text, entry).toMatch(/expect\.extend\(evalkernMatchers\)/);
     }
   });

@@ -14,7 +14,10 @@ const noColor = { FORCE_COLOR: undefined, NO_COLOR: undefined, DEBUG: undefined 
 beforeAll(async () => {
   dir = tempDir();
   scored = join(dir, "pairs.scored.jsonl");
-  scoreRun = await runCli(["score", examplePairs, "-o", scored, "--resamples", "200", "--progress-interval", "1"], { cwd: dir, env: noColor });
+  scoreRun = await runCli(["score", examplePairs, "-o", scored, "--resamples", "200", "--progress-interval", "1"], {
+    cwd: dir,
+    env: noColor,
+  });
   expect(scoreRun.code).toBe(0);
 }, 120_000);
 
@@ -22,9 +25,14 @@ describe("--by with a field no row has", () => {
   it("is a usage error in report and compare, naming the fields seen and the likely one", async () => {
     const report = await runCli(["report", scored, "-o", join(dir, "r.html"), "--by", "lnag"], { cwd: dir, env: noColor });
     expect(report.code).toBe(2);
-    expect(report.stderr).toMatch(/^evalkern: --by "lnag": no row has this field \(did you mean "lang"\?\); the fields seen are: .*\bid\b.*\blang\b/m);
+    expect(report.stderr).toMatch(
+      /^evalkern: --by "lnag": no row has this field \(did you mean "lang"\?\); the fields seen are: .*\bid\b.*\blang\b/m,
+    );
     expect(report.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
-    const compare = await runCli(["compare", scored, scored, "--by", "kind", "--by", "nope", "--resamples", "50"], { cwd: dir, env: noColor });
+    const compare = await runCli(["compare", scored, scored, "--by", "kind", "--by", "nope", "--resamples", "50"], {
+      cwd: dir,
+      env: noColor,
+    });
     expect(compare.code).toBe(2);
     expect(compare.stderr).toContain('--by "nope": no row has this field');
     expect(compare.stderr).toMatch(/the fields seen are: .*\blang\b/);
@@ -43,7 +51,10 @@ describe("renaming is name= everywhere", () => {
     const cache = join(dir, "empty-cache.jsonl");
     writeFileSync(cache, "");
     const base = ["judge", input, "--model", "m", "--cache", cache, "--replay", "--allow-failures", "--no-progress"];
-    const named = await runCli([...base, "--metric", "faithfulness:name=faith", "-o", join(dir, "named.jsonl")], { cwd: dir, env: noColor });
+    const named = await runCli([...base, "--metric", "faithfulness:name=faith", "-o", join(dir, "named.jsonl")], {
+      cwd: dir,
+      env: noColor,
+    });
     expect(named.code).toBe(0);
     expect(named.stderr).not.toContain("deprecated");
     expect(Object.keys(readJsonl(join(dir, "named.jsonl"))[0]!)).toContain("faith");
@@ -69,14 +80,23 @@ describe("progress, --quiet, --verbose, DEBUG=evalkern, colour", () => {
   });
 
   it("--quiet leaves stderr empty and stdout the results; --verbose adds the phases; DEBUG=evalkern adds debug lines", async () => {
-    const quiet = await runCli(["score", examplePairs, "-o", join(dir, "q.jsonl"), "--metric", "bleu", "--resamples", "50", "--quiet"], { cwd: dir, env: noColor });
+    const quiet = await runCli(["score", examplePairs, "-o", join(dir, "q.jsonl"), "--metric", "bleu", "--resamples", "50", "--quiet"], {
+      cwd: dir,
+      env: noColor,
+    });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe("");
     expect(quiet.stdout).toMatch(/^bleu\s+66\.95/m);
-    const verbose = await runCli(["--verbose", "score", examplePairs, "-o", join(dir, "v.jsonl"), "--metric", "bleu", "--resamples", "50"], { cwd: dir, env: noColor });
+    const verbose = await runCli(
+      ["--verbose", "score", examplePairs, "-o", join(dir, "v.jsonl"), "--metric", "bleu", "--resamples", "50"],
+      { cwd: dir, env: noColor },
+    );
     expect(verbose.code).toBe(0);
     expect(verbose.stderr).toMatch(/^phases: scoring \d+ ms on \d+ workers?, 95% CIs \d+ ms \(50 resamples\)$/m);
-    const debug = await runCli(["score", examplePairs, "-o", join(dir, "d.jsonl"), "--metric", "bleu", "--resamples", "50", "--quiet"], { cwd: dir, env: { ...noColor, DEBUG: "evalkern" } });
+    const debug = await runCli(["score", examplePairs, "-o", join(dir, "d.jsonl"), "--metric", "bleu", "--resamples", "50", "--quiet"], {
+      cwd: dir,
+      env: { ...noColor, DEBUG: "evalkern" },
+    });
     expect(debug.code).toBe(0);
     expect(debug.stderr).toMatch(/^evalkern:debug \+\d+ms phase score: .*workers requested all of \d+ cores$/m);
     expect(debug.stderr).toMatch(/^evalkern:debug \+\d+ms phase score done; phase ci: 50 bootstrap resamples$/m);
@@ -99,21 +119,34 @@ describe("one duration, short signatures, scales", () => {
   it("prints the run's duration once, in the summary", () => {
     expect(scoreRun.stdout).toMatch(/^300 rows scored · \d+\.\d s · \d+ workers?$/m);
     expect(scoreRun.stderr).not.toMatch(/ in \d+:\d\d/);
-    const json = runCli(["score", examplePairs, "-o", join(dir, "j.jsonl"), "--metric", "bleu", "--no-ci", "--json", "--quiet"], { cwd: dir, env: noColor });
+    const json = runCli(["score", examplePairs, "-o", join(dir, "j.jsonl"), "--metric", "bleu", "--no-ci", "--json", "--quiet"], {
+      cwd: dir,
+      env: noColor,
+    });
     return json.then((r) => expect((JSON.parse(r.stdout) as { timings: { totalMs: number } }).timings.totalMs).toBeGreaterThanOrEqual(0));
   }, 120_000);
 
   it("prints short signatures by default and the full form with --signatures full; run.json keeps the full form", async () => {
-    const manifest = JSON.parse(readFileSync(join(`${scored}.evalkern`, "run.json"), "utf8")) as { metrics: { name: string; signature: string }[] };
+    const manifest = JSON.parse(readFileSync(join(`${scored}.evalkern`, "run.json"), "utf8")) as {
+      metrics: { name: string; signature: string }[];
+    };
     const fullBleu = manifest.metrics.find((m) => m.name === "bleu")!.signature;
     expect(fullBleu).toContain("harness:");
-    const sigLines = scoreRun.stdout.slice(scoreRun.stdout.indexOf("\nsignatures\n")).split("\n").filter((l) => l.startsWith("  "));
+    const sigLines = scoreRun.stdout
+      .slice(scoreRun.stdout.indexOf("\nsignatures\n"))
+      .split("\n")
+      .filter((l) => l.startsWith("  "));
     expect(sigLines.length).toBeGreaterThanOrEqual(6);
     for (const l of sigLines) expect(l.length).toBeLessThanOrEqual(160);
-    expect(scoreRun.stdout).toMatch(/^ {2}bleu +BLEU\|nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0\|row:sentence-eff:yes #[0-9a-f]{8}$/m);
+    expect(scoreRun.stdout).toMatch(
+      /^ {2}bleu +BLEU\|nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0\|row:sentence-eff:yes #[0-9a-f]{8}$/m,
+    );
     expect(scoreRun.stdout).not.toContain("harness:");
     expect(scoreRun.stdout).toContain("--signatures full");
-    const full = await runCli(["score", examplePairs, "-o", join(dir, "f.jsonl"), "--metric", "bleu", "--no-ci", "--signatures", "full", "--quiet"], { cwd: dir, env: noColor });
+    const full = await runCli(
+      ["score", examplePairs, "-o", join(dir, "f.jsonl"), "--metric", "bleu", "--no-ci", "--signatures", "full", "--quiet"],
+      { cwd: dir, env: noColor },
+    );
     expect(full.code).toBe(0);
     expect(full.stdout).toContain(`  bleu  ${fullBleu}`);
     const bad = await runCli(["score", examplePairs, "--signatures", "long"], { cwd: dir, env: noColor });
@@ -139,7 +172,10 @@ describe("one duration, short signatures, scales", () => {
 
 describe("a closed stdout", () => {
   it("ends `evalkern score … | head` quietly: exit 0, no stack trace", async () => {
-    const child = spawnCli(["score", examplePairs, "-o", join(dir, "pipe.jsonl"), "--metric", "bleu", "--no-ci", "--no-progress"], { cwd: dir, env: noColor });
+    const child = spawnCli(["score", examplePairs, "-o", join(dir, "pipe.jsonl"), "--metric", "bleu", "--no-ci", "--no-progress"], {
+      cwd: dir,
+      env: noColor,
+    });
     child.stdout!.destroy(); // the reader is gone before anything is written
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -152,7 +188,11 @@ describe("a closed stdout", () => {
 
 describe("the report", () => {
   const rowIds = (html: string, section: number) =>
-    [...(html.split('<details class="worst')[section + 1] ?? "").matchAll(/<span class="row-id">([^<]*)<\/span><br><span class="muted">line (\d+)<\/span>/g)].map((m) => [m[1], m[2]]);
+    [
+      ...(html.split('<details class="worst')[section + 1] ?? "").matchAll(
+        /<span class="row-id">([^<]*)<\/span><br><span class="muted">line (\d+)<\/span>/g,
+      ),
+    ].map((m) => [m[1], m[2]]);
 
   it("shows rows by id (or --id-field), counts ties for worst and samples them the same way every run, and has per-slice CIs", async () => {
     const html1 = join(dir, "r1.html");
@@ -178,7 +218,10 @@ describe("the report", () => {
     expect(page).toContain("the 95% bootstrap CI over the slice's rows");
     expect(page).toMatch(/<span class="muted slice-ci">\d+\.\d\d – \d+\.\d\d<\/span>/);
     // --id-field picks another field
-    const byKind = await runCli(["report", scored, "-o", join(dir, "r3.html"), "--id-field", "kind", "--worst", "3", "--no-ci"], { cwd: dir, env: noColor });
+    const byKind = await runCli(["report", scored, "-o", join(dir, "r3.html"), "--id-field", "kind", "--worst", "3", "--no-ci"], {
+      cwd: dir,
+      env: noColor,
+    });
     expect(byKind.code).toBe(0);
     const kinds = new Set(readJsonl(examplePairs).map((r) => r.kind as string));
     for (const [id] of rowIds(readFileSync(join(dir, "r3.html"), "utf8"), 0)) expect(kinds.has(id!)).toBe(true);
@@ -187,7 +230,12 @@ describe("the report", () => {
 
   it("compares two systems: `report a b` with paired deltas and significance per metric and slice", async () => {
     const better = join(dir, "better.jsonl");
-    writeFileSync(better, readJsonl(examplePairs).map((r, i) => JSON.stringify(i % 3 === 0 ? { ...r, hyp: (r.refs as string[])[0] } : r)).join("\n"));
+    writeFileSync(
+      better,
+      readJsonl(examplePairs)
+        .map((r, i) => JSON.stringify(i % 3 === 0 ? { ...r, hyp: (r.refs as string[])[0] } : r))
+        .join("\n"),
+    );
     const betterScored = join(dir, "better.scored.jsonl");
     expect((await runCli(["score", better, "-o", betterScored, "--no-ci", "--quiet"], { cwd: dir, env: noColor })).code).toBe(0);
     const html = join(dir, "ab.html");
@@ -199,15 +247,27 @@ describe("the report", () => {
     expect(page).toContain("300 paired rows");
     const section = page.slice(page.indexOf('id="comparison"'), page.indexOf('id="distributions"'));
     // bleu improves clearly: a positive, significant Δ
-    expect(section).toMatch(/<th scope="row">bleu<\/th><td class="num">66\.95<\/td><td class="num">\d+\.\d\d<\/td><td class="num delta better significant">\+\d+\.\d\d<\/td><td class="num">0\.\d{4}<\/td><td>\*+<\/td>/);
+    expect(section).toMatch(
+      /<th scope="row">bleu<\/th><td class="num">66\.95<\/td><td class="num">\d+\.\d\d<\/td><td class="num delta better significant">\+\d+\.\d\d<\/td><td class="num">0\.\d{4}<\/td><td>\*+<\/td>/,
+    );
     expect(section).toContain("by <code>lang</code>");
     const langs = new Set(readJsonl(examplePairs).map((x) => x.lang as string));
     for (const l of langs) expect(section).toContain(`rowspan="9">${l}</th>`);
     // the same references row by row, else exit 3; three files is a usage error
     const other = join(dir, "other.jsonl");
-    writeFileSync(other, readJsonl(examplePairs).map((x) => JSON.stringify({ ...x, refs: ["x"] })).join("\n"));
-    expect((await runCli(["score", other, "-o", join(dir, "other.scored.jsonl"), "--no-ci", "--quiet"], { cwd: dir, env: noColor })).code).toBe(0);
-    const mismatch = await runCli(["report", scored, join(dir, "other.scored.jsonl"), "-o", join(dir, "x.html")], { cwd: dir, env: noColor });
+    writeFileSync(
+      other,
+      readJsonl(examplePairs)
+        .map((x) => JSON.stringify({ ...x, refs: ["x"] }))
+        .join("\n"),
+    );
+    expect(
+      (await runCli(["score", other, "-o", join(dir, "other.scored.jsonl"), "--no-ci", "--quiet"], { cwd: dir, env: noColor })).code,
+    ).toBe(0);
+    const mismatch = await runCli(["report", scored, join(dir, "other.scored.jsonl"), "-o", join(dir, "x.html")], {
+      cwd: dir,
+      env: noColor,
+    });
     expect(mismatch.code).toBe(3);
     expect(mismatch.stderr).toContain("different references");
     const three = await runCli(["report", scored, scored, scored], { cwd: dir, env: noColor });

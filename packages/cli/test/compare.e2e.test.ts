@@ -35,10 +35,17 @@ describe("evalkern compare", () => {
     expect(r.stdout).toMatch(/^by lang$/m);
     expect(r.stdout).toMatch(/^en\s+144\s+bleu\s/m);
 
-    const json = await runCli(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--by", "lang", "--resamples", "300", "--json"], { cwd: dir });
+    const json = await runCli(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--by", "lang", "--resamples", "300", "--json"], {
+      cwd: dir,
+    });
     const res = JSON.parse(json.stdout) as {
       metrics: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number } }>>;
-      slices: { field: string; value: string; rows: number; result: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number } }>> }[];
+      slices: {
+        field: string;
+        value: string;
+        rows: number;
+        result: Record<string, Record<string, { difference: number; pValue: number; baseline: { score: number } }>>;
+      }[];
     };
     expect(res.metrics.bleu!.bleu!.difference).toBeGreaterThan(5);
     expect(res.metrics.bleu!.bleu!.pValue).toBeLessThan(0.05);
@@ -72,7 +79,12 @@ describe("evalkern compare", () => {
     expect(withBad.code).toBe(3);
 
     const other = join(dir, "other-refs.jsonl");
-    writeFileSync(other, readJsonl(examplePairs).map((x, i) => JSON.stringify(i === 7 ? { ...x, refs: ["something else"] } : x)).join("\n"));
+    writeFileSync(
+      other,
+      readJsonl(examplePairs)
+        .map((x, i) => JSON.stringify(i === 7 ? { ...x, refs: ["something else"] } : x))
+        .join("\n"),
+    );
     const diff = await runCli(["compare", examplePairs, other, "--metric", "bleu"], { cwd: dir });
     expect(diff.code).toBe(3);
     expect(diff.stderr).toContain("row 8 has different references");
@@ -90,7 +102,11 @@ describe("evalkern compare", () => {
   it("a baseline and several systems: each system gets its own test against the baseline (sacreBLEU -i base sys1 sys2)", async () => {
     const flags = ["--metric", "bleu", "--metric", "chrf", "--no-progress"];
     const out = (name: string) => join(dir, `n-${name}.jsonl`);
-    for (const [name, input] of [["a", examplePairs], ["b", better], ["same", examplePairs]] as const) {
+    for (const [name, input] of [
+      ["a", examplePairs],
+      ["b", better],
+      ["same", examplePairs],
+    ] as const) {
       expect((await runCli(["score", input, "-o", out(name), ...flags], { cwd: dir })).code).toBe(0);
     }
     const common = ["--by", "lang", "--resamples", "300"];

@@ -7,7 +7,14 @@ describe("CSV writing", () => {
   });
 
   it("neutralises text cells a spreadsheet would run as formulas, never numbers (opt-out: escapeFormulas false)", () => {
-    expect(["=1+2", "+x", "-2+3", "@SUM(A1)", "\t=1", "\r=1"].map((v) => csvCell(v))).toEqual(["'=1+2", "'+x", "'-2+3", "'@SUM(A1)", "'\t=1", "'\r=1"]);
+    expect(["=1+2", "+x", "-2+3", "@SUM(A1)", "\t=1", "\r=1"].map((v) => csvCell(v))).toEqual([
+      "'=1+2",
+      "'+x",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\t=1",
+      "'\r=1",
+    ]);
     expect([csvCell("-3.5"), csvCell(-0.25), csvCell(-3), csvCell("plain"), csvCell(null)]).toEqual(["-3.5", "-0.25", "-3", "plain", ""]);
     expect(csvCell("=1+2", false)).toBe("=1+2");
   });

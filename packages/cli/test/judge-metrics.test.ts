@@ -36,6 +36,6 @@ describe("evalkern judge --metric reads @evalkern/judge/registry", () => {
     expect(check("bleu")).toMatchObject(usage(/rule metrics such as bleu belong to `evalkern score`/));
     expect(check("faithfulness:treshold=0.5")).toMatchObject(usage(/unknown option "treshold" \(did you mean "threshold"\?\)/));
     expect(check("summarization:n=many")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/option n must be an integer/) });
-    expect(check("g-eval:evaluationParams=[\"outptu\"]")).toMatchObject({ exitCode: 2 });
+    expect(check('g-eval:evaluationParams=["outptu"]')).toMatchObject({ exitCode: 2 });
   });
 });

@@ -8,9 +8,27 @@ import { judgeReply } from "./support/faithfulness-judge.js";
 import { startServer } from "./support/openai-server.js";
 
 const ROWS = [
-  { id: "a", lang: "en", input: "What is the capital of France?", actual_output: "Paris is the capital of France.", retrieval_context: ["Paris is the capital and largest city of France."] },
-  { id: "b", lang: "en", input: "Where is the Eiffel Tower?", actual_output: "The Eiffel Tower is in Paris. It was moved to Berlin in 1999.", retrieval_context: ["The Eiffel Tower is a landmark in Paris."] },
-  { id: "c", lang: "fr", input: "Capitale de l'Allemagne ?", actual_output: "Berlin est la capitale.", retrieval_context: ["Berlin est la capitale de l'Allemagne."] },
+  {
+    id: "a",
+    lang: "en",
+    input: "What is the capital of France?",
+    actual_output: "Paris is the capital of France.",
+    retrieval_context: ["Paris is the capital and largest city of France."],
+  },
+  {
+    id: "b",
+    lang: "en",
+    input: "Where is the Eiffel Tower?",
+    actual_output: "The Eiffel Tower is in Paris. It was moved to Berlin in 1999.",
+    retrieval_context: ["The Eiffel Tower is a landmark in Paris."],
+  },
+  {
+    id: "c",
+    lang: "fr",
+    input: "Capitale de l'Allemagne ?",
+    actual_output: "Berlin est la capitale.",
+    retrieval_context: ["Berlin est la capitale de l'Allemagne."],
+  },
 ];
 
 let dir: string;
@@ -27,7 +45,27 @@ describe("evalkern judge", () => {
     let first;
     try {
       first = await runCli(
-        ["judge", join(dir, "rag.jsonl"), "--metric", "faithfulness", "--model", "test-model", "--base-url", server.baseURL, "--cache", cache, "--price-input", "1", "--price-output", "2", "-o", out, "--no-progress", "--report", join(dir, "judge.html")],
+        [
+          "judge",
+          join(dir, "rag.jsonl"),
+          "--metric",
+          "faithfulness",
+          "--model",
+          "test-model",
+          "--base-url",
+          server.baseURL,
+          "--cache",
+          cache,
+          "--price-input",
+          "1",
+          "--price-output",
+          "2",
+          "-o",
+          out,
+          "--no-progress",
+          "--report",
+          join(dir, "judge.html"),
+        ],
         { cwd: dir },
       );
     } finally {
@@ -49,7 +87,10 @@ describe("evalkern judge", () => {
     expect(manifest.metrics[0]!.judgedAgainst).toEqual({ paths: ["retrieval_context", "retrievalContext"], label: "retrieval context" });
     expect(first.stdout).toMatch(/^faithfulness\s+0\.8333\s/m);
     // identical concurrent calls are merged by the cache (counted as cached calls, no request)
-    const m = /cost\s+\$\d+\.\d{6} · (\d+) judge calls \((\d+) cached, 0 failed\) · (\d+) HTTP requests · (\d+) input \+ (\d+) output tokens/.exec(first.stdout);
+    const m =
+      /cost\s+\$\d+\.\d{6} · (\d+) judge calls \((\d+) cached, 0 failed\) · (\d+) HTTP requests · (\d+) input \+ (\d+) output tokens/.exec(
+        first.stdout,
+      );
     expect(m).not.toBeNull();
     const [judgeCalls, , requests, inputTokens, outputTokens] = m!.slice(1).map(Number) as [number, number, number, number, number];
     expect(requests).toBe(calls);
@@ -71,7 +112,23 @@ describe("evalkern judge", () => {
 
     // replay: the server is closed; every call comes from the cache, nothing is sent
     const replayOut = join(dir, "replayed.jsonl");
-    const replay = await runCli(["judge", join(dir, "rag.jsonl"), "--metric", "faithfulness", "--model", "test-model", "--cache", cache, "--replay", "-o", replayOut, "--no-progress"], { cwd: dir });
+    const replay = await runCli(
+      [
+        "judge",
+        join(dir, "rag.jsonl"),
+        "--metric",
+        "faithfulness",
+        "--model",
+        "test-model",
+        "--cache",
+        cache,
+        "--replay",
+        "-o",
+        replayOut,
+        "--no-progress",
+      ],
+      { cwd: dir },
+    );
     expect(replay.stderr).toBe("");
     expect(replay.code).toBe(0);
     expect(readJsonl(replayOut).map((r) => (r.faithfulness as { score: number }).score)).toEqual([1, 0.5, 1]);
@@ -79,8 +136,29 @@ describe("evalkern judge", () => {
     expect(replay.stdout).toContain("(replay: nothing sent)");
 
     // a row the cache has not seen fails in replay (no made-up score), and the exit code says so
-    writeFileSync(join(dir, "more.jsonl"), [...ROWS, { id: "d", input: "q?", actual_output: "A new answer.", retrieval_context: ["ctx"] }].map((r) => JSON.stringify(r)).join("\n"));
-    const miss = await runCli(["judge", join(dir, "more.jsonl"), "--metric", "faithfulness", "--model", "test-model", "--cache", cache, "--replay", "-o", join(dir, "more.out.jsonl"), "--no-progress"], { cwd: dir });
+    writeFileSync(
+      join(dir, "more.jsonl"),
+      [...ROWS, { id: "d", input: "q?", actual_output: "A new answer.", retrieval_context: ["ctx"] }]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    );
+    const miss = await runCli(
+      [
+        "judge",
+        join(dir, "more.jsonl"),
+        "--metric",
+        "faithfulness",
+        "--model",
+        "test-model",
+        "--cache",
+        cache,
+        "--replay",
+        "-o",
+        join(dir, "more.out.jsonl"),
+        "--no-progress",
+      ],
+      { cwd: dir },
+    );
     expect(miss.code).toBe(1);
     expect(miss.stderr).toMatch(/1 judge evaluation\(s\) failed/);
     expect(miss.stderr).toMatch(/row 4, faithfulness: .*cache/i);

@@ -8,7 +8,10 @@ describe("--metric name:key=value", () => {
     expect(parseMetricArgument("chrf:wordOrder=2").options).toEqual({ wordOrder: 2 });
     expect(parseMetricArgument("rouge:useStemmer=true").options).toEqual({ useStemmer: true });
     expect(parseMetricArgument("chrf:wordOrder=2,beta=3").options).toEqual({ wordOrder: 2, beta: 3 });
-    expect(parseMetricArgument("rouge:types=rouge1,rougeL:useStemmer=true").options).toEqual({ types: ["rouge1", "rougeL"], useStemmer: true });
+    expect(parseMetricArgument("rouge:types=rouge1,rougeL:useStemmer=true").options).toEqual({
+      types: ["rouge1", "rougeL"],
+      useStemmer: true,
+    });
     expect(parseMetricArgument('rouge:types=["rouge1","rouge2"]').options).toEqual({ types: ["rouge1", "rouge2"] });
     expect(parseMetricArgument("bleu:tokenize=13a:name=bleu13a").options).toEqual({ tokenize: "13a", name: "bleu13a" });
     expect(parseMetricArgument('g-eval:criteria="Is it correct, and polite?"').options).toEqual({ criteria: "Is it correct, and polite?" });
@@ -24,8 +27,16 @@ describe("--metric name:key=value", () => {
 
   it("maps names to bulk-scoring specs", () => {
     expect(resolveMetric(parseMetricArgument("chrf++")).spec).toEqual({ metric: "chrf", name: "chrf++", options: { wordOrder: 2 } });
-    expect(resolveMetric(parseMetricArgument("rougeL:useStemmer=true")).spec).toEqual({ metric: "rouge", name: "rougeL", options: { useStemmer: true, types: ["rougeL"] } });
-    expect(resolveMetric(parseMetricArgument("f1:mode=byob:name=nemo_f1")).spec).toEqual({ metric: "tokenF1", name: "nemo_f1", options: { mode: "byob" } });
+    expect(resolveMetric(parseMetricArgument("rougeL:useStemmer=true")).spec).toEqual({
+      metric: "rouge",
+      name: "rougeL",
+      options: { useStemmer: true, types: ["rougeL"] },
+    });
+    expect(resolveMetric(parseMetricArgument("f1:mode=byob:name=nemo_f1")).spec).toEqual({
+      metric: "tokenF1",
+      name: "nemo_f1",
+      options: { mode: "byob" },
+    });
     const byob = resolveMetric(parseMetricArgument("byob-f1")).spec as unknown as { module: string; call: string; columns: string[] };
     expect(byob).toMatchObject({ module: "@evalkern/metrics/byob", call: "byob", columns: ["f1", "precision", "recall"] });
   });

@@ -38,7 +38,10 @@ describe("checkOutputPaths", () => {
   it("two outputs through a dangling symlink and its target are the same file", () => {
     const d = dir();
     symlinkSync(join(d, "b.html"), join(d, "a.jsonl"));
-    const outputs = [{ role: "-o", path: join(d, "a.jsonl") }, { role: "--report", path: join(d, "b.html") }];
+    const outputs = [
+      { role: "-o", path: join(d, "a.jsonl") },
+      { role: "--report", path: join(d, "b.html") },
+    ];
     const e = refusal(() => checkOutputPaths([], outputs));
     expect(e.exitCode).toBe(2);
     expect(e.message).toMatch(/^-o .*a\.jsonl and --report .*b\.html are the same file/);
@@ -58,11 +61,14 @@ describe("checkOutputPaths", () => {
     writeFileSync(join(d, "in.jsonl"), "{}\n");
     mkdirSync(join(d, "x.evalkern-notes"));
     expect(() =>
-      checkOutputPaths([{ role: "the input", path: join(d, "in.jsonl") }], [
-        { role: "-o", path: join(d, "out.jsonl"), sidecar: true },
-        { role: "--report", path: undefined },
-        { role: "--cache", path: join(d, "x.evalkern-notes", "cache.jsonl") },
-      ]),
+      checkOutputPaths(
+        [{ role: "the input", path: join(d, "in.jsonl") }],
+        [
+          { role: "-o", path: join(d, "out.jsonl"), sidecar: true },
+          { role: "--report", path: undefined },
+          { role: "--cache", path: join(d, "x.evalkern-notes", "cache.jsonl") },
+        ],
+      ),
     ).not.toThrow();
   });
 });

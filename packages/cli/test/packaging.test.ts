@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const packagesDir = fileURLToPath(new URL("../..", import.meta.url));
 // published packages only (the private web app, @evalkern/web, is a static site, not an npm package)
 const dirs = readdirSync(packagesDir)
-  .filter((d) => existsSync(join(packagesDir, d, "package.json")) && !(JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")) as { private?: boolean }).private)
+  .filter(
+    (d) =>
+      existsSync(join(packagesDir, d, "package.json")) &&
+      !(JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")) as { private?: boolean }).private,
+  )
   .sort();
 
 interface Manifest {
@@ -90,9 +94,15 @@ afterAll(() => {
 
 describe("packaging: the tarball of every workspace package", () => {
   it("packs every package of the workspace, the unscoped evalkern included", () => {
-    expect([...unpacked.keys()].sort()).toEqual(
-      ["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "@evalkern/vitest", "evalkern"],
-    );
+    expect([...unpacked.keys()].sort()).toEqual([
+      "@evalkern/cli",
+      "@evalkern/core-wasm",
+      "@evalkern/harness",
+      "@evalkern/judge",
+      "@evalkern/metrics",
+      "@evalkern/vitest",
+      "evalkern",
+    ]);
   });
 
   it("ships LICENSE (Apache-2.0, the root one), a README that says ESM only, and registry metadata", () => {
@@ -147,7 +157,7 @@ describe("packaging: the tarball of every workspace package", () => {
     expect(missing).toEqual([]);
   });
 
-  it("keeps the side effect of @evalkern/vitest (bundlers must not drop `import \"@evalkern/vitest\"`)", () => {
+  it('keeps the side effect of @evalkern/vitest (bundlers must not drop `import "@evalkern/vitest"`)', () => {
     const matchers = JSON.parse(readFileSync(join(unpacked.get("@evalkern/vitest")!, "package.json"), "utf8")) as Manifest;
     expect(matchers.sideEffects).toContain("./dist/index.js");
     // the exports target of "." is the file sideEffects names
@@ -179,7 +189,14 @@ describe("packaging: the tarball of every workspace package", () => {
       }
     };
     visit("evalkern");
-    expect([...seen].sort()).toEqual(["@evalkern/cli", "@evalkern/core-wasm", "@evalkern/harness", "@evalkern/judge", "@evalkern/metrics", "evalkern"]);
+    expect([...seen].sort()).toEqual([
+      "@evalkern/cli",
+      "@evalkern/core-wasm",
+      "@evalkern/harness",
+      "@evalkern/judge",
+      "@evalkern/metrics",
+      "evalkern",
+    ]);
   });
 
   it("@evalkern/vitest depends on metrics and core-wasm only; vitest is a peer, and the harness an optional one (for /suite)", () => {
@@ -202,7 +219,8 @@ describe("packaging: the tarball of every workspace package", () => {
           }
         } else if (/\.(c|m)?js$|\.d\.(c|m)?ts$/.test(file)) {
           const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(file, "utf8"))?.[1];
-          if (url && !url.startsWith("data:") && !existsSync(resolve(dirname(file), url))) dangling.push(`${name}/${relative(dir, file)} → ${url}`);
+          if (url && !url.startsWith("data:") && !existsSync(resolve(dirname(file), url)))
+            dangling.push(`${name}/${relative(dir, file)} → ${url}`);
         }
       }
     }

@@ -156,7 +156,9 @@ describe.skipIf(!available)("evalkern worker when Redis is gone", () => {
       w.kill("SIGTERM");
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running 60 s after SIGTERM"), 60_000))]);
       expect(code, err).toBe(1);
-      expect(err).toMatch(/stopped without the queue redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0: Redis was unreachable for 10 s \(closeTimeoutMs\)/);
+      expect(err).toMatch(
+        /stopped without the queue redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0: Redis was unreachable for 10 s \(closeTimeoutMs\)/,
+      );
       expect(err).toMatch(/the chunks this worker held were not delivered, and other workers take them over/);
       expect(err).not.toContain(SECRET);
     } finally {

@@ -22,8 +22,23 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEEPEVAL_README_SCRIPTS, README_SCRIPTS, readmeEmbeddings, readmeModeration, type Script } from "../../judge/test/support/readme-scripts.js";
-import { chatJson, chatText, completion, jsonReply, startServer, type RecordedRequest, type ScriptedReply, type ScriptedServer } from "../../judge/test/support/server.js";
+import {
+  DEEPEVAL_README_SCRIPTS,
+  README_SCRIPTS,
+  readmeEmbeddings,
+  readmeModeration,
+  type Script,
+} from "../../judge/test/support/readme-scripts.js";
+import {
+  chatJson,
+  chatText,
+  completion,
+  jsonReply,
+  startServer,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptedServer,
+} from "../../judge/test/support/server.js";
 import { DATA_LANGUAGES, readmeBlocks, readmeFiles, RUN_LANGUAGES, type ReadmeBlock } from "./support/readme-blocks.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -155,7 +170,9 @@ globalThis.fetch = function readmeTestFetch(input, init) {
   );
   // `evalkern` on PATH is the workspace's CLI
   mkdirSync(join(work, "bin"));
-  writeFileSync(join(work, "bin", "evalkern"), `#!/bin/sh\nexec node ${JSON.stringify(join(ROOT, "packages/cli/dist/bin.js"))} "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(work, "bin", "evalkern"), `#!/bin/sh\nexec node ${JSON.stringify(join(ROOT, "packages/cli/dist/bin.js"))} "$@"\n`, {
+    mode: 0o755,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -163,7 +180,11 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || /^(EVALKERN_|OPENAI_|NODE_OPTIONS$|VITEST|TEST$|FORCE_COLOR$)/.test(k)) continue;
@@ -295,6 +316,9 @@ describe("README code blocks", () => {
     expect(paths.length, "the blocks wrote no file at all: the walk is broken").toBeGreaterThan(0);
     const check = spawnSync("git", ["check-ignore", "--no-index", "--stdin"], { cwd: ROOT, input: paths.join("\n"), encoding: "utf8" });
     const ignored = new Set(check.stdout.split("\n").filter((l) => l !== ""));
-    expect(paths.filter((p) => !ignored.has(p)), "files the README blocks write that git would see as untracked").toEqual([]);
+    expect(
+      paths.filter((p) => !ignored.has(p)),
+      "files the README blocks write that git would see as untracked",
+    ).toEqual([]);
   });
 });

@@ -134,10 +134,14 @@ beforeAll(async () => {
   // registry sits behind its own certificate authority) becomes Node's extra CA for verdaccio
   const cafile = execFileSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).trim();
   const trust = cafile && cafile !== "null" && cafile !== "undefined" ? { NODE_EXTRA_CA_CERTS: cafile } : {};
-  verdaccio = spawn(process.execPath, [join(CLI, "node_modules/verdaccio/bin/verdaccio"), "--config", config, "--listen", `127.0.0.1:${port}`], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...trust },
-  });
+  verdaccio = spawn(
+    process.execPath,
+    [join(CLI, "node_modules/verdaccio/bin/verdaccio"), "--config", config, "--listen", `127.0.0.1:${port}`],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...trust },
+    },
+  );
   verdaccio.stdout!.on("data", (d) => (registryLog += d));
   verdaccio.stderr!.on("data", (d) => (registryLog += d));
   await waitForRegistry(registry, verdaccio, () => registryLog);
@@ -172,14 +176,19 @@ afterAll(() => {
 describe("release: published to a local registry, installed as a user installs", () => {
   it("the registry has every public package at the workspace's version, with workspace: ranges rewritten", () => {
     for (const dir of readdirSync(join(ROOT, "packages"))) {
-      const manifest = JSON.parse(readFileSync(join(ROOT, "packages", dir, "package.json"), "utf8")) as { name: string; version: string; private?: boolean };
+      const manifest = JSON.parse(readFileSync(join(ROOT, "packages", dir, "package.json"), "utf8")) as {
+        name: string;
+        version: string;
+        private?: boolean;
+      };
       if (manifest.private) continue;
       const doc = JSON.parse(sh("npm", ["view", `${manifest.name}@${manifest.version}`, "--json", "--registry", registry], work)) as {
         version: string;
         dependencies?: Record<string, string>;
       };
       expect(doc.version, manifest.name).toBe(manifest.version);
-      for (const [dep, range] of Object.entries(doc.dependencies ?? {})) expect(range, `${manifest.name} → ${dep}`).not.toMatch(/^workspace:/);
+      for (const [dep, range] of Object.entries(doc.dependencies ?? {}))
+        expect(range, `${manifest.name} → ${dep}`).not.toMatch(/^workspace:/);
     }
   });
 
@@ -188,9 +197,14 @@ describe("release: published to a local registry, installed as a user installs",
     npmInstall(dir, "-D", "@evalkern/cli");
     copyFileSync(join(ROOT, "examples/pairs.jsonl"), join(dir, "pairs.jsonl"));
     sh("npx", ["evalkern", "score", "pairs.jsonl", "--metric", "bleu", "--metric", "chrf", "-o", "out.jsonl", "--no-ci"], dir);
-    sh("node", [join(CLI, "dist/bin.js"), "score", "pairs.jsonl", "--metric", "bleu", "--metric", "chrf", "-o", "workspace.jsonl", "--no-ci"], dir);
+    sh(
+      "node",
+      [join(CLI, "dist/bin.js"), "score", "pairs.jsonl", "--metric", "bleu", "--metric", "chrf", "-o", "workspace.jsonl", "--no-ci"],
+      dir,
+    );
     expect(readFileSync(join(dir, "out.jsonl"), "utf8")).toBe(readFileSync(join(dir, "workspace.jsonl"), "utf8"));
-    for (const runner of ["vitest", "vite", "rolldown", "@vitest/runner"]) expect(existsSync(join(dir, "node_modules", runner)), runner).toBe(false);
+    for (const runner of ["vitest", "vite", "rolldown", "@vitest/runner"])
+      expect(existsSync(join(dir, "node_modules", runner)), runner).toBe(false);
     const { mb } = sizes.get("-D @evalkern/cli")!;
     expect(mb).toBeLessThan(CLI_INSTALL_BUDGET_MB);
   });
@@ -259,7 +273,10 @@ describe("release: published to a local registry, installed as a user installs",
     if (!existsSync(CHROMIUM)) execFileSync("bash", [join(ROOT, "scripts/ensure-chromium.sh")], { stdio: "inherit" });
     const dir = project("vite");
     npmInstall(dir, "@evalkern/core-wasm", "@evalkern/metrics");
-    writeFileSync(join(dir, "index.html"), '<!doctype html><html><body><pre id="out">…</pre><script type="module" src="./main.js"></script></body></html>\n');
+    writeFileSync(
+      join(dir, "index.html"),
+      '<!doctype html><html><body><pre id="out">…</pre><script type="module" src="./main.js"></script></body></html>\n',
+    );
     writeFileSync(
       join(dir, "main.js"),
       [

@@ -18,7 +18,14 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   dir = tempDir("evalkern-report-");
 });
@@ -78,7 +85,8 @@ describe("evalkern report", () => {
         ctx.drawImage(img, 0, 0);
         const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
         let coloured = 0;
-        for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && Math.max(px[i]!, px[i + 1]!, px[i + 2]!) - Math.min(px[i]!, px[i + 1]!, px[i + 2]!) > 40) coloured++;
+        for (let i = 0; i < px.length; i += 4)
+          if (px[i + 3]! > 0 && Math.max(px[i]!, px[i + 1]!, px[i + 2]!) - Math.min(px[i]!, px[i + 1]!, px[i + 2]!) > 40) coloured++;
         out.push(coloured);
       }
       return out;

@@ -72,14 +72,17 @@ describe("evalkern score --resume on a finished run", () => {
   it("an input edited in place to the same size (new mtime) is hashed and scored again", async () => {
     const dir = tempDir();
     const input = join(dir, "in.jsonl");
-    const rows = [{ hyp: "the cat sat on the mat", refs: ["the cat sat on the mat"] }, { hyp: "a dog", refs: ["a dog"] }];
+    const rows = [
+      { hyp: "the cat sat on the mat", refs: ["the cat sat on the mat"] },
+      { hyp: "a dog", refs: ["a dog"] },
+    ];
     writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
     const out = join(dir, "out.jsonl");
     const args = ["score", input, "-o", out, "--metric", "bleu", "--workers", "1", "--no-ci", "--no-progress"];
     expect((await runCli(args, { cwd: dir })).code).toBe(0);
     const before = statSync(input);
     // same length, other words: BLEU of "the cat sat on the hat" against its reference is no longer 100
-    writeFileSync(input, readFileSync(input, "utf8").replace("the cat sat on the mat\",\"refs", "the cat sat on the hat\",\"refs"));
+    writeFileSync(input, readFileSync(input, "utf8").replace('the cat sat on the mat","refs', 'the cat sat on the hat","refs'));
     expect(statSync(input).size).toBe(before.size);
     const r = await runCli([...args, "--resume"], { cwd: dir });
     expect(r.code).toBe(0);

@@ -23,7 +23,7 @@ function echo(prompt: string, g: number): Reply {
   const logprobs = [...words.map((t, i) => (i === 0 ? null : (LP[t] ?? -1))), ...GENERATED.slice(0, g).map((x) => x.logprob)];
   const offsets: number[] = [];
   let o = 0;
-  for (const t of tokens) (offsets.push(o), (o += [...t].length));
+  for (const t of tokens) offsets.push(o), (o += [...t].length);
   const top = tokens.map((t, i) => (logprobs[i] === null ? null : { [t]: logprobs[i] }));
   const lp = { tokens, token_logprobs: logprobs, text_offset: offsets, top_logprobs: top };
   return { body: { object: "text_completion", model: "base", choices: [{ index: 0, text: tokens.join(""), logprobs: lp }] } };

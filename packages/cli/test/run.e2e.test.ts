@@ -36,9 +36,15 @@ const endpoint = () => ["--base-url", server.baseURL, "--model", "test-model", "
 
 describe("evalkern run", () => {
   it("runs a JSON definition with a built-in scorer and writes BYOB's report and predictions", async () => {
-    writeFileSync(join(dir, "qa.json"), JSON.stringify({ name: "Tiny QA", dataset: "qa.jsonl", prompt: "Q: {question}\nA:", targetField: "answer", scorer: "exactMatch" }));
+    writeFileSync(
+      join(dir, "qa.json"),
+      JSON.stringify({ name: "Tiny QA", dataset: "qa.jsonl", prompt: "Q: {question}\nA:", targetField: "answer", scorer: "exactMatch" }),
+    );
     const before = server.requests.length;
-    const r = await runCli(["run", join(dir, "qa.json"), ...endpoint(), "-o", join(dir, "results.json"), "--predictions", join(dir, "preds.jsonl")], { cwd: dir });
+    const r = await runCli(
+      ["run", join(dir, "qa.json"), ...endpoint(), "-o", join(dir, "results.json"), "--predictions", join(dir, "preds.jsonl")],
+      { cwd: dir },
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("evalkern run · Tiny QA (tiny_qa) · model test-model");
@@ -53,8 +59,14 @@ describe("evalkern run", () => {
   });
 
   it("runs a YAML definition whose scorer is a function in a local module", async () => {
-    writeFileSync(join(dir, "scorer.mjs"), "export function lenient(sample) { return { correct: String(sample.response).toLowerCase().includes(String(sample.target).toLowerCase()) }; }\n");
-    writeFileSync(join(dir, "qa.yaml"), 'name: yaml-qa\ndataset: qa.jsonl\nprompt: "Q: {question}\\nA:"\ntargetField: answer\nscorer: ./scorer.mjs#lenient\n');
+    writeFileSync(
+      join(dir, "scorer.mjs"),
+      "export function lenient(sample) { return { correct: String(sample.response).toLowerCase().includes(String(sample.target).toLowerCase()) }; }\n",
+    );
+    writeFileSync(
+      join(dir, "qa.yaml"),
+      'name: yaml-qa\ndataset: qa.jsonl\nprompt: "Q: {question}\\nA:"\ntargetField: answer\nscorer: ./scorer.mjs#lenient\n',
+    );
     const r = await runCli(["run", join(dir, "qa.yaml"), ...endpoint(), "--json"], { cwd: dir });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -69,8 +81,8 @@ describe("evalkern run", () => {
     );
     writeFileSync(
       join(dir, "bench.ts"),
-      'interface Sample { response: string | null; target: unknown; metadata?: Record<string, unknown> }\n' +
-        'const scorer = (s: Sample): { correct: boolean } => ({ correct: s.response === s.target });\n' +
+      "interface Sample { response: string | null; target: unknown; metadata?: Record<string, unknown> }\n" +
+        "const scorer = (s: Sample): { correct: boolean } => ({ correct: s.response === s.target });\n" +
         'export default { name: "ts-qa", dataset: "qa.jsonl", prompt: "Q: {question}\\nA:", targetField: "answer", scorer } as const;\n',
     );
     const mjs = await runCli(["run", join(dir, "bench.mjs"), ...endpoint()], { cwd: dir });
@@ -104,13 +116,19 @@ describe("evalkern run", () => {
     // an endpoint that fails every request: samples are skipped (reported), --fail-on-skip makes it an error
     const down = await startServer(() => ({ status: 400, body: { error: { message: "model not loaded" } } }));
     try {
-      const r = await runCli(["run", join(dir, "qa.json"), "--base-url", down.baseURL, "--model", "m", "--no-progress", "--fail-on-skip", "--max-retries", "0"], { cwd: dir });
+      const r = await runCli(
+        ["run", join(dir, "qa.json"), "--base-url", down.baseURL, "--model", "m", "--no-progress", "--fail-on-skip", "--max-retries", "0"],
+        { cwd: dir },
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("0 scored, 3 skipped");
       expect(r.stderr).toMatch(/sample 0: skipped_model_error/);
       // every sample failed: a failed run even without --fail-on-skip, and no `{}` report written
       const out = join(dir, "all-failed.json");
-      const all = await runCli(["run", join(dir, "qa.json"), "--base-url", down.baseURL, "--model", "m", "--no-progress", "--max-retries", "0", "-o", out], { cwd: dir });
+      const all = await runCli(
+        ["run", join(dir, "qa.json"), "--base-url", down.baseURL, "--model", "m", "--no-progress", "--max-retries", "0", "-o", out],
+        { cwd: dir },
+      );
       expect(all.code).toBe(1);
       expect(all.stdout).toContain("0 scored, 3 skipped");
       expect(all.stderr).toContain("every sample failed; no report written");
@@ -126,7 +144,10 @@ describe("evalkern run", () => {
     await probe.close();
     const rows = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ question: `q${i}`, answer: "a" }));
     writeFileSync(join(dir, "big.jsonl"), rows.join("\n"));
-    writeFileSync(join(dir, "big.json"), JSON.stringify({ name: "big", dataset: "big.jsonl", prompt: "{question}", targetField: "answer", scorer: "exactMatch" }));
+    writeFileSync(
+      join(dir, "big.json"),
+      JSON.stringify({ name: "big", dataset: "big.jsonl", prompt: "{question}", targetField: "answer", scorer: "exactMatch" }),
+    );
     const out = join(dir, "dead.json");
     const r = await runCli(["run", join(dir, "big.json"), "--base-url", deadUrl, "--model", "m", "--no-progress", "-o", out], { cwd: dir });
     expect(r.code).toBe(1);

@@ -34,7 +34,8 @@ beforeAll(() => {
 });
 
 // sacreBLEU's lines for corpus.json's single_ref values (python3: Score.format and print_single_results)
-const BLEU_LINE_1 = "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.5 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 hyp_len = 51076 ref_len = 52030)";
+const BLEU_LINE_1 =
+  "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.5 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 hyp_len = 51076 ref_len = 52030)";
 const TEXT_W2 = [
   "  BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.54 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 hyp_len = 51076 ref_len = 52030)",
   "chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0 = 73.61",
@@ -81,7 +82,10 @@ describe("evalkern sacrebleu on the golden pairs as text files", () => {
   it("reads the hypotheses from stdin with -i - and with no -i", async () => {
     const { readFileSync } = await import("node:fs");
     const text = readFileSync(hyp, "utf8");
-    for (const args of [["sacrebleu", ref, "-i", "-", "-f", "text"], ["sacrebleu", ref, "-f", "text"]]) {
+    for (const args of [
+      ["sacrebleu", ref, "-i", "-", "-f", "text"],
+      ["sacrebleu", ref, "-f", "text"],
+    ]) {
       const r = await runCli(args, { stdin: text });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`${BLEU_LINE_1}\n`);
@@ -121,7 +125,9 @@ describe("evalkern sacrebleu flags", () => {
     expect(mixed.stdout).toBe("0.0\n");
     const lc = await runCli(["sacrebleu", r, "-i", h, "-lc", "-f", "text"]);
     // exp(mean(log(100) × 4)) = 100.00000000000004 → "100.0"
-    expect(lc.stdout).toBe("BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)\n");
+    expect(lc.stdout).toBe(
+      "BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)\n",
+    );
   });
 
   it("-s exp|floor|add-k|none and -sv: sacreBLEU's compute_bleu by hand on counts 3/4 1/3 0/2 0/1", async () => {
@@ -149,7 +155,11 @@ describe("evalkern sacrebleu flags", () => {
     // a line whose every order has n-grams under every tokenizer: its one-line corpus BLEU (no effective
     // order) equals sacreBLEU's sentence BLEU (effective order) in the golden file
     const i = golden.findIndex(
-      (g, k) => g.n_refs >= 2 && !/[\r\n]/.test(pairs[k]!.hyp + pairs[k]!.refs.join("")) && tokenizers.every((t) => g.bleu[t]!.totals[3]! > 0) && g.bleu.intl!.score !== g.bleu["13a"]!.score,
+      (g, k) =>
+        g.n_refs >= 2 &&
+        !/[\r\n]/.test(pairs[k]!.hyp + pairs[k]!.refs.join("")) &&
+        tokenizers.every((t) => g.bleu[t]!.totals[3]! > 0) &&
+        g.bleu.intl!.score !== g.bleu["13a"]!.score,
     );
     expect(i).toBeGreaterThanOrEqual(0);
     const h = write("hyp.txt", `${pairs[i]!.hyp}\n`);
@@ -192,10 +202,17 @@ describe("evalkern score with sacreBLEU habits", () => {
 
   it("--hyp/--ref score plain-text files: the golden corpus scores, rows written as JSONL", async () => {
     const d = tempDir();
-    const r = await runCli(["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "--metric", "chrf", "--no-ci", "--format", "json", "--no-progress"], { cwd: d });
+    const r = await runCli(
+      ["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "--metric", "chrf", "--no-ci", "--format", "json", "--no-progress"],
+      { cwd: d },
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.stdout) as { output: string; rows: { records: number }; metrics: { name: string; corpus: Record<string, number>; signature: string }[] };
+    const json = JSON.parse(r.stdout) as {
+      output: string;
+      rows: { records: number };
+      metrics: { name: string; corpus: Record<string, number>; signature: string }[];
+    };
     expect(json.rows.records).toBe(3000);
     expect(json.metrics.map((m) => m.corpus[m.name])).toEqual([corpus.single_ref.bleu_13a.score, corpus.single_ref.chrf.score]);
     expect(json.metrics[0]!.signature).toContain(`BLEU|${corpus.single_ref.bleu_13a.signature}|`);
@@ -205,7 +222,10 @@ describe("evalkern score with sacreBLEU habits", () => {
 
   it("--score-only prints the scores and writes no file, for --hyp/--ref and for a JSONL input", async () => {
     const d = tempDir();
-    const r = await runCli(["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "--score-only", "--no-ci", "-w", "1", "--no-progress"], { cwd: d });
+    const r = await runCli(
+      ["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "--score-only", "--no-ci", "-w", "1", "--no-progress"],
+      { cwd: d },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^bleu\s+64\.5\s/m); // -w 1: one decimal (64.54296… → 64.5)
     expect(readdirSync(d)).toEqual([]);
@@ -219,7 +239,10 @@ describe("evalkern score with sacreBLEU habits", () => {
 
   it("-w is the width (decimals), not the worker count; workers are -j/--workers", async () => {
     const d = tempDir();
-    const r = await runCli(["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "-b", "--no-ci", "-w", "2", "-j", "1", "--no-progress"], { cwd: d });
+    const r = await runCli(
+      ["score", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "-b", "--no-ci", "-w", "2", "-j", "1", "--no-progress"],
+      { cwd: d },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^bleu\s+64\.54\s/m);
     const bad = await runCli(["score", "--hyp", hyp, "--ref", ref, "--workers", "0"], { cwd: d });

@@ -46,7 +46,21 @@ describe("evalkern score: file-system failures", () => {
 });
 
 describe("evalkern score: signals, one run per output, stale files", () => {
-  const args = (input: string, out: string) => ["score", input, "-o", out, "--metric", "bleu", "--metric", "rougeL", "--workers", "1", "--no-ci", "--checkpoint-interval", "100"];
+  const args = (input: string, out: string) => [
+    "score",
+    input,
+    "-o",
+    out,
+    "--metric",
+    "bleu",
+    "--metric",
+    "rougeL",
+    "--workers",
+    "1",
+    "--no-ci",
+    "--checkpoint-interval",
+    "100",
+  ];
 
   it.each([
     ["SIGTERM", 143],
@@ -62,7 +76,12 @@ describe("evalkern score: signals, one run per output, stale files", () => {
     await waitFor(join(dir, "out.jsonl.evalkern", "rows.jsonl.ckpt.json"));
     child.kill(signal);
     expect(await closed).toBe(code);
-    expect(stderr).toMatch(new RegExp(`^evalkern: interrupted by ${signal}; (no row was scored yet|all rows are scored|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`, "m"));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^evalkern: interrupted by ${signal}; (no row was scored yet|all rows are scored|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`,
+        "m",
+      ),
+    );
     expect(existsSync(`${out}.lock`)).toBe(false); // released
     expect(existsSync(out)).toBe(false);
 
@@ -115,14 +134,22 @@ describe("evalkern score: oversized rows", () => {
     ];
     writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
     const out = join(dir, "out.jsonl");
-    const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress"], { cwd: dir });
+    const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress"], {
+      cwd: dir,
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/1 of 3 rows could not be scored \(row_too_large: 1\)/);
     expect(r.stderr).toMatch(/in\.jsonl:2: the row is 10\d\d\d bytes, over maxRowBytes \(1000\)/);
-    const ok = await runCli(["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress", "--allow-bad-rows"], { cwd: dir });
+    const ok = await runCli(
+      ["score", input, "-o", out, "--metric", "f1", "--max-row-bytes", "1000", "--no-ci", "--no-progress", "--allow-bad-rows"],
+      { cwd: dir },
+    );
     expect(ok.code).toBe(0);
     // every input row has its output row, in order; the refused one carries _error, not its 10 KB text
-    const lines = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(out, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({ hyp: "the cat sat", f1: { score: 1 } });
     expect(lines[1]).toMatchObject({ _line: 2, _error: { line: 2, code: "row_too_large" } });
@@ -138,12 +165,18 @@ describe("evalkern score: odd bytes and too many workers", () => {
     const enc = (s: string) => Buffer.from(s, "utf8");
     writeFileSync(
       input,
-      Buffer.concat([enc('{"hyp":"the cat sat","refs":["the cat sat"]}\n{"hyp":"caf'), Buffer.from([0xe9]), enc('","refs":["cafe"]}\n{"hyp":"a","refs":["a"]}\n')]),
+      Buffer.concat([
+        enc('{"hyp":"the cat sat","refs":["the cat sat"]}\n{"hyp":"caf'),
+        Buffer.from([0xe9]),
+        enc('","refs":["cafe"]}\n{"hyp":"a","refs":["a"]}\n'),
+      ]),
     );
     const out = join(dir, "out.jsonl");
     const r = await runCli(["score", input, "-o", out, "--metric", "f1", "--no-ci", "--no-progress"], { cwd: dir });
     expect(r.code, `signal ${r.signal}; stderr:\n${r.stderr}`).toBe(0);
-    expect(r.stderr).toMatch(/^1 row has bytes that are not UTF-8, scored with U\+FFFD in their place \(--strict-utf8 makes them bad rows\): .*in\.jsonl:2$/m);
+    expect(r.stderr).toMatch(
+      /^1 row has bytes that are not UTF-8, scored with U\+FFFD in their place \(--strict-utf8 makes them bad rows\): .*in\.jsonl:2$/m,
+    );
     const strict = await runCli(["score", input, "-o", out, "--metric", "f1", "--no-ci", "--no-progress", "--strict-utf8"], { cwd: dir });
     // a death by signal (seen once in CI, not reproduced) names the signal and what the CLI printed
     expect(strict.code, `signal ${strict.signal}; stderr:\n${strict.stderr}`).toBe(3);
@@ -152,7 +185,22 @@ describe("evalkern score: odd bytes and too many workers", () => {
 
   it("--workers 1000000000 is capped at the cores, with a warning", async () => {
     const dir = tempDir();
-    const r = await runCli(["score", smallInput(dir), "-o", join(dir, "o.jsonl"), "--metric", "f1", "--workers", "1000000000", "--no-ci", "--no-progress", "--json"], { cwd: dir });
+    const r = await runCli(
+      [
+        "score",
+        smallInput(dir),
+        "-o",
+        join(dir, "o.jsonl"),
+        "--metric",
+        "f1",
+        "--workers",
+        "1000000000",
+        "--no-ci",
+        "--no-progress",
+        "--json",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^evalkern: --workers 1000000000 is more than the \d+ available cores: using \d+$/m);
   });

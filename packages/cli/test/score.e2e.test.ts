@@ -13,7 +13,8 @@ describe("evalkern score on the bundled example", () => {
     expect(r.stderr).not.toMatch(/evalkern: /);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("300 rows scored");
-    for (const name of ["bleu", "chrf", "chrf++", "rouge1", "rouge2", "rougeL", "rougeLsum", "f1", "em"]) expect(r.stdout).toMatch(new RegExp(`^${name.replace("+", "\\+")}\\s+\\d`, "m"));
+    for (const name of ["bleu", "chrf", "chrf++", "rouge1", "rouge2", "rougeL", "rougeLsum", "f1", "em"])
+      expect(r.stdout).toMatch(new RegExp(`^${name.replace("+", "\\+")}\\s+\\d`, "m"));
     expect(r.stdout).toMatch(/95% CI/);
     expect(r.stdout).toMatch(/^bleu\s+66\.95\s+\d+\.\d\d – \d+\.\d\d\s+±\d/m); // corpus BLEU of the example
     expect(r.stdout).toContain("signatures");
@@ -41,7 +42,22 @@ describe("evalkern score on the bundled example", () => {
     const dir = tempDir();
     const out = join(dir, "out.jsonl");
     const r = await runCli(
-      ["score", examplePairs, "--metric", "bleu:tokenize=intl", "--metric", "chrf:wordOrder=2", "--metric", "rouge:useStemmer=true:types=rouge1,rougeL", "--metric", "f1:mode=byob", "-o", out, "--json", "--no-progress"],
+      [
+        "score",
+        examplePairs,
+        "--metric",
+        "bleu:tokenize=intl",
+        "--metric",
+        "chrf:wordOrder=2",
+        "--metric",
+        "rouge:useStemmer=true:types=rouge1,rougeL",
+        "--metric",
+        "f1:mode=byob",
+        "-o",
+        out,
+        "--json",
+        "--no-progress",
+      ],
       { cwd: dir },
     );
     expect(r.code).toBe(0);
@@ -69,8 +85,22 @@ describe("evalkern score on the bundled example", () => {
         .map((o) => JSON.stringify(o))
         .join("\n"),
     );
-    const metrics = ["answer-exact-match", "answer-passage-match", "byob-exact-match", "byob-f1", "byob-contains", "evalwire-exact-match", "evalwire-contains", "levenshtein", "hotpot-f1", "byob-bleu"];
-    const r = await runCli(["score", input, ...metrics.flatMap((m) => ["--metric", m]), "-o", join(dir, "out.jsonl"), "--no-ci", "--allow-bad-rows"], { cwd: dir });
+    const metrics = [
+      "answer-exact-match",
+      "answer-passage-match",
+      "byob-exact-match",
+      "byob-f1",
+      "byob-contains",
+      "evalwire-exact-match",
+      "evalwire-contains",
+      "levenshtein",
+      "hotpot-f1",
+      "byob-bleu",
+    ];
+    const r = await runCli(
+      ["score", input, ...metrics.flatMap((m) => ["--metric", m]), "-o", join(dir, "out.jsonl"), "--no-ci", "--allow-bad-rows"],
+      { cwd: dir },
+    );
     expect(r.stderr).not.toMatch(/evalkern: /);
     expect(r.code).toBe(0);
     const rows = readJsonl(join(dir, "out.jsonl"));
@@ -86,9 +116,29 @@ describe("evalkern score on the bundled example", () => {
   it("reads and writes CSV with --hyp-field and several --refs-field columns", async () => {
     const dir = tempDir();
     const input = join(dir, "data.csv");
-    writeFileSync(input, 'id,output,ref1,ref2,lang\n1,the cat sat on the mat,the cat sat on the mat,,en\n2,"hello, world",hello world,"hello, world!",en\n3,der Hund,die Katze,,de\n');
+    writeFileSync(
+      input,
+      'id,output,ref1,ref2,lang\n1,the cat sat on the mat,the cat sat on the mat,,en\n2,"hello, world",hello world,"hello, world!",en\n3,der Hund,die Katze,,de\n',
+    );
     const out = join(dir, "out.csv");
-    const r = await runCli(["score", input, "--hyp-field", "output", "--refs-field", "ref1,ref2", "--metric", "bleu", "--metric", "rouge:types=rouge1", "-o", out, "--no-progress"], { cwd: dir });
+    const r = await runCli(
+      [
+        "score",
+        input,
+        "--hyp-field",
+        "output",
+        "--refs-field",
+        "ref1,ref2",
+        "--metric",
+        "bleu",
+        "--metric",
+        "rouge:types=rouge1",
+        "-o",
+        out,
+        "--no-progress",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     const lines = readFileSync(out, "utf8").trimEnd().split("\n");
     expect(lines[0]).toBe("id,output,ref1,ref2,lang,bleu,rouge.score,rouge.rouge1,_error");
@@ -99,20 +149,38 @@ describe("evalkern score on the bundled example", () => {
 
   it("--shard i/n scores a deterministic slice and `evalkern merge` gives the single run's corpus scores exactly", async () => {
     const dir = tempDir();
-    const whole = await runCli(["score", examplePairs, "-o", join(dir, "all.jsonl"), "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"], { cwd: dir });
+    const whole = await runCli(
+      ["score", examplePairs, "-o", join(dir, "all.jsonl"), "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"],
+      { cwd: dir },
+    );
     expect(whole.code).toBe(0);
-    const s1 = await runCli(["score", examplePairs, "--shard", "1/2", "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"], { cwd: dir });
-    const s2 = await runCli(["score", examplePairs, "--shard", "2/2", "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"], { cwd: dir });
+    const s1 = await runCli(["score", examplePairs, "--shard", "1/2", "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"], {
+      cwd: dir,
+    });
+    const s2 = await runCli(["score", examplePairs, "--shard", "2/2", "--json", "--no-progress", "--metric", "bleu", "--metric", "chrf"], {
+      cwd: dir,
+    });
     expect(s1.code).toBe(0);
     expect(s2.code).toBe(0);
     const a = readJsonl(join(dir, "pairs.scored.shard-1-of-2.jsonl"));
     const b = readJsonl(join(dir, "pairs.scored.shard-2-of-2.jsonl"));
     expect(a.length + b.length).toBe(300);
     expect(a.length).toBeGreaterThan(50);
-    const merged = await runCli(["merge", join(dir, "pairs.scored.shard-2-of-2.jsonl"), join(dir, "pairs.scored.shard-1-of-2.jsonl"), "-o", join(dir, "merged.jsonl"), "--json"], { cwd: dir });
+    const merged = await runCli(
+      [
+        "merge",
+        join(dir, "pairs.scored.shard-2-of-2.jsonl"),
+        join(dir, "pairs.scored.shard-1-of-2.jsonl"),
+        "-o",
+        join(dir, "merged.jsonl"),
+        "--json",
+      ],
+      { cwd: dir },
+    );
     expect(merged.stderr).toBe("");
     expect(merged.code).toBe(0);
-    const corpus = (t: string) => (JSON.parse(t) as { metrics: { name: string; corpus: Record<string, number> }[] }).metrics.map((m) => [m.name, m.corpus]);
+    const corpus = (t: string) =>
+      (JSON.parse(t) as { metrics: { name: string; corpus: Record<string, number> }[] }).metrics.map((m) => [m.name, m.corpus]);
     expect(corpus(merged.stdout)).toEqual(corpus(whole.stdout));
     expect(readFileSync(join(dir, "merged.jsonl"), "utf8")).toBe(readFileSync(join(dir, "all.jsonl"), "utf8"));
   });
@@ -121,7 +189,10 @@ describe("evalkern score on the bundled example", () => {
     const dir = tempDir();
     const out = join(dir, "first", "out.jsonl");
     mkdirSync(join(dir, "first"));
-    const r = await runCli(["score", examplePairs, "--metric", "bleu", "--metric", "rouge", "-o", out, "--no-progress", "--resamples", "50"], { cwd: dir });
+    const r = await runCli(
+      ["score", examplePairs, "--metric", "bleu", "--metric", "rouge", "-o", out, "--no-progress", "--resamples", "50"],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, "first", "out.jsonl.evalkern", "rows.jsonl"))).toBe(false); // the rows are written once, into out.jsonl
     renameSync(join(dir, "first"), join(dir, "moved"));
@@ -143,7 +214,21 @@ describe("evalkern score on the bundled example", () => {
     const rows: string[] = [];
     for (let k = 0; k < 300; k++) for (const l of lines) rows.push(l.replace(/"id":"p(\d+)"/, (_, n: string) => `"id":"p${n}-${k}"`));
     writeFileSync(big, `${rows.join("\n")}\n`); // 90,000 rows
-    const args = ["score", big, "--metric", "bleu", "--metric", "rougeL", "--workers", "1", "--no-ci", "--checkpoint-interval", "100", "--progress-interval", "200"];
+    const args = [
+      "score",
+      big,
+      "--metric",
+      "bleu",
+      "--metric",
+      "rougeL",
+      "--workers",
+      "1",
+      "--no-ci",
+      "--checkpoint-interval",
+      "100",
+      "--progress-interval",
+      "200",
+    ];
 
     const out = join(dir, "out.jsonl");
     const child = spawnCli([...args, "-o", out], { cwd: dir });
@@ -153,7 +238,8 @@ describe("evalkern score on the bundled example", () => {
     const started = Date.now();
     // kill once a checkpoint exists and a progress line was printed (no timer races: a busy machine only waits longer)
     const progressLine = /score: [\d,]+ rows \([\d.]+%\), [\d.,]+ rows\/s, elapsed \d+:\d\d(, ETA \d+:\d\d)?\n/;
-    while (!(existsSync(ckpt) && progressLine.test(stderr)) && child.exitCode === null && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 20));
+    while (!(existsSync(ckpt) && progressLine.test(stderr)) && child.exitCode === null && Date.now() - started < 120_000)
+      await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGKILL");
     await new Promise((r) => child.on("close", r));
     expect(existsSync(ckpt)).toBe(true);
@@ -251,7 +337,11 @@ describe("evalkern score: bad flags, missing files, malformed input", () => {
     const rows = readJsonl(out);
     expect(rows).toHaveLength(6);
     expect(rows[0]!.bleu).toEqual({ score: expect.any(Number) });
-    expect(rows[1]).toEqual({ _line: 2, _input: "{not json", _error: { line: 2, code: "invalid_json", message: expect.stringContaining("invalid JSON") } });
+    expect(rows[1]).toEqual({
+      _line: 2,
+      _input: "{not json",
+      _error: { line: 2, code: "invalid_json", message: expect.stringContaining("invalid JSON") },
+    });
     expect(rows[2]).toMatchObject({ hyp: 42, _error: { line: 3, code: "wrong_type" } });
     expect(rows[4]).toMatchObject({ _line: 6, _input: [1, 2], _error: { code: "not_object" } });
     expect((rows[5]!.bleu as { score: number }).score).toBeCloseTo(100, 6);

@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url)).replace(/[/\\]$/, "");
-const self = relative(root, fileURLToPath(import.meta.url)).split("\\").join("/");
+const self = relative(root, fileURLToPath(import.meta.url))
+  .split("\\")
+  .join("/");
 
 // Ways a path out of the checkout was written: "../shared", "/work/shared", path.join pieces
 // ("..", "shared") and the old data folders ("shared/golden", "shared/spec", "shared/corpus"). Built from

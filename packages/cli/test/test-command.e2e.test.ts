@@ -136,7 +136,10 @@ describe("evalkern test", () => {
 
   it("a test whose output cannot be generated is an error (JUnit <error>, exit 1), not a pass or a made-up score", async () => {
     // HTTP 400 is not retried: the endpoint refuses the request, the test cannot be run
-    const server = await startServer(() => ({ status: 400, body: { error: { message: "model not found", type: "invalid_request_error" } } }));
+    const server = await startServer(() => ({
+      status: 400,
+      body: { error: { message: "model not found", type: "invalid_request_error" } },
+    }));
     const suite = write(
       "refused.yaml",
       [

@@ -26,16 +26,30 @@ for (const [name, url] of builds) {
   mods.push([name, k]);
 }
 
-const tasks = (k) => [
-  ["sentenceBleuBatch 13a", () => k.sentenceBleuBatch(hyps, refs)],
-  ["sentenceBleuBatch intl", () => k.sentenceBleuBatch(hyps, refs, { tokenize: "intl" })],
-  ["sentenceBleuBatch zh", () => k.sentenceBleuBatch(hyps, refs, { tokenize: "zh" })],
-  ["sentenceBleu per call 13a", () => { for (let i = 0; i < n; i++) k.sentenceBleu(hyps[i], refs[i]); }],
-  ["sentenceChrfBatch", () => k.sentenceChrfBatch(hyps, refs)],
-  ["sentenceChrf per call", () => { for (let i = 0; i < n; i++) k.sentenceChrf(hyps[i], refs[i]); }],
-].filter(([name]) => !only || name.includes(only));
+const tasks = (k) =>
+  [
+    ["sentenceBleuBatch 13a", () => k.sentenceBleuBatch(hyps, refs)],
+    ["sentenceBleuBatch intl", () => k.sentenceBleuBatch(hyps, refs, { tokenize: "intl" })],
+    ["sentenceBleuBatch zh", () => k.sentenceBleuBatch(hyps, refs, { tokenize: "zh" })],
+    [
+      "sentenceBleu per call 13a",
+      () => {
+        for (let i = 0; i < n; i++) k.sentenceBleu(hyps[i], refs[i]);
+      },
+    ],
+    ["sentenceChrfBatch", () => k.sentenceChrfBatch(hyps, refs)],
+    [
+      "sentenceChrf per call",
+      () => {
+        for (let i = 0; i < n; i++) k.sentenceChrf(hyps[i], refs[i]);
+      },
+    ],
+  ].filter(([name]) => !only || name.includes(only));
 
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 const times = new Map();
 for (const [, k] of mods) for (const [, fn] of tasks(k)) fn(); // warm-up (tier-up)
 for (let r = 0; r < rounds; r++) {

@@ -31,7 +31,14 @@ const configs = [
 ];
 if (baselinePath) {
   const [, base] = builds[0];
-  for (const o of [{}, { wordOrder: 2 }, { lowercase: true }, { wordOrder: 2, lowercase: true }, { whitespace: true }, { wordOrder: 1, beta: 1 }]) {
+  for (const o of [
+    {},
+    { wordOrder: 2 },
+    { lowercase: true },
+    { wordOrder: 2, lowercase: true },
+    { whitespace: true },
+    { wordOrder: 1, beta: 1 },
+  ]) {
     const a = base.chrfStatisticsBatch(hyps, refs, o);
     const b = k.chrfStatisticsBatch(hyps, refs, o);
     const sa = base.sentenceChrfBatch(hyps, refs, o);

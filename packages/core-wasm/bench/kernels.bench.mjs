@@ -29,7 +29,8 @@ const refs = rows.map((r) => r.refs);
 const ref0 = rows.map((r) => r.refs[0]);
 const enc = new TextEncoder();
 const sizeOf = (s) => enc.encode(s).length;
-const bytesOf = (n, all) => rows.slice(0, n).reduce((a, r) => a + sizeOf(r.hyp) + (all ? r.refs.reduce((b, x) => b + sizeOf(x), 0) : sizeOf(r.refs[0])), 0);
+const bytesOf = (n, all) =>
+  rows.slice(0, n).reduce((a, r) => a + sizeOf(r.hyp) + (all ? r.refs.reduce((b, x) => b + sizeOf(x), 0) : sizeOf(r.refs[0])), 0);
 
 await k.ready();
 const { bleu: bleuScoreJs } = require("bleu-score");
@@ -45,56 +46,129 @@ const ROUGE3 = { types: ["rouge1", "rouge2", "rougeL"] };
 // [key, metric, implementation, pairs, all refs?, fn]
 const tasks = [
   ["bleu", "BLEU 13a, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs)],
-  ["bleuCall", "BLEU 13a, all refs, per call", "evalkern `sentenceBleu`", SINGLE, true, () => {
-    for (let i = 0; i < SINGLE; i++) k.sentenceBleu(hyps[i], refs[i]);
-  }],
+  [
+    "bleuCall",
+    "BLEU 13a, all refs, per call",
+    "evalkern `sentenceBleu`",
+    SINGLE,
+    true,
+    () => {
+      for (let i = 0; i < SINGLE; i++) k.sentenceBleu(hyps[i], refs[i]);
+    },
+  ],
   ["bleuIntl", "BLEU intl, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "intl" })],
   ["bleuZh", "BLEU zh, all refs", "evalkern `sentenceBleuBatch`", N, true, () => k.sentenceBleuBatch(hyps, refs, { tokenize: "zh" })],
-  ["promptfooBleu", "BLEU (lowercase whitespace words, not sacreBLEU's), ref0", promptfooBleu.name ?? "promptfoo calculateBleuScore", PEER, false, promptfooBleu.fn ? () => {
-    for (let i = 0; i < PEER; i++) promptfooBleu.fn(hyps[i], [ref0[i]]);
-  } : undefined],
-  ["bleuScore", "BLEU (not sacreBLEU's), ref0", "bleu-score 1.0.4 `bleu(ref0, hyp, 4)`", PEER, false, () => {
-    for (let i = 0; i < PEER; i++) bleuScoreJs(ref0[i], hyps[i], 4);
-  }],
+  [
+    "promptfooBleu",
+    "BLEU (lowercase whitespace words, not sacreBLEU's), ref0",
+    promptfooBleu.name ?? "promptfoo calculateBleuScore",
+    PEER,
+    false,
+    promptfooBleu.fn
+      ? () => {
+          for (let i = 0; i < PEER; i++) promptfooBleu.fn(hyps[i], [ref0[i]]);
+        }
+      : undefined,
+  ],
+  [
+    "bleuScore",
+    "BLEU (not sacreBLEU's), ref0",
+    "bleu-score 1.0.4 `bleu(ref0, hyp, 4)`",
+    PEER,
+    false,
+    () => {
+      for (let i = 0; i < PEER; i++) bleuScoreJs(ref0[i], hyps[i], 4);
+    },
+  ],
   ["chrf", "chrF, all refs", "evalkern `sentenceChrfBatch`", N, true, () => k.sentenceChrfBatch(hyps, refs)],
-  ["chrfCall", "chrF, all refs, per call", "evalkern `sentenceChrf`", SINGLE, true, () => {
-    for (let i = 0; i < SINGLE; i++) k.sentenceChrf(hyps[i], refs[i]);
-  }],
-  ["chrfpp", "chrF++, all refs", "evalkern `sentenceChrfBatch` (wordOrder 2)", N, true, () => k.sentenceChrfBatch(hyps, refs, { wordOrder: 2 })],
+  [
+    "chrfCall",
+    "chrF, all refs, per call",
+    "evalkern `sentenceChrf`",
+    SINGLE,
+    true,
+    () => {
+      for (let i = 0; i < SINGLE; i++) k.sentenceChrf(hyps[i], refs[i]);
+    },
+  ],
+  [
+    "chrfpp",
+    "chrF++, all refs",
+    "evalkern `sentenceChrfBatch` (wordOrder 2)",
+    N,
+    true,
+    () => k.sentenceChrfBatch(hyps, refs, { wordOrder: 2 }),
+  ],
   ["rouge", "ROUGE-1/2/L, all refs (score_multi)", "evalkern `rougeBatch`", N, true, () => k.rougeBatch(hyps, refs, ROUGE3)],
-  ["rougeCall", "ROUGE-1/2/L, all refs, per call", "evalkern `rougeScore`", SINGLE, true, () => {
-    for (let i = 0; i < SINGLE; i++) k.rougeScore(hyps[i], refs[i], ROUGE3);
-  }],
+  [
+    "rougeCall",
+    "ROUGE-1/2/L, all refs, per call",
+    "evalkern `rougeScore`",
+    SINGLE,
+    true,
+    () => {
+      for (let i = 0; i < SINGLE; i++) k.rougeScore(hyps[i], refs[i], ROUGE3);
+    },
+  ],
   ["rouge0", "ROUGE-1/2/L, ref0", "evalkern `rougeBatch`", N, false, () => k.rougeBatch(hyps, ref0, ROUGE3)],
-  ["rougeStem", "ROUGE-1/2/L, ref0, stemmer", "evalkern `rougeBatch`", N, false, () => k.rougeBatch(hyps, ref0, { ...ROUGE3, useStemmer: true })],
-  ["jsRouge", "ROUGE-1/2/L (not rouge-score's), ref0", "js-rouge 3.2.3 `n(1)+n(2)+l` (what promptfoo's rouge-n/l call)", PEER, false, () => {
-    for (let i = 0; i < PEER; i++) {
-      // js-rouge throws on blank input and on texts shorter than n; those pairs still cost the attempt
-      try {
-        jsRouge.n(hyps[i], ref0[i], { n: 1 });
-        jsRouge.n(hyps[i], ref0[i], { n: 2 });
-        jsRouge.l(hyps[i], ref0[i]);
-      } catch {}
-    }
-  }],
+  [
+    "rougeStem",
+    "ROUGE-1/2/L, ref0, stemmer",
+    "evalkern `rougeBatch`",
+    N,
+    false,
+    () => k.rougeBatch(hyps, ref0, { ...ROUGE3, useStemmer: true }),
+  ],
+  [
+    "jsRouge",
+    "ROUGE-1/2/L (not rouge-score's), ref0",
+    "js-rouge 3.2.3 `n(1)+n(2)+l` (what promptfoo's rouge-n/l call)",
+    PEER,
+    false,
+    () => {
+      for (let i = 0; i < PEER; i++) {
+        // js-rouge throws on blank input and on texts shorter than n; those pairs still cost the attempt
+        try {
+          jsRouge.n(hyps[i], ref0[i], { n: 1 });
+          jsRouge.n(hyps[i], ref0[i], { n: 2 });
+          jsRouge.l(hyps[i], ref0[i]);
+        } catch {}
+      }
+    },
+  ],
   ["f1", "DSPy token F1, all refs", "evalkern `tokenF1Batch`", N, true, () => k.tokenF1Batch(hyps, refs)],
   ["normalize", "DSPy normalize_text, hyps", "evalkern `normalizeTextBatch`", N, null, () => k.normalizeTextBatch(hyps)],
   ["lev", "Levenshtein, hyp vs ref0", "evalkern `levenshteinBatch`", N, false, () => k.levenshteinBatch(hyps, ref0)],
-  ["fastestLev", "Levenshtein (UTF-16 units), hyp vs ref0", "fastest-levenshtein 1.0.16 `distance`", N, false, () => {
-    for (let i = 0; i < N; i++) fastestLevenshtein(hyps[i], ref0[i]);
-  }],
+  [
+    "fastestLev",
+    "Levenshtein (UTF-16 units), hyp vs ref0",
+    "fastest-levenshtein 1.0.16 `distance`",
+    N,
+    false,
+    () => {
+      for (let i = 0; i < N; i++) fastestLevenshtein(hyps[i], ref0[i]);
+    },
+  ],
   ["ter", "TER, all refs", "evalkern `terStatisticsBatch`", N, true, () => k.terStatisticsBatch(hyps, refs)],
-  ["terCall", "TER, all refs, per call", "evalkern `sentenceTer`", SINGLE, true, () => {
-    for (let i = 0; i < SINGLE; i++) k.sentenceTer(hyps[i], refs[i]);
-  }],
+  [
+    "terCall",
+    "TER, all refs, per call",
+    "evalkern `sentenceTer`",
+    SINGLE,
+    true,
+    () => {
+      for (let i = 0; i < SINGLE; i++) k.sentenceTer(hyps[i], refs[i]);
+    },
+  ],
 ].filter((t) => t[5] !== undefined);
 
-const cpuSeconds = typeof process !== "undefined" && typeof process.cpuUsage === "function"
-  ? () => {
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1e6;
-    }
-  : () => performance.now() / 1e3;
+const cpuSeconds =
+  typeof process !== "undefined" && typeof process.cpuUsage === "function"
+    ? () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1e6;
+      }
+    : () => performance.now() / 1e3;
 const clock = typeof process !== "undefined" && typeof process.cpuUsage === "function" ? "CPU time" : "wall time";
 
 const roundsArg = argv.includes("--rounds") ? Number(argv[argv.indexOf("--rounds") + 1]) : 3;
@@ -131,11 +205,14 @@ const perCall = (call, batch) => {
 };
 const lines = [];
 const row = (metric, impl, key, target = "", status = "", vs = "") =>
-  lines.push(`| ${metric} | ${impl} | ${key in rate ? fmt(rate[key]) : key} | ${key in mbs ? mbs[key].toFixed(1) : ""} | ${target} | ${status} | ${vs} |`);
+  lines.push(
+    `| ${metric} | ${impl} | ${key in rate ? fmt(rate[key]) : key} | ${key in mbs ? mbs[key].toFixed(1) : ""} | ${target} | ${status} | ${vs} |`,
+  );
 const byKey = Object.fromEntries(tasks.map((t) => [t[0], t]));
 const task = (key, target, ok, vs = "") => row(byKey[key][1], byKey[key][2], key, target, ok === undefined ? "" : met(ok), vs);
 const peer = (key, against) => byKey[key] && row(byKey[key][1], byKey[key][2], key, "", "", `evalkern ${x(rate[against], rate[key])}`);
-const pyRow = (metric, impl, value, against) => lines.push(`| ${metric} | ${impl} | ${fmt(value)} | | | | evalkern ${x(rate[against], value)} |`);
+const pyRow = (metric, impl, value, against) =>
+  lines.push(`| ${metric} | ${impl} | ${fmt(value)} | | | | evalkern ${x(rate[against], value)} |`);
 const pyName = (m) => `sacreBLEU ${py.version} \`${m}.sentence_score\` (Python ${py.python}, CPU time, same run)`;
 
 task("bleu", "≥ 300,000", rate.bleu >= 300000);
@@ -170,13 +247,19 @@ if (!py.reason) pyRow("TER, all refs", pyName("TER()"), py.ter, "ter");
 
 const wasm = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
 const gz = gzipSync(wasm, { level: 9 }).length;
-const runtime = typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
+const runtime =
+  typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
 console.log(`\n${N} pairs (${(bytesOf(N, true) / 1e6).toFixed(1)} MB of UTF-8 with all references) from ${pairsFile}`);
 console.log(`${runtime}, one thread, ${clock}, median of ${rounds} interleaved round(s) after a warm-up; wasm ${k.kernelSignature()}\n`);
 console.log("| metric | implementation | pairs/s | MB/s | target | status | ratio |");
 console.log("|---|---|---:|---:|---|---|---|");
 for (const l of lines) console.log(l);
-console.log(`| module size | \`evalkern.wasm\` | ${wasm.length.toLocaleString("en-US")} B raw, ${gz.toLocaleString("en-US")} B gzip -9 | | ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`);
+console.log(
+  `| module size | \`evalkern.wasm\` | ${wasm.length.toLocaleString("en-US")} B raw, ${gz.toLocaleString("en-US")} B gzip -9 | | ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`,
+);
 if (py.reason) console.log(`\nPython peers: ${py.reason}`);
-else console.log(`\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, CPU time (\`time.process_time()\`) in a child process of this run.`);
+else
+  console.log(
+    `\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, CPU time (\`time.process_time()\`) in a child process of this run.`,
+  );
 if (promptfooBleu.reason) console.log(`promptfoo BLEU: ${promptfooBleu.reason}`);

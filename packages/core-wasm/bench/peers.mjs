@@ -22,7 +22,11 @@ export function loadPromptfooBleu() {
     const dir = join(tmpdir(), `evalkern-bench-promptfoo-${PROMPTFOO_VERSION}`);
     if (!existsSync(join(dir, "package", "package.json"))) {
       mkdirSync(dir, { recursive: true });
-      const out = execFileSync("npm", ["pack", `promptfoo@${PROMPTFOO_VERSION}`, "--silent"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      const out = execFileSync("npm", ["pack", `promptfoo@${PROMPTFOO_VERSION}`, "--silent"], {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       execFileSync("tar", ["xzf", join(dir, out.trim().split("\n").pop()), "-C", dir]);
     }
     const src = join(dir, "package", "dist", "src");

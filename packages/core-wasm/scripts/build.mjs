@@ -34,7 +34,9 @@ function ascCli() {
   }
   const installed = JSON.parse(readFileSync(pkgJson, "utf8")).version;
   if (installed !== ascVersion) {
-    console.error(`evalkern.wasm: AssemblyScript ${installed} is installed, package.json pins ${ascVersion}: run \`npx --yes pnpm@12.21.0 install\``);
+    console.error(
+      `evalkern.wasm: AssemblyScript ${installed} is installed, package.json pins ${ascVersion}: run \`npx --yes pnpm@12.21.0 install\``,
+    );
     process.exit(1);
   }
   return join(dirname(pkgJson), "bin", "asc.js");
@@ -55,7 +57,9 @@ const flags = releaseFlags.join(" ");
 function sourceHash() {
   const h = createHash("sha256").update(`asc ${ascVersion}\0${common.join(" ")}\0${flags}\0`);
   h.update(readFileSync(fileURLToPath(import.meta.url)));
-  const files = readdirSync(join(root, "assembly")).filter((f) => f.endsWith(".ts") || f.endsWith(".json")).sort();
+  const files = readdirSync(join(root, "assembly"))
+    .filter((f) => f.endsWith(".ts") || f.endsWith(".json"))
+    .sort();
   for (const f of files) h.update(`\0${f}\0`).update(readFileSync(join(root, "assembly", f)));
   return h.digest("hex");
 }
@@ -121,4 +125,6 @@ if (!process.argv.includes("--wasm-only")) {
 }
 const wasm = Buffer.from(/WASM_BASE64 =\n {2}"([^"]+)"/.exec(readFileSync(generated, "utf8"))[1], "base64");
 const gz = gzipSync(wasm, { level: 9 }).length;
-console.log(`evalkern.wasm: ${wasm.length} bytes raw, ${gz} bytes gzip (sha256 ${createHash("sha256").update(wasm).digest("hex").slice(0, 12)})`);
+console.log(
+  `evalkern.wasm: ${wasm.length} bytes raw, ${gz} bytes gzip (sha256 ${createHash("sha256").update(wasm).digest("hex").slice(0, 12)})`,
+);

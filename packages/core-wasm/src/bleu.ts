@@ -78,11 +78,14 @@ export function resolveBleuOptions(options: BleuOptions | undefined, sentence: b
   // precisions above 100%: both are impossible scores (NaN, BLEU > 100), so they are refused
   const maxSmooth = smoothMethod === "floor" ? 1 : MAX_STATISTIC;
   if (smoothValue < 0 || smoothValue > maxSmooth) {
-    throw new InvalidArgumentError(`options.smoothValue must be from 0 to ${smoothMethod === "floor" ? "1 for \"floor\"" : "2^53"}, got ${smoothValue}`, {
-      argument: "options.smoothValue",
-      expected: `0..${maxSmooth}`,
-      actual: String(smoothValue),
-    });
+    throw new InvalidArgumentError(
+      `options.smoothValue must be from 0 to ${smoothMethod === "floor" ? '1 for "floor"' : "2^53"}, got ${smoothValue}`,
+      {
+        argument: "options.smoothValue",
+        expected: `0..${maxSmooth}`,
+        actual: String(smoothValue),
+      },
+    );
   }
   return {
     tokenize: optionEnum(o.tokenize, "options.tokenize", TOKENIZERS, "13a"),
@@ -182,14 +185,25 @@ function sentencePlan(options: BleuOptions | undefined): SentencePlan {
     const f = lastFields;
     if (
       options === lastOptions &&
-      options.tokenize === f[0] && options.lowercase === f[1] && options.smoothMethod === f[2] &&
-      options.smoothValue === f[3] && options.maxNgramOrder === f[4] && options.effectiveOrder === f[5]
+      options.tokenize === f[0] &&
+      options.lowercase === f[1] &&
+      options.smoothMethod === f[2] &&
+      options.smoothValue === f[3] &&
+      options.maxNgramOrder === f[4] &&
+      options.effectiveOrder === f[5]
     ) {
       return lastPlan!;
     }
     const plan = planOf(resolveBleuOptions(options, true));
     lastOptions = options;
-    lastFields = [options.tokenize, options.lowercase, options.smoothMethod, options.smoothValue, options.maxNgramOrder, options.effectiveOrder];
+    lastFields = [
+      options.tokenize,
+      options.lowercase,
+      options.smoothMethod,
+      options.smoothValue,
+      options.maxNgramOrder,
+      options.effectiveOrder,
+    ];
     lastPlan = plan;
     return plan;
   }
@@ -254,11 +268,7 @@ export function bleuScoresFromStatisticsBatch(stats: Float64Array, options?: Ble
  * `refs[i]` holds the references of `hyps[i]` (any count); `null` marks an absent reference (sacreBLEU's
  * `None` in a padded reference stream) and is dropped. Effective order is off by default.
  */
-export function corpusBleu(
-  hyps: readonly string[],
-  refs: readonly (readonly (string | null)[])[],
-  options?: BleuOptions,
-): BleuResult {
+export function corpusBleu(hyps: readonly string[], refs: readonly (readonly (string | null)[])[], options?: BleuOptions): BleuResult {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveBleuOptions(options, false);
   const stats = statistics(b.hyps, b.refs, o);
@@ -325,7 +335,8 @@ function scoreStatistics(statistics: BleuStatistics, o: ResolvedBleuOptions): Bl
     row[j] = v as number;
   }
   for (let k = 0; k < N; k++) {
-    if (row[2 + k]! > row[2 + N + k]!) bad(`counts[${k}] (${row[2 + k]}) must not exceed totals[${k}] (${row[2 + N + k]}): more matches than n-grams`);
+    if (row[2 + k]! > row[2 + N + k]!)
+      bad(`counts[${k}] (${row[2 + k]}) must not exceed totals[${k}] (${row[2 + N + k]}): more matches than n-grams`);
   }
   return resultAt(scoreRows(row, 1, o), row, 0, N);
 }
@@ -333,6 +344,7 @@ function scoreStatistics(statistics: BleuStatistics, o: ResolvedBleuOptions): Bl
 /** sacreBLEU's BLEU signature (`nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`), plus our implementation tag. */
 export function bleuSignature(options: BleuOptions | undefined, nrefs: number | "var", sentence = false): string {
   const o = resolveBleuOptions(options, sentence);
-  const smooth = o.smoothMethod === "floor" || o.smoothMethod === "add-k" ? `${o.smoothMethod}[${o.smoothValue.toFixed(2)}]` : o.smoothMethod;
+  const smooth =
+    o.smoothMethod === "floor" || o.smoothMethod === "add-k" ? `${o.smoothMethod}[${o.smoothValue.toFixed(2)}]` : o.smoothMethod;
   return `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.effectiveOrder ? "yes" : "no"}|tok:${o.tokenize}|smooth:${smooth}|version:2.6.0`;
 }

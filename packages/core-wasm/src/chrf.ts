@@ -49,7 +49,11 @@ export function resolveChrfOptions(options: ChrfOptions | undefined): ResolvedCh
   const beta = optionNumber(o.beta, "options.beta", 2);
   // beta² must stay finite (a beta of 1e155 made every score NaN)
   if (beta < 0 || beta > 1e6) {
-    throw new InvalidArgumentError(`options.beta must be from 0 to 1e6, got ${beta}`, { argument: "options.beta", expected: "0..1e6", actual: String(beta) });
+    throw new InvalidArgumentError(`options.beta must be from 0 to 1e6, got ${beta}`, {
+      argument: "options.beta",
+      expected: "0..1e6",
+      actual: String(beta),
+    });
   }
   return {
     charOrder,
@@ -73,8 +77,17 @@ function rows(hyps: readonly string[], refs: readonly (readonly string[])[], o: 
   const k = kernels();
   return runPairKernel(hyps, refs, 1 + widthOf(o), (l: Layout) =>
     k.chrfBatch(
-      l.count, l.bytes, l.strOffs, l.refStart,
-      o.charOrder, o.wordOrder, o.beta, o.lowercase ? 1 : 0, o.whitespace ? 1 : 0, o.epsSmoothing ? 1 : 0, l.out,
+      l.count,
+      l.bytes,
+      l.strOffs,
+      l.refStart,
+      o.charOrder,
+      o.wordOrder,
+      o.beta,
+      o.lowercase ? 1 : 0,
+      o.whitespace ? 1 : 0,
+      o.epsSmoothing ? 1 : 0,
+      l.out,
     ),
   );
 }
@@ -128,8 +141,12 @@ function sentencePlan(options: ChrfOptions | undefined): SentencePlan {
     const f = lastFields;
     if (
       options === lastOptions &&
-      options.charOrder === f[0] && options.wordOrder === f[1] && options.beta === f[2] &&
-      options.lowercase === f[3] && options.whitespace === f[4] && options.epsSmoothing === f[5]
+      options.charOrder === f[0] &&
+      options.wordOrder === f[1] &&
+      options.beta === f[2] &&
+      options.lowercase === f[3] &&
+      options.whitespace === f[4] &&
+      options.epsSmoothing === f[5]
     ) {
       return lastPlan!;
     }
@@ -169,8 +186,17 @@ export function sentenceChrfBatch(
   // only the scores come out of the kernel
   return runPairKernel(b.hyps, b.refs, 1, (l: Layout) =>
     k.chrfScoresBatch(
-      l.count, l.bytes, l.strOffs, l.refStart,
-      o.charOrder, o.wordOrder, o.beta, o.lowercase ? 1 : 0, o.whitespace ? 1 : 0, o.epsSmoothing ? 1 : 0, l.out,
+      l.count,
+      l.bytes,
+      l.strOffs,
+      l.refStart,
+      o.charOrder,
+      o.wordOrder,
+      o.beta,
+      o.lowercase ? 1 : 0,
+      o.whitespace ? 1 : 0,
+      o.epsSmoothing ? 1 : 0,
+      l.out,
     ),
   );
 }
@@ -179,11 +205,7 @@ export function sentenceChrfBatch(
  * sacreBLEU `corpus_chrf` / `CHRF().corpus_score`: per-segment statistics (best reference each) summed,
  * then one score. `null` references are dropped, as sacreBLEU drops `None`.
  */
-export function corpusChrf(
-  hyps: readonly string[],
-  refs: readonly (readonly (string | null)[])[],
-  options?: ChrfOptions,
-): ChrfResult {
+export function corpusChrf(hyps: readonly string[], refs: readonly (readonly (string | null)[])[], options?: ChrfOptions): ChrfResult {
   const b = pairBatch(hyps, refs, NULLS);
   const o = resolveChrfOptions(options);
   const w = widthOf(o);

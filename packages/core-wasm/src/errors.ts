@@ -76,10 +76,7 @@ export class InputTooLargeError extends InvalidArgumentError {
   readonly limit: number;
   readonly size: number;
   readonly unit: string;
-  constructor(
-    message: string,
-    context: InvalidArgumentContext & { kind: InputLimitKind; limit: number; size: number; unit: string },
-  ) {
+  constructor(message: string, context: InvalidArgumentContext & { kind: InputLimitKind; limit: number; size: number; unit: string }) {
     super(message, context);
     this.kind = context.kind;
     this.limit = context.limit;

@@ -4,11 +4,18 @@
 // synchronous. Inputs go in as UTF-8 written with `TextEncoder.encodeInto` straight into the module's
 // I/O region, plus u32 offset tables; results come back as f64s. One boundary crossing per batch (or
 // per chunk of a huge batch).
-import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError, describe } from "./errors.js";
+import {
+  EvalkernError,
+  InputTooLargeError,
+  InvalidArgumentError,
+  KernelAbortError,
+  NotReadyError,
+  OutOfMemoryError,
+  describe,
+} from "./errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "./limits.js";
 import { WASM_BASE64 } from "./wasm.generated.js";
 import { wasmExports, type PairCallName, type WasmExports } from "./wasm-exports.js";
-
 
 let modulePromise: Promise<WebAssembly.Module> | undefined;
 let readyPromise: Promise<void> | undefined;
@@ -66,7 +73,9 @@ function importsFor(memory: () => WebAssembly.Memory | undefined): WebAssembly.I
           );
         }
         if (m === "out of memory") {
-          throw new OutOfMemoryError("the WebAssembly memory could not grow to what this input needs: it was refused; the module was reset");
+          throw new OutOfMemoryError(
+            "the WebAssembly memory could not grow to what this input needs: it was refused; the module was reset",
+          );
         }
         const f = mem ? readAsString(mem, file) : "";
         throw new KernelAbortError(`evalkern kernel aborted: ${m} at ${f}:${line}:${column}`);
@@ -87,7 +96,10 @@ async function instantiate(options: ReadyOptions | undefined): Promise<void> {
   else if (options?.wasm) mod = await WebAssembly.compile(options.wasm);
   else mod = await (modulePromise ??= WebAssembly.compile(base64ToBytes(WASM_BASE64) as BufferSource));
   let ex: WasmExports | undefined;
-  const instance = await WebAssembly.instantiate(mod, importsFor(() => ex?.memory));
+  const instance = await WebAssembly.instantiate(
+    mod,
+    importsFor(() => ex?.memory),
+  );
   ex = wasmExports(instance);
   adopt(ex, mod);
 }
@@ -100,7 +112,10 @@ function resetInstance(): void {
   const mod = moduleRef;
   if (!mod) return;
   let ex: WasmExports | undefined;
-  const instance = new WebAssembly.Instance(mod, importsFor(() => ex?.memory));
+  const instance = new WebAssembly.Instance(
+    mod,
+    importsFor(() => ex?.memory),
+  );
   ex = wasmExports(instance);
   adopt(ex, mod);
 }
@@ -135,7 +150,9 @@ function kernelError(error: unknown): unknown {
   }
   if (error instanceof WebAssembly.RuntimeError) {
     resetInstance();
-    return new KernelAbortError(`evalkern kernel trapped: ${error.message} (a bug in evalkern: please report it; the module was reset)`, { cause: error });
+    return new KernelAbortError(`evalkern kernel trapped: ${error.message} (a bug in evalkern: please report it; the module was reset)`, {
+      cause: error,
+    });
   }
   if (error instanceof RangeError) {
     // the JS side could not allocate (an array buffer, a string past the engine's maximum length)
@@ -290,11 +307,7 @@ export function layout(
  * Split [0, n) into chunks of at most ~8 M UTF-16 units and 32 Ki items (a huge string is a chunk alone)
  * and visit them as one guarded call (see `guarded`). Callers check `INPUT_LIMITS` first.
  */
-export function chunks(
-  n: number,
-  units: (i: number) => number,
-  visit: (from: number, to: number, units: number) => void,
-): void {
+export function chunks(n: number, units: (i: number) => number, visit: (from: number, to: number, units: number) => void): void {
   const MAX_UNITS = 8 << 20;
   const MAX_ITEMS = 32768;
   guarded(() => {
@@ -351,7 +364,15 @@ export function runPairKernel(
       return u;
     },
     (from, to, units) => {
-      const l = layout(from, to, (i) => hyps[i]!, (i) => refs[i]!, outPerItem, extraF64, units);
+      const l = layout(
+        from,
+        to,
+        (i) => hyps[i]!,
+        (i) => refs[i]!,
+        outPerItem,
+        extraF64,
+        units,
+      );
       call(l);
       const { f64 } = memoryViews();
       result.set(f64.subarray(l.out >>> 3, (l.out >>> 3) + l.count * outPerItem), from * outPerItem);
@@ -364,11 +385,7 @@ export function runPairKernel(
  * Run a numeric kernel: copies `input` into the I/O region, reserves `outCount` f64 for the result,
  * calls `call(inPtr, outPtr)` and returns a copy of the output.
  */
-export function runNumericKernel(
-  input: Float64Array,
-  outCount: number,
-  call: (inPtr: number, outPtr: number) => void,
-): Float64Array {
+export function runNumericKernel(input: Float64Array, outCount: number, call: (inPtr: number, outPtr: number) => void): Float64Array {
   return guarded(() => {
     const base = kernels().reserve(8 * (input.length + outCount) + 16);
     ioEpoch++;
@@ -392,7 +409,13 @@ const SHARED_EXTRA_F64 = 8;
 interface SharedBatch {
   readonly hyps: readonly string[];
   readonly refs: readonly (readonly string[])[];
-  written?: { readonly layout: Layout; readonly epoch: number; readonly exports: WasmExports; readonly outCap: number; readonly extraCap: number };
+  written?: {
+    readonly layout: Layout;
+    readonly epoch: number;
+    readonly exports: WasmExports;
+    readonly outCap: number;
+    readonly extraCap: number;
+  };
 }
 let shared: SharedBatch | undefined;
 
@@ -430,7 +453,15 @@ function runShared(s: SharedBatch, outPerItem: number, call: (l: Layout) => void
     if (visits !== 1 || !whole) return undefined;
     const outCap = Math.max(outPerItem, SHARED_OUT_PER_ITEM);
     const extraCap = Math.max(extraF64, SHARED_EXTRA_F64);
-    const layoutOnce = layout(0, n, (i) => s.hyps[i]!, (i) => s.refs[i]!, outCap, extraCap, units);
+    const layoutOnce = layout(
+      0,
+      n,
+      (i) => s.hyps[i]!,
+      (i) => s.refs[i]!,
+      outCap,
+      extraCap,
+      units,
+    );
     w = s.written = { layout: layoutOnce, epoch: ioEpoch, exports: kernels(), outCap, extraCap };
   }
   const l = w.layout;
@@ -477,8 +508,16 @@ const PAIR_CALL_FAST_UNITS = Math.floor(Math.min(INPUT_LIMITS.maxStringBytes, IN
  * back, replacing the instance): the returned array is valid until the next `pairCall`.
  */
 export function pairCall(
-  name: PairCallName, hyp: string, refs: readonly string[], outF64: number,
-  a = 0, b = 0, c = 0, d = 0, e = 0, f = 0,
+  name: PairCallName,
+  hyp: string,
+  refs: readonly string[],
+  outF64: number,
+  a = 0,
+  b = 0,
+  c = 0,
+  d = 0,
+  e = 0,
+  f = 0,
   names: readonly [hyp: string, ref: string] = PAIR_NAMES,
 ): Float64Array {
   const nStr = refs.length + 1;

@@ -18,7 +18,14 @@ export interface LevenshteinBatchResult {
 
 function run(a: readonly string[], b: readonly string[]): LevenshteinBatchResult {
   const n = a.length;
-  checkItems(n, (i) => a[i]!, (i) => b[i]!, "a", "b", false);
+  checkItems(
+    n,
+    (i) => a[i]!,
+    (i) => b[i]!,
+    "a",
+    "b",
+    false,
+  );
   for (let i = 0; i < n; i++) checkCells(a[i]!, b[i]!, INPUT_LIMITS.maxLevenshteinCells, "levenshtein", "a", i);
   const k = kernels();
   const distance = new Float64Array(n);

@@ -49,7 +49,11 @@ const NON_ASCII = /[^\0-\x7f]/;
 /** Bytes of `s` in UTF-8 as `TextEncoder` writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
 export function utf8Length(s: string): number {
   if (typeof s !== "string") {
-    throw new InvalidArgumentError(`utf8Length needs a string, got ${describe(s)}`, { argument: "s", expected: "string", actual: describe(s) });
+    throw new InvalidArgumentError(`utf8Length needs a string, got ${describe(s)}`, {
+      argument: "s",
+      expected: "string",
+      actual: describe(s),
+    });
   }
   const n = s.length;
   if (!NON_ASCII.test(s)) return n; // a native scan: most long strings are ASCII
@@ -145,17 +149,38 @@ export function checkPairSizes(
   refArgument: string,
   single: boolean,
 ): void {
-  checkItems(hyps.length, (i) => hyps[i]!, (i) => refs[i]!, hypArgument, refArgument, single);
+  checkItems(
+    hyps.length,
+    (i) => hyps[i]!,
+    (i) => refs[i]!,
+    hypArgument,
+    refArgument,
+    single,
+  );
 }
 
 /** Checks single-string-kernel input (normalize, DPR tokenizer) against `INPUT_LIMITS`. */
 export function checkTextSizes(texts: readonly string[], argument: string, single: boolean): void {
-  checkItems(texts.length, (i) => texts[i]!, () => NONE, argument, argument, single);
+  checkItems(
+    texts.length,
+    (i) => texts[i]!,
+    () => NONE,
+    argument,
+    argument,
+    single,
+  );
 }
 
 /** Checks groups of strings (the choices of a question) against `INPUT_LIMITS`. */
 export function checkGroupSizes(groups: readonly (readonly string[])[], argument: string): void {
-  checkItems(groups.length, () => "", (i) => groups[i]!, argument, argument, false);
+  checkItems(
+    groups.length,
+    () => "",
+    (i) => groups[i]!,
+    argument,
+    argument,
+    false,
+  );
 }
 
 /**

@@ -26,20 +26,31 @@ export interface MultipleChoiceQuestion {
 function check(q: MultipleChoiceQuestion, index: number | undefined): void {
   const at = index === undefined ? "" : `[${index}]`;
   if (typeof q !== "object" || q === null) {
-    throw new InvalidArgumentError(`question${at} must be { choices, logLikelihoods }, got ${describe(q)}`, { argument: "questions", index });
-  }
-  requireArray(q.choices, `choices${at}`);
-  requireArray(q.logLikelihoods, `logLikelihoods${at}`);
-  if (q.choices.length === 0) throw new InvalidArgumentError(`choices${at} is empty (numpy's argmax of nothing raises)`, { argument: "choices", index });
-  if (q.choices.length !== q.logLikelihoods.length) {
-    throw new InvalidArgumentError(`choices${at} and logLikelihoods${at} differ in length (${q.choices.length} vs ${q.logLikelihoods.length})`, {
-      argument: "logLikelihoods",
+    throw new InvalidArgumentError(`question${at} must be { choices, logLikelihoods }, got ${describe(q)}`, {
+      argument: "questions",
       index,
     });
   }
+  requireArray(q.choices, `choices${at}`);
+  requireArray(q.logLikelihoods, `logLikelihoods${at}`);
+  if (q.choices.length === 0)
+    throw new InvalidArgumentError(`choices${at} is empty (numpy's argmax of nothing raises)`, { argument: "choices", index });
+  if (q.choices.length !== q.logLikelihoods.length) {
+    throw new InvalidArgumentError(
+      `choices${at} and logLikelihoods${at} differ in length (${q.choices.length} vs ${q.logLikelihoods.length})`,
+      {
+        argument: "logLikelihoods",
+        index,
+      },
+    );
+  }
   q.choices.forEach((c, j) => requireString(c, `choices${at}`, j));
   q.logLikelihoods.forEach((v, j) => {
-    if (typeof v !== "number") throw new InvalidArgumentError(`logLikelihoods${at}[${j}] must be a number, got ${describe(v)}`, { argument: "logLikelihoods", index });
+    if (typeof v !== "number")
+      throw new InvalidArgumentError(`logLikelihoods${at}[${j}] must be a number, got ${describe(v)}`, {
+        argument: "logLikelihoods",
+        index,
+      });
   });
 }
 
@@ -47,7 +58,14 @@ function check(q: MultipleChoiceQuestion, index: number | undefined): void {
 export function multipleChoiceArgmaxBatch(questions: readonly MultipleChoiceQuestion[]): Float64Array {
   requireArray(questions, "questions");
   questions.forEach((q, i) => check(q, i));
-  checkItems(questions.length, () => "", (i) => questions[i]!.choices, "choices", "choices", false);
+  checkItems(
+    questions.length,
+    () => "",
+    (i) => questions[i]!.choices,
+    "choices",
+    "choices",
+    false,
+  );
   const out = new Float64Array(questions.length * 4);
   const k = kernels();
   // one "item" per choice string; the question → choice ranges and the lls go in the extra area

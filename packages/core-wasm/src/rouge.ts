@@ -81,10 +81,12 @@ function resolve(options: RougeOptions | undefined): Resolved {
     const t = types[k];
     const code = typeof t === "string" && Object.prototype.hasOwnProperty.call(CODES, t) ? CODES[t] : undefined;
     if (code === undefined) {
-      throw new InvalidArgumentError(
-        `options.types[${k}] must be one of rouge1..rouge9, rougeL, rougeLsum, got ${describe(t)}`,
-        { argument: "options.types", index: k, expected: "rouge1..rouge9 | rougeL | rougeLsum", actual: describe(t) },
-      );
+      throw new InvalidArgumentError(`options.types[${k}] must be one of rouge1..rouge9, rougeL, rougeLsum, got ${describe(t)}`, {
+        argument: "options.types",
+        index: k,
+        expected: "rouge1..rouge9 | rougeL | rougeLsum",
+        actual: describe(t),
+      });
     }
     codes[k] = code;
   }
@@ -105,7 +107,16 @@ function checkLsum(h: string, r: string, index: number): void {
   if (cost > limit) {
     throw new InputTooLargeError(
       `rougeLsum of hyps[${index}] needs ${a.tokens} × ${b.tokens} token cells plus ${a.lines} × ${b.lines} line pairs (cost ${cost}), over its limit of ${limit} (INPUT_LIMITS.maxLcsSumCells): its time grows with the product of the lengths`,
-      { argument: "hyps", index, expected: `cost at most ${limit}`, actual: `cost ${cost}`, kind: "pair", limit, size: cost, unit: "cells" },
+      {
+        argument: "hyps",
+        index,
+        expected: `cost at most ${limit}`,
+        actual: `cost ${cost}`,
+        kind: "pair",
+        limit,
+        size: cost,
+        unit: "cells",
+      },
     );
   }
 }
@@ -169,11 +180,7 @@ function run(hyps: readonly string[], refs: readonly (readonly string[])[], o: R
  * rouge-score `RougeScorer(types, use_stemmer).score(target=refs, prediction=hyp)` for one reference,
  * `score_multi(targets=refs, prediction=hyp)` for several.
  */
-export function rougeScore(
-  hyp: string,
-  refs: string | readonly string[],
-  options?: RougeOptions,
-): Record<RougeType, RougeScore> {
+export function rougeScore(hyp: string, refs: string | readonly string[], options?: RougeOptions): Record<RougeType, RougeScore> {
   if (typeof hyp !== "string") requireString(hyp, "hyp");
   const r = typeof refs === "string" ? [refs] : referenceList(refs, "refs", undefined, SINGLE);
   const p = sentencePlan(options);
@@ -238,7 +245,9 @@ function sentencePlan(options: RougeOptions | undefined): SentencePlan {
   if (typeof options === "object" && options !== null && options === lastOptions && options.useStemmer === lastStem) {
     const types = options.types as readonly unknown[] | undefined;
     const plan = lastPlan!;
-    if (types === undefined ? lastTypes === undefined : types === lastTypes && Array.isArray(types) && types.length === plan.o.types.length) {
+    if (
+      types === undefined ? lastTypes === undefined : types === lastTypes && Array.isArray(types) && types.length === plan.o.types.length
+    ) {
       let same = true;
       if (types !== undefined) for (let t = 0; t < types.length && same; t++) same = types[t] === plan.o.types[t];
       if (same) return plan;
@@ -258,11 +267,7 @@ function sentencePlan(options: RougeOptions | undefined): SentencePlan {
  * ROUGE for many pairs: n × types.length × 3 f64 (precision, recall, fmeasure), types in `options.types`
  * order. `refs[i]` is one reference string or a non-empty array of them (several = score_multi).
  */
-export function rougeBatch(
-  hyps: readonly string[],
-  refs: readonly (string | readonly string[])[],
-  options?: RougeOptions,
-): Float64Array {
+export function rougeBatch(hyps: readonly string[], refs: readonly (string | readonly string[])[], options?: RougeOptions): Float64Array {
   const b = pairBatch(hyps, refs, { single: true });
   const o = resolve(options);
   return run(b.hyps, b.refs, o);

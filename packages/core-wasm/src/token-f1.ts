@@ -49,8 +49,11 @@ function flagsOf(options: TokenF1Options | undefined): number {
 
 function run(predictions: readonly string[], references: readonly (readonly string[])[], flags: number): Float64Array {
   const k = kernels();
-  return runPairKernel(predictions, references, 3, (l: Layout) =>
-    k.tokenF1Batch(l.count, l.bytes, l.strOffs, l.refStart, l.out, flags),
+  return runPairKernel(
+    predictions,
+    references,
+    3,
+    (l: Layout) => k.tokenF1Batch(l.count, l.bytes, l.strOffs, l.refStart, l.out, flags),
     0,
     ["predictions", "references"],
   );
@@ -77,7 +80,14 @@ let lastFlags = 0;
 /** `flagsOf`, reused while the options object and its fields are unchanged. */
 function sentenceFlags(options: TokenF1Options | undefined): number {
   if (options === undefined) return 0;
-  if (options === lastOptions && typeof options === "object" && options !== null && options.mode === lastMode && options.hotpot === lastHotpot) return lastFlags;
+  if (
+    options === lastOptions &&
+    typeof options === "object" &&
+    options !== null &&
+    options.mode === lastMode &&
+    options.hotpot === lastHotpot
+  )
+    return lastFlags;
   const flags = flagsOf(options);
   lastOptions = options;
   lastMode = options.mode;

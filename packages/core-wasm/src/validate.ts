@@ -2,10 +2,12 @@ import { InvalidArgumentError, describe } from "./errors.js";
 
 export function requireString(value: unknown, argument: string, index?: number): string {
   if (typeof value !== "string") {
-    throw new InvalidArgumentError(
-      `${argument}${index === undefined ? "" : `[${index}]`} must be a string, got ${describe(value)}`,
-      { argument, index, expected: "string", actual: describe(value) },
-    );
+    throw new InvalidArgumentError(`${argument}${index === undefined ? "" : `[${index}]`} must be a string, got ${describe(value)}`, {
+      argument,
+      index,
+      expected: "string",
+      actual: describe(value),
+    });
   }
   return value;
 }
@@ -131,11 +133,14 @@ export function optionBool(value: unknown, argument: string, fallback: boolean):
 export function optionEnum<T extends string>(value: unknown, argument: string, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`${argument} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${describe(value)}`, {
-      argument,
-      expected: allowed.join(" | "),
-      actual: describe(value),
-    });
+    throw new InvalidArgumentError(
+      `${argument} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${describe(value)}`,
+      {
+        argument,
+        expected: allowed.join(" | "),
+        actual: describe(value),
+      },
+    );
   }
   return value as T;
 }

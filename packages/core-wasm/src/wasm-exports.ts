@@ -7,8 +7,16 @@
  * `pairCall`, up to six kernel-specific numbers, and where to write its f64 results.
  */
 export type PairCallExport = (
-  bytes: number, strOffs: number, nStr: number,
-  a: number, b: number, c: number, d: number, e: number, f: number, out: number,
+  bytes: number,
+  strOffs: number,
+  nStr: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  out: number,
 ) => void;
 
 /** The exports of one instance of the kernel module. */
@@ -20,25 +28,58 @@ export interface WasmExports {
   bleuStatsBatch(n: number, bytes: number, strOffs: number, refStart: number, tok: number, lc: number, order: number, out: number): void;
   bleuScoreBatch(n: number, stats: number, order: number, smooth: number, smoothValue: number, eff: number, out: number): void;
   bleuSentenceBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    tok: number, lc: number, order: number, smooth: number, smoothValue: number, eff: number, out: number,
+    n: number,
+    bytes: number,
+    strOffs: number,
+    refStart: number,
+    tok: number,
+    lc: number,
+    order: number,
+    smooth: number,
+    smoothValue: number,
+    eff: number,
+    out: number,
   ): void;
   readonly bleuSentence: PairCallExport;
 
   chrfBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
+    n: number,
+    bytes: number,
+    strOffs: number,
+    refStart: number,
+    charOrder: number,
+    wordOrder: number,
+    beta: number,
+    lc: number,
+    ws: number,
+    eps: number,
+    out: number,
   ): void;
   chrfScoreBatch(n: number, stats: number, order: number, beta: number, eps: number, out: number): void;
   chrfScoresBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    charOrder: number, wordOrder: number, beta: number, lc: number, ws: number, eps: number, out: number,
+    n: number,
+    bytes: number,
+    strOffs: number,
+    refStart: number,
+    charOrder: number,
+    wordOrder: number,
+    beta: number,
+    lc: number,
+    ws: number,
+    eps: number,
+    out: number,
   ): void;
   readonly chrfSentence: PairCallExport;
 
   rougeBatch(
-    n: number, bytes: number, strOffs: number, refStart: number,
-    types: number, typeCount: number, useStemmer: number, out: number,
+    n: number,
+    bytes: number,
+    strOffs: number,
+    refStart: number,
+    types: number,
+    typeCount: number,
+    useStemmer: number,
+    out: number,
   ): void;
   readonly rougeSentence: PairCallExport;
 

@@ -35,7 +35,9 @@ function referenceLcs(hyp: string, ref: string): [number, number, number] {
 
 describe("byobLcsStatisticsBatch", () => {
   it("examples", () => {
-    expect(Array.from(byobLcsStatisticsBatch(["the cat sat", "", "a b c"], ["The cat  sat down", "x", ""]))).toEqual([3, 4, 3, 0, 1, 0, 3, 0, 0]);
+    expect(Array.from(byobLcsStatisticsBatch(["the cat sat", "", "a b c"], ["The cat  sat down", "x", ""]))).toEqual([
+      3, 4, 3, 0, 1, 0, 3, 0, 0,
+    ]);
     // tokens keep punctuation, compare after Python lower(): İ → i̇
     expect(Array.from(byobLcsStatisticsBatch(["İstanbul, yes."], ["i̇stanbul, yes"]))).toEqual([2, 2, 1]);
   });
@@ -65,9 +67,9 @@ describe("byobBleuScoresFromStatisticsBatch", () => {
   });
 
   it("reproduces BYOB's bleu on byob.jsonl (≥ 99.8% bit-exact, all within 1e-12)", async () => {
-    const lines = (await readJsonl<{ fn: string; args: { response: unknown; target: unknown }; out: Record<string, number> }>("golden/byob.jsonl")).filter(
-      (l) => l.fn === "bleu" && typeof l.args.response === "string" && typeof l.args.target === "string",
-    );
+    const lines = (
+      await readJsonl<{ fn: string; args: { response: unknown; target: unknown }; out: Record<string, number> }>("golden/byob.jsonl")
+    ).filter((l) => l.fn === "bleu" && typeof l.args.response === "string" && typeof l.args.target === "string");
     const hyps = lines.map((l) => l.args.response as string);
     const refs = lines.map((l) => [l.args.target as string]);
     const scores = byobBleuScoresFromStatisticsBatch(bleuStatisticsBatch(hyps, refs, { tokenize: "none", lowercase: true }));

@@ -13,8 +13,8 @@ beforeAll(async () => {
 
 // Python str.split() whitespace
 const PY_WS = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
-  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+  0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 const PUNCT = new Set([..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"]);
 
@@ -164,35 +164,63 @@ function check(hyps: string[], refs: string[][], options: Opts): void {
     const gotStats = Array.from(stats.subarray(i * w, (i + 1) * w));
     if (!Object.is(got[i], want.score) || gotStats.some((x, j) => x !== want.stats[j])) {
       expect({ hyp: hyps[i], refs: refs[i], options, score: got[i], stats: gotStats }).toEqual({
-        hyp: hyps[i], refs: refs[i], options, score: want.score, stats: want.stats,
+        hyp: hyps[i],
+        refs: refs[i],
+        options,
+        score: want.score,
+        stats: want.stats,
       });
     }
   }
 }
 
-const opts = (o: Partial<Opts>): Opts => ({ charOrder: 6, wordOrder: 0, beta: 2, lowercase: false, whitespace: false, epsSmoothing: false, ...o });
+const opts = (o: Partial<Opts>): Opts => ({
+  charOrder: 6,
+  wordOrder: 0,
+  beta: 2,
+  lowercase: false,
+  whitespace: false,
+  epsSmoothing: false,
+  ...o,
+});
 
 describe("chrF edge cases against a port of sacreBLEU's CHRF", () => {
   it("empty and whitespace-only hypotheses and references, every option", () => {
     const texts = ["", " ", "  \t\n ", "\u3000\u00a0", "a", "a b", "ab", ".", "a.", ".a", "😀", " 😀 😀 "];
     const hyps: string[] = [];
     const refs: string[][] = [];
-    for (const h of texts) for (const r of texts) {
-      hyps.push(h);
-      refs.push([r]);
-    }
+    for (const h of texts)
+      for (const r of texts) {
+        hyps.push(h);
+        refs.push([r]);
+      }
     for (const o of [
-      opts({}), opts({ wordOrder: 2 }), opts({ wordOrder: 1, whitespace: true }), opts({ lowercase: true, wordOrder: 2 }),
-      opts({ epsSmoothing: true }), opts({ charOrder: 0, wordOrder: 2 }), opts({ charOrder: 1 }),
-    ]) check(hyps, refs, o);
+      opts({}),
+      opts({ wordOrder: 2 }),
+      opts({ wordOrder: 1, whitespace: true }),
+      opts({ lowercase: true, wordOrder: 2 }),
+      opts({ epsSmoothing: true }),
+      opts({ charOrder: 0, wordOrder: 2 }),
+      opts({ charOrder: 1 }),
+    ])
+      check(hyps, refs, o);
   });
 
   it("random texts at the 64/128/1024-symbol boundaries and beyond, with several references", () => {
     const r = rng(20261125);
     for (const [k, o] of [
-      opts({}), opts({ wordOrder: 2 }), opts({ wordOrder: 1 }), opts({ lowercase: true }), opts({ lowercase: true, wordOrder: 2 }),
-      opts({ whitespace: true }), opts({ whitespace: true, wordOrder: 2 }), opts({ beta: 1 }), opts({ beta: 3, wordOrder: 3 }),
-      opts({ charOrder: 8 }), opts({ charOrder: 3, wordOrder: 2 }), opts({ epsSmoothing: true, wordOrder: 2 }),
+      opts({}),
+      opts({ wordOrder: 2 }),
+      opts({ wordOrder: 1 }),
+      opts({ lowercase: true }),
+      opts({ lowercase: true, wordOrder: 2 }),
+      opts({ whitespace: true }),
+      opts({ whitespace: true, wordOrder: 2 }),
+      opts({ beta: 1 }),
+      opts({ beta: 3, wordOrder: 3 }),
+      opts({ charOrder: 8 }),
+      opts({ charOrder: 3, wordOrder: 2 }),
+      opts({ epsSmoothing: true, wordOrder: 2 }),
     ].entries()) {
       const hyps: string[] = [];
       const refs: string[][] = [];
@@ -205,7 +233,11 @@ describe("chrF edge cases against a port of sacreBLEU's CHRF", () => {
         for (let j = 0; j < nrefs; j++) {
           // a reference near the hypothesis (shared n-grams, some repeated), or an unrelated one
           const cut = Math.floor(r() * (hyp.length + 1));
-          rs.push(r() < 0.7 ? hyp.slice(cut) + text(r, alphabet, Math.floor(r() * 40)) + hyp.slice(0, cut) : text(r, alphabet, Math.floor(r() * 300)));
+          rs.push(
+            r() < 0.7
+              ? hyp.slice(cut) + text(r, alphabet, Math.floor(r() * 40)) + hyp.slice(0, cut)
+              : text(r, alphabet, Math.floor(r() * 300)),
+          );
         }
         refs.push(rs);
       }

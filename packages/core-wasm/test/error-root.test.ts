@@ -1,7 +1,14 @@
 // One error root: every error class core-wasm exports extends EvalkernError and has a stable string `code`.
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
-import { EvalkernError, InputTooLargeError, InvalidArgumentError, KernelAbortError, NotReadyError, OutOfMemoryError } from "../src/index.js";
+import {
+  EvalkernError,
+  InputTooLargeError,
+  InvalidArgumentError,
+  KernelAbortError,
+  NotReadyError,
+  OutOfMemoryError,
+} from "../src/index.js";
 
 const instances: Record<string, () => Error> = {
   EvalkernError: () => new EvalkernError("m"),

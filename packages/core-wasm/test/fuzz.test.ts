@@ -37,7 +37,9 @@ afterAll(() => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const cpu = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
   const cpuText = cpu ? `, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU in this worker` : "";
-  console.log(`[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)} inputs in ${seconds} s${cpuText} (scale ${SCALE})`);
+  console.log(
+    `[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)} inputs in ${seconds} s${cpuText} (scale ${SCALE})`,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -64,11 +66,15 @@ function call(name: string, count: number, f: () => unknown): unknown {
   } catch (error) {
     if (!EvalkernError.isInstance(error)) throw new Error(`${name}: untyped error ${String(error)}`, { cause: error });
     const code = (error as EvalkernError).code;
-    if (typeof code !== "string" || code === "" || code === "EVALKERN_ERROR") throw new Error(`${name}: error without a code: ${String(error)}`);
+    if (typeof code !== "string" || code === "" || code === "EVALKERN_ERROR")
+      throw new Error(`${name}: error without a code: ${String(error)}`);
     if (code === "KERNEL_ABORT" || code === "OUT_OF_MEMORY") throw new Error(`${name}: ${code} on a small input: ${String(error)}`);
     return undefined;
   }
-  if (!finite(result)) throw new Error(`${name}: non-finite result ${JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`);
+  if (!finite(result))
+    throw new Error(
+      `${name}: non-finite result ${JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`,
+    );
   return result;
 }
 
@@ -76,11 +82,68 @@ function call(name: string, count: number, f: () => unknown): unknown {
 // Arbitraries
 
 const PIECES = [
-  "", " ", "  ", "\t", "\n", "\r\n", "\0", "\uD800", "\uDC00", "\uDBFF\uDFFF", "\uFFFD", "\uFEFF", "\u200B",
-  "\u0130", "\u212A", "ß", "ΣΑΣ", "ς", "e\u0301", "\uFB01", "東京", "。", "，", "😀", "👨‍👩‍👧", "\u00A0",
-  "\u2028", "\u3000", "\u0085", "a", "A", "the", "cat", "The cat sat.", "1,000", "3.14", "-", "'s", "n't",
-  "&amp;", "<skipped>", "İstanbul", "ǅ", "\u0345", "ΐ", "\uFDFA", "\u1E9E", "Ⅻ", "١٢٣", "\u0000\u0000",
-  "a.b", "U.S.A.", "--", "...", "\\", "\"", "'", "\u00AD", "\u034F", "\u1100\u1161\u11A8", "ﾊﾟ", "\uDB40\uDC01",
+  "",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\0",
+  "\uD800",
+  "\uDC00",
+  "\uDBFF\uDFFF",
+  "\uFFFD",
+  "\uFEFF",
+  "\u200B",
+  "\u0130",
+  "\u212A",
+  "ß",
+  "ΣΑΣ",
+  "ς",
+  "e\u0301",
+  "\uFB01",
+  "東京",
+  "。",
+  "，",
+  "😀",
+  "👨‍👩‍👧",
+  "\u00A0",
+  "\u2028",
+  "\u3000",
+  "\u0085",
+  "a",
+  "A",
+  "the",
+  "cat",
+  "The cat sat.",
+  "1,000",
+  "3.14",
+  "-",
+  "'s",
+  "n't",
+  "&amp;",
+  "<skipped>",
+  "İstanbul",
+  "ǅ",
+  "\u0345",
+  "ΐ",
+  "\uFDFA",
+  "\u1E9E",
+  "Ⅻ",
+  "١٢٣",
+  "\u0000\u0000",
+  "a.b",
+  "U.S.A.",
+  "--",
+  "...",
+  "\\",
+  '"',
+  "'",
+  "\u00AD",
+  "\u034F",
+  "\u1100\u1161\u11A8",
+  "ﾊﾟ",
+  "\uDB40\uDC01",
 ];
 
 const piece = fc.oneof(
@@ -103,7 +166,10 @@ const text: fc.Arbitrary<string> = fc.oneof(
 
 /** Usually a valid value, sometimes anything at all. */
 const orAnything = <T>(arb: fc.Arbitrary<T>, weight = 24): fc.Arbitrary<unknown> =>
-  fc.oneof({ weight, arbitrary: arb as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) });
+  fc.oneof(
+    { weight, arbitrary: arb as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
+  );
 
 const refsArb = orAnything(fc.array(orAnything(text, 60), { minLength: 1, maxLength: 3 }));
 const item = fc.record({ hyp: orAnything(text, 60), refs: refsArb });
@@ -132,7 +198,10 @@ const bleuOptions = fc.oneof(
   },
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
-  { weight: 1, arbitrary: fc.record({ tokenize: fc.anything(), lowercase: fc.anything(), smoothMethod: fc.anything() }, { requiredKeys: [] }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ tokenize: fc.anything(), lowercase: fc.anything(), smoothMethod: fc.anything() }, { requiredKeys: [] }),
+  },
 );
 
 const chrfOptions = fc.oneof(
@@ -168,7 +237,10 @@ const rougeOptions = fc.oneof(
 );
 
 const f1Options = fc.oneof(
-  { weight: 10, arbitrary: fc.record({ mode: orAnything(fc.constantFrom("dspy", "byob")), hotpot: orAnything(fc.boolean()) }, { requiredKeys: [] }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({ mode: orAnything(fc.constantFrom("dspy", "byob")), hotpot: orAnything(fc.boolean()) }, { requiredKeys: [] }),
+  },
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
 );
@@ -184,7 +256,10 @@ const statRow = (width: number): fc.Arbitrary<number[]> =>
   fc.oneof(
     fc.array(fc.integer({ min: 0, max: 60 }), { minLength: width, maxLength: width }),
     fc.array(anyNumber, { minLength: width, maxLength: width }),
-    fc.array(fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 60 }) }, { weight: 1, arbitrary: anyNumber }), { minLength: width, maxLength: width }),
+    fc.array(fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 60 }) }, { weight: 1, arbitrary: anyNumber }), {
+      minLength: width,
+      maxLength: width,
+    }),
   );
 
 // ---------------------------------------------------------------------------------------------------
@@ -207,217 +282,347 @@ function fuzzUntil<T>(entry: string, property: fc.IProperty<T>): void {
 }
 
 describe("fuzz: every public entry point, typed errors and finite results only", () => {
-  it("BLEU", () => {
-    fuzzUntil(
-      "sentenceBleu",
-      fc.property(batch, bleuOptions, (b, o) => {
-        const opts = o as k.BleuOptions;
-        for (const x of b) call("sentenceBleu", 1, () => k.sentenceBleu(x.hyp as string, x.refs as string[], opts));
-        call("corpusBleu", n(b), () => k.corpusBleu(hypsOf(b), refsOf(b), opts));
-        const stats = call("bleuStatisticsBatch", n(b), () => k.bleuStatisticsBatch(hypsOf(b), refsOf(b), opts)) as Float64Array | undefined;
-        call("sentenceBleuBatch", n(b), () => k.sentenceBleuBatch(hypsOf(b), refsOf(b), opts));
-        if (stats) {
-          call("bleuScoresFromStatisticsBatch", n(b), () => k.bleuScoresFromStatisticsBatch(stats, opts));
-          const N = k.resolveBleuOptions(opts, true).maxNgramOrder;
-          const sum = call("sumStatistics", n(b), () => k.sumStatistics(stats, N)) as k.BleuStatistics;
-          call("bleuFromStatistics", 1, () => k.bleuFromStatistics(sum, opts));
-        }
-      }),
-    );
-  }, TIMEOUT);
-
-  it("chrF and chrF++", () => {
-    fuzzUntil(
-      "sentenceChrf",
-      fc.property(batch, chrfOptions, (b, o) => {
-        const opts = o as k.ChrfOptions;
-        for (const x of b) call("sentenceChrf", 1, () => k.sentenceChrf(x.hyp as string, x.refs as string[], opts));
-        call("corpusChrf", n(b), () => k.corpusChrf(hypsOf(b), refsOf(b), opts));
-        const stats = call("chrfStatisticsBatch", n(b), () => k.chrfStatisticsBatch(hypsOf(b), refsOf(b), opts)) as Float64Array | undefined;
-        call("sentenceChrfBatch", n(b), () => k.sentenceChrfBatch(hypsOf(b), refsOf(b), opts));
-        if (stats) {
-          call("chrfScoresFromStatisticsBatch", n(b), () => k.chrfScoresFromStatisticsBatch(stats, opts));
-          const w = k.chrfStatisticsWidth(opts);
-          call("chrfFromStatistics", 1, () => k.chrfFromStatistics(stats.subarray(0, w), opts));
-        }
-      }),
-    );
-  }, TIMEOUT);
-
-  it("ROUGE, token F1, Levenshtein, BYOB LCS", () => {
-    fuzzUntil(
-      "rougeScore",
-      fc.property(batch, rougeOptions, f1Options, (b, ro, fo) => {
-        for (const x of b) {
-          call("rougeScore", 1, () => k.rougeScore(x.hyp as string, x.refs as string[], ro as k.RougeOptions));
-          call("tokenF1", 1, () => k.tokenF1(x.hyp as string, x.refs as string[], fo as k.TokenF1Options));
-          const r0 = Array.isArray(x.refs) ? (x.refs[0] as string) : (x.refs as string);
-          call("levenshteinDistance", 1, () => k.levenshteinDistance(x.hyp as string, r0));
-        }
-        call("rougeBatch", n(b), () => k.rougeBatch(hypsOf(b), refsOf(b), ro as k.RougeOptions));
-        call("tokenF1Batch", n(b), () => k.tokenF1Batch(hypsOf(b), refsOf(b), fo as k.TokenF1Options));
-        const firsts = b.map((x) => (Array.isArray(x.refs) ? x.refs[0] : x.refs)) as string[];
-        call("levenshteinBatch", n(b), () => k.levenshteinBatch(hypsOf(b), firsts));
-        call("byobLcsStatisticsBatch", n(b), () => k.byobLcsStatisticsBatch(hypsOf(b), firsts));
-      }),
-    );
-  }, TIMEOUT);
-
-  it("TER and shared pair batches", () => {
-    // TER's shift search is superlinear: long runs stay short here (the limits test covers long input)
-    const terText = fc.oneof(
-      { weight: 12, arbitrary: fc.array(piece, { maxLength: 10 }).map((a) => a.join(" ")) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("a ", "a.", "\0", "東", "x\n"), fc.integer({ min: 0, max: 120 })).map(([c, m]) => c.repeat(m)) },
-    );
-    const terItem = fc.record({ hyp: orAnything(terText, 60), refs: orAnything(fc.array(orAnything(terText, 60), { minLength: 1, maxLength: 3 })) });
-    const terOptions = fc.oneof(
-      {
-        weight: 10,
-        arbitrary: fc.record(
-          { normalized: orAnything(fc.boolean()), noPunct: orAnything(fc.boolean()), asianSupport: orAnything(fc.boolean()), caseSensitive: orAnything(fc.boolean()) },
-          { requiredKeys: [] },
-        ),
-      },
-      { weight: 2, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
-    );
-    fuzzUntil(
-      "sentenceTer",
-      fc.property(fc.array(terItem, { minLength: 1, maxLength: 6 }), terOptions, anyNumber, (b, o, num) => {
-        const opts = o as k.TerOptions;
-        for (const x of b) {
-          call("sentenceTer", 1, () => k.sentenceTer(x.hyp as string, x.refs as string[], opts));
-          call("terTokenize", 1, () => k.terTokenize(x.hyp as string, opts));
-        }
-        call("corpusTer", n(b), () => k.corpusTer(hypsOf(b), refsOf(b), opts));
-        const stats = call("terStatisticsBatch", n(b), () => k.terStatisticsBatch(hypsOf(b), refsOf(b), opts)) as Float64Array | undefined;
-        call("sentenceTerBatch", n(b), () => k.sentenceTerBatch(hypsOf(b), refsOf(b), opts));
-        call("terScoresFromStatisticsBatch", n(b), () => k.terScoresFromStatisticsBatch(stats ?? Float64Array.of(num, num)));
-        call("terFromStatistics", 1, () => k.terFromStatistics({ numEdits: stats?.[0] ?? num, refLength: num }));
-        call("terSignature", 1, () => k.terSignature(opts, num));
-        call("sharedPairBatch", n(b), () =>
-          k.sharedPairBatch(hypsOf(b), refsOf(b), () => [k.sentenceBleuBatch(hypsOf(b), refsOf(b)), k.sentenceChrfBatch(hypsOf(b), refsOf(b))]),
-        );
-      }),
-    );
-  }, TIMEOUT);
-
-  it("normalize_text, Python lower/NFD, DPR tokenizer, utf8Length", () => {
-    const texts = fc.array(orAnything(text, 60), { minLength: 1, maxLength: 6 });
-    fuzzUntil(
-      "normalizeText",
-      fc.property(texts, dprOptions, (t, dopt) => {
-        const ts = t as string[];
-        for (const s of ts) {
-          call("normalizeText", 1, () => k.normalizeText(s));
-          call("pythonNfd", 1, () => k.pythonNfd(s));
-          call("pythonLower", 1, () => k.pythonLower(s));
-          call("pythonLowerSplitJoin", 1, () => k.pythonLowerSplitJoin(s));
-          call("dprTokenize", 1, () => k.dprTokenize(s, dopt as k.DprTokenizeOptions));
-          call("utf8Length", 1, () => k.utf8Length(s));
-        }
-        call("normalizeTextBatch", n(ts), () => k.normalizeTextBatch(ts));
-        call("pythonNfdBatch", n(ts), () => k.pythonNfdBatch(ts));
-        call("pythonLowerBatch", n(ts), () => k.pythonLowerBatch(ts));
-        call("dprTokenizeBatch", n(ts), () => k.dprTokenizeBatch(ts, dopt as k.DprTokenizeOptions));
-      }),
-    );
-  }, TIMEOUT);
-
-  it("multiple-choice argmax", () => {
-    const question = fc.oneof(
-      { weight: 12, arbitrary: fc.integer({ min: 1, max: 5 }).chain((c) => fc.record({ choices: fc.array(text, { minLength: c, maxLength: c }), logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }) })) },
-      { weight: 1, arbitrary: fc.record({ choices: fc.anything(), logLikelihoods: fc.anything() }) },
-      { weight: 1, arbitrary: fc.record({ choices: fc.array(orAnything(text, 4), { maxLength: 3 }), logLikelihoods: fc.array(fc.anything(), { maxLength: 3 }) }) },
-    );
-    fuzzUntil(
-      "multipleChoiceArgmax",
-      fc.property(fc.array(question, { minLength: 1, maxLength: 6 }), (qs) => {
-        for (const q of qs) call("multipleChoiceArgmax", 1, () => k.multipleChoiceArgmax(q.choices as string[], q.logLikelihoods as number[]));
-        call("multipleChoiceArgmaxBatch", n(qs), () => k.multipleChoiceArgmaxBatch(qs as k.MultipleChoiceQuestion[]));
-      }),
-    );
-  }, TIMEOUT);
-
-  it("statistics entry points with arbitrary numbers", () => {
-    const bleuStats = fc.integer({ min: 1, max: 5 }).chain((N) =>
-      fc.record({
-        N: fc.constant(N),
-        obj: fc.oneof(
-          { weight: 8, arbitrary: statRow(2 + 2 * N).map((r) => ({ sysLen: r[0], refLen: r[1], counts: r.slice(2, 2 + N), totals: r.slice(2 + N) })) },
-          { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
-        ),
-        rows: fc.array(statRow(2 + 2 * N), { minLength: 0, maxLength: 3 }),
-      }),
-    );
-    const chrfStats = fc.record({ C: fc.integer({ min: 0, max: 6 }), W: fc.integer({ min: 0, max: 2 }) }).chain(({ C, W }) =>
-      fc.record({
-        opts: fc.constant({ charOrder: C, wordOrder: W } as k.ChrfOptions),
-        row: orAnything(statRow(3 * (C + W)), 12),
-        rows: fc.array(statRow(3 * (C + W)), { minLength: 0, maxLength: 3 }),
-      }),
-    );
-    fc.assert(
-      fc.property(bleuStats, chrfStats, bleuOptions, anyNumber, (bs, cs, bo, num) => {
-        const opts = { ...(typeof bo === "object" && bo !== null ? bo : {}), maxNgramOrder: bs.N } as k.BleuOptions;
-        const flat = Float64Array.from(bs.rows.flat());
-        call("bleuFromStatistics", 1, () => k.bleuFromStatistics(bs.obj as k.BleuStatistics, opts));
-        call("bleuScoresFromStatisticsBatch", 1, () => k.bleuScoresFromStatisticsBatch(flat, opts));
-        call("sumStatistics", 1, () => k.sumStatistics(flat, bs.N));
-        call("byobBleuScoresFromStatisticsBatch", 1, () => k.byobBleuScoresFromStatisticsBatch(bs.N === 4 ? flat : Float64Array.from(bs.rows.flat().slice(0, 10))));
-        call("chrfFromStatistics", 1, () => k.chrfFromStatistics(cs.row as number[], cs.opts));
-        call("chrfScoresFromStatisticsBatch", 1, () => k.chrfScoresFromStatisticsBatch(Float64Array.from(cs.rows.flat()), cs.opts));
-        // the helpers around statistics and options
-        call("bleuStatisticsWidth", 1, () => k.bleuStatisticsWidth(num > 0.5 ? (bo as k.BleuOptions) : ({ maxNgramOrder: num } as k.BleuOptions)));
-        call("chrfStatisticsWidth", 1, () => k.chrfStatisticsWidth(cs.opts));
-        call("terStatisticsWidth", 1, () => k.terStatisticsWidth(bo as k.TerOptions));
-        call("resolveBleuOptions", 1, () => k.resolveBleuOptions(bo as k.BleuOptions, num > 0));
-        call("resolveChrfOptions", 1, () => k.resolveChrfOptions(cs.opts));
-        call("bleuSignature", 1, () => k.bleuSignature(bo as k.BleuOptions, num as number, num > 0));
-        call("chrfSignature", 1, () => k.chrfSignature(cs.opts, "var"));
-        call("kernelSignature", 1, () => k.kernelSignature());
-        call("terFromStatistics", 1, () => k.terFromStatistics(num > 0.5 ? { numEdits: bs.obj as number, refLength: num } : (bs.obj as { numEdits: number; refLength: number })));
-        call("terScoresFromStatisticsBatch", 1, () => k.terScoresFromStatisticsBatch(Float64Array.from(bs.rows.flat().slice(0, 2 * Math.floor(bs.rows.flat().length / 2)))));
-        call("terSignature", 1, () => k.terSignature(bo as k.TerOptions, num as number));
-        call("resolveTerOptions", 1, () => k.resolveTerOptions(bo as k.TerOptions));
-        call("isReady", 1, () => k.isReady());
-      }),
-      params(TARGET),
-    );
-  }, TIMEOUT);
-
-  it("ready() with arbitrary options keeps the module usable and fails typed", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(fc.anything({ maxDepth: 1 }), fc.record({ wasm: fc.oneof(fc.uint8Array({ maxLength: 16 }), fc.anything({ maxDepth: 1 })) })),
-        async (options) => {
-          inputs.set("ready", (inputs.get("ready") ?? 0) + 1);
-          try {
-            await k.ready(options as k.ReadyOptions);
-          } catch (error) {
-            if (!EvalkernError.isInstance(error) || (error as EvalkernError).code !== "INVALID_ARGUMENT") throw error;
+  it(
+    "BLEU",
+    () => {
+      fuzzUntil(
+        "sentenceBleu",
+        fc.property(batch, bleuOptions, (b, o) => {
+          const opts = o as k.BleuOptions;
+          for (const x of b) call("sentenceBleu", 1, () => k.sentenceBleu(x.hyp as string, x.refs as string[], opts));
+          call("corpusBleu", n(b), () => k.corpusBleu(hypsOf(b), refsOf(b), opts));
+          const stats = call("bleuStatisticsBatch", n(b), () => k.bleuStatisticsBatch(hypsOf(b), refsOf(b), opts)) as
+            | Float64Array
+            | undefined;
+          call("sentenceBleuBatch", n(b), () => k.sentenceBleuBatch(hypsOf(b), refsOf(b), opts));
+          if (stats) {
+            call("bleuScoresFromStatisticsBatch", n(b), () => k.bleuScoresFromStatisticsBatch(stats, opts));
+            const N = k.resolveBleuOptions(opts, true).maxNgramOrder;
+            const sum = call("sumStatistics", n(b), () => k.sumStatistics(stats, N)) as k.BleuStatistics;
+            call("bleuFromStatistics", 1, () => k.bleuFromStatistics(sum, opts));
           }
-          if (!k.isReady()) throw new Error("the module is no longer ready");
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "chrF and chrF++",
+    () => {
+      fuzzUntil(
+        "sentenceChrf",
+        fc.property(batch, chrfOptions, (b, o) => {
+          const opts = o as k.ChrfOptions;
+          for (const x of b) call("sentenceChrf", 1, () => k.sentenceChrf(x.hyp as string, x.refs as string[], opts));
+          call("corpusChrf", n(b), () => k.corpusChrf(hypsOf(b), refsOf(b), opts));
+          const stats = call("chrfStatisticsBatch", n(b), () => k.chrfStatisticsBatch(hypsOf(b), refsOf(b), opts)) as
+            | Float64Array
+            | undefined;
+          call("sentenceChrfBatch", n(b), () => k.sentenceChrfBatch(hypsOf(b), refsOf(b), opts));
+          if (stats) {
+            call("chrfScoresFromStatisticsBatch", n(b), () => k.chrfScoresFromStatisticsBatch(stats, opts));
+            const w = k.chrfStatisticsWidth(opts);
+            call("chrfFromStatistics", 1, () => k.chrfFromStatistics(stats.subarray(0, w), opts));
+          }
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "ROUGE, token F1, Levenshtein, BYOB LCS",
+    () => {
+      fuzzUntil(
+        "rougeScore",
+        fc.property(batch, rougeOptions, f1Options, (b, ro, fo) => {
+          for (const x of b) {
+            call("rougeScore", 1, () => k.rougeScore(x.hyp as string, x.refs as string[], ro as k.RougeOptions));
+            call("tokenF1", 1, () => k.tokenF1(x.hyp as string, x.refs as string[], fo as k.TokenF1Options));
+            const r0 = Array.isArray(x.refs) ? (x.refs[0] as string) : (x.refs as string);
+            call("levenshteinDistance", 1, () => k.levenshteinDistance(x.hyp as string, r0));
+          }
+          call("rougeBatch", n(b), () => k.rougeBatch(hypsOf(b), refsOf(b), ro as k.RougeOptions));
+          call("tokenF1Batch", n(b), () => k.tokenF1Batch(hypsOf(b), refsOf(b), fo as k.TokenF1Options));
+          const firsts = b.map((x) => (Array.isArray(x.refs) ? x.refs[0] : x.refs)) as string[];
+          call("levenshteinBatch", n(b), () => k.levenshteinBatch(hypsOf(b), firsts));
+          call("byobLcsStatisticsBatch", n(b), () => k.byobLcsStatisticsBatch(hypsOf(b), firsts));
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "TER and shared pair batches",
+    () => {
+      // TER's shift search is superlinear: long runs stay short here (the limits test covers long input)
+      const terText = fc.oneof(
+        { weight: 12, arbitrary: fc.array(piece, { maxLength: 10 }).map((a) => a.join(" ")) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom("a ", "a.", "\0", "東", "x\n"), fc.integer({ min: 0, max: 120 }))
+            .map(([c, m]) => c.repeat(m)),
         },
-      ),
-      // compiling rejected bytes costs an engine round trip: a tenth of the target
-      params(Math.ceil(TARGET / 10)),
-    );
-    await k.ready();
-    expect(k.sentenceBleu("a b c d", ["a b c d"]).score).toBe(100.00000000000004);
-  }, TIMEOUT);
+      );
+      const terItem = fc.record({
+        hyp: orAnything(terText, 60),
+        refs: orAnything(fc.array(orAnything(terText, 60), { minLength: 1, maxLength: 3 })),
+      });
+      const terOptions = fc.oneof(
+        {
+          weight: 10,
+          arbitrary: fc.record(
+            {
+              normalized: orAnything(fc.boolean()),
+              noPunct: orAnything(fc.boolean()),
+              asianSupport: orAnything(fc.boolean()),
+              caseSensitive: orAnything(fc.boolean()),
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
+      );
+      fuzzUntil(
+        "sentenceTer",
+        fc.property(fc.array(terItem, { minLength: 1, maxLength: 6 }), terOptions, anyNumber, (b, o, num) => {
+          const opts = o as k.TerOptions;
+          for (const x of b) {
+            call("sentenceTer", 1, () => k.sentenceTer(x.hyp as string, x.refs as string[], opts));
+            call("terTokenize", 1, () => k.terTokenize(x.hyp as string, opts));
+          }
+          call("corpusTer", n(b), () => k.corpusTer(hypsOf(b), refsOf(b), opts));
+          const stats = call("terStatisticsBatch", n(b), () => k.terStatisticsBatch(hypsOf(b), refsOf(b), opts)) as
+            | Float64Array
+            | undefined;
+          call("sentenceTerBatch", n(b), () => k.sentenceTerBatch(hypsOf(b), refsOf(b), opts));
+          call("terScoresFromStatisticsBatch", n(b), () => k.terScoresFromStatisticsBatch(stats ?? Float64Array.of(num, num)));
+          call("terFromStatistics", 1, () => k.terFromStatistics({ numEdits: stats?.[0] ?? num, refLength: num }));
+          call("terSignature", 1, () => k.terSignature(opts, num));
+          call("sharedPairBatch", n(b), () =>
+            k.sharedPairBatch(hypsOf(b), refsOf(b), () => [
+              k.sentenceBleuBatch(hypsOf(b), refsOf(b)),
+              k.sentenceChrfBatch(hypsOf(b), refsOf(b)),
+            ]),
+          );
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "normalize_text, Python lower/NFD, DPR tokenizer, utf8Length",
+    () => {
+      const texts = fc.array(orAnything(text, 60), { minLength: 1, maxLength: 6 });
+      fuzzUntil(
+        "normalizeText",
+        fc.property(texts, dprOptions, (t, dopt) => {
+          const ts = t as string[];
+          for (const s of ts) {
+            call("normalizeText", 1, () => k.normalizeText(s));
+            call("pythonNfd", 1, () => k.pythonNfd(s));
+            call("pythonLower", 1, () => k.pythonLower(s));
+            call("pythonLowerSplitJoin", 1, () => k.pythonLowerSplitJoin(s));
+            call("dprTokenize", 1, () => k.dprTokenize(s, dopt as k.DprTokenizeOptions));
+            call("utf8Length", 1, () => k.utf8Length(s));
+          }
+          call("normalizeTextBatch", n(ts), () => k.normalizeTextBatch(ts));
+          call("pythonNfdBatch", n(ts), () => k.pythonNfdBatch(ts));
+          call("pythonLowerBatch", n(ts), () => k.pythonLowerBatch(ts));
+          call("dprTokenizeBatch", n(ts), () => k.dprTokenizeBatch(ts, dopt as k.DprTokenizeOptions));
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "multiple-choice argmax",
+    () => {
+      const question = fc.oneof(
+        {
+          weight: 12,
+          arbitrary: fc
+            .integer({ min: 1, max: 5 })
+            .chain((c) =>
+              fc.record({
+                choices: fc.array(text, { minLength: c, maxLength: c }),
+                logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }),
+              }),
+            ),
+        },
+        { weight: 1, arbitrary: fc.record({ choices: fc.anything(), logLikelihoods: fc.anything() }) },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            choices: fc.array(orAnything(text, 4), { maxLength: 3 }),
+            logLikelihoods: fc.array(fc.anything(), { maxLength: 3 }),
+          }),
+        },
+      );
+      fuzzUntil(
+        "multipleChoiceArgmax",
+        fc.property(fc.array(question, { minLength: 1, maxLength: 6 }), (qs) => {
+          for (const q of qs)
+            call("multipleChoiceArgmax", 1, () => k.multipleChoiceArgmax(q.choices as string[], q.logLikelihoods as number[]));
+          call("multipleChoiceArgmaxBatch", n(qs), () => k.multipleChoiceArgmaxBatch(qs as k.MultipleChoiceQuestion[]));
+        }),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "statistics entry points with arbitrary numbers",
+    () => {
+      const bleuStats = fc.integer({ min: 1, max: 5 }).chain((N) =>
+        fc.record({
+          N: fc.constant(N),
+          obj: fc.oneof(
+            {
+              weight: 8,
+              arbitrary: statRow(2 + 2 * N).map((r) => ({ sysLen: r[0], refLen: r[1], counts: r.slice(2, 2 + N), totals: r.slice(2 + N) })),
+            },
+            { weight: 1, arbitrary: fc.anything({ withNullPrototype: true, maxDepth: 2 }) },
+          ),
+          rows: fc.array(statRow(2 + 2 * N), { minLength: 0, maxLength: 3 }),
+        }),
+      );
+      const chrfStats = fc.record({ C: fc.integer({ min: 0, max: 6 }), W: fc.integer({ min: 0, max: 2 }) }).chain(({ C, W }) =>
+        fc.record({
+          opts: fc.constant({ charOrder: C, wordOrder: W } as k.ChrfOptions),
+          row: orAnything(statRow(3 * (C + W)), 12),
+          rows: fc.array(statRow(3 * (C + W)), { minLength: 0, maxLength: 3 }),
+        }),
+      );
+      fc.assert(
+        fc.property(bleuStats, chrfStats, bleuOptions, anyNumber, (bs, cs, bo, num) => {
+          const opts = { ...(typeof bo === "object" && bo !== null ? bo : {}), maxNgramOrder: bs.N } as k.BleuOptions;
+          const flat = Float64Array.from(bs.rows.flat());
+          call("bleuFromStatistics", 1, () => k.bleuFromStatistics(bs.obj as k.BleuStatistics, opts));
+          call("bleuScoresFromStatisticsBatch", 1, () => k.bleuScoresFromStatisticsBatch(flat, opts));
+          call("sumStatistics", 1, () => k.sumStatistics(flat, bs.N));
+          call("byobBleuScoresFromStatisticsBatch", 1, () =>
+            k.byobBleuScoresFromStatisticsBatch(bs.N === 4 ? flat : Float64Array.from(bs.rows.flat().slice(0, 10))),
+          );
+          call("chrfFromStatistics", 1, () => k.chrfFromStatistics(cs.row as number[], cs.opts));
+          call("chrfScoresFromStatisticsBatch", 1, () => k.chrfScoresFromStatisticsBatch(Float64Array.from(cs.rows.flat()), cs.opts));
+          // the helpers around statistics and options
+          call("bleuStatisticsWidth", 1, () =>
+            k.bleuStatisticsWidth(num > 0.5 ? (bo as k.BleuOptions) : ({ maxNgramOrder: num } as k.BleuOptions)),
+          );
+          call("chrfStatisticsWidth", 1, () => k.chrfStatisticsWidth(cs.opts));
+          call("terStatisticsWidth", 1, () => k.terStatisticsWidth(bo as k.TerOptions));
+          call("resolveBleuOptions", 1, () => k.resolveBleuOptions(bo as k.BleuOptions, num > 0));
+          call("resolveChrfOptions", 1, () => k.resolveChrfOptions(cs.opts));
+          call("bleuSignature", 1, () => k.bleuSignature(bo as k.BleuOptions, num as number, num > 0));
+          call("chrfSignature", 1, () => k.chrfSignature(cs.opts, "var"));
+          call("kernelSignature", 1, () => k.kernelSignature());
+          call("terFromStatistics", 1, () =>
+            k.terFromStatistics(
+              num > 0.5 ? { numEdits: bs.obj as number, refLength: num } : (bs.obj as { numEdits: number; refLength: number }),
+            ),
+          );
+          call("terScoresFromStatisticsBatch", 1, () =>
+            k.terScoresFromStatisticsBatch(Float64Array.from(bs.rows.flat().slice(0, 2 * Math.floor(bs.rows.flat().length / 2)))),
+          );
+          call("terSignature", 1, () => k.terSignature(bo as k.TerOptions, num as number));
+          call("resolveTerOptions", 1, () => k.resolveTerOptions(bo as k.TerOptions));
+          call("isReady", 1, () => k.isReady());
+        }),
+        params(TARGET),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "ready() with arbitrary options keeps the module usable and fails typed",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.anything({ maxDepth: 1 }),
+            fc.record({ wasm: fc.oneof(fc.uint8Array({ maxLength: 16 }), fc.anything({ maxDepth: 1 })) }),
+          ),
+          async (options) => {
+            inputs.set("ready", (inputs.get("ready") ?? 0) + 1);
+            try {
+              await k.ready(options as k.ReadyOptions);
+            } catch (error) {
+              if (!EvalkernError.isInstance(error) || (error as EvalkernError).code !== "INVALID_ARGUMENT") throw error;
+            }
+            if (!k.isReady()) throw new Error("the module is no longer ready");
+          },
+        ),
+        // compiling rejected bytes costs an engine round trip: a tenth of the target
+        params(Math.ceil(TARGET / 10)),
+      );
+      await k.ready();
+      expect(k.sentenceBleu("a b c d", ["a b c d"]).score).toBe(100.00000000000004);
+    },
+    TIMEOUT,
+  );
 
   it("every entry point got its inputs, and the module's memory is small at the end", () => {
     const expected = [
-      "sentenceBleu", "corpusBleu", "bleuStatisticsBatch", "sentenceBleuBatch", "bleuScoresFromStatisticsBatch", "sumStatistics", "bleuFromStatistics",
-      "sentenceChrf", "corpusChrf", "chrfStatisticsBatch", "sentenceChrfBatch", "chrfScoresFromStatisticsBatch", "chrfFromStatistics",
-      "rougeScore", "rougeBatch", "tokenF1", "tokenF1Batch", "levenshteinDistance", "levenshteinBatch", "byobLcsStatisticsBatch",
-      "byobBleuScoresFromStatisticsBatch", "normalizeText", "normalizeTextBatch", "pythonNfd", "pythonLower", "pythonNfdBatch",
-      "pythonLowerBatch", "pythonLowerSplitJoin", "dprTokenize", "dprTokenizeBatch", "utf8Length", "multipleChoiceArgmax",
-      "multipleChoiceArgmaxBatch", "bleuStatisticsWidth", "chrfStatisticsWidth", "resolveBleuOptions", "resolveChrfOptions",
-      "bleuSignature", "chrfSignature", "kernelSignature", "isReady",
-      "sentenceTer", "terTokenize", "corpusTer", "terStatisticsBatch", "sentenceTerBatch", "terScoresFromStatisticsBatch",
-      "terFromStatistics", "terSignature", "resolveTerOptions", "sharedPairBatch", "terStatisticsWidth",
+      "sentenceBleu",
+      "corpusBleu",
+      "bleuStatisticsBatch",
+      "sentenceBleuBatch",
+      "bleuScoresFromStatisticsBatch",
+      "sumStatistics",
+      "bleuFromStatistics",
+      "sentenceChrf",
+      "corpusChrf",
+      "chrfStatisticsBatch",
+      "sentenceChrfBatch",
+      "chrfScoresFromStatisticsBatch",
+      "chrfFromStatistics",
+      "rougeScore",
+      "rougeBatch",
+      "tokenF1",
+      "tokenF1Batch",
+      "levenshteinDistance",
+      "levenshteinBatch",
+      "byobLcsStatisticsBatch",
+      "byobBleuScoresFromStatisticsBatch",
+      "normalizeText",
+      "normalizeTextBatch",
+      "pythonNfd",
+      "pythonLower",
+      "pythonNfdBatch",
+      "pythonLowerBatch",
+      "pythonLowerSplitJoin",
+      "dprTokenize",
+      "dprTokenizeBatch",
+      "utf8Length",
+      "multipleChoiceArgmax",
+      "multipleChoiceArgmaxBatch",
+      "bleuStatisticsWidth",
+      "chrfStatisticsWidth",
+      "resolveBleuOptions",
+      "resolveChrfOptions",
+      "bleuSignature",
+      "chrfSignature",
+      "kernelSignature",
+      "isReady",
+      "sentenceTer",
+      "terTokenize",
+      "corpusTer",
+      "terStatisticsBatch",
+      "sentenceTerBatch",
+      "terScoresFromStatisticsBatch",
+      "terFromStatistics",
+      "terSignature",
+      "resolveTerOptions",
+      "sharedPairBatch",
+      "terStatisticsWidth",
     ];
     const short = expected.filter((name) => (inputs.get(name) ?? 0) < TARGET);
     expect(short.map((name) => `${name}: ${inputs.get(name) ?? 0}`)).toEqual([]);

@@ -79,8 +79,11 @@ describe("levenshteinDistance", () => {
       { numRuns: 40 },
     );
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 90 }), fc.string({ unit: "binary", maxLength: 90 }), (a, b) =>
-        levenshteinDistance(a, b) === reference(a, b)),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 90 }),
+        fc.string({ unit: "binary", maxLength: 90 }),
+        (a, b) => levenshteinDistance(a, b) === reference(a, b),
+      ),
       { numRuns: 300 },
     );
   });

@@ -42,7 +42,9 @@ describe("multiple-choice argmax", () => {
       const r = multipleChoiceArgmax(choices, l.args.metadata._choices_logprobs!);
       const out = l.lmeval.out as Record<string, number>;
       expect([r.raw === gold ? 1 : 0, r.perChar === gold ? 1 : 0, r.perByte === gold ? 1 : 0], l.id).toEqual([
-        out["acc"], out["acc_norm"], out["acc_bytes"],
+        out["acc"],
+        out["acc_norm"],
+        out["acc_bytes"],
       ]);
       checked++;
     }
@@ -75,7 +77,9 @@ describe("multiple-choice argmax", () => {
   });
 
   it("batch equals one-by-one and typed errors name the problem", () => {
-    const qs = lines.filter(usable).map((l) => ({ choices: l.args.metadata._choices!, logLikelihoods: l.args.metadata._choices_logprobs! }));
+    const qs = lines
+      .filter(usable)
+      .map((l) => ({ choices: l.args.metadata._choices!, logLikelihoods: l.args.metadata._choices_logprobs! }));
     const batch = multipleChoiceArgmaxBatch(qs);
     qs.forEach((q, i) => {
       const r = multipleChoiceArgmax(q.choices, q.logLikelihoods);

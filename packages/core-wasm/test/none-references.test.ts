@@ -19,10 +19,29 @@ import {
 } from "../src/index.js";
 import { readJsonl } from "./shared.js";
 
-interface Pair { id: string; hyp: string; refs: string[] }
-interface GoldBleu { score: number; bp: number; sys_len: number; ref_len: number; counts: number[]; totals: number[] }
-interface GoldLine { id: string; bleu: Record<string, GoldBleu>; chrf: { score: number; stats: number[] } }
-interface GoldTer { score: number; num_edits: number; ref_length: number }
+interface Pair {
+  id: string;
+  hyp: string;
+  refs: string[];
+}
+interface GoldBleu {
+  score: number;
+  bp: number;
+  sys_len: number;
+  ref_len: number;
+  counts: number[];
+  totals: number[];
+}
+interface GoldLine {
+  id: string;
+  bleu: Record<string, GoldBleu>;
+  chrf: { score: number; stats: number[] };
+}
+interface GoldTer {
+  score: number;
+  num_edits: number;
+  ref_length: number;
+}
 
 const REL = 2e-15; // BLEU's exp/log: see sacrebleu.parity.test.ts
 const close = (a: number, b: number): boolean => Object.is(a, b) || Math.abs(a - b) <= REL * Math.abs(b);

@@ -89,16 +89,12 @@ describe("F1 / HotPotF1 / EM (dspy.jsonl)", () => {
         lines.map((l) => l.args.answers_list as string[]),
         { hotpot },
       );
-      const bad = lines
-        .map((l, i) => ({ id: l.id, got: got[3 * i], want: l.out }))
-        .filter((x) => !Object.is(x.got, x.want));
+      const bad = lines.map((l, i) => ({ id: l.id, got: got[3 * i], want: l.out })).filter((x) => !Object.is(x.got, x.want));
       expect(bad).toEqual([]);
       // the error lines are empty answer lists (ValueError in Python): a typed error here
       const errors = all.filter((l) => isError(l.out));
       for (const l of errors) {
-        expect(() => tokenF1(l.args.prediction as string, l.args.answers_list as string[], { hotpot })).toThrow(
-          InvalidArgumentError,
-        );
+        expect(() => tokenF1(l.args.prediction as string, l.args.answers_list as string[], { hotpot })).toThrow(InvalidArgumentError);
       }
       expect(lines.length + errors.length).toBe(all.length);
       console.log(`[normalize.parity] ${fn}: ${lines.length} lines matched, ${errors.length} error lines raise`);
@@ -123,9 +119,7 @@ describe("F1 / HotPotF1 / EM (dspy.jsonl)", () => {
 
 describe("BYOB f1_token (byob.jsonl)", () => {
   it("every line with string response and target: f1, precision, recall exact", () => {
-    const lines = byob.filter(
-      (l) => l.fn === "f1_token" && typeof l.args.response === "string" && typeof l.args.target === "string",
-    );
+    const lines = byob.filter((l) => l.fn === "f1_token" && typeof l.args.response === "string" && typeof l.args.target === "string");
     expect(lines.length).toBeGreaterThan(3000);
     const got = tokenF1Batch(
       lines.map((l) => l.args.response as string),
@@ -138,9 +132,7 @@ describe("BYOB f1_token (byob.jsonl)", () => {
     expect(bad).toEqual([]);
     // a None response (AttributeError in Python) is a typed error here
     for (const l of byob.filter((x) => x.fn === "f1_token" && x.args.response === null)) {
-      expect(() => tokenF1(l.args.response as string, [String(l.args.target)], { mode: "byob" })).toThrow(
-        InvalidArgumentError,
-      );
+      expect(() => tokenF1(l.args.response as string, [String(l.args.target)], { mode: "byob" })).toThrow(InvalidArgumentError);
     }
     console.log(`[normalize.parity] f1_token: ${lines.length} lines matched`);
   });

@@ -6,12 +6,25 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "../src/kernel.js";
 import {
-  chrfStatisticsBatch, rougeBatch, rougeScore, sentenceChrf, sentenceChrfBatch, tokenF1, tokenF1Batch,
-  type ChrfOptions, type RougeOptions, type RougeType, type TokenF1Options,
+  chrfStatisticsBatch,
+  rougeBatch,
+  rougeScore,
+  sentenceChrf,
+  sentenceChrfBatch,
+  tokenF1,
+  tokenF1Batch,
+  type ChrfOptions,
+  type RougeOptions,
+  type RougeType,
+  type TokenF1Options,
 } from "../src/index.js";
 import { readJsonl } from "./shared.js";
 
-interface Pair { id: string; hyp: string; refs: string[] }
+interface Pair {
+  id: string;
+  hyp: string;
+  refs: string[];
+}
 
 let pairs: Pair[];
 beforeAll(async () => {
@@ -84,7 +97,26 @@ const ROUGE_OPTIONS: RougeOptions[] = [
   { types: ["rouge1", "rouge2", "rougeL"] },
   { types: ["rougeLsum", "rouge3", "rouge1", "rouge9"], useStemmer: true },
   { types: ["rougeL", "rougeL", "rouge2"] },
-  { types: ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum", "rouge1", "rouge2", "rougeL", "rougeLsum", "rouge4"] },
+  {
+    types: [
+      "rouge1",
+      "rouge2",
+      "rouge3",
+      "rouge4",
+      "rouge5",
+      "rouge6",
+      "rouge7",
+      "rouge8",
+      "rouge9",
+      "rougeL",
+      "rougeLsum",
+      "rouge1",
+      "rouge2",
+      "rougeL",
+      "rougeLsum",
+      "rouge4",
+    ],
+  },
   { types: [] },
   // more than the 32 types one crossing takes: the batch path
   { types: Array.from({ length: 33 }, (_, k) => (["rouge1", "rouge2", "rougeL", "rougeLsum", "rouge4"] as const)[k % 5]!) },
@@ -142,9 +174,17 @@ describe("tokenF1 per call = tokenF1Batch, bit for bit", () => {
   const F1_OPTIONS: (TokenF1Options | undefined)[] = [undefined, { mode: "byob" }, { hotpot: true }, { mode: "dspy" }];
   for (const options of F1_OPTIONS) {
     it(JSON.stringify(options) ?? "default", () => {
-      const rows = tokenF1Batch(pairs.map((p) => p.hyp), pairs.map((p) => p.refs), options);
+      const rows = tokenF1Batch(
+        pairs.map((p) => p.hyp),
+        pairs.map((p) => p.refs),
+        options,
+      );
       for (let i = 0; i < pairs.length; i++) {
-        expect(tokenF1(pairs[i]!.hyp, pairs[i]!.refs, options), pairs[i]!.id).toEqual({ f1: rows[3 * i], precision: rows[3 * i + 1], recall: rows[3 * i + 2] });
+        expect(tokenF1(pairs[i]!.hyp, pairs[i]!.refs, options), pairs[i]!.id).toEqual({
+          f1: rows[3 * i],
+          precision: rows[3 * i + 1],
+          recall: rows[3 * i + 2],
+        });
       }
       expect(tokenF1("yes", ["no"], options).f1).toBe(options?.hotpot ? 0 : tokenF1Batch(["yes"], [["no"]], options)[0]);
     });

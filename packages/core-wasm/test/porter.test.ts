@@ -177,7 +177,11 @@ describe.skipIf(detectedRuntime() === "browser")("porterStem, exact (assembly/po
     const result = await asc.compileString({ "porter.ts": source, "entry.ts": ENTRY }, { runtime: "stub", optimizeLevel: 1 });
     if (result.error || !result.binary) throw new Error(`asc failed: ${result.error?.message}\n${result.stderr.toString()}`);
     const instance = await WebAssembly.instantiate(await WebAssembly.compile(result.binary as BufferSource), {
-      env: { abort: () => { throw new Error("abort"); } },
+      env: {
+        abort: () => {
+          throw new Error("abort");
+        },
+      },
     });
     const ex = instance.exports as { memory: WebAssembly.Memory; stem(p: number, n: number): number };
     stem = (word) => {

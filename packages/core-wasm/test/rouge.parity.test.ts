@@ -9,9 +9,18 @@ import { EvalkernError, InvalidArgumentError } from "../src/errors.js";
 import { rougeBatch, rougeScore, type RougeScore, type RougeType } from "../src/rouge.js";
 import { readJsonl } from "./shared.js";
 
-interface Pair { id: string; hyp: string; refs: string[] }
+interface Pair {
+  id: string;
+  hyp: string;
+  refs: string[];
+}
 type Scores = Record<"rouge1" | "rouge2" | "rougeL" | "rougeLsum", { precision: number; recall: number; fmeasure: number }>;
-interface GoldLine { id: string; n_refs: number; nostem: { single: Scores; multi: Scores }; stem: { single: Scores; multi: Scores } }
+interface GoldLine {
+  id: string;
+  n_refs: number;
+  nostem: { single: Scores; multi: Scores };
+  stem: { single: Scores; multi: Scores };
+}
 
 const TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"] as const;
 
@@ -149,8 +158,16 @@ function refLsum(refSents: string[][], canSents: string[][]): RougeScore {
   return score(hits / n, hits / m);
 }
 /** The oracle's tokenizer, for ASCII input only: lowercase, non-[a-z0-9] runs are separators. */
-const toks = (s: string): string[] => s.toLowerCase().split(/[^a-z0-9]+/).filter((x) => x.length > 0);
-const sents = (s: string): string[][] => s.split("\n").filter((x) => x.length > 0).map(toks);
+const toks = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((x) => x.length > 0);
+const sents = (s: string): string[][] =>
+  s
+    .split("\n")
+    .filter((x) => x.length > 0)
+    .map(toks);
 function oracle(type: RougeType, target: string, pred: string): RougeScore {
   if (type === "rougeL") return refLcs(toks(target), toks(pred));
   if (type === "rougeLsum") return refLsum(sents(target), sents(pred));
@@ -176,7 +193,19 @@ function rng(seed: number): () => number {
   };
 }
 
-const ALL_TYPES: RougeType[] = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum"];
+const ALL_TYPES: RougeType[] = [
+  "rouge1",
+  "rouge2",
+  "rouge3",
+  "rouge4",
+  "rouge5",
+  "rouge6",
+  "rouge7",
+  "rouge8",
+  "rouge9",
+  "rougeL",
+  "rougeLsum",
+];
 
 describe("tokenizer (rouge_score.tokenize)", () => {
   const same = (a: string, b: string): boolean => {
@@ -293,7 +322,9 @@ describe("oracle comparison on random texts", () => {
 
 describe("rouge3..rouge9", () => {
   it("identical texts score 1; texts shorter than n score 0", () => {
-    const s = rougeScore("one two three four five six seven eight nine ten", "One two three four five six seven eight nine ten.", { types: ALL_TYPES });
+    const s = rougeScore("one two three four five six seven eight nine ten", "One two three four five six seven eight nine ten.", {
+      types: ALL_TYPES,
+    });
     for (const t of ALL_TYPES) expect(s[t], t).toEqual({ precision: 1, recall: 1, fmeasure: 1 });
     const short = rougeScore("a b c d", "a b c d", { types: ["rouge4", "rouge5", "rouge9"] });
     expect(short.rouge4).toEqual({ precision: 1, recall: 1, fmeasure: 1 });
@@ -338,7 +369,11 @@ describe("API", () => {
     hyps.forEach((h, i) => {
       const s = rougeScore(h, refs[i]!, { types, useStemmer: true });
       types.forEach((t, k) => {
-        expect([out[(i * 3 + k) * 3], out[(i * 3 + k) * 3 + 1], out[(i * 3 + k) * 3 + 2]]).toEqual([s[t].precision, s[t].recall, s[t].fmeasure]);
+        expect([out[(i * 3 + k) * 3], out[(i * 3 + k) * 3 + 1], out[(i * 3 + k) * 3 + 2]]).toEqual([
+          s[t].precision,
+          s[t].recall,
+          s[t].fmeasure,
+        ]);
       });
     });
     expect(rougeBatch([], [])).toEqual(new Float64Array(0));

@@ -7,9 +7,27 @@ import { ready } from "../src/kernel.js";
 import { bleuSignature, chrfSignature, corpusBleu, corpusChrf, sentenceBleu, sentenceChrf, type BleuOptions } from "../src/index.js";
 import { readJsonl, readSharedText } from "./shared.js";
 
-interface Pair { id: string; hyp: string; refs: string[] }
-interface GoldBleu { score: number; precisions: number[]; bp: number; sys_len: number; ref_len: number; counts: number[]; totals: number[] }
-interface GoldLine { id: string; n_refs: number; bleu: Record<string, GoldBleu>; chrf: { score: number; stats: number[] }; chrfpp: { score: number; stats: number[] } }
+interface Pair {
+  id: string;
+  hyp: string;
+  refs: string[];
+}
+interface GoldBleu {
+  score: number;
+  precisions: number[];
+  bp: number;
+  sys_len: number;
+  ref_len: number;
+  counts: number[];
+  totals: number[];
+}
+interface GoldLine {
+  id: string;
+  n_refs: number;
+  bleu: Record<string, GoldBleu>;
+  chrf: { score: number; stats: number[] };
+  chrfpp: { score: number; stats: number[] };
+}
 
 const VARIANTS: Record<string, BleuOptions> = {
   "13a": {},
@@ -52,7 +70,8 @@ describe("sentence BLEU, 7 variants × every line", () => {
           expect(close(r.score, g.score) && close(r.bp, g.bp), where).toBe(true);
         }
       }
-      if (notBitExact.length) console.log(`BLEU ${variant}: within ${REL} but not bit-exact (glibc FMA log/exp):\n  ${notBitExact.join("\n  ")}`);
+      if (notBitExact.length)
+        console.log(`BLEU ${variant}: within ${REL} but not bit-exact (glibc FMA log/exp):\n  ${notBitExact.join("\n  ")}`);
       const names = notBitExact.map((line) => line.slice(0, line.indexOf(":")));
       expect(names).toEqual(KNOWN_NOT_BIT_EXACT.filter((n) => n.endsWith(` ${variant}`)));
     });
@@ -91,7 +110,13 @@ describe("corpus scores (corpus.json)", () => {
       const b = corpusBleu(hyps, refs);
       const gb = g["bleu_13a"]!;
       expect({ ...b }).toEqual({
-        score: gb.score, precisions: gb.precisions, bp: gb.bp, sysLen: gb.sys_len, refLen: gb.ref_len, counts: gb.counts, totals: gb.totals,
+        score: gb.score,
+        precisions: gb.precisions,
+        bp: gb.bp,
+        sysLen: gb.sys_len,
+        refLen: gb.ref_len,
+        counts: gb.counts,
+        totals: gb.totals,
       });
       expect(bleuSignature({}, nrefs)).toBe(gb.signature);
       const c = corpusChrf(hyps, refs);

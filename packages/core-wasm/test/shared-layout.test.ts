@@ -32,7 +32,10 @@ const all = (h: string[], r: string[][]): Float64Array[] => [
   bleuStatisticsBatch(h, r, { tokenize: "intl", lowercase: true }),
   chrfStatisticsBatch(h, r),
   chrfStatisticsBatch(h, r, { wordOrder: 2 }),
-  rougeBatch(h, r, { types: ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum"], useStemmer: true }),
+  rougeBatch(h, r, {
+    types: ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum"],
+    useStemmer: true,
+  }),
   tokenF1Batch(h, r),
   tokenF1Batch(h, r, { mode: "byob" }),
 ];

@@ -58,7 +58,10 @@ describe("bleuFromStatistics", () => {
   });
 
   it("the issue's cases: 1e308 and matches above totals", () => {
-    const e = invalid(() => bleuFromStatistics({ counts: [1e308, 1e308, 1e308, 1e308], totals: [1, 1, 1, 1], sysLen: 1, refLen: 1 }), "statistics");
+    const e = invalid(
+      () => bleuFromStatistics({ counts: [1e308, 1e308, 1e308, 1e308], totals: [1, 1, 1, 1], sysLen: 1, refLen: 1 }),
+      "statistics",
+    );
     expect(e.message).toMatch(/2\^53/);
     const m = invalid(() => bleuFromStatistics({ counts: [5, 4, 3, 2], totals: [1, 1, 1, 1], sysLen: 1, refLen: 1 }), "statistics");
     expect(m.message).toMatch(/must not exceed totals\[0\]/);
@@ -81,7 +84,10 @@ describe("bleuFromStatistics", () => {
     invalid(() => bleuFromStatistics(ok, { smoothMethod: "floor", smoothValue: 1.5 }), "options.smoothValue");
     invalid(() => sentenceBleu("a", ["a"], { smoothMethod: "add-k", smoothValue: -0.5 }), "options.smoothValue");
     for (const smoothMethod of ["none", "floor", "add-k", "exp"] as const) {
-      const r = bleuFromStatistics({ counts: [1, 0, 0, 0], totals: [1, 0, 0, 0], sysLen: 1, refLen: 1 }, { smoothMethod, smoothValue: smoothMethod === "floor" ? 1 : 0 });
+      const r = bleuFromStatistics(
+        { counts: [1, 0, 0, 0], totals: [1, 0, 0, 0], sysLen: 1, refLen: 1 },
+        { smoothMethod, smoothValue: smoothMethod === "floor" ? 1 : 0 },
+      );
       expect(Number.isFinite(r.score)).toBe(true);
       expect(r.precisions.every(Number.isFinite)).toBe(true);
     }

@@ -17,10 +17,25 @@ import {
 } from "../src/index.js";
 import { readJsonl } from "./shared.js";
 
-interface Pair { id: string; hyp: string; refs: string[] }
-interface GoldTer { score: number; num_edits: number; ref_length: number }
-interface GoldLine { id: string; ter: Record<string, GoldTer> }
-interface GoldCorpus { id: "corpus"; ter_corpus: Record<string, GoldTer & { signature: string }>; variants: Record<string, Record<string, boolean>> }
+interface Pair {
+  id: string;
+  hyp: string;
+  refs: string[];
+}
+interface GoldTer {
+  score: number;
+  num_edits: number;
+  ref_length: number;
+}
+interface GoldLine {
+  id: string;
+  ter: Record<string, GoldTer>;
+}
+interface GoldCorpus {
+  id: "corpus";
+  ter_corpus: Record<string, GoldTer & { signature: string }>;
+  variants: Record<string, Record<string, boolean>>;
+}
 
 const toOptions = (v: Record<string, boolean>): TerOptions => ({
   ...(v.normalized !== undefined ? { normalized: v.normalized } : {}),
@@ -47,7 +62,11 @@ describe("sentence TER, 6 option sets × every line", () => {
     const wrong: string[] = [];
     for (const [variant, raw] of Object.entries(corpus.variants)) {
       const options = toOptions(raw);
-      const batch = terStatisticsBatch(pairs.map((p) => p.hyp), pairs.map((p) => p.refs), options);
+      const batch = terStatisticsBatch(
+        pairs.map((p) => p.hyp),
+        pairs.map((p) => p.refs),
+        options,
+      );
       pairs.forEach((p, i) => {
         const g = gold[i]!.ter[variant]!;
         expect(gold[i]!.id).toBe(p.id);
@@ -68,7 +87,11 @@ describe("corpus TER", () => {
     for (const [variant, raw] of Object.entries(corpus.variants)) {
       const options = toOptions(raw);
       const g = corpus.ter_corpus[variant]!;
-      const r = corpusTer(pairs.map((p) => p.hyp), pairs.map((p) => p.refs), options);
+      const r = corpusTer(
+        pairs.map((p) => p.hyp),
+        pairs.map((p) => p.refs),
+        options,
+      );
       expect(r.numEdits).toBe(g.num_edits);
       expect(r.refLength).toBe(g.ref_length);
       expect(r.score).toBe(g.score);

@@ -7,14 +7,7 @@ import letterRanges from "@unicode/unicode-14.0.0/General_Category/Letter/ranges
 import numberRanges from "@unicode/unicode-14.0.0/General_Category/Number/ranges.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "../src/kernel.js";
-import {
-  normalizeTextBatch,
-  pythonLower,
-  pythonLowerBatch,
-  pythonLowerSplitJoin,
-  pythonNfd,
-  pythonNfdBatch,
-} from "../src/normalize.js";
+import { normalizeTextBatch, pythonLower, pythonLowerBatch, pythonLowerSplitJoin, pythonNfd, pythonNfdBatch } from "../src/normalize.js";
 
 beforeAll(async () => {
   await ready();
@@ -23,7 +16,11 @@ beforeAll(async () => {
 // [input, Python s.lower(), Python unicodedata.normalize("NFD", s)]
 const CASES: [string, string, string][] = [
   // Final_Sigma (CPython handle_capital_sigma)
-  ["\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3", "\u03c3\u03af\u03c3\u03c5\u03c6\u03bf\u03c2", "\u03a3\u0399\u0301\u03a3\u03a5\u03a6\u039f\u03a3"], // ΣΊΣΥΦΟΣ
+  [
+    "\u03a3\u038a\u03a3\u03a5\u03a6\u039f\u03a3",
+    "\u03c3\u03af\u03c3\u03c5\u03c6\u03bf\u03c2",
+    "\u03a3\u0399\u0301\u03a3\u03a5\u03a6\u039f\u03a3",
+  ], // ΣΊΣΥΦΟΣ
   ["\u0391\u03a3", "\u03b1\u03c2", "\u0391\u03a3"],
   ["\u03a3", "\u03c3", "\u03a3"],
   ["\u0391\u03a3'\u0392", "\u03b1\u03c3'\u03b2", "\u0391\u03a3'\u0392"],
@@ -35,7 +32,11 @@ const CASES: [string, string, string][] = [
   ["\u0391\u0301\u03a3", "\u03b1\u0301\u03c2", "\u0391\u0301\u03a3"],
   ["\u0391\u03a3\u0345", "\u03b1\u03c2\u0345", "\u0391\u03a3\u0345"], // U+0345 is Cased and Case_Ignorable
   ["\u0391\u03a3\u00ad\u0345", "\u03b1\u03c2\u00ad\u0345", "\u0391\u03a3\u00ad\u0345"],
-  ["\u1f48\u0394\u03a5\u03a3\u03a3\u0395\u038e\u03a3", "\u1f40\u03b4\u03c5\u03c3\u03c3\u03b5\u03cd\u03c2", "\u039f\u0313\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u0301\u03a3"],
+  [
+    "\u1f48\u0394\u03a5\u03a3\u03a3\u0395\u038e\u03a3",
+    "\u1f40\u03b4\u03c5\u03c3\u03c3\u03b5\u03cd\u03c2",
+    "\u039f\u0313\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u0301\u03a3",
+  ],
   // the only expanding lowercase; Kelvin, Ohm and Angstrom signs
   ["\u0130stanbul", "i\u0307stanbul", "I\u0307stanbul"],
   ["\u212a", "k", "K"],

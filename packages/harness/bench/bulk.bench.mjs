@@ -58,7 +58,9 @@ function pairs(n) {
     process.stderr.write(`generating ${n} pairs → ${path}\n`);
     const fd = openSync(path, "w");
     try {
-      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(n), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(n), "--no-edge"], {
+        stdio: ["ignore", fd, "inherit"],
+      });
       if (r.status !== 0) throw new Error("make-pairs.mjs failed");
     } finally {
       closeSync(fd);
@@ -69,10 +71,14 @@ function pairs(n) {
 
 function run(input, workers) {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, [self, "--child", "--input", input, "--output", join(dir, `out-${workers}.jsonl`), "--workers", String(workers)], {
-    encoding: "utf8",
-    maxBuffer: 1 << 20,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [self, "--child", "--input", input, "--output", join(dir, `out-${workers}.jsonl`), "--workers", String(workers)],
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+    },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout.trim().split("\n").pop());
 }
@@ -80,8 +86,14 @@ function run(input, workers) {
 const input = pairs(count);
 const small = count > 100_000 ? pairs(100_000) : undefined;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-console.log(`# bulk scoring: ${count.toLocaleString("en")} pairs (${(statSync(input).size / 1e6).toFixed(0)} MB), metrics ${METRICS.join(", ")}`);
-console.log(`# node ${process.version}, ${availableParallelism()} cores (${cpu}), load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `# bulk scoring: ${count.toLocaleString("en")} pairs (${(statSync(input).size / 1e6).toFixed(0)} MB), metrics ${METRICS.join(", ")}`,
+);
+console.log(
+  `# node ${process.version}, ${availableParallelism()} cores (${cpu}), load average before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);
 console.log("");
 console.log("| workers | rows | wall (s) | rows/s | peak RSS (MB) | speed-up |");
 console.log("|---:|---:|---:|---:|---:|---:|");
@@ -93,12 +105,20 @@ for (const w of workersList) {
     if (!best || r.wallMs < best.wallMs) best = r;
   }
   base ??= best.wallMs;
-  console.log(`| ${w} | ${best.rows.toLocaleString("en")} | ${(best.wallMs / 1000).toFixed(1)} | ${Math.round(best.rows / (best.wallMs / 1000)).toLocaleString("en")} | ${best.maxRssMb.toFixed(0)} | ${(base / best.wallMs).toFixed(2)}× |`);
+  console.log(
+    `| ${w} | ${best.rows.toLocaleString("en")} | ${(best.wallMs / 1000).toFixed(1)} | ${Math.round(best.rows / (best.wallMs / 1000)).toLocaleString("en")} | ${best.maxRssMb.toFixed(0)} | ${(base / best.wallMs).toFixed(2)}× |`,
+  );
   if (w === workersList[workersList.length - 1]) console.log(`\ncorpus: ${JSON.stringify(best.scores)}`);
 }
 if (small) {
   const w = workersList[workersList.length - 1];
   const r = run(small, w);
-  console.log(`\nmemory bound by the window: 100,000 rows with ${w} workers → peak RSS ${r.maxRssMb.toFixed(0)} MB (${(r.wallMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `\nmemory bound by the window: 100,000 rows with ${w} workers → peak RSS ${r.maxRssMb.toFixed(0)} MB (${(r.wallMs / 1000).toFixed(1)} s)`,
+  );
 }
-console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);

@@ -30,12 +30,14 @@ if (args.includes("--worker")) {
   const w = await runWorker({ queue: opt("queue"), concurrency: 1 });
   const cpu0 = process.cpuUsage();
   process.stdout.write("READY\n");
-  process.on("SIGTERM", () =>
-    void w.close().then(() => {
-      const c = process.cpuUsage(cpu0); // this process and its worker thread
-      process.stdout.write(`CPU ${JSON.stringify({ ms: (c.user + c.system) / 1000, chunks: w.scored() })}\n`);
-      process.exit(0);
-    }),
+  process.on(
+    "SIGTERM",
+    () =>
+      void w.close().then(() => {
+        const c = process.cpuUsage(cpu0); // this process and its worker thread
+        process.stdout.write(`CPU ${JSON.stringify({ ms: (c.user + c.system) / 1000, chunks: w.scored() })}\n`);
+        process.exit(0);
+      }),
   );
 } else {
   const { scoreFile } = await import("../dist/index.js");
@@ -50,7 +52,9 @@ if (args.includes("--worker")) {
     process.stderr.write(`generating ${count} pairs → ${input}\n`);
     const fd = openSync(input, "w");
     try {
-      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
+        stdio: ["ignore", fd, "inherit"],
+      });
       if (r.status !== 0) throw new Error("make-pairs failed");
     } finally {
       closeSync(fd);
@@ -63,7 +67,9 @@ if (args.includes("--worker")) {
       s.close(() => resolve(p));
     });
   });
-  const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", work], { stdio: "ignore" });
+  const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", work], {
+    stdio: "ignore",
+  });
   await new Promise((r) => setTimeout(r, 500));
   const queue = `redis://127.0.0.1:${port}/0`;
   const self = fileURLToPath(import.meta.url);
@@ -106,25 +112,45 @@ if (args.includes("--worker")) {
 
   const results = [];
   try {
-    process.stderr.write(`${count} pairs (${(statSync(input).size / 1e6).toFixed(1)} MB), chunks of ${chunkBytes >> 10} KiB, metrics ${METRICS.join(", ")}\n`);
+    process.stderr.write(
+      `${count} pairs (${(statSync(input).size / 1e6).toFixed(1)} MB), chunks of ${chunkBytes >> 10} KiB, metrics ${METRICS.join(", ")}\n`,
+    );
     let t0 = performance.now();
     let c0 = process.cpuUsage();
     const local = await scoreFile({ input, output: join(work, "local.jsonl"), metrics: METRICS, workers: 1, chunkBytes });
     const localMs = performance.now() - t0;
     const localCpu = cpuMs(process.cpuUsage(c0));
     const chunks = local.diagnostics.chunks;
-    results.push({ run: "local scoreFile, 1 worker thread", ms: localMs, rowsPerS: count / (localMs / 1000), cpu: `${(localCpu / 1000).toFixed(1)} s (one process)` });
+    results.push({
+      run: "local scoreFile, 1 worker thread",
+      ms: localMs,
+      rowsPerS: count / (localMs / 1000),
+      cpu: `${(localCpu / 1000).toFixed(1)} s (one process)`,
+    });
     const cpuRuns = [];
     for (const n of workersList) {
       const ps = await startWorkers(n);
       t0 = performance.now();
       c0 = process.cpuUsage();
-      await scoreFileDistributed({ input, output: join(work, `dist-${n}.jsonl`), metrics: METRICS, chunkBytes, queue, job: `bench-${n}-${Date.now()}`, window: 4 * n + 4 });
+      await scoreFileDistributed({
+        input,
+        output: join(work, `dist-${n}.jsonl`),
+        metrics: METRICS,
+        chunkBytes,
+        queue,
+        job: `bench-${n}-${Date.now()}`,
+        window: 4 * n + 4,
+      });
       const ms = performance.now() - t0;
       const producerCpu = cpuMs(process.cpuUsage(c0));
       const w = await stopWorkers(ps);
       cpuRuns.push({ producerCpu, workerCpu: w.ms });
-      results.push({ run: `queue, ${n} worker process${n === 1 ? "" : "es"} × 1 thread`, ms, rowsPerS: count / (ms / 1000), cpu: `producer ${(producerCpu / 1000).toFixed(1)} s, workers ${(w.ms / 1000).toFixed(1)} s` });
+      results.push({
+        run: `queue, ${n} worker process${n === 1 ? "" : "es"} × 1 thread`,
+        ms,
+        rowsPerS: count / (ms / 1000),
+        cpu: `producer ${(producerCpu / 1000).toFixed(1)} s, workers ${(w.ms / 1000).toFixed(1)} s`,
+      });
     }
     const one = results[1];
     const overheadMs = one ? (one.ms - localMs) / chunks : NaN;
@@ -139,19 +165,36 @@ if (args.includes("--worker")) {
     spawnSync("sh", ["-c", `head -n ${tinyRows} '${input}' > '${tiny}'`]);
     const ps = await startWorkers(1);
     t0 = performance.now();
-    const s = await scoreFileDistributed({ input: tiny, output: join(work, "tiny-out.jsonl"), metrics: ["bleu"], chunkBytes: 1024, queue, job: `bench-tiny-${Date.now()}`, window: 8 });
+    const s = await scoreFileDistributed({
+      input: tiny,
+      output: join(work, "tiny-out.jsonl"),
+      metrics: ["bleu"],
+      chunkBytes: 1024,
+      queue,
+      job: `bench-tiny-${Date.now()}`,
+      window: 8,
+    });
     const tinyMs = performance.now() - t0;
     await stopWorkers(ps);
     const perTinyChunk = tinyMs / s.diagnostics.chunks;
 
     const cpu = cpus()[0]?.model ?? "?";
-    process.stdout.write(`\nnode ${process.version}, ${availableParallelism()} cores (${cpu}), load ${loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+    process.stdout.write(
+      `\nnode ${process.version}, ${availableParallelism()} cores (${cpu}), load ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}\n`,
+    );
     process.stdout.write(`| run | wall (s) | rows/s | CPU |\n|---|---:|---:|---|\n`);
-    for (const r of results) process.stdout.write(`| ${r.run} | ${(r.ms / 1000).toFixed(2)} | ${Math.round(r.rowsPerS).toLocaleString("en-US")} | ${r.cpu} |\n`);
+    for (const r of results)
+      process.stdout.write(`| ${r.run} | ${(r.ms / 1000).toFixed(2)} | ${Math.round(r.rowsPerS).toLocaleString("en-US")} | ${r.cpu} |\n`);
     process.stdout.write(`\n${chunks} chunks of ${chunkBytes >> 10} KiB (${Math.round(count / chunks)} rows each):\n`);
     process.stdout.write(`- wall overhead per chunk, 1 worker vs local (same thread count): ${overheadMs.toFixed(1)} ms\n`);
-    process.stdout.write(`- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`);
-    process.stdout.write(`- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk end to end (the engine's cost per chunk when scoring is nearly free)\n`);
+    process.stdout.write(
+      `- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`,
+    );
+    process.stdout.write(
+      `- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk end to end (the engine's cost per chunk when scoring is nearly free)\n`,
+    );
   } finally {
     redis.kill("SIGKILL");
     rmSync(work, { recursive: true, force: true });

@@ -59,7 +59,7 @@ if (args.includes("--kernels")) {
   for await (const line of lines) {
     if (!line) continue;
     part.push(JSON.parse(line));
-    if (part.length === B) (run(part), (part = []));
+    if (part.length === B) run(part), (part = []);
   }
   if (part.length) run(part);
   const u = { user: cpuUs, system: 0 };
@@ -74,7 +74,9 @@ if (args.includes("--ci-only")) {
   const w0 = performance.now();
   const ci = await bootstrapCi(opt("summary"), workers ? { workers: Number(workers) } : {});
   const u = process.cpuUsage(c0);
-  process.stdout.write(JSON.stringify({ cpuS: (u.user + u.system) / 1e6, wallS: (performance.now() - w0) / 1000, bleu: ci.bleu?.bleu }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ cpuS: (u.user + u.system) / 1e6, wallS: (performance.now() - w0) / 1000, bleu: ci.bleu?.bleu }) + "\n",
+  );
   process.exit(0);
 }
 
@@ -88,7 +90,9 @@ if (!existsSync(input) || statSync(input).size === 0) {
   process.stderr.write(`generating ${count} pairs → ${input}\n`);
   const fd = openSync(input, "w");
   try {
-    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], { stdio: ["ignore", fd, "inherit"] });
+    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
+      stdio: ["ignore", fd, "inherit"],
+    });
     if (r.status !== 0) throw new Error("make-pairs failed");
   } finally {
     closeSync(fd);
@@ -118,14 +122,35 @@ for (let rep = 0; rep < repeat; rep++) {
   const kernels = JSON.parse(timed([process.execPath, fileURLToPath(import.meta.url), "--kernels", "--input", input]).stdout);
   for (const ci of [true, false]) {
     rmSync(`${out}.evalkern`, { recursive: true, force: true });
-    const argv = [process.execPath, BIN, "score", input, ...METRIC_FLAGS, "-o", out, "--no-progress", ...(ci ? [] : ["--no-ci"]), ...(workers ? ["--workers", workers] : [])];
+    const argv = [
+      process.execPath,
+      BIN,
+      "score",
+      input,
+      ...METRIC_FLAGS,
+      "-o",
+      out,
+      "--no-progress",
+      ...(ci ? [] : ["--no-ci"]),
+      ...(workers ? ["--workers", workers] : []),
+    ];
     const t = timed(argv);
     let bootstrapOnly;
     if (ci) {
       // the same CIs again from the run's statistics, alone: what the bootstrap costs by itself
       const side = `${out}.evalkern`;
       const summary = readdirSync(side).find((f) => f.endsWith(".summary.json"));
-      if (summary) bootstrapOnly = JSON.parse(timed([process.execPath, fileURLToPath(import.meta.url), "--ci-only", "--summary", join(side, summary), ...(workers ? ["--workers", workers] : [])]).stdout);
+      if (summary)
+        bootstrapOnly = JSON.parse(
+          timed([
+            process.execPath,
+            fileURLToPath(import.meta.url),
+            "--ci-only",
+            "--summary",
+            join(side, summary),
+            ...(workers ? ["--workers", workers] : []),
+          ]).stdout,
+        );
     }
     runs.push({ ci, ...t, kernelsCpuS: kernels.cpuS, ratio: t.cpuS / kernels.cpuS, table: corpusTable(t.stdout), bootstrapOnly });
   }
@@ -134,20 +159,29 @@ rmSync(`${out}.evalkern`, { recursive: true, force: true });
 rmSync(out, { force: true });
 
 const load = loadavg()[0].toFixed(2);
-console.log(`${BIN}\nevalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`);
+console.log(
+  `${BIN}\nevalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`,
+);
 console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${load} at the end\n`);
 console.log("| run | wall (s) | CPU (s) | kernels-only CPU (s) | CPU / kernels | peak RSS (MB) |");
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const r of runs) {
-  console.log(`| ${r.ci ? "defaults (CIs on)" : "--no-ci"} | ${r.wallS.toFixed(1)} | ${r.cpuS.toFixed(1)} | ${r.kernelsCpuS.toFixed(1)} | ${r.ratio.toFixed(2)}× | ${r.peakRssMb.toFixed(0)} |`);
+  console.log(
+    `| ${r.ci ? "defaults (CIs on)" : "--no-ci"} | ${r.wallS.toFixed(1)} | ${r.cpuS.toFixed(1)} | ${r.kernelsCpuS.toFixed(1)} | ${r.ratio.toFixed(2)}× | ${r.peakRssMb.toFixed(0)} |`,
+  );
 }
 const withCi = runs.filter((r) => r.ci);
 const noCi = runs.filter((r) => !r.ci);
 if (withCi.length && noCi.length) {
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  console.log(`\nbootstrap CIs cost ≈ ${(mean(withCi.map((r) => r.cpuS)) - mean(noCi.map((r) => r.cpuS))).toFixed(1)} CPU-s (CIs on − --no-ci)`);
+  console.log(
+    `\nbootstrap CIs cost ≈ ${(mean(withCi.map((r) => r.cpuS)) - mean(noCi.map((r) => r.cpuS))).toFixed(1)} CPU-s (CIs on − --no-ci)`,
+  );
 }
 for (const r of withCi) {
-  if (r.bootstrapOnly) console.log(`bootstrapCi alone on the run's statistics: ${r.bootstrapOnly.cpuS.toFixed(1)} CPU-s, ${r.bootstrapOnly.wallS.toFixed(1)} s wall (in-process CPU, workers included)`);
+  if (r.bootstrapOnly)
+    console.log(
+      `bootstrapCi alone on the run's statistics: ${r.bootstrapOnly.cpuS.toFixed(1)} CPU-s, ${r.bootstrapOnly.wallS.toFixed(1)} s wall (in-process CPU, workers included)`,
+    );
 }
 console.log(`\n${withCi[0]?.table.join("\n") ?? ""}`);

@@ -16,10 +16,19 @@ export const MAX_VECTORS = 12;
 
 /** draw with ni integer and nf float vectors in locals; same parameters as the generic `draw`. */
 function variant(ni, nf) {
-  const accs = [...Array.from({ length: ni }, (_, i) => `(local $i${i} v128)`), ...Array.from({ length: nf }, (_, j) => `(local $f${j} v128)`)].join(" ");
+  const accs = [
+    ...Array.from({ length: ni }, (_, i) => `(local $i${i} v128)`),
+    ...Array.from({ length: nf }, (_, j) => `(local $f${j} v128)`),
+  ].join(" ");
   const adds = [
-    ...Array.from({ length: ni }, (_, i) => `(local.set $i${i} (i32x4.add (local.get $i${i}) (v128.load offset=${16 * i} (local.get $row))))`),
-    ...Array.from({ length: nf }, (_, j) => `(local.set $f${j} (f64x2.add (local.get $f${j}) (v128.load offset=${16 * (ni + j)} (local.get $row))))`),
+    ...Array.from(
+      { length: ni },
+      (_, i) => `(local.set $i${i} (i32x4.add (local.get $i${i}) (v128.load offset=${16 * i} (local.get $row))))`,
+    ),
+    ...Array.from(
+      { length: nf },
+      (_, j) => `(local.set $f${j} (f64x2.add (local.get $f${j}) (v128.load offset=${16 * (ni + j)} (local.get $row))))`,
+    ),
   ].join("\n        ");
   const stores = [
     ...Array.from({ length: ni }, (_, i) => `(v128.store offset=${16 * i} (local.get $acc) (local.get $i${i}))`),

@@ -16,17 +16,65 @@
  *   runs on disk) needs Node's files and worker threads: it is only in the package root.
  */
 export * from "./common.js";
-export { normalizeMetrics, createBulkMetric, columnsOf, stableJson, type BulkMetric, type MetricSpec, type MetricConfig, type MetricName, type ModuleMetricConfig, type NormalizedMetric } from "./bulk/metrics.js";
+export {
+  normalizeMetrics,
+  createBulkMetric,
+  columnsOf,
+  stableJson,
+  type BulkMetric,
+  type MetricSpec,
+  type MetricConfig,
+  type MetricName,
+  type ModuleMetricConfig,
+  type NormalizedMetric,
+} from "./bulk/metrics.js";
 export { scoreChunk, type ChunkContext, type ChunkInput, type ChunkOutput, type ChunkResult, type BadRow } from "./bulk/chunk.js";
-export { resolveFields, parseCsv, CsvSplitter, csvKeys, checkCsvHeader, defaultQuote, lastRecordBoundary, firstRecordBoundary, countNewlines, getPath, pathValue, type FieldMap, type ResolvedFields, type BadRowCode, type CsvRecord } from "./bulk/records.js";
+export {
+  resolveFields,
+  parseCsv,
+  CsvSplitter,
+  csvKeys,
+  checkCsvHeader,
+  defaultQuote,
+  lastRecordBoundary,
+  firstRecordBoundary,
+  countNewlines,
+  getPath,
+  pathValue,
+  type FieldMap,
+  type ResolvedFields,
+  type BadRowCode,
+  type CsvRecord,
+} from "./bulk/records.js";
 export { RecordCutter, type Cut, type CutterOptions } from "./bulk/cutter.js";
 export { InOrderCommitter } from "./bulk/committer.js";
-export { rowsOutput, rowLayout, csvHeader, csvMetricColumns, csvField, csvLine, csvCell, escapeCsvFormula, isPlainObject, type RowsOutput, type RowLayout, type RowColumn } from "./bulk/rows.js";
+export {
+  rowsOutput,
+  rowLayout,
+  csvHeader,
+  csvMetricColumns,
+  csvField,
+  csvLine,
+  csvCell,
+  escapeCsvFormula,
+  isPlainObject,
+  type RowsOutput,
+  type RowLayout,
+  type RowColumn,
+} from "./bulk/rows.js";
 export { ColumnSums, fsumAdd, fsumMerge, fsumValue } from "./bulk/fsum.js";
 export { corpusEntry, runMetrics, type RunMetricSource } from "./report/run-metrics.js";
 export { RunTally, RUN_SAMPLES, type RowCounts, type SummaryTally, type TallyJson } from "./bulk/tally.js";
 export { mainThreadMetrics, summarizeMetrics, nrefsLabel, type MetricSummary } from "./bulk/summary.js";
-export { estimateCi, pairedBootstrapPValue, resolveBootstrap, DEFAULT_RESAMPLES, DEFAULT_SEED, type BootstrapOptions, type ConfidenceInterval } from "./bulk/bootstrap.js";
+export {
+  estimateCi,
+  pairedBootstrapPValue,
+  resolveBootstrap,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  type BootstrapOptions,
+  type ConfidenceInterval,
+} from "./bulk/bootstrap.js";
 export {
   bootstrapSumsOf,
   corpusLayout,
@@ -44,4 +92,13 @@ export {
   type SliceKeys,
   type SliceScore,
 } from "./bulk/statistics-core.js";
-export { bootstrapCi, corpusScores, corpusSummary, pairedTest, sliceScores, type MemoryPairedTestOptions, type MemoryRun, type MemoryStatisticsOptions } from "./bulk/memory-statistics.js";
+export {
+  bootstrapCi,
+  corpusScores,
+  corpusSummary,
+  pairedTest,
+  sliceScores,
+  type MemoryPairedTestOptions,
+  type MemoryRun,
+  type MemoryStatisticsOptions,
+} from "./bulk/memory-statistics.js";

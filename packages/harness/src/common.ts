@@ -33,7 +33,16 @@ export {
   type GoldenLike,
   type LoadGoldensOptions,
 } from "./deepeval/index.js";
-export { Evaluate, EvaluationResult, metricScore, type EvaluateOptions, type CallOptions, type EvaluationRow, type EvaluateMetric, type Program } from "./evaluate/evaluate.js";
+export {
+  Evaluate,
+  EvaluationResult,
+  metricScore,
+  type EvaluateOptions,
+  type CallOptions,
+  type EvaluationRow,
+  type EvaluateMetric,
+  type Program,
+} from "./evaluate/evaluate.js";
 export {
   benchmark,
   normalizeBenchmarkName,

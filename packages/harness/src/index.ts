@@ -25,7 +25,14 @@ export {
   type BootstrapOptions,
   type RowCounts,
 } from "./node/score-file.js";
-export { scoreStream, scoreRows, type ScoreStream, type ScoreStreamOptions, type RowScore, type StreamSummary } from "./node/score-stream.js";
+export {
+  scoreStream,
+  scoreRows,
+  type ScoreStream,
+  type ScoreStreamOptions,
+  type RowScore,
+  type StreamSummary,
+} from "./node/score-stream.js";
 export { readTextPairs, type TextPairSources, type TextPair, type TextSource } from "./node/text-pairs.js";
 export { makeDirectory, fileSystemError, acquireLock, lockPath, removeStaleTemporaries } from "./node/files.js";
 export { mergeShards, type MergeShardsOptions } from "./node/shards.js";

@@ -13,8 +13,22 @@ import { makePairs, readJsonl, tempDir } from "./helpers.js";
 const PINNED = {
   bleu: { mean: 64.6085401625372, ci: 5.024677328932839, lower: 59.643477739168816, upper: 69.6928323970345, resamples: 1000, seed: 12345 },
   chrf: { mean: 73.5922065979801, ci: 4.799744060643057, lower: 68.74902930840292, upper: 78.34851742968904, resamples: 1000, seed: 12345 },
-  rougeL: { mean: 0.7649677347363025, ci: 0.037744030378138005, lower: 0.7266290841065347, upper: 0.8021171448628107, resamples: 1000, seed: 12345 },
-  tokenF1: { mean: 0.8142851874241108, ci: 0.034956274628639206, lower: 0.7779633537555735, upper: 0.8478759030128519, resamples: 1000, seed: 12345 },
+  rougeL: {
+    mean: 0.7649677347363025,
+    ci: 0.037744030378138005,
+    lower: 0.7266290841065347,
+    upper: 0.8021171448628107,
+    resamples: 1000,
+    seed: 12345,
+  },
+  tokenF1: {
+    mean: 0.8142851874241108,
+    ci: 0.034956274628639206,
+    lower: 0.7779633537555735,
+    upper: 0.8478759030128519,
+    resamples: 1000,
+    seed: 12345,
+  },
 };
 
 let dir: string;
@@ -49,7 +63,14 @@ describe("sacreBLEU's formulas", () => {
 function resample(rows: Float32Array, width: number, seed: number, from: number, to: number): Float64Array {
   let n = 0;
   for (let at = 0; at < rows.length; at += width) if (rows[at] === 1) n++;
-  const acc = new ResampleAccumulator([n], Array.from({ length: width - 1 }, (_, j) => 1 + j), 1, seed, from, to);
+  const acc = new ResampleAccumulator(
+    [n],
+    Array.from({ length: width - 1 }, (_, j) => 1 + j),
+    1,
+    seed,
+    from,
+    to,
+  );
   for (let at = 0; at < rows.length; at += width) if (rows[at] === 1) acc.add(0, rows, at);
   return acc.finish();
 }
@@ -138,7 +159,12 @@ describe("resampling", () => {
   });
 
   it("binomial sampler: mean and variance of Binomial(m, p), small and large", () => {
-    for (const [m, p] of [[10, 0.3], [1000, 0.001], [5000, 0.5], [100000, 0.0051]] as const) {
+    for (const [m, p] of [
+      [10, 0.3],
+      [1000, 0.001],
+      [5000, 0.5],
+      [100000, 0.0051],
+    ] as const) {
       const rng = new Xoshiro128(7, m);
       const N = 20000;
       let mean = 0;
@@ -168,14 +194,32 @@ describe("bootstrap confidence intervals", () => {
   let a: ScoreSummary;
 
   beforeAll(async () => {
-    a = await scoreFile({ input, output: join(dir, "a.jsonl"), metrics: ["bleu", "rougeL", "tokenF1"], workers: 1, bootstrap: { resamples: 300, seed: 7 } });
+    a = await scoreFile({
+      input,
+      output: join(dir, "a.jsonl"),
+      metrics: ["bleu", "rougeL", "tokenF1"],
+      workers: 1,
+      bootstrap: { resamples: 300, seed: 7 },
+    });
   });
 
   it("is deterministic for a seed, whatever the worker count", async () => {
-    const b = await scoreFile({ input, output: join(dir, "b.jsonl"), metrics: ["bleu", "rougeL", "tokenF1"], workers: 2, bootstrap: { resamples: 300, seed: 7 } });
+    const b = await scoreFile({
+      input,
+      output: join(dir, "b.jsonl"),
+      metrics: ["bleu", "rougeL", "tokenF1"],
+      workers: 2,
+      bootstrap: { resamples: 300, seed: 7 },
+    });
     expect(b.metrics.bleu!.ci).toEqual(a.metrics.bleu!.ci);
     expect(b.metrics.tokenF1!.ci).toEqual(a.metrics.tokenF1!.ci);
-    const c = await scoreFile({ input, output: join(dir, "c.jsonl"), metrics: ["bleu", "rougeL", "tokenF1"], workers: 2, bootstrap: { resamples: 300, seed: 8 } });
+    const c = await scoreFile({
+      input,
+      output: join(dir, "c.jsonl"),
+      metrics: ["bleu", "rougeL", "tokenF1"],
+      workers: 2,
+      bootstrap: { resamples: 300, seed: 8 },
+    });
     expect(c.metrics.bleu!.ci!.bleu!.ci).not.toBe(a.metrics.bleu!.ci!.bleu!.ci);
   });
 
@@ -198,7 +242,11 @@ describe("bootstrap confidence intervals", () => {
   });
 
   it("brackets the corpus score, with the width the normal approximation predicts for a mean", () => {
-    for (const [m, s] of [["bleu", "bleu"], ["rougeL", "rougeL"], ["tokenF1", "tokenF1"]] as const) {
+    for (const [m, s] of [
+      ["bleu", "bleu"],
+      ["rougeL", "rougeL"],
+      ["tokenF1", "tokenF1"],
+    ] as const) {
       const ci = a.metrics[m]!.ci![s]!;
       const score = a.metrics[m]!.scores[s]!;
       expect(ci.lower).toBeLessThan(score);
@@ -216,7 +264,12 @@ describe("bootstrap confidence intervals", () => {
   });
 
   it("the streaming API gives the same corpus scores and intervals", async () => {
-    const { rows, summary } = await scoreRows(pairs, { metrics: ["bleu", "rougeL", "tokenF1"], workers: 2, chunkRows: 300, bootstrap: { resamples: 300, seed: 7 } });
+    const { rows, summary } = await scoreRows(pairs, {
+      metrics: ["bleu", "rougeL", "tokenF1"],
+      workers: 2,
+      chunkRows: 300,
+      bootstrap: { resamples: 300, seed: 7 },
+    });
     expect(rows).toHaveLength(2000);
     expect(summary.metrics.bleu!.scores).toEqual(a.metrics.bleu!.scores);
     expect(summary.metrics.bleu!.ci).toEqual(a.metrics.bleu!.ci);
@@ -233,7 +286,10 @@ describe("paired significance test", () => {
     writeFileSync(better, pairs.map((p, i) => JSON.stringify({ hyp: i % 3 === 0 ? p.refs[0] : p.hyp, refs: p.refs })).join("\n") + "\n");
     // near-copy: two hypotheses changed
     const near = join(dir, "near.jsonl");
-    writeFileSync(near, pairs.map((p, i) => JSON.stringify({ hyp: i === 5 || i === 900 ? `${p.hyp} extra` : p.hyp, refs: p.refs })).join("\n") + "\n");
+    writeFileSync(
+      near,
+      pairs.map((p, i) => JSON.stringify({ hyp: i === 5 || i === 900 ? `${p.hyp} extra` : p.hyp, refs: p.refs })).join("\n") + "\n",
+    );
     const sysBetter = await scoreFile({ input: better, output: join(dir, "better.out.jsonl"), metrics, workers: 2, keepStatistics: true });
     const sysNear = await scoreFile({ input: near, output: join(dir, "near.out.jsonl"), metrics, workers: 2, keepStatistics: true });
 
@@ -286,7 +342,17 @@ describe("pinned resamples (seed 12345, 1000 resamples: sacreBLEU's defaults)", 
     const small = makePairs(dir, 11, 300, true);
     const metrics = ["bleu", "chrf", "rougeL", "tokenF1"] as const;
     const runs: ScoreSummary[] = [];
-    for (const workers of [1, 2, 4]) runs.push(await scoreFile({ input: small, output: join(dir, `pinned-${workers}.jsonl`), metrics, workers, chunkBytes: 4096 * workers, bootstrap: true }));
+    for (const workers of [1, 2, 4])
+      runs.push(
+        await scoreFile({
+          input: small,
+          output: join(dir, `pinned-${workers}.jsonl`),
+          metrics,
+          workers,
+          chunkBytes: 4096 * workers,
+          bootstrap: true,
+        }),
+      );
     for (const r of runs.slice(1)) for (const m of metrics) expect(r.metrics[m]!.ci).toEqual(runs[0]!.metrics[m]!.ci);
     const got = Object.fromEntries(metrics.map((m) => [m, runs[0]!.metrics[m]!.ci![m]]));
     expect(got).toEqual(PINNED);
@@ -299,9 +365,19 @@ describe("slices", () => {
   it("per-slice corpus scores and CIs; a slice holding every row is the whole corpus", async () => {
     const small = makePairs(dir, 12, 400, false); // with edge cases: some bad rows
     const rows = readJsonl(readFileSync(small, "utf8"));
-    const run = await scoreFile({ input: small, output: join(dir, "slices.jsonl"), metrics: ["bleu", "rougeL"], workers: 2, bootstrap: { resamples: 200 } });
+    const run = await scoreFile({
+      input: small,
+      output: join(dir, "slices.jsonl"),
+      metrics: ["bleu", "rougeL"],
+      workers: 2,
+      bootstrap: { resamples: 200 },
+    });
     expect(run.rows.records).toBe(rows.length);
-    const res = await sliceScores(run, { lang: rows.map((r) => r.lang as string), all: rows.map(() => "all"), none: rows.map(() => null) }, { bootstrap: { resamples: 200 }, workers: 2 });
+    const res = await sliceScores(
+      run,
+      { lang: rows.map((r) => r.lang as string), all: rows.map(() => "all"), none: rows.map(() => null) },
+      { bootstrap: { resamples: 200 }, workers: 2 },
+    );
     expect(res.none).toEqual([]);
     const all = res.all![0]!;
     expect(all.rows).toBe(run.rows.records);
@@ -315,8 +391,20 @@ describe("slices", () => {
     // a slice is scored from its own summed statistics: equal to scoring that slice alone
     const en = langs.find((s) => s.value === "en")!;
     const enFile = join(dir, "en.jsonl");
-    writeFileSync(enFile, rows.filter((r) => r.lang === "en").map((r) => JSON.stringify(r)).join("\n") + "\n");
-    const enRun = await scoreFile({ input: enFile, output: join(dir, "en.out.jsonl"), metrics: ["bleu", "rougeL"], workers: 1, bootstrap: { resamples: 200 } });
+    writeFileSync(
+      enFile,
+      rows
+        .filter((r) => r.lang === "en")
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
+    );
+    const enRun = await scoreFile({
+      input: enFile,
+      output: join(dir, "en.out.jsonl"),
+      metrics: ["bleu", "rougeL"],
+      workers: 1,
+      bootstrap: { resamples: 200 },
+    });
     expect(en.scores.bleu!.bleu).toBe(enRun.metrics.bleu!.scores.bleu);
     expect(en.ci!.bleu).toEqual(enRun.metrics.bleu!.ci);
     await expect(sliceScores(run, { lang: ["en"] })).rejects.toThrow(/statistics rows/);
@@ -328,7 +416,13 @@ describe("slices", () => {
     const better = join(dir, "pbetter.jsonl");
     writeFileSync(better, pairs.map((p, i) => JSON.stringify({ hyp: i % 4 === 0 ? p.refs[0] : p.hyp, refs: p.refs })).join("\n") + "\n");
     const sys = await scoreFile({ input: better, output: join(dir, "pbetter.out.jsonl"), metrics, workers: 2, keepStatistics: true });
-    const r = await pairedTest({ baseline: base, system: sys, resamples: 150, workers: 2, slices: { all: pairs.map(() => "x"), parity: pairs.map((_, i) => (i % 2 ? "odd" : "even")) } });
+    const r = await pairedTest({
+      baseline: base,
+      system: sys,
+      resamples: 150,
+      workers: 2,
+      slices: { all: pairs.map(() => "x"), parity: pairs.map((_, i) => (i % 2 ? "odd" : "even")) },
+    });
     expect(r.slices!.all![0]!.rows).toBe(r.rows);
     expect(r.slices!.all![0]!.metrics).toEqual(r.metrics);
     expect(r.slices!.parity!.map((s) => s.value).sort()).toEqual(["even", "odd"]);

@@ -20,10 +20,34 @@ describe("in-memory statistics give the same numbers as the Node functions over 
     const input = join(root, "../../examples/pairs.jsonl");
     const lines = readFileSync(input, "utf8").trim().split("\n");
     const other = join(dir, "other.jsonl");
-    writeFileSync(other, lines.map((l) => { const o = JSON.parse(l); o.hyp = `the ${o.hyp}`; return JSON.stringify(o); }).join("\n") + "\n");
+    writeFileSync(
+      other,
+      lines
+        .map((l) => {
+          const o = JSON.parse(l);
+          o.hyp = `the ${o.hyp}`;
+          return JSON.stringify(o);
+        })
+        .join("\n") + "\n",
+    );
     const metrics = ["bleu", "chrf", "rouge", "ter"] as const;
-    const a = await scoreFile({ input, output: join(dir, "a.jsonl"), metrics: [...metrics], fields: { hypothesis: "hyp", references: ["refs"] }, keepStatistics: true, bootstrap: true, workers: 1 });
-    const b = await scoreFile({ input: other, output: join(dir, "b.jsonl"), metrics: [...metrics], fields: { hypothesis: "hyp", references: ["refs"] }, keepStatistics: true, workers: 1 });
+    const a = await scoreFile({
+      input,
+      output: join(dir, "a.jsonl"),
+      metrics: [...metrics],
+      fields: { hypothesis: "hyp", references: ["refs"] },
+      keepStatistics: true,
+      bootstrap: true,
+      workers: 1,
+    });
+    const b = await scoreFile({
+      input: other,
+      output: join(dir, "b.jsonl"),
+      metrics: [...metrics],
+      fields: { hypothesis: "hyp", references: ["refs"] },
+      keepStatistics: true,
+      workers: 1,
+    });
     const memory = (s: typeof a): browser.MemoryRun => {
       const buf = readFileSync(s.statistics!.files[0]!);
       return {
@@ -46,7 +70,9 @@ describe("in-memory statistics give the same numbers as the Node functions over 
     expect(await browser.bootstrapCi(ma)).toEqual(await bootstrapCi(a, { workers: 1 }));
     for (const [name, m] of Object.entries(a.metrics)) expect((await browser.bootstrapCi(ma))[name]).toEqual(m.ci);
     const lang = lines.map((l) => (JSON.parse(l) as { lang: string }).lang);
-    expect(await browser.sliceScores(ma, { lang }, { bootstrap: { resamples: 200, seed: 7 } })).toEqual(await sliceScores(a, { lang }, { bootstrap: { resamples: 200, seed: 7 }, workers: 1 }));
+    expect(await browser.sliceScores(ma, { lang }, { bootstrap: { resamples: 200, seed: 7 } })).toEqual(
+      await sliceScores(a, { lang }, { bootstrap: { resamples: 200, seed: 7 }, workers: 1 }),
+    );
     expect(await browser.pairedTest({ baseline: ma, system: memory(b), slices: { lang }, resamples: 300 })).toEqual(
       await pairedTest({ baseline: a, system: b, slices: { lang }, resamples: 300, workers: 1 }),
     );

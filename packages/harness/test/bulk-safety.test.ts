@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ready } from "@evalkern/core-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkpointPath, FileSystemError, makeDirectory, OutputLockedError, ResumeMismatchError, RunAbortedError, scoreFile } from "../src/index.js";
+import {
+  checkpointPath,
+  FileSystemError,
+  makeDirectory,
+  OutputLockedError,
+  ResumeMismatchError,
+  RunAbortedError,
+  scoreFile,
+} from "../src/index.js";
 import { writeAt } from "../src/node/files.js";
 import { makePairs, tempDir } from "./helpers.js";
 
@@ -26,7 +34,9 @@ beforeAll(async () => {
 describe("file-system failures end the run with a typed error", () => {
   it("an output under /proc fails at once with FileSystemError (no endless mkdir)", async () => {
     const started = Date.now();
-    const err = await scoreFile({ input: small, output: "/proc/evalkern-x.jsonl", metrics: ["tokenF1"], workers: 1 }).catch((e: unknown) => e);
+    const err = await scoreFile({ input: small, output: "/proc/evalkern-x.jsonl", metrics: ["tokenF1"], workers: 1 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(FileSystemError);
     expect(err).toMatchObject({ code: "FILE_SYSTEM", osCode: "ENOENT" });
     expect((err as Error).message).toMatch(/^cannot .* \/proc\/evalkern-x\.jsonl\S*: no such file or directory \(ENOENT\)/);
@@ -52,7 +62,9 @@ describe("file-system failures end the run with a typed error", () => {
 
   it("makeDirectory: bounded under /proc, ENOTDIR through a file, creates missing parents", () => {
     expect(() => makeDirectory("/proc/evalkern-a/b/c")).toThrow(FileSystemError);
-    expect(() => makeDirectory("/proc/evalkern-a/b/c")).toThrow(/cannot create directory \/proc\/evalkern-a: .*ENOENT.*does not accept new entries/);
+    expect(() => makeDirectory("/proc/evalkern-a/b/c")).toThrow(
+      /cannot create directory \/proc\/evalkern-a: .*ENOENT.*does not accept new entries/,
+    );
     const file = join(dir, "a-file");
     writeFileSync(file, "x");
     let err: unknown;
@@ -104,7 +116,14 @@ describe("resume is bound to the content it covers", () => {
     const d = tempDir();
     const input = makePairs(d, 8, 6000, true);
     utimesSync(input, STAMP, STAMP);
-    const base = { input, metrics: ["bleu", "tokenF1"] as const, fields: { id: "id" }, workers: 1, chunkBytes: 8 << 10, keepStatistics: true };
+    const base = {
+      input,
+      metrics: ["bleu", "tokenF1"] as const,
+      fields: { id: "id" },
+      workers: 1,
+      chunkBytes: 8 << 10,
+      keepStatistics: true,
+    };
     const clean = await scoreFile({ ...base, output: join(d, "clean.jsonl") });
 
     const output = join(d, "stopped.jsonl");
@@ -118,7 +137,12 @@ describe("resume is bound to the content it covers", () => {
       },
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunAbortedError);
-    const ck = JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { complete: boolean; records: number; nextLine: number; outputBytes: number };
+    const ck = JSON.parse(readFileSync(checkpointPath(output), "utf8")) as {
+      complete: boolean;
+      records: number;
+      nextLine: number;
+      outputBytes: number;
+    };
     expect(ck.complete).toBe(false);
     expect(ck.records).toBeGreaterThanOrEqual(1000);
     expect(ck.records).toBeLessThan(6000);
@@ -133,7 +157,9 @@ describe("resume is bound to the content it covers", () => {
     // stop again, then edit a row before the offset (same size, same mtime): refused
     const out2 = join(d, "stopped2.jsonl");
     const c2 = new AbortController();
-    await expect(scoreFile({ ...base, output: out2, signal: c2.signal, onProgress: (p) => p.records >= 1000 && c2.abort() })).rejects.toThrow(RunAbortedError);
+    await expect(
+      scoreFile({ ...base, output: out2, signal: c2.signal, onProgress: (p) => p.records >= 1000 && c2.abort() }),
+    ).rejects.toThrow(RunAbortedError);
     const ck2 = JSON.parse(readFileSync(checkpointPath(out2), "utf8")) as { nextLine: number };
     editInPlace(input, ck2.nextLine + 10); // after the offset: fine
     const ok = await scoreFile({ ...base, output: join(d, "stopped2.jsonl"), resume: true, signal: new AbortController().signal });
@@ -141,7 +167,9 @@ describe("resume is bound to the content it covers", () => {
     // and before it: the next resume of a stopped run is refused
     const out3 = join(d, "stopped3.jsonl");
     const c3 = new AbortController();
-    await expect(scoreFile({ ...base, output: out3, signal: c3.signal, onProgress: (p) => p.records >= 1000 && c3.abort() })).rejects.toThrow(RunAbortedError);
+    await expect(
+      scoreFile({ ...base, output: out3, signal: c3.signal, onProgress: (p) => p.records >= 1000 && c3.abort() }),
+    ).rejects.toThrow(RunAbortedError);
     editInPlace(input, 2);
     await expect(scoreFile({ ...base, output: out3, resume: true })).rejects.toThrow(/changed since the checkpoint/);
   });
@@ -174,7 +202,9 @@ describe("one run per output", () => {
     const d = tempDir();
     const input = makePairs(d, 9, 3000, true);
     const output = join(d, "twice.jsonl");
-    const first = spawn(process.execPath, [child, JSON.stringify({ input, output, metrics: ["bleu"], workers: 1, chunkBytes: 4 << 10 })], { stdio: "ignore" });
+    const first = spawn(process.execPath, [child, JSON.stringify({ input, output, metrics: ["bleu"], workers: 1, chunkBytes: 4 << 10 })], {
+      stdio: "ignore",
+    });
     const exited = new Promise((r) => first.on("exit", r));
     try {
       // freeze the first run once it holds the lock, so that it surely still holds it below
@@ -203,62 +233,70 @@ describe("oversized rows are refused unread, as bad rows", () => {
     ["jsonl", 512],
     ["csv", 1 << 20],
     ["csv", 512],
-  ] as const)("%s (chunkBytes %i): rows over maxRowBytes are row_too_large with their line; the rest is scored", async (format, chunkBytes) => {
-    const d = tempDir();
-    const big = "x ".repeat(3 << 20); // 6 MiB: longer than a read block, so it is skipped while streaming
-    const mid = "y ".repeat(300 << 10); // 600 KiB: over the limit but within one read
-    const rows = [
-      { hyp: "the cat sat", refs: ["the cat sat"] },
-      { hyp: big, refs: ["x"] },
-      { hyp: "a dog", refs: ["a dog barked"] },
-      { hyp: mid, refs: ["y"] },
-      { hyp: "the end", refs: ["the end"] },
-    ];
-    let input: string;
-    if (format === "jsonl") {
-      input = join(d, "in.jsonl");
-      writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    } else {
-      // quoted fields with newlines inside the huge records: line numbers must still come out right
-      input = join(d, "in.csv");
-      const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-      const withBreaks = (s: string) => (s.length > 1000 ? `${s.slice(0, 10)}\n\n${s.slice(10)}` : s);
-      writeFileSync(input, ["hyp,ref", ...rows.map((r) => `${q(withBreaks(r.hyp))},${q(r.refs[0]!)}`)].join("\n") + "\n");
-    }
-    const output = join(d, "out.jsonl");
-    const summary = await scoreFile({
-      input,
-      output,
-      metrics: ["tokenF1"],
-      fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
-      workers: 1,
-      chunkBytes,
-      maxRowBytes: 256 << 10,
-    });
-    const out = readFileSync(output, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    const lines = format === "jsonl" ? [1, 2, 3, 4, 5] : [2, 3, 6, 7, 10];
-    expect(out.map((r) => r.line)).toEqual(lines);
-    expect(out[1]).toMatchObject({ line: lines[1], error: { code: "row_too_large" } });
-    expect(out[3]).toMatchObject({ line: lines[3], error: { code: "row_too_large" } });
-    expect((out[1]!.error as { message: string }).message).toMatch(/the row is \d+ bytes, over maxRowBytes \(262144\)/);
-    expect([out[0]!.tokenF1, out[2]!.tokenF1, out[4]!.tokenF1]).toEqual([1, expect.any(Number), 1]);
-    expect(summary.rows).toMatchObject({ records: 5, scored: 3, bad: 2, badByCode: { row_too_large: 2 } });
-    // the skipped bytes are part of the content hash: resume accepts the unchanged input
-    const again = await scoreFile({
-      input,
-      output,
-      metrics: ["tokenF1"],
-      fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
-      workers: 1,
-      chunkBytes,
-      maxRowBytes: 256 << 10,
-      resume: true,
-    });
-    expect(again.rows).toEqual(summary.rows);
-  });
+  ] as const)(
+    "%s (chunkBytes %i): rows over maxRowBytes are row_too_large with their line; the rest is scored",
+    async (format, chunkBytes) => {
+      const d = tempDir();
+      const big = "x ".repeat(3 << 20); // 6 MiB: longer than a read block, so it is skipped while streaming
+      const mid = "y ".repeat(300 << 10); // 600 KiB: over the limit but within one read
+      const rows = [
+        { hyp: "the cat sat", refs: ["the cat sat"] },
+        { hyp: big, refs: ["x"] },
+        { hyp: "a dog", refs: ["a dog barked"] },
+        { hyp: mid, refs: ["y"] },
+        { hyp: "the end", refs: ["the end"] },
+      ];
+      let input: string;
+      if (format === "jsonl") {
+        input = join(d, "in.jsonl");
+        writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+      } else {
+        // quoted fields with newlines inside the huge records: line numbers must still come out right
+        input = join(d, "in.csv");
+        const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+        const withBreaks = (s: string) => (s.length > 1000 ? `${s.slice(0, 10)}\n\n${s.slice(10)}` : s);
+        writeFileSync(input, ["hyp,ref", ...rows.map((r) => `${q(withBreaks(r.hyp))},${q(r.refs[0]!)}`)].join("\n") + "\n");
+      }
+      const output = join(d, "out.jsonl");
+      const summary = await scoreFile({
+        input,
+        output,
+        metrics: ["tokenF1"],
+        fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
+        workers: 1,
+        chunkBytes,
+        maxRowBytes: 256 << 10,
+      });
+      const out = readFileSync(output, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = format === "jsonl" ? [1, 2, 3, 4, 5] : [2, 3, 6, 7, 10];
+      expect(out.map((r) => r.line)).toEqual(lines);
+      expect(out[1]).toMatchObject({ line: lines[1], error: { code: "row_too_large" } });
+      expect(out[3]).toMatchObject({ line: lines[3], error: { code: "row_too_large" } });
+      expect((out[1]!.error as { message: string }).message).toMatch(/the row is \d+ bytes, over maxRowBytes \(262144\)/);
+      expect([out[0]!.tokenF1, out[2]!.tokenF1, out[4]!.tokenF1]).toEqual([1, expect.any(Number), 1]);
+      expect(summary.rows).toMatchObject({ records: 5, scored: 3, bad: 2, badByCode: { row_too_large: 2 } });
+      // the skipped bytes are part of the content hash: resume accepts the unchanged input
+      const again = await scoreFile({
+        input,
+        output,
+        metrics: ["tokenF1"],
+        fields: format === "csv" ? { hypothesis: "hyp", references: "ref" } : undefined,
+        workers: 1,
+        chunkBytes,
+        maxRowBytes: 256 << 10,
+        resume: true,
+      });
+      expect(again.rows).toEqual(summary.rows);
+    },
+  );
 
   it("rejects a maxRowBytes over 256 MiB", async () => {
-    await expect(scoreFile({ input: small, output: join(dir, "m.jsonl"), metrics: ["tokenF1"], maxRowBytes: 2 ** 30 })).rejects.toThrow(/maxRowBytes/);
+    await expect(scoreFile({ input: small, output: join(dir, "m.jsonl"), metrics: ["tokenF1"], maxRowBytes: 2 ** 30 })).rejects.toThrow(
+      /maxRowBytes/,
+    );
   });
 });
 
@@ -278,7 +316,10 @@ describe("a per-row time budget", () => {
       workers: 1,
       rowTimeoutMs: 2000,
     });
-    const out = readFileSync(output, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const out = readFileSync(output, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(out.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 7]);
     expect(out[2]).toMatchObject({ line: 3, error: { code: "row_timeout" } });
     expect((out[2]!.error as { message: string }).message).toMatch(/time budget of 2000 ms per row/);
@@ -293,27 +334,53 @@ describe("odd bytes follow one rule whatever the chunking", () => {
   const row = (hyp: string) => enc(JSON.stringify({ hyp, refs: ["the cat sat"] }));
   const nl = Buffer.from("\n");
 
-  it.each([1 << 20, 8])("invalid UTF-8 is counted with its lines and scored with U+FFFD; strictUtf8 makes such rows bad rows (chunkBytes %i)", async (chunkBytes) => {
-    const d = tempDir();
-    const input = join(d, "bytes.jsonl");
-    const bad1 = Buffer.concat([enc('{"hyp":"the cat '), Buffer.from([0xff, 0xfe]), enc('","refs":["the cat sat"]}')]);
-    const bad2 = Buffer.concat([enc('{"hyp":"caf'), Buffer.from([0xe9]), enc('","refs":["the cat sat"]}')]); // Latin-1 é
-    writeFileSync(input, Buffer.concat([row("the cat sat"), nl, bad1, nl, row("a cat"), nl, bad2, nl, row("sat"), nl]));
-    const lenient = await scoreFile({ input, output: join(d, "lenient.jsonl"), metrics: ["tokenF1"], workers: 1, chunkBytes });
-    expect(lenient.rows.invalidUtf8).toEqual({ count: 2, lines: [2, 4] });
-    expect(lenient.rows).toMatchObject({ records: 5, scored: 5, bad: 0 });
-    const strict = await scoreFile({ input, output: join(d, "strict.jsonl"), metrics: ["tokenF1"], workers: 1, chunkBytes, strictUtf8: true });
-    expect(strict.rows).toMatchObject({ records: 5, scored: 3, bad: 2, badByCode: { invalid_utf8: 2 }, invalidUtf8: { count: 2, lines: [2, 4] } });
-    const out = readFileSync(join(d, "strict.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(out[1]).toMatchObject({ line: 2, error: { code: "invalid_utf8" } });
-    expect(out[3]).toMatchObject({ line: 4, error: { code: "invalid_utf8" } });
-  });
+  it.each([1 << 20, 8])(
+    "invalid UTF-8 is counted with its lines and scored with U+FFFD; strictUtf8 makes such rows bad rows (chunkBytes %i)",
+    async (chunkBytes) => {
+      const d = tempDir();
+      const input = join(d, "bytes.jsonl");
+      const bad1 = Buffer.concat([enc('{"hyp":"the cat '), Buffer.from([0xff, 0xfe]), enc('","refs":["the cat sat"]}')]);
+      const bad2 = Buffer.concat([enc('{"hyp":"caf'), Buffer.from([0xe9]), enc('","refs":["the cat sat"]}')]); // Latin-1 é
+      writeFileSync(input, Buffer.concat([row("the cat sat"), nl, bad1, nl, row("a cat"), nl, bad2, nl, row("sat"), nl]));
+      const lenient = await scoreFile({ input, output: join(d, "lenient.jsonl"), metrics: ["tokenF1"], workers: 1, chunkBytes });
+      expect(lenient.rows.invalidUtf8).toEqual({ count: 2, lines: [2, 4] });
+      expect(lenient.rows).toMatchObject({ records: 5, scored: 5, bad: 0 });
+      const strict = await scoreFile({
+        input,
+        output: join(d, "strict.jsonl"),
+        metrics: ["tokenF1"],
+        workers: 1,
+        chunkBytes,
+        strictUtf8: true,
+      });
+      expect(strict.rows).toMatchObject({
+        records: 5,
+        scored: 3,
+        bad: 2,
+        badByCode: { invalid_utf8: 2 },
+        invalidUtf8: { count: 2, lines: [2, 4] },
+      });
+      const out = readFileSync(join(d, "strict.jsonl"), "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(out[1]).toMatchObject({ line: 2, error: { code: "invalid_utf8" } });
+      expect(out[3]).toMatchObject({ line: 4, error: { code: "invalid_utf8" } });
+    },
+  );
 
   it("CSV: invalid UTF-8 on the second line of a quoted multi-line record reports the record's line", async () => {
     const d = tempDir();
     const input = join(d, "bytes.csv");
     writeFileSync(input, Buffer.concat([enc('hyp,ref\n"two\nlines ok",x\n"first\nsecond '), Buffer.from([0xc3]), enc('",y\nlast,last\n')]));
-    const s = await scoreFile({ input, output: join(d, "out.jsonl"), metrics: ["tokenF1"], fields: { hypothesis: "hyp", references: "ref" }, workers: 1, strictUtf8: true });
+    const s = await scoreFile({
+      input,
+      output: join(d, "out.jsonl"),
+      metrics: ["tokenF1"],
+      fields: { hypothesis: "hyp", references: "ref" },
+      workers: 1,
+      strictUtf8: true,
+    });
     expect(s.rows.invalidUtf8).toEqual({ count: 1, lines: [4] });
     expect(s.rows).toMatchObject({ records: 3, scored: 2, badByCode: { invalid_utf8: 1 } });
   });

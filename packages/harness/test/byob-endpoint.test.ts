@@ -12,7 +12,6 @@ import { EndpointUnreachableError, benchmark, type ScorerInput } from "../src/in
 import { tempDir } from "./helpers.js";
 import { ScriptedServer, echoCompletion, json } from "./scripted-server.js";
 
-
 /** Echo of `prompt` as whitespace-led word tokens with code-point offsets, plus one generated token when asked. */
 const echo = (prompt: string, maxTokens: number, lp: (token: string) => number) => echoCompletion(prompt, maxTokens > 0 ? 1 : 0, lp);
 
@@ -33,7 +32,8 @@ describe("BYOB completions_logprob against a server that refuses max_tokens 0 (v
     const rows = Array.from({ length: 200 }, (_, i) => ({ q: `Question ${i}?`, target: 0 }));
     const held: ServerResponse[] = [];
     let release: NodeJS.Timeout | undefined;
-    const refuse = (res: ServerResponse) => json(res, { object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", code: 400 }, 400);
+    const refuse = (res: ServerResponse) =>
+      json(res, { object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", code: 400 }, 400);
     server.script((req, res) => {
       const prompt = req.body.prompt as string;
       if (req.body.max_tokens === 0) {
@@ -49,9 +49,17 @@ describe("BYOB completions_logprob against a server that refuses max_tokens 0 (v
       }
       const i = Number(/Question (\d+)\?/.exec(prompt)![1]);
       const preferYes = i < 43;
-      json(res, echo(prompt, req.body.max_tokens as number, (t) => (t === " yes" ? (preferYes ? -0.1 : -3) : t === " no" ? (preferYes ? -3 : -0.1) : -1)));
+      json(
+        res,
+        echo(prompt, req.body.max_tokens as number, (t) =>
+          t === " yes" ? (preferYes ? -0.1 : -3) : t === " no" ? (preferYes ? -3 : -0.1) : -1,
+        ),
+      );
     });
-    const bench = benchmark({ name: "vllm-mc", dataset: rows, prompt: "{q}\nAnswer:", endpointType: "completions_logprob", choices: [" yes", " no"] }, multipleChoiceAcc);
+    const bench = benchmark(
+      { name: "vllm-mc", dataset: rows, prompt: "{q}\nAnswer:", endpointType: "completions_logprob", choices: [" yes", " no"] },
+      multipleChoiceAcc,
+    );
     const r = await bench.run({ baseUrl: server.url, model: "base", parallelism: 8 });
     const zero = server.seen.filter((s) => s.body.max_tokens === 0);
     expect(zero).toHaveLength(8); // the 8 first requests, in flight together; none after the refusal
@@ -59,10 +67,11 @@ describe("BYOB completions_logprob against a server that refuses max_tokens 0 (v
     expect(r.scored).toBe(200);
     expect(r.skipped).toBe(0);
     expect(server.seen).toHaveLength(8 + 400); // 8 refused + 2 choices × 200 samples with max_tokens 1
-    expect(r.report).toMatchObject({ tasks: { vllm_mc: { metrics: { "pass@1": { scores: { acc: { value: 0.215, stats: { count: 200 } } } } } } } });
+    expect(r.report).toMatchObject({
+      tasks: { vllm_mc: { metrics: { "pass@1": { scores: { acc: { value: 0.215, stats: { count: 200 } } } } } } },
+    });
   });
 });
-
 
 /** A loopback port where nothing listens (a server is started, its port noted, and closed). */
 async function deadPort(): Promise<number> {
@@ -97,7 +106,17 @@ describe("BYOB against a dead server", () => {
 
 describe("BYOB scorer output", () => {
   it("is validated the same way with or without scorer(): NaN, Infinity, strings and arrays are a typed per-sample error, never null in a report", async () => {
-    server.script((req, res) => json(res, { choices: [{ index: 0, message: { role: "assistant", content: (req.body.messages as { content: string }[]).at(-1)!.content }, finish_reason: "stop" }] }));
+    server.script((req, res) =>
+      json(res, {
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: (req.body.messages as { content: string }[]).at(-1)!.content },
+            finish_reason: "stop",
+          },
+        ],
+      }),
+    );
     const raw = (s: ScorerInput) => {
       const r = String(s.response);
       if (r === "nan") return { score: Number.NaN };
@@ -109,12 +128,21 @@ describe("BYOB scorer output", () => {
     const rows = ["nan", "inf", "fine", "str", "list", "fine"].map((q) => ({ q }));
     for (const fn of [raw, scorer(raw)]) {
       const r = await benchmark({ name: "v", dataset: rows, prompt: "{q}" }, fn).run({ baseUrl: server.url, model: "m" });
-      expect(r.samples.map((s) => s.status)).toEqual(["skipped_scorer_error", "skipped_scorer_error", "scored", "skipped_scorer_error", "skipped_scorer_error", "scored"]);
+      expect(r.samples.map((s) => s.status)).toEqual([
+        "skipped_scorer_error",
+        "skipped_scorer_error",
+        "scored",
+        "skipped_scorer_error",
+        "skipped_scorer_error",
+        "scored",
+      ]);
       expect(r.samples[0]!.error).toMatch(/^ScorerResultError: scorer "raw": value of "score" must be finite, got NaN/);
       expect(r.samples[1]!.error).toMatch(/must be finite, got Infinity/);
       expect(r.samples[3]!.error).toMatch(/must be a boolean or a number/);
       expect(r.samples[4]!.error).toMatch(/must return an object of metric values, got an array/);
-      expect(r.report).toMatchObject({ tasks: { v: { metrics: { "pass@1": { scores: { score: { value: 0.5, stats: { count: 2 } } } } } } } });
+      expect(r.report).toMatchObject({
+        tasks: { v: { metrics: { "pass@1": { scores: { score: { value: 0.5, stats: { count: 2 } } } } } } },
+      });
       expect(JSON.stringify(r.report)).not.toContain("null");
     }
     expect(ScorerResultError.name).toBe("ScorerResultError");
@@ -124,7 +152,7 @@ describe("BYOB scorer output", () => {
 describe("BYOB under rate limits", () => {
   it("25 % 429s with Retry-After and 8 in flight: every sample scored, accuracy exact", async () => {
     let seed = 7;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
     const limitedFor = new Map<string, number>();
     server.script((req, res) => {
       const q = (req.body.messages as { content: string }[]).at(-1)!.content;
@@ -135,16 +163,25 @@ describe("BYOB under rate limits", () => {
         return json(res, { error: { message: "slow down" } }, 429, { "retry-after": "0.05" });
       }
       // answer right for q0..q42: accuracy 43/200
-      json(res, { choices: [{ index: 0, message: { role: "assistant", content: Number(q.slice(1)) < 43 ? "yes" : "no" }, finish_reason: "stop" }] });
+      json(res, {
+        choices: [{ index: 0, message: { role: "assistant", content: Number(q.slice(1)) < 43 ? "yes" : "no" }, finish_reason: "stop" }],
+      });
     });
     const rows = Array.from({ length: 200 }, (_, i) => ({ q: `q${i}`, target: "yes" }));
-    const r = await benchmark({ name: "rl", dataset: rows, prompt: "{q}" }, exactMatch).run({ baseUrl: server.url, model: "m", parallelism: 8, retryBackoffMs: 10 });
+    const r = await benchmark({ name: "rl", dataset: rows, prompt: "{q}" }, exactMatch).run({
+      baseUrl: server.url,
+      model: "m",
+      parallelism: 8,
+      retryBackoffMs: 10,
+    });
     expect(r.samples.filter((s) => s.status !== "scored")).toEqual([]);
     const limited = [...limitedFor.values()].reduce((a, b) => a + b, 0);
     expect(limited).toBeGreaterThan(40);
     expect(limitedFor.get("q5")).toBe(6);
     expect(r.requests).toBe(200 + limited);
-    expect(r.report).toMatchObject({ tasks: { rl: { metrics: { "pass@1": { scores: { correct: { value: 0.215, stats: { count: 200 } } } } } } } });
+    expect(r.report).toMatchObject({
+      tasks: { rl: { metrics: { "pass@1": { scores: { correct: { value: 0.215, stats: { count: 200 } } } } } } },
+    });
   });
 });
 
@@ -153,10 +190,16 @@ describe("BYOB over the endpoint contract", () => {
     const table: Record<string, number> = { " 🎉🎉": -0.5, " 😢": -2, " party": -1 };
     server.script((req, res) => {
       if (req.body.max_tokens === 0) return json(res, { error: { message: "max_tokens must be at least 1, got 0." } }, 400);
-      json(res, echo(req.body.prompt as string, req.body.max_tokens as number, (t) => table[t] ?? -7));
+      json(
+        res,
+        echo(req.body.prompt as string, req.body.max_tokens as number, (t) => table[t] ?? -7),
+      );
     });
     const rows = [{ q: "Mood 😀😀 after the win:", target: 0 }];
-    const r = await benchmark({ name: "emoji", dataset: rows, prompt: "{q}", endpointType: "completions_logprob", choices: [" 🎉🎉 party", " 😢"] }, multipleChoiceAcc).run({ baseUrl: server.url, model: "m" });
+    const r = await benchmark(
+      { name: "emoji", dataset: rows, prompt: "{q}", endpointType: "completions_logprob", choices: [" 🎉🎉 party", " 😢"] },
+      multipleChoiceAcc,
+    ).run({ baseUrl: server.url, model: "m" });
     const m = r.samples[0]!.metadata as Record<string, number[]>;
     // " 🎉🎉" + " party" after the context, not the context's last word " win:" (-7): UTF-16 lengths would shift the split
     expect(m._choices_logprobs).toEqual([-1.5, -2]);
@@ -168,7 +211,9 @@ describe("BYOB over the endpoint contract", () => {
     const endpoint: ModelEndpoint = {
       baseUrl: "memory://model",
       model: "echo",
-      chatCompletion: async (messages) => (calls.push(messages.at(-1)!.content), { text: "4", finishReason: "stop", usage: { inputTokens: 3, outputTokens: 1, requests: 1 } }),
+      chatCompletion: async (messages) => (
+        calls.push(messages.at(-1)!.content), { text: "4", finishReason: "stop", usage: { inputTokens: 3, outputTokens: 1, requests: 1 } }
+      ),
       textCompletion: async () => ({ text: "", finishReason: "stop", usage: { inputTokens: 0, outputTokens: 0, requests: 1 } }),
       scoreContinuations: async (_c, cs) => cs.map(() => ({ logprob: -1, isGreedy: true, tokenCount: 1 })),
     };
@@ -177,8 +222,23 @@ describe("BYOB over the endpoint contract", () => {
     expect(r.samples[0]!.scores).toEqual({ correct: true });
     expect(r.requests).toBe(1);
 
-    server.script((_req, res) => json(res, { choices: [{ index: 0, message: { role: "assistant", content: "4" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }));
-    const h = await benchmark({ name: "usage", dataset: [{ q: "a", target: "4" }, { q: "b", target: "4" }], prompt: "{q}" }, exactMatch).run({ baseUrl: server.url, model: "m" });
+    server.script((_req, res) =>
+      json(res, {
+        choices: [{ index: 0, message: { role: "assistant", content: "4" }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+      }),
+    );
+    const h = await benchmark(
+      {
+        name: "usage",
+        dataset: [
+          { q: "a", target: "4" },
+          { q: "b", target: "4" },
+        ],
+        prompt: "{q}",
+      },
+      exactMatch,
+    ).run({ baseUrl: server.url, model: "m" });
     expect(h.usage).toEqual({ inputTokens: 10, outputTokens: 2 });
     expect(h.requests).toBe(2);
   });

@@ -31,7 +31,10 @@ beforeAll(async () => {
       return json(res, { object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", code: 400 }, 400);
     }
     const prompt = req.body.prompt as string;
-    json(res, echoCompletion(prompt, Number(/\(g=(\d)\)/.exec(prompt)![1]), (t) => LP[t] ?? -1));
+    json(
+      res,
+      echoCompletion(prompt, Number(/\(g=(\d)\)/.exec(prompt)![1]), (t) => LP[t] ?? -1),
+    );
   });
 });
 

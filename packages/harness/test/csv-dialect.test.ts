@@ -10,7 +10,11 @@ import { readJsonl, tempDir } from "./helpers.js";
 
 let dir: string;
 /** Exact match of `hyp` against `ref` on one worker, the settings most cases here share. */
-const em = { metrics: ["evalwire-exact-match"], fields: { hypothesis: "hyp", references: "ref" }, workers: 1 } satisfies Partial<ScoreFileOptions>;
+const em = {
+  metrics: ["evalwire-exact-match"],
+  fields: { hypothesis: "hyp", references: "ref" },
+  workers: 1,
+} satisfies Partial<ScoreFileOptions>;
 beforeAll(() => {
   dir = tempDir();
 });

@@ -10,7 +10,8 @@ const quiet = () => ({ stdout: sink(), stderr: sink() });
 
 describe("escapeCsvFormula", () => {
   it("prefixes a quote to text starting with = + - @ tab CR; leaves plain numbers and other text alone", () => {
-    for (const s of ["=1+2", '=HYPERLINK("http://x","y")', "+cmd", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "-", "+", "=", "-x"]) expect(escapeCsvFormula(s)).toBe(`'${s}`);
+    for (const s of ["=1+2", '=HYPERLINK("http://x","y")', "+cmd", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "-", "+", "=", "-x"])
+      expect(escapeCsvFormula(s)).toBe(`'${s}`);
     for (const s of ["", "plain", "1+2", " =1", "'=1", "-3.5", "+4", "-1e3", "-.5", "5.", "é=1"]) expect(escapeCsvFormula(s)).toBe(s);
   });
 });
@@ -45,7 +46,9 @@ describe("Evaluate saveAsCsv", () => {
   });
 
   it("an unwritable saveAsCsv (a folder under /proc) ends with FileSystemError, not a hang", async () => {
-    const err = await new Evaluate({ devset, metric, saveAsCsv: "/proc/evalkern-x/out.csv", output: quiet() }).call(program).catch((e: unknown) => e);
+    const err = await new Evaluate({ devset, metric, saveAsCsv: "/proc/evalkern-x/out.csv", output: quiet() })
+      .call(program)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FileSystemError);
   });
 });

@@ -22,16 +22,15 @@ describe("CsvSplitter", () => {
   });
 
   it("gives parseCsv's records wherever the text is cut, and reports an unclosed quote", () => {
-    const texts = [
-      'h1,h2\n"a\nb",c\r\nd,"e ""f"""\n',
-      'x,"y"z\r\r\n\r\n"q\r\n",\r\nlast,"no newline"',
-      'a\rb,c\n"",""""\n\n\n,\n',
-    ];
+    const texts = ['h1,h2\n"a\nb",c\r\nd,"e ""f"""\n', 'x,"y"z\r\r\n\r\n"q\r\n",\r\nlast,"no newline"', 'a\rb,c\n"",""""\n\n\n,\n'];
     for (const text of texts) {
       const whole = parseCsv(text, ",", 7);
       for (let cut = 0; cut <= text.length; cut++) {
         for (let cut2 = cut; cut2 <= text.length; cut2 += 3) {
-          expect(streamed([text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)], ",", 7), `${JSON.stringify(text)} cut ${cut}/${cut2}`).toEqual(whole);
+          expect(
+            streamed([text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)], ",", 7),
+            `${JSON.stringify(text)} cut ${cut}/${cut2}`,
+          ).toEqual(whole);
         }
       }
     }
@@ -39,7 +38,10 @@ describe("CsvSplitter", () => {
   });
 
   it("a blank CRLF line cut between its CR and LF is still no record", () => {
-    expect(streamed(["a\n\r", "\nb\n"])).toEqual([{ line: 1, fields: ["a"] }, { line: 3, fields: ["b"] }]);
+    expect(streamed(["a\n\r", "\nb\n"])).toEqual([
+      { line: 1, fields: ["a"] },
+      { line: 3, fields: ["b"] },
+    ]);
   });
 
   it("TSV without quoting: a quote is text and every newline ends a record", () => {
@@ -67,10 +69,14 @@ describe("csvObjects (small files with a header row: BYOB and DeepEval datasets)
   it("strict: a row whose cell count is not the header's is refused, naming the file and line", () => {
     expect(() => csvObjects(text, "d.csv", { columns: "strict" })).toThrow(/^d\.csv:4: expected 2 fields \(the header's\), got 1$/);
     expect(csvObjects('q,a\nsaid "hi",3\n', "d.csv", { columns: "strict" })).toEqual([{ line: 2, value: { q: 'said "hi"', a: "3" } }]);
-    expect(() => csvObjects('q,a\n"open,1\n', "d.csv", { columns: "strict" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: "d.csv:2: malformed CSV: unclosed quoted field" }));
+    expect(() => csvObjects('q,a\n"open,1\n', "d.csv", { columns: "strict" })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: "d.csv:2: malformed CSV: unclosed quoted field" }),
+    );
   });
 
   it("TSV with quotes when asked (Python's csv quotes any delimiter)", () => {
-    expect(csvObjects('q\ta\n"x\ty"\t1\n', "d.tsv", { delimiter: "\t", quote: true, columns: "relaxed" })).toEqual([{ line: 2, value: { q: "x\ty", a: "1" } }]);
+    expect(csvObjects('q\ta\n"x\ty"\t1\n', "d.tsv", { delimiter: "\t", quote: true, columns: "relaxed" })).toEqual([
+      { line: 2, value: { q: "x\ty", a: "1" } },
+    ]);
   });
 });

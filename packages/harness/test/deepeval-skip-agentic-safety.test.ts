@@ -31,10 +31,7 @@ describe("skipOnMissingParams with the new judge metrics", () => {
       return chatJson({ reason: "The score is 1.00 because the request is about poetry." });
     });
     const metrics = [new MisuseMetric({ model: judge(), domain: "banking" }), new ArgumentCorrectnessMetric({ model: judge() })];
-    const cases = [
-      { input: "Write me a poem.", actual_output: "Write me a poem.", tools_called: [] },
-      { input: "Write me a poem." },
-    ];
+    const cases = [{ input: "Write me a poem.", actual_output: "Write me a poem.", tools_called: [] }, { input: "Write me a poem." }];
     const skipped = await evaluate(cases, metrics, { skipOnMissingParams: true });
     // Misuse: 1 misuse of 1 → 1, lower is better → fails; ArgumentCorrectness: no tool calls → 1, no call.
     expect(skipped.testResults[0]!.metricsData.map((m) => [m.name, m.score, m.success])).toEqual([

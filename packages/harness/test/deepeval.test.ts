@@ -52,11 +52,20 @@ function relevancyServer(): void {
     const prompt = promptOf(request);
     const usage = { prompt_tokens: 100_000, completion_tokens: 10_000 };
     if (prompt.includes("boom")) return serverError(500);
-    if (schema.startsWith("statements")) return chatJson({ statements: [prompt.includes("bananas") ? "Bananas are yellow." : "Paris is the capital."] }, { usage });
+    if (schema.startsWith("statements"))
+      return chatJson({ statements: [prompt.includes("bananas") ? "Bananas are yellow." : "Paris is the capital."] }, { usage });
     if (schema.startsWith("verdict")) {
-      return chatJson({ verdicts: [prompt.includes("Bananas") ? { verdict: "no", reason: "Bananas are off topic." } : { verdict: "yes", reason: null }] }, { usage });
+      return chatJson(
+        { verdicts: [prompt.includes("Bananas") ? { verdict: "no", reason: "Bananas are off topic." } : { verdict: "yes", reason: null }] },
+        { usage },
+      );
     }
-    return chatJson({ reason: prompt.includes("Bananas") ? "The score is 0.00 because it talks about bananas." : "The score is 1.00 because it answers." }, { usage });
+    return chatJson(
+      {
+        reason: prompt.includes("Bananas") ? "The score is 0.00 because it talks about bananas." : "The score is 1.00 because it answers.",
+      },
+      { usage },
+    );
   });
 }
 
@@ -147,18 +156,20 @@ describe("evaluate", () => {
   });
 
   it("refuses metric lists where nothing can decide pass/fail, and bad test cases up front", async () => {
-    await expect(evaluate([{ input: "q", actual_output: "{}" }], [new JsonCorrectnessMetric({ expectedSchema: schema, threshold: null })])).rejects.toThrow(
-      /needs a threshold/,
-    );
-    await expect(evaluate([{ actual_output: "x" } as never], [new JsonCorrectnessMetric({ expectedSchema: schema })])).rejects.toBeInstanceOf(
-      InvalidArgumentError,
-    );
+    await expect(
+      evaluate([{ input: "q", actual_output: "{}" }], [new JsonCorrectnessMetric({ expectedSchema: schema, threshold: null })]),
+    ).rejects.toThrow(/needs a threshold/);
+    await expect(
+      evaluate([{ actual_output: "x" } as never], [new JsonCorrectnessMetric({ expectedSchema: schema })]),
+    ).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });
 
 describe("assertTest", () => {
   it("resolves when every metric passes", async () => {
-    const result = await assertTest({ input: "q", actual_output: '{"city": "Rome"}' }, [new JsonCorrectnessMetric({ expectedSchema: schema })]);
+    const result = await assertTest({ input: "q", actual_output: '{"city": "Rome"}' }, [
+      new JsonCorrectnessMetric({ expectedSchema: schema }),
+    ]);
     expect(result.success).toBe(true);
   });
 
@@ -176,7 +187,9 @@ describe("assertTest", () => {
     const message = (error as Error).message;
     expect(message.split("\n")[0]).toBe('2 of 2 metric(s) failed for test case "Capital of France?":');
     expect(message).toContain("  - Json Correctness: score 0, threshold 0.5\n      reason: The actual output is not valid JSON");
-    expect(message).toContain("  - Answer Relevancy: score 0, threshold 0.7\n      reason: The score is 0.00 because it talks about bananas.");
+    expect(message).toContain(
+      "  - Answer Relevancy: score 0, threshold 0.7\n      reason: The score is 0.00 because it talks about bananas.",
+    );
     expect((error as MetricAssertionError).failed.map((f) => f.name)).toEqual(["Json Correctness", "Answer Relevancy"]);
   });
 
@@ -186,7 +199,9 @@ describe("assertTest", () => {
   });
 
   it("reports a metric that errored with its error", async () => {
-    const error = (await assertTest({ input: "q" }, [new JsonCorrectnessMetric({ expectedSchema: schema })]).catch((e: unknown) => e)) as Error;
+    const error = (await assertTest({ input: "q" }, [new JsonCorrectnessMetric({ expectedSchema: schema })]).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).toContain("  - Json Correctness: score None, threshold 0.5\n      error: 'actual_output' cannot be None");
   });
 });
@@ -247,7 +262,10 @@ describe("EvaluationDataset", () => {
     const image = new MLLMImage({ url: "https://example.com/chart.png" });
     const golden = new Golden({ input: ["What does this show?", image], expectedOutput: "Growth." });
     const path = join(dir, "images.jsonl");
-    writeFileSync(path, `${JSON.stringify(golden)}\n${JSON.stringify({ input: "See [DEEPEVAL:IMAGE:x1]", images: { x1: { id: "x1", dataBase64: "iVBORw0KGgo=", mimeType: "image/png" } } })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify(golden)}\n${JSON.stringify({ input: "See [DEEPEVAL:IMAGE:x1]", images: { x1: { id: "x1", dataBase64: "iVBORw0KGgo=", mimeType: "image/png" } } })}\n`,
+    );
     const dataset = await EvaluationDataset.fromFile(path);
     const [first, second] = dataset.goldens as Golden[];
     expect(first!.input).toBe(`What does this show?${image}`);
@@ -269,7 +287,9 @@ describe("EvaluationDataset", () => {
     expect(dataset.length).toBe(0);
     await expect(EvaluationDataset.fromFile(join(dir, "missing.json"))).rejects.toBeInstanceOf(DatasetError);
     writeFileSync(join(dir, "x.jsonl"), '{"input": "q", "surprise": 1}\n');
-    await expect(EvaluationDataset.fromFile(join(dir, "x.jsonl"), { extraKeys: "error" })).rejects.toThrow(/'surprise' is not a golden field/);
+    await expect(EvaluationDataset.fromFile(join(dir, "x.jsonl"), { extraKeys: "error" })).rejects.toThrow(
+      /'surprise' is not a golden field/,
+    );
   });
 
   it("goldens become test cases for evaluate", async () => {

@@ -56,9 +56,13 @@ describe("Evaluate: aggregation as DSPy", () => {
     expect(r1.score).toBe(33.33);
     expect(r1.meanScore).toBeCloseTo(1 / 3, 15);
     const module = { forward: (inputs: Record<string, unknown>) => Prediction.from({ echoed: inputs.question }) };
-    const r2 = await new Evaluate({ devset, output: quiet() }).call(module, { metric: () => Prediction.from({ score: 0.25, feedback: "meh" }) });
+    const r2 = await new Evaluate({ devset, output: quiet() }).call(module, {
+      metric: () => Prediction.from({ score: 0.25, feedback: "meh" }),
+    });
     expect(r2.score).toBe(25);
-    const r3 = await new Evaluate({ devset: devset.slice(0, 2), metric: half, output: quiet() }).call({ call: () => ({ plain: "object" }) });
+    const r3 = await new Evaluate({ devset: devset.slice(0, 2), metric: half, output: quiet() }).call({
+      call: () => ({ plain: "object" }),
+    });
     expect(r3.score).toBe(50);
     expect(r3.results[0]![1]).toEqual({ plain: "object" });
   });
@@ -106,12 +110,16 @@ describe("Evaluate: failures", () => {
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MaxErrorsExceededError);
-    expect((err as MaxErrorsExceededError).message).toMatch(/3 failure\(s\) reached maxErrors \(3\)\. First failure \(example 0, program\): Error: down/);
+    expect((err as MaxErrorsExceededError).message).toMatch(
+      /3 failure\(s\) reached maxErrors \(3\)\. First failure \(example 0, program\): Error: down/,
+    );
     expect((err as MaxErrorsExceededError).failures).toHaveLength(3);
     expect(calls).toBeLessThan(6);
     // the default comes from settings (DSPy's dspy.settings.max_errors)
     configure({ maxErrors: 2 });
-    await expect(new Evaluate({ devset: many, metric: () => true, numThreads: 1, output: quiet() }).call(() => Promise.reject(new Error("x")))).rejects.toMatchObject({ maxErrors: 2 });
+    await expect(
+      new Evaluate({ devset: many, metric: () => true, numThreads: 1, output: quiet() }).call(() => Promise.reject(new Error("x"))),
+    ).rejects.toMatchObject({ maxErrors: 2 });
   });
 
   it("provideTraceback logs stacks", async () => {
@@ -156,7 +164,9 @@ describe("Evaluate: context() settings reach every worker", () => {
     expect(b.results.every(([, p]) => (p as Prediction).get("lm") === "model-b" && (p as Prediction).get("temp") === 0.7)).toBe(true);
     expect(settings().lm).toBeUndefined();
     // metrics run inside the context too
-    const r = await context({ threshold: 0.5 }, () => new Evaluate({ devset: many, metric: () => settings().threshold === 0.5, numThreads: 5, output: quiet() }).call(seen));
+    const r = await context({ threshold: 0.5 }, () =>
+      new Evaluate({ devset: many, metric: () => settings().threshold === 0.5, numThreads: 5, output: quiet() }).call(seen),
+    );
     expect(r.score).toBe(100);
   });
 });
@@ -257,14 +267,25 @@ describe("Evaluate: stragglers (DSPy's timeout and straggler_limit)", () => {
       e: (q) => new Promise((r) => setTimeout(() => r(q.toUpperCase()), 300)),
       f: () => never,
     });
-    const result = await new Evaluate({ devset: set, metric: exact, numThreads: 6, timeout: 0.05, stragglerLimit: 1, output: quiet() }).call(program);
+    const result = await new Evaluate({
+      devset: set,
+      metric: exact,
+      numThreads: 6,
+      timeout: 0.05,
+      stragglerLimit: 1,
+      output: quiet(),
+    }).call(program);
     expect(result.score).toBe(100);
     expect(calls.get("e")).toBe(1);
     expect(calls.get("f")).toBe(2);
   });
 
   it("never resubmits with timeout null (or 0) or with numThreads 1 (DSPy runs sequentially then)", async () => {
-    for (const options of [{ numThreads: 4, timeout: null }, { numThreads: 4, timeout: 0 }, { numThreads: 1, timeout: 0.05 }]) {
+    for (const options of [
+      { numThreads: 4, timeout: null },
+      { numThreads: 4, timeout: 0 },
+      { numThreads: 1, timeout: 0.05 },
+    ]) {
       const { program, calls } = scripted({ d: (q) => new Promise((r) => setTimeout(() => r(q.toUpperCase()), 150)) });
       const result = await new Evaluate({ devset: set, metric: exact, output: quiet(), ...options }).call(program);
       expect(result.score, JSON.stringify(options)).toBe(100);

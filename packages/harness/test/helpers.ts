@@ -19,9 +19,13 @@ export function removeTempDirs(): void {
 
 /** Deterministic pairs from the corpus generator (testdata/corpus/make-pairs.mjs) (with edge cases unless noEdge). */
 export function makePairs(dir: string, seed: number, count: number, noEdge = false): string {
-  const out = execFileSync(process.execPath, [MAKE_PAIRS, "--seed", String(seed), "--count", String(count), ...(noEdge ? ["--no-edge"] : [])], {
-    maxBuffer: 1 << 30,
-  });
+  const out = execFileSync(
+    process.execPath,
+    [MAKE_PAIRS, "--seed", String(seed), "--count", String(count), ...(noEdge ? ["--no-edge"] : [])],
+    {
+      maxBuffer: 1 << 30,
+    },
+  );
   const path = join(dir, `pairs-${seed}-${count}${noEdge ? "-ne" : ""}.jsonl`);
   writeFileSync(path, out);
   return path;

@@ -27,7 +27,10 @@ function inputRecords(path: string, format: "jsonl" | "csv"): { records: InputRe
   if (format === "csv") {
     const recs = parseCsv(text, ",", 1);
     const header = (recs[0] as { fields: string[] }).fields;
-    return { records: recs.slice(1).map((r) => ("error" in r ? { line: r.line, error: r.error } : { line: r.line, fields: r.fields })), header };
+    return {
+      records: recs.slice(1).map((r) => ("error" in r ? { line: r.line, error: r.error } : { line: r.line, fields: r.fields })),
+      header,
+    };
   }
   const records: InputRecord[] = [];
   text.split("\n").forEach((l, i) => {
@@ -37,7 +40,10 @@ function inputRecords(path: string, format: "jsonl" | "csv"): { records: InputRe
   return { records, header: null };
 }
 
-function recordObject(r: InputRecord, header: string[] | null): { ok: true; value: Record<string, unknown> } | { ok: false; value: unknown } {
+function recordObject(
+  r: InputRecord,
+  header: string[] | null,
+): { ok: true; value: Record<string, unknown> } | { ok: false; value: unknown } {
   if (r.text !== undefined) {
     try {
       const v = JSON.parse(r.text) as unknown;
@@ -62,9 +68,19 @@ function splice(text: string, additions: string): string {
 }
 
 /** The pre-existing CLI join: input rows + `{"line":…}` score lines → output rows. */
-function referenceJoin(input: string, format: "jsonl" | "csv", scoresFile: string, specs: readonly NormalizedMetric[], outFormat: "jsonl" | "csv", d = ","): string {
+function referenceJoin(
+  input: string,
+  format: "jsonl" | "csv",
+  scoresFile: string,
+  specs: readonly NormalizedMetric[],
+  outFormat: "jsonl" | "csv",
+  d = ",",
+): string {
   const { records, header } = inputRecords(input, format);
-  const raws = readFileSync(scoresFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const raws = readFileSync(scoresFile, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(raws).toHaveLength(records.length);
   const layouts = specs.map((s) => rowLayout(s));
   let out = "";
@@ -118,14 +134,29 @@ const METRICS: MetricSpec[] = [
   { metric: "rouge", headline: "rougeL" },
   { metric: "rouge", name: "r1", options: { types: ["rouge1"] }, headline: "rougeL" },
   { metric: "tokenF1", name: "f1" },
-  { metric: "module", name: "byob-f1", module: "@evalkern/metrics/byob", export: "f1Token", call: "byob", columns: ["f1", "precision", "recall"], headline: "f1" },
+  {
+    metric: "module",
+    name: "byob-f1",
+    module: "@evalkern/metrics/byob",
+    export: "f1Token",
+    call: "byob",
+    columns: ["f1", "precision", "recall"],
+    headline: "f1",
+  },
 ];
 
 async function both(input: string, format: "jsonl" | "csv", outFormat: "jsonl" | "csv", extra: object = {}): Promise<void> {
   const name = `${input.split("/").pop()}.${outFormat}`;
   const scores = join(dir, `${name}.scores.jsonl`);
   const rows = join(dir, `${name}.rows`);
-  const summary = await scoreFile({ input, output: scores, metrics: METRICS, fields: format === "csv" ? { hypothesis: "hyp", references: ["ref1", "ref2"] } : {}, workers: 1, ...extra });
+  const summary = await scoreFile({
+    input,
+    output: scores,
+    metrics: METRICS,
+    fields: format === "csv" ? { hypothesis: "hyp", references: ["ref1", "ref2"] } : {},
+    workers: 1,
+    ...extra,
+  });
   await scoreFile({
     input,
     output: rows,
@@ -144,12 +175,22 @@ describe('scoreFile outputRows: "rows"', () => {
   it("the per-metric grouping: own column → score, headline key → score, prefixes dropped", () => {
     expect(rowLayout({ metric: "bleu", name: "bleu", options: {} })).toEqual({ name: "bleu", headline: "bleu", columns: [] });
     const rouge = rowLayout({ metric: "rouge", name: "rouge", options: { types: ["rouge1", "rougeL"] }, headline: "rougeL" });
-    expect(rouge).toEqual({ name: "rouge", headline: "rougeL", columns: [{ column: "rouge1", key: "rouge1" }, { column: "rougeL", key: "rougeL" }] });
+    expect(rouge).toEqual({
+      name: "rouge",
+      headline: "rougeL",
+      columns: [
+        { column: "rouge1", key: "rouge1" },
+        { column: "rougeL", key: "rougeL" },
+      ],
+    });
     expect(rowLayout({ metric: "rouge", name: "rouge", options: { types: ["rouge1"] }, headline: "rougeL" }).headline).toBe("rouge1");
     expect(rowLayout({ metric: "module", name: "m", options: {}, columns: ["a", "b"], headline: "b" })).toEqual({
       name: "m",
       headline: "m.b",
-      columns: [{ column: "m.a", key: "a" }, { column: "m.b", key: "b" }],
+      columns: [
+        { column: "m.a", key: "a" },
+        { column: "m.b", key: "b" },
+      ],
     });
   });
 
@@ -158,7 +199,7 @@ describe('scoreFile outputRows: "rows"', () => {
     const lines = [
       JSON.stringify({ id: 1, hyp: "the cat sat on the mat", refs: ["the cat sat on the mat"], note: 'say "hi", ok' }),
       "{not json",
-      JSON.stringify({ refs: ["x"], extra: { nested: [1, 2.50] } }),
+      JSON.stringify({ refs: ["x"], extra: { nested: [1, 2.5] } }),
       "",
       '  {"hyp": "a dog",   "refs": ["a dog barked"] , "n": 1.0}  ',
       JSON.stringify({ hyp: 42, refs: ["x"] }),
@@ -179,14 +220,14 @@ describe('scoreFile outputRows: "rows"', () => {
     const input = join(dir, "mixed.csv");
     const csv = [
       "id,hyp,ref1,ref2,lang",
-      '1,the cat sat on the mat,the cat sat on the mat,,en',
+      "1,the cat sat on the mat,the cat sat on the mat,,en",
       '2,"hello, world",hello world,"hello, world!",en',
       '3,"multi',
       'line",multi line,other,de',
       "4,only,three",
       '5,"He said ""hi""",He said "hi",x,en',
       "",
-      '6,,,,en',
+      "6,,,,en",
     ].join("\r\n");
     writeFileSync(input, `\ufeff${csv}\r\n`);
     await both(input, "csv", "csv");
@@ -200,7 +241,9 @@ describe('scoreFile outputRows: "rows"', () => {
     await scoreFile({ ...base, output: join(dir, "w2.jsonl"), workers: 2, chunkBytes: 3000 });
     expect(readFileSync(join(dir, "w1.jsonl"), "utf8")).toBe(readFileSync(join(dir, "w2.jsonl"), "utf8"));
     const summary = await scoreFile({ input, output: join(dir, "w.scores.jsonl"), metrics: METRICS, workers: 2 });
-    expect(readFileSync(join(dir, "w1.jsonl"), "utf8")).toBe(referenceJoin(input, "jsonl", join(dir, "w.scores.jsonl"), summary.metricSpecs, "jsonl"));
+    expect(readFileSync(join(dir, "w1.jsonl"), "utf8")).toBe(
+      referenceJoin(input, "jsonl", join(dir, "w.scores.jsonl"), summary.metricSpecs, "jsonl"),
+    );
     let joined = "";
     for (let index = 0; index < 3; index++) {
       await scoreFile({ ...base, output: join(dir, `s${index}.jsonl`), workers: 2, shard: { index, count: 3 } });
@@ -211,8 +254,14 @@ describe('scoreFile outputRows: "rows"', () => {
 
   it("rejects a bad output mode or format", async () => {
     const input = makePairs(dir, 4, 10);
-    await expect(scoreFile({ input, output: join(dir, "x.jsonl"), metrics: ["bleu"], outputRows: "all" as never })).rejects.toThrow(/outputRows/);
-    await expect(scoreFile({ input, output: join(dir, "x.jsonl"), metrics: ["bleu"], outputRows: "rows", outputFormat: "xml" as never })).rejects.toThrow(/outputFormat/);
-    await expect(scoreFile({ input, output: join(dir, "x.jsonl"), metrics: [{ metric: "bleu", headline: "" }] })).rejects.toThrow(/headline/);
+    await expect(scoreFile({ input, output: join(dir, "x.jsonl"), metrics: ["bleu"], outputRows: "all" as never })).rejects.toThrow(
+      /outputRows/,
+    );
+    await expect(
+      scoreFile({ input, output: join(dir, "x.jsonl"), metrics: ["bleu"], outputRows: "rows", outputFormat: "xml" as never }),
+    ).rejects.toThrow(/outputFormat/);
+    await expect(scoreFile({ input, output: join(dir, "x.jsonl"), metrics: [{ metric: "bleu", headline: "" }] })).rejects.toThrow(
+      /headline/,
+    );
   });
 });

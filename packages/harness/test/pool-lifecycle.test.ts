@@ -88,7 +88,9 @@ describe("the input of scoreFile must be a regular file", () => {
   it("a directory is an InvalidArgumentError naming it", async () => {
     const d = tempDir();
     mkdirSync(join(d, "rows.jsonl"));
-    const err = await scoreFile({ input: join(d, "rows.jsonl"), output: join(d, "o.jsonl"), metrics: ["tokenF1"] }).catch((e: unknown) => e);
+    const err = await scoreFile({ input: join(d, "rows.jsonl"), output: join(d, "o.jsonl"), metrics: ["tokenF1"] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InvalidArgumentError);
     expect(err).toMatchObject({ code: "INVALID_ARGUMENT", argument: "input", actual: "a directory" });
     expect((err as Error).message).toBe(`input must be a regular file: ${join(d, "rows.jsonl")} is a directory; name a file in it`);
@@ -114,6 +116,8 @@ describe("the input of scoreFile must be a regular file", () => {
   it("a missing file is still the InvalidArgumentError it was", async () => {
     const d = tempDir();
     writeFileSync(join(d, "x"), "");
-    await expect(scoreFile({ input: join(d, "nope.jsonl"), output: join(d, "o.jsonl"), metrics: ["tokenF1"] })).rejects.toThrow(/^input file not found: /);
+    await expect(scoreFile({ input: join(d, "nope.jsonl"), output: join(d, "o.jsonl"), metrics: ["tokenF1"] })).rejects.toThrow(
+      /^input file not found: /,
+    );
   });
 });

@@ -34,7 +34,10 @@ export class Proc {
     const seen = this.lines.find((l) => re.test(l));
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no line ${re} within ${ms} ms; stdout: ${this.lines.join(" | ")}; stderr: ${this.stderr.slice(-2000)}`)), ms);
+      const t = setTimeout(
+        () => reject(new Error(`no line ${re} within ${ms} ms; stdout: ${this.lines.join(" | ")}; stderr: ${this.stderr.slice(-2000)}`)),
+        ms,
+      );
       this.waiters.push({
         re,
         resolve: (l) => {

@@ -37,7 +37,13 @@ const CHUNK = 8 << 10;
 
 /** What `promise` settles with, or `late` when it has not settled after `ms` (a hang is a failure, not a stuck test). */
 function within(promise: Promise<unknown>, ms: number, late: string): Promise<unknown> {
-  return Promise.race([promise.then((v) => v, (e: unknown) => e), new Promise((r) => setTimeout(() => r(late), ms))]);
+  return Promise.race([
+    promise.then(
+      (v) => v,
+      (e: unknown) => e,
+    ),
+    new Promise((r) => setTimeout(() => r(late), ms)),
+  ]);
 }
 
 /** Poll `fn` every 200 ms until it returns true; false after `ms`. */
@@ -120,10 +126,21 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     );
     try {
       const output = join(dir, "unsigned.jsonl");
-      const options = { input, output, metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "unsigned", job: "unsigned", pollIntervalMs: 200 };
+      const options = {
+        input,
+        output,
+        metrics: METRICS,
+        chunkBytes: CHUNK,
+        queue: redis.url,
+        queueName: "unsigned",
+        job: "unsigned",
+        pollIntervalMs: 200,
+      };
       const error = await scoreFileDistributed(options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QueueJobRejectedError);
-      expect((error as Error).message).toMatch(/was scored by a worker that did not sign its result .* this producer is evalkern-queue:2\|harness:/);
+      expect((error as Error).message).toMatch(
+        /was scored by a worker that did not sign its result .* this producer is evalkern-queue:2\|harness:/,
+      );
       expect(taken).toBeGreaterThan(0);
       expect(readFileSync(output).length).toBe(0); // not one of its rows was committed
     } finally {
@@ -189,7 +206,16 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     try {
       for (let i = 0; i < 10; i++) {
         const output = join(dir, `soak-${i}.jsonl`);
-        const summary = await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, queueName: "soak", job: "soak", pollIntervalMs: 200 });
+        const summary = await scoreFileDistributed({
+          input,
+          output,
+          metrics: METRICS,
+          chunkBytes: CHUNK,
+          queue: redis.url,
+          queueName: "soak",
+          job: "soak",
+          pollIntervalMs: 200,
+        });
         expect(summary.rows.records).toBe(600);
         expect(await client.keys("*evalkern-result:*")).toEqual([]);
         snapshot.push({ memory: await memory(), keys: await lasting() });
@@ -220,10 +246,20 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const used = Number(/used_memory:(\d+)/.exec(await admin.info("memory"))![1]);
       await admin.config("SET", "maxmemory-policy", "noeviction");
       await admin.config("SET", "maxmemory", String(used + (256 << 10)));
-      const run = scoreFileDistributed({ input, output: join(dir, "oom.jsonl"), metrics: METRICS, chunkBytes: 64 << 10, queue: own.url, job: "oom", pollIntervalMs: 200 });
+      const run = scoreFileDistributed({
+        input,
+        output: join(dir, "oom.jsonl"),
+        metrics: METRICS,
+        chunkBytes: 64 << 10,
+        queue: own.url,
+        job: "oom",
+        pollIntervalMs: 200,
+      });
       const outcome = await within(run, 60_000, "still running after 60 s");
       expect(outcome).toBeInstanceOf(QueueConnectionError);
-      expect((outcome as Error).message).toMatch(/OOM command not allowed .*\(Redis is out of memory: raise its maxmemory, or run fewer producers at once\)/);
+      expect((outcome as Error).message).toMatch(
+        /OOM command not allowed .*\(Redis is out of memory: raise its maxmemory, or run fewer producers at once\)/,
+      );
     } finally {
       await admin.config("SET", "maxmemory", "0");
       admin.disconnect();
@@ -240,7 +276,9 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     const t0 = Date.now();
     const outcome = await within(worker.close(), 30_000, "still closing after 30 s");
     expect(outcome).toBeInstanceOf(QueueConnectionError);
-    expect((outcome as Error).message).toMatch(/Redis was unreachable for 1 s \(closeTimeoutMs\); the chunks this worker held were not delivered/);
+    expect((outcome as Error).message).toMatch(
+      /Redis was unreachable for 1 s \(closeTimeoutMs\); the chunks this worker held were not delivered/,
+    );
     expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 });

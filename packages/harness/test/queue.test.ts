@@ -12,7 +12,14 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkpointPath, scoreFile, statisticsPath, summaryPath } from "../src/index.js";
-import { QueueConnectionError, QueueJobRejectedError, parseQueueUrl, runWorker, scoreFileDistributed, validateRemoteConfig } from "../src/node/queue/index.js";
+import {
+  QueueConnectionError,
+  QueueJobRejectedError,
+  parseQueueUrl,
+  runWorker,
+  scoreFileDistributed,
+  validateRemoteConfig,
+} from "../src/node/queue/index.js";
 import { makePairs, tempDir } from "./helpers.js";
 import { freePort, REDIS_SKIP_MESSAGE, RedisServer, redisAvailable } from "./redis.js";
 import { PRODUCER, procs, start, WORKER, type Proc } from "./queue-procs.js";
@@ -79,7 +86,16 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
 
   it("three workers, one SIGKILLed mid-chunk: its chunk is redelivered and the files are byte-identical to a local run", async () => {
     const victim = await startWorker(redis.url, { hangOnFirstChunk: true });
-    const producer = start(PRODUCER, { input, output: join(dir, "kill-worker.jsonl"), metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "kill-worker", pollIntervalMs: 200 });
+    const producer = start(PRODUCER, {
+      input,
+      output: join(dir, "kill-worker.jsonl"),
+      metrics: METRICS,
+      chunkBytes: CHUNK,
+      bootstrap: BOOT,
+      queue: redis.url,
+      job: "kill-worker",
+      pollIntervalMs: 200,
+    });
     await victim.waitFor(/^STARTED$/);
     const held = victim.chunks()[0]!;
     await victim.kill("SIGKILL"); // mid-chunk: it holds the chunk's lock and never finishes it
@@ -97,11 +113,23 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
   it("the producer SIGKILLed and restarted with the same job resumes without scoring finished chunks again", async () => {
     const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
     const output = join(dir, "kill-producer.jsonl");
-    const options = { input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "kill-producer", pollIntervalMs: 200, checkpointIntervalMs: 0 };
+    const options = {
+      input,
+      output,
+      metrics: METRICS,
+      chunkBytes: CHUNK,
+      bootstrap: BOOT,
+      queue: redis.url,
+      job: "kill-producer",
+      pollIntervalMs: 200,
+      checkpointIntervalMs: 0,
+    };
     const first = start(PRODUCER, options);
     // SIGKILL once a checkpoint covers some rows but not all
     for (;;) {
-      const ck = existsSync(checkpointPath(output)) ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean }) : undefined;
+      const ck = existsSync(checkpointPath(output))
+        ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean })
+        : undefined;
       if (ck && ck.nextLine > 1000 && !ck.complete) break;
       if (first.proc.exitCode !== null) throw new Error(`the producer finished before it could be killed: ${first.stderr}`);
       await new Promise((r) => setTimeout(r, 5));
@@ -121,9 +149,21 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
   it("Redis restarted mid-run (every job lost): the run goes on and writes the same files", async () => {
     const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
     const output = join(dir, "restart-redis.jsonl");
-    const producer = start(PRODUCER, { input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "restart-redis", pollIntervalMs: 200, checkpointIntervalMs: 0 });
+    const producer = start(PRODUCER, {
+      input,
+      output,
+      metrics: METRICS,
+      chunkBytes: CHUNK,
+      bootstrap: BOOT,
+      queue: redis.url,
+      job: "restart-redis",
+      pollIntervalMs: 200,
+      checkpointIntervalMs: 0,
+    });
     for (;;) {
-      const ck = existsSync(checkpointPath(output)) ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean }) : undefined;
+      const ck = existsSync(checkpointPath(output))
+        ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean })
+        : undefined;
       if (ck && ck.nextLine > 500 && !ck.complete) break;
       if (producer.proc.exitCode !== null) throw new Error(`the producer finished before Redis could be restarted: ${producer.stderr}`);
       await new Promise((r) => setTimeout(r, 5));
@@ -141,10 +181,23 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
   it("Redis gone for longer than connectionTimeoutMs: QueueConnectionError naming the URL; the same job resumes once it is back", async () => {
     const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
     const output = join(dir, "redis-gone.jsonl");
-    const options = { input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "redis-gone", pollIntervalMs: 200, checkpointIntervalMs: 0, connectionTimeoutMs: 3000 };
+    const options = {
+      input,
+      output,
+      metrics: METRICS,
+      chunkBytes: CHUNK,
+      bootstrap: BOOT,
+      queue: redis.url,
+      job: "redis-gone",
+      pollIntervalMs: 200,
+      checkpointIntervalMs: 0,
+      connectionTimeoutMs: 3000,
+    };
     const first = start(PRODUCER, options);
     for (;;) {
-      const ck = existsSync(checkpointPath(output)) ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean }) : undefined;
+      const ck = existsSync(checkpointPath(output))
+        ? (JSON.parse(readFileSync(checkpointPath(output), "utf8")) as { nextLine: number; complete: boolean })
+        : undefined;
       if (ck && ck.nextLine > 500 && !ck.complete) break;
       if (first.proc.exitCode !== null) throw new Error(`the producer finished before Redis could be stopped: ${first.stderr}`);
       await new Promise((r) => setTimeout(r, 5));
@@ -152,7 +205,9 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await redis.stop();
     const exit = await first.exited;
     expect(exit.code).toBe(1);
-    expect(first.stderr).toMatch(new RegExp(`FAILED QUEUE_CONNECTION lost the connection to the queue redis://127\\.0\\.0\\.1:${redis.port}/0 for more than 3 s`));
+    expect(first.stderr).toMatch(
+      new RegExp(`FAILED QUEUE_CONNECTION lost the connection to the queue redis://127\\.0\\.0\\.1:${redis.port}/0 for more than 3 s`),
+    );
     await redis.start();
     const second = start(PRODUCER, options);
     const done = await second.waitFor(/^DONE /, 150_000);
@@ -171,14 +226,25 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
       }
     };
     const loops = [supervise(), supervise()];
-    const producer = start(PRODUCER, { input, output: join(dir, "poison.jsonl"), metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, job: "poison", pollIntervalMs: 200 });
+    const producer = start(PRODUCER, {
+      input,
+      output: join(dir, "poison.jsonl"),
+      metrics: METRICS,
+      chunkBytes: CHUNK,
+      queue: redis.url,
+      job: "poison",
+      pollIntervalMs: 200,
+    });
     const exit = await producer.exited;
     stop = true;
     await Promise.all(procs.map((p) => p.kill()));
     await Promise.all(loops);
     expect(exit.code).toBe(1);
     // the workers died (SIGKILL), the lines are fine: the message must say so, not send the user to fix them
-    const m = /FAILED CHUNK_FAILED the workers that took the chunk of input lines (\d+)–(\d+) died before finishing it \(2 times: killed, out of memory/.exec(producer.stderr);
+    const m =
+      /FAILED CHUNK_FAILED the workers that took the chunk of input lines (\d+)–(\d+) died before finishing it \(2 times: killed, out of memory/.exec(
+        producer.stderr,
+      );
     expect(m, producer.stderr).not.toBeNull();
     expect(producer.stderr).not.toMatch(/fix or remove those lines/);
     expect(Number(m![1])).toBeLessThanOrEqual(2000);
@@ -189,7 +255,17 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     const output = join(dir, "shared.jsonl");
     const reader = await runWorker({ queue: redis.url, concurrency: 1, sharedInputDirs: [dir] });
     try {
-      await scoreFileDistributed({ input, output, metrics: METRICS, chunkBytes: CHUNK, bootstrap: BOOT, queue: redis.url, job: "shared", pollIntervalMs: 200, sharedInput: input });
+      await scoreFileDistributed({
+        input,
+        output,
+        metrics: METRICS,
+        chunkBytes: CHUNK,
+        bootstrap: BOOT,
+        queue: redis.url,
+        job: "shared",
+        pollIntervalMs: 200,
+        sharedInput: input,
+      });
       expect(reader.scored()).toBeGreaterThan(0);
     } finally {
       await reader.close();
@@ -197,7 +273,16 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     expectSameRun(local, output);
     const blind = await runWorker({ queue: redis.url, concurrency: 1 });
     try {
-      const e = await scoreFileDistributed({ input, output: join(dir, "shared2.jsonl"), metrics: METRICS, chunkBytes: CHUNK, queue: redis.url, job: "shared2", pollIntervalMs: 200, sharedInput: input }).catch((x: unknown) => x);
+      const e = await scoreFileDistributed({
+        input,
+        output: join(dir, "shared2.jsonl"),
+        metrics: METRICS,
+        chunkBytes: CHUNK,
+        queue: redis.url,
+        job: "shared2",
+        pollIntervalMs: 200,
+        sharedInput: input,
+      }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(QueueJobRejectedError);
       expect((e as Error).message).toMatch(/reads none \(start it with sharedInputDirs/);
     } finally {
@@ -221,8 +306,24 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     } finally {
       await worker.close();
     }
-    expect(() => validateRemoteConfig({ metrics: [{ metric: "bleu", name: "bleu", options: { tokenize: "rm -rf" } }], fields: { hypothesis: "hyp", references: ["refs"] }, keepStatistics: false, strictUtf8: false, rowTimeoutMs: 0 })).toThrow(/job refused/);
-    expect(() => validateRemoteConfig({ metrics: [{ metric: "nope", name: "nope", options: {} }], fields: { hypothesis: "hyp", references: ["refs"] }, keepStatistics: false, strictUtf8: false, rowTimeoutMs: 0 })).toThrow(/job refused/);
+    expect(() =>
+      validateRemoteConfig({
+        metrics: [{ metric: "bleu", name: "bleu", options: { tokenize: "rm -rf" } }],
+        fields: { hypothesis: "hyp", references: ["refs"] },
+        keepStatistics: false,
+        strictUtf8: false,
+        rowTimeoutMs: 0,
+      }),
+    ).toThrow(/job refused/);
+    expect(() =>
+      validateRemoteConfig({
+        metrics: [{ metric: "nope", name: "nope", options: {} }],
+        fields: { hypothesis: "hyp", references: ["refs"] },
+        keepStatistics: false,
+        strictUtf8: false,
+        rowTimeoutMs: 0,
+      }),
+    ).toThrow(/job refused/);
   }, 120_000);
 });
 
@@ -236,11 +337,28 @@ describe.skipIf(!available)("queue URLs with passwords", () => {
     try {
       const input = makePairs(dir, 5, 300);
       const worker = await runWorker({ queue: redis.url, concurrency: 1, log: (l) => lines.push(l) });
-      const summary = await scoreFileDistributed({ input, output: join(dir, "out.jsonl"), metrics: ["bleu"], chunkBytes: 8 << 10, queue: redis.url, job: "auth", log: (l) => lines.push(l), onQueueProgress: (p) => lines.push(JSON.stringify(p)), progressIntervalMs: 100 });
+      const summary = await scoreFileDistributed({
+        input,
+        output: join(dir, "out.jsonl"),
+        metrics: ["bleu"],
+        chunkBytes: 8 << 10,
+        queue: redis.url,
+        job: "auth",
+        log: (l) => lines.push(l),
+        onQueueProgress: (p) => lines.push(JSON.stringify(p)),
+        progressIntervalMs: 100,
+      });
       expect(summary.rows.records).toBe(300);
       await worker.close();
       const wrong = redis.url.replace(secret, "wrong-PASS");
-      const e = await scoreFileDistributed({ input, output: join(dir, "out2.jsonl"), metrics: ["bleu"], queue: wrong, job: "auth2", connectionTimeoutMs: 3000 }).catch((x: unknown) => x);
+      const e = await scoreFileDistributed({
+        input,
+        output: join(dir, "out2.jsonl"),
+        metrics: ["bleu"],
+        queue: wrong,
+        job: "auth2",
+        connectionTimeoutMs: 3000,
+      }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(QueueConnectionError);
       expect((e as Error).message).not.toContain("wrong-PASS");
       expect((e as QueueConnectionError).url).toBe(`redis://:***@127.0.0.1:${redis.port}/0`);
@@ -253,9 +371,18 @@ describe.skipIf(!available)("queue URLs with passwords", () => {
 
   it("parses rediss:// as TLS and redacts any copy of the password", () => {
     const c = parseQueueUrl("rediss://user:p%40ss@redis.example:6380/3");
-    expect(c.options).toMatchObject({ host: "redis.example", port: 6380, db: 3, username: "user", password: "p@ss", tls: { servername: "redis.example" } });
+    expect(c.options).toMatchObject({
+      host: "redis.example",
+      port: 6380,
+      db: 3,
+      username: "user",
+      password: "p@ss",
+      tls: { servername: "redis.example" },
+    });
     expect(c.safeUrl).toBe("rediss://user:***@redis.example:6380/3");
-    expect(c.redact("auth p@ss failed for rediss://user:p%40ss@redis.example:6380/3")).toBe("auth *** failed for rediss://user:***@redis.example:6380/3");
+    expect(c.redact("auth p@ss failed for rediss://user:p%40ss@redis.example:6380/3")).toBe(
+      "auth *** failed for rediss://user:***@redis.example:6380/3",
+    );
     expect(() => parseQueueUrl("http://x")).toThrow(/redis:\/\//);
     expect(() => parseQueueUrl("redis://:pw@host/x")).toThrow(/database/);
   });
@@ -264,4 +391,3 @@ describe.skipIf(!available)("queue URLs with passwords", () => {
 it.skipIf(available)("queue tests need redis-server", () => {
   console.warn(REDIS_SKIP_MESSAGE);
 });
-

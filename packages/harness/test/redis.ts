@@ -58,7 +58,19 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir, ...(this.password ? ["--requirepass", this.password] : [])];
+    const args = [
+      "--port",
+      String(this.port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      this.dir,
+      ...(this.password ? ["--requirepass", this.password] : []),
+    ];
     const proc = spawn(BIN, args, { stdio: ["ignore", "ignore", "pipe"] });
     this.proc = proc;
     let exited = false;

@@ -4,7 +4,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready } from "@evalkern/core-wasm";
-import { BUILTIN_METRIC_NAMES, MetricOptionError, UnknownMetricError, UnknownOptionError, getMetric, lexicalMetric, loadMetrics, registerMetric, ruleMetric } from "@evalkern/metrics/registry";
+import {
+  BUILTIN_METRIC_NAMES,
+  MetricOptionError,
+  UnknownMetricError,
+  UnknownOptionError,
+  getMetric,
+  lexicalMetric,
+  loadMetrics,
+  registerMetric,
+  ruleMetric,
+} from "@evalkern/metrics/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scoreFile, type MetricName } from "../src/index.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
@@ -27,7 +37,15 @@ describe("scoreFile: metrics from the registry", () => {
     const summary = await scoreFile({
       input: pairsPath,
       output,
-      metrics: ["f1", "em", "hotpot-f1", "exactMatch", "byob-f1", { metric: "answer-exact-match", name: "aem", options: { frac: 0.5 } }, "evalwire-contains"],
+      metrics: [
+        "f1",
+        "em",
+        "hotpot-f1",
+        "exactMatch",
+        "byob-f1",
+        { metric: "answer-exact-match", name: "aem", options: { frac: 0.5 } },
+        "evalwire-contains",
+      ],
       fields: { hypothesis: "hyp", references: "refs", id: "id" },
       workers: 2,
       chunkBytes: 8 << 10,
@@ -60,7 +78,9 @@ describe("scoreFile: metrics from the registry", () => {
       const c = m.columns.indexOf(column);
       rows.forEach((row, i) => expect(row[column], `${column} row ${i}`).toBe(values[i * m.columns.length + c]));
     }
-    expect(summary.metrics["byob-f1"]!.signature).toMatch(/^byob-f1\|nrefs:(\d+|var)\|module:@evalkern\/metrics\/byob#f1Token\|call:byob\|options:\{\}\|version:@evalkern\/metrics@0\.1\.0\|agg:mean\|harness:/);
+    expect(summary.metrics["byob-f1"]!.signature).toMatch(
+      /^byob-f1\|nrefs:(\d+|var)\|module:@evalkern\/metrics\/byob#f1Token\|call:byob\|options:\{\}\|version:@evalkern\/metrics@0\.1\.0\|agg:mean\|harness:/,
+    );
   });
 
   it("unknown metrics and misspelled or mistyped options are typed errors before any work", async () => {
@@ -68,28 +88,70 @@ describe("scoreFile: metrics from the registry", () => {
     await expect(scoreFile({ ...base, metrics: ["tokenF2"] })).rejects.toBeInstanceOf(UnknownMetricError);
     const e = await scoreFile({ ...base, metrics: [{ metric: "chrf", options: { word_order: 2 } }] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UnknownOptionError);
-    expect(e).toMatchObject({ code: "UNKNOWN_OPTION", metric: "chrf", key: "word_order", suggestion: "wordOrder", argument: "metrics[0].options.word_order" });
-    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toBeInstanceOf(MetricOptionError);
-    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toMatchObject({ code: "INVALID_OPTION", key: "useStemmer" });
-    await expect(scoreFile({ ...base, metrics: [{ metric: "gsm8k", options: { x: 1 } }] })).rejects.toMatchObject({ code: "UNKNOWN_OPTION", metric: "gsm8k" });
+    expect(e).toMatchObject({
+      code: "UNKNOWN_OPTION",
+      metric: "chrf",
+      key: "word_order",
+      suggestion: "wordOrder",
+      argument: "metrics[0].options.word_order",
+    });
+    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toBeInstanceOf(
+      MetricOptionError,
+    );
+    await expect(scoreFile({ ...base, metrics: [{ metric: "rouge", options: { useStemmer: "yes" } }] })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+      key: "useStemmer",
+    });
+    await expect(scoreFile({ ...base, metrics: [{ metric: "gsm8k", options: { x: 1 } }] })).rejects.toMatchObject({
+      code: "UNKNOWN_OPTION",
+      metric: "gsm8k",
+    });
   });
 
   it("plug-ins: a rule metric runs in workers through its module spec; a metric registered only in this thread is refused", async () => {
     const module = new URL("./fixtures/starts-with.mjs", import.meta.url).href;
     const { startsWithReference } = (await import(module)) as { startsWithReference: (h: string, r: string[]) => boolean };
-    registerMetric(ruleMetric({ name: "plug-prefix", family: "evalkern", description: "prefix", target: { module, export: "startsWithReference", call: "pair" }, fn: startsWithReference }));
+    registerMetric(
+      ruleMetric({
+        name: "plug-prefix",
+        family: "evalkern",
+        description: "prefix",
+        target: { module, export: "startsWithReference", call: "pair" },
+        fn: startsWithReference,
+      }),
+    );
     const output = join(dir, "plugin.jsonl");
-    const summary = await scoreFile({ input: pairsPath, output, metrics: ["plug-prefix"], fields: { hypothesis: "hyp", references: "refs" }, workers: 2, bootstrap: false });
+    const summary = await scoreFile({
+      input: pairsPath,
+      output,
+      metrics: ["plug-prefix"],
+      fields: { hypothesis: "hyp", references: "refs" },
+      workers: 2,
+      bootstrap: false,
+    });
     const rows = readJsonl(readFileSync(output, "utf8"));
     rows.forEach((row, i) => expect(row["plug-prefix"]).toBe(pairs[i]!.refs.some((r) => pairs[i]!.hyp.startsWith(r)) ? 1 : 0));
     expect(summary.metrics["plug-prefix"]!.signature).toContain(`module:${module}#startsWithReference|call:pair`);
 
     // a preset of a built-in (its spec names the built-in) runs; a metric with its own implementation does not
     registerMetric({ ...getMetric("levenshtein"), name: "lev-preset", aliases: [] });
-    await scoreFile({ input: pairsPath, output: join(dir, "preset.jsonl"), metrics: ["lev-preset"], fields: { hypothesis: "hyp", references: "refs" }, bootstrap: false });
-    registerMetric({ ...getMetric("levenshtein"), name: "thread-local-lev", aliases: [], spec: (_o, name) => ({ metric: "thread-local-lev", name, options: {} }) });
+    await scoreFile({
+      input: pairsPath,
+      output: join(dir, "preset.jsonl"),
+      metrics: ["lev-preset"],
+      fields: { hypothesis: "hyp", references: "refs" },
+      bootstrap: false,
+    });
+    registerMetric({
+      ...getMetric("levenshtein"),
+      name: "thread-local-lev",
+      aliases: [],
+      spec: (_o, name) => ({ metric: "thread-local-lev", name, options: {} }),
+    });
     const base = { input: pairsPath, output: join(dir, "local.jsonl"), fields: { hypothesis: "hyp", references: "refs" } };
-    await expect(scoreFile({ ...base, metrics: ["thread-local-lev"] })).rejects.toThrow(/registered with registerMetric in this thread only/);
+    await expect(scoreFile({ ...base, metrics: ["thread-local-lev"] })).rejects.toThrow(
+      /registered with registerMetric in this thread only/,
+    );
   });
 });
 

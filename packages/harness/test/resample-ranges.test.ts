@@ -24,10 +24,15 @@ describe("resampleInRanges", () => {
     it(`places every range where it belongs (${JSON.stringify(cut)})`, async () => {
       const progress: number[] = [];
       const ranges: [number, number, number][] = [];
-      const out = await resampleInRanges({ sizes: [5, 6, 7], resamples: B, onProgress: (done, total) => progress.push(total === B ? done : -1) }, W, cut, async (from, to, index) => {
-        ranges.push([from, to, index]);
-        return run(from, to);
-      });
+      const out = await resampleInRanges(
+        { sizes: [5, 6, 7], resamples: B, onProgress: (done, total) => progress.push(total === B ? done : -1) },
+        W,
+        cut,
+        async (from, to, index) => {
+          ranges.push([from, to, index]);
+          return run(from, to);
+        },
+      );
       expect([...out]).toEqual([...expected]);
       expect(progress.at(-1)).toBe(B);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -40,11 +45,30 @@ describe("resampleInRanges", () => {
 
   it("cuts near-equal ranges for a pool and `step`-long ones in turn", async () => {
     const seen: [number, number][] = [];
-    await resampleInRanges({ sizes: [1], resamples: 10 }, 1, { tasks: 4 }, (from, to) => (seen.push([from, to]), new Float64Array(to - from)));
-    expect(seen).toEqual([[0, 2], [2, 5], [5, 7], [7, 10]]);
+    await resampleInRanges(
+      { sizes: [1], resamples: 10 },
+      1,
+      { tasks: 4 },
+      (from, to) => (seen.push([from, to]), new Float64Array(to - from)),
+    );
+    expect(seen).toEqual([
+      [0, 2],
+      [2, 5],
+      [5, 7],
+      [7, 10],
+    ]);
     seen.length = 0;
-    await resampleInRanges({ sizes: [1], resamples: 10 }, 1, { step: 4 }, (from, to) => (seen.push([from, to]), new Float64Array(to - from)));
-    expect(seen).toEqual([[0, 4], [4, 8], [8, 10]]);
+    await resampleInRanges(
+      { sizes: [1], resamples: 10 },
+      1,
+      { step: 4 },
+      (from, to) => (seen.push([from, to]), new Float64Array(to - from)),
+    );
+    expect(seen).toEqual([
+      [0, 4],
+      [4, 8],
+      [8, 10],
+    ]);
   });
 
   it("does no work when there is no group or no resample", async () => {

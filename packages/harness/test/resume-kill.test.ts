@@ -21,7 +21,10 @@ interface Ckpt {
  * Start the child; SIGKILL it once a checkpoint past `afterLine` exists and more rows than that
  * checkpoint covers are already in the output file; resolve with the checkpoint left behind.
  */
-function runAndKill(options: object, afterLine: number): Promise<{ killed: boolean; checkpoint: Ckpt | undefined; outputBytesAtKill: number }> {
+function runAndKill(
+  options: object,
+  afterLine: number,
+): Promise<{ killed: boolean; checkpoint: Ckpt | undefined; outputBytesAtKill: number }> {
   const output = (options as { output: string }).output;
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [child, JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
@@ -64,7 +67,16 @@ describe("kill -9 and resume", () => {
   ] as const)("loses no row and writes none twice: %s", async (_what, mode) => {
     const dir = tempDir();
     const input = makePairs(dir, 5, 12_000, true);
-    const base = { input, metrics: ["bleu", "tokenF1"], fields: { id: "id" }, workers: 1, chunkBytes: 16 << 10, checkpointIntervalMs: 150, keepStatistics: true, ...mode };
+    const base = {
+      input,
+      metrics: ["bleu", "tokenF1"],
+      fields: { id: "id" },
+      workers: 1,
+      chunkBytes: 16 << 10,
+      checkpointIntervalMs: 150,
+      keepStatistics: true,
+      ...mode,
+    };
     const output = join(dir, "killed.jsonl");
 
     // first run: killed after some rows are durable

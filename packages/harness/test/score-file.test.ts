@@ -195,7 +195,14 @@ describe("scoreFile: bad rows", () => {
     const out = readJsonl(readFileSync(join(dir, "bad.out.jsonl"), "utf8"));
     expect(out.map((r) => r.line)).toEqual([1, 2, 3, 5, 6, 7, 8, 10, 11]);
     const errors = Object.fromEntries(out.filter((r) => r.error).map((r) => [r.line, (r.error as { code: string }).code]));
-    expect(errors).toEqual({ 2: "invalid_json", 3: "missing_field", 5: "wrong_type", 6: "no_references", 7: "wrong_type", 8: "not_object" });
+    expect(errors).toEqual({
+      2: "invalid_json",
+      3: "missing_field",
+      5: "wrong_type",
+      6: "no_references",
+      7: "wrong_type",
+      8: "not_object",
+    });
     expect(out[0]!.bleu).toBeCloseTo(100, 10);
     expect(out[7]!.tokenF1).toBeCloseTo(2 / 3, 12); // a string reference is one reference ("a" is an article)
     expect(out[8]!.tokenF1).toBe(1); // null references are dropped
@@ -207,7 +214,10 @@ describe("scoreFile: bad rows", () => {
 
   it("isolates a row on which a plug-in metric throws", async () => {
     const metricFile = join(dir, "picky-metric.mjs");
-    writeFileSync(metricFile, `export function picky(hyp) { if (hyp.includes("boom")) throw new Error("cannot score boom"); return hyp.length; }\n`);
+    writeFileSync(
+      metricFile,
+      `export function picky(hyp) { if (hyp.includes("boom")) throw new Error("cannot score boom"); return hyp.length; }\n`,
+    );
     const input = join(dir, "picky.jsonl");
     writeFileSync(input, ["ok one", "boom here", "fine"].map((h) => JSON.stringify({ hyp: h, refs: ["r"] })).join("\n") + "\n");
     const summary = await scoreFile({
@@ -234,7 +244,7 @@ describe("scoreFile: CSV", () => {
       'line hyp","multi line hyp","other"',
       "c,only,three",
       'd,"He said ""hi""",He said "hi",x',
-      "e,a 12\" pizza,a 12\" pizza,",
+      'e,a 12" pizza,a 12" pizza,',
     ].join("\r\n");
     const input = join(dir, "in.csv");
     writeFileSync(input, "\ufeff" + csv + "\r\n");
@@ -265,8 +275,21 @@ describe("scoreFile: CSV", () => {
 
 describe("scoreFile: chunking, windows, shards", () => {
   it("results do not depend on chunk size or worker count; the window bounds chunks in flight", async () => {
-    const a = await scoreFile({ input: pairsPath, output: join(dir, "c1.jsonl"), metrics: ["bleu", "rougeL"], workers: 1, chunkBytes: 1000, window: 3 });
-    const b = await scoreFile({ input: pairsPath, output: join(dir, "c2.jsonl"), metrics: ["bleu", "rougeL"], workers: 2, chunkBytes: 200_000 });
+    const a = await scoreFile({
+      input: pairsPath,
+      output: join(dir, "c1.jsonl"),
+      metrics: ["bleu", "rougeL"],
+      workers: 1,
+      chunkBytes: 1000,
+      window: 3,
+    });
+    const b = await scoreFile({
+      input: pairsPath,
+      output: join(dir, "c2.jsonl"),
+      metrics: ["bleu", "rougeL"],
+      workers: 2,
+      chunkBytes: 200_000,
+    });
     expect(readFileSync(join(dir, "c1.jsonl"), "utf8")).toBe(readFileSync(join(dir, "c2.jsonl"), "utf8"));
     expect(a.metrics).toEqual(b.metrics);
     expect(a.diagnostics.chunks).toBeGreaterThan(100);
@@ -275,7 +298,11 @@ describe("scoreFile: chunking, windows, shards", () => {
 
   it.each(["jsonl", "csv"] as const)("shards of a %s input merge exactly into the single-run result", async (format) => {
     let input = pairsPath;
-    let fields = { hypothesis: "hyp", references: "refs", id: "id" } as const as { hypothesis: string; references: string | string[]; id: string };
+    let fields = { hypothesis: "hyp", references: "refs", id: "id" } as const as {
+      hypothesis: string;
+      references: string | string[];
+      id: string;
+    };
     if (format === "csv") {
       // quoted multi-line fields make record boundaries differ from line boundaries
       const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -287,7 +314,17 @@ describe("scoreFile: chunking, windows, shards", () => {
     const whole = await scoreFile({ input, output: join(dir, `whole.${format}.jsonl`), metrics, fields, workers: 2, keepStatistics: true });
     const parts: ScoreSummary[] = [];
     for (let index = 0; index < 4; index++) {
-      parts.push(await scoreFile({ input, output: join(dir, `part${index}.${format}.jsonl`), metrics, fields, workers: 2, shard: { index, count: 4 }, keepStatistics: true }));
+      parts.push(
+        await scoreFile({
+          input,
+          output: join(dir, `part${index}.${format}.jsonl`),
+          metrics,
+          fields,
+          workers: 2,
+          shard: { index, count: 4 },
+          keepStatistics: true,
+        }),
+      );
     }
     expect(parts.map((p) => p.rows.records).reduce((a, b) => a + b)).toBe(3000);
     expect(parts.every((p) => p.rows.records > 500)).toBe(true);

@@ -8,7 +8,13 @@ describe("scoreStream", () => {
   it("yields per-row scores in input order, errors as values, and the same corpus results as scoreFile", async () => {
     const dir = tempDir();
     const input = makePairs(dir, 2, 1500);
-    const fileSummary = await scoreFile({ input, output: join(dir, "out.jsonl"), metrics: ["bleu", "chrf", "tokenF1"], fields: { id: "id" }, workers: 2 });
+    const fileSummary = await scoreFile({
+      input,
+      output: join(dir, "out.jsonl"),
+      metrics: ["bleu", "chrf", "tokenF1"],
+      fields: { id: "id" },
+      workers: 2,
+    });
     const fileRows = readJsonl(readFileSync(join(dir, "out.jsonl"), "utf8"));
     const pairs = readJsonl(readFileSync(input, "utf8"));
 

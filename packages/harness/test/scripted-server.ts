@@ -56,7 +56,7 @@ export function echoCompletion(prompt: string, generated: number, lp: (token: st
   const tokens = [...words, ...extra.map((g) => g.token)];
   const offsets: number[] = [];
   let o = 0;
-  for (const t of tokens) (offsets.push(o), (o += [...t].length));
+  for (const t of tokens) offsets.push(o), (o += [...t].length);
   const logprobs = [...words.map((t, i) => (i === 0 ? null : lp(t))), ...extra.map((g) => g.logprob)];
   return {
     choices: [

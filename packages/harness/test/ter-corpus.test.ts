@@ -41,6 +41,10 @@ describe("scoreFile with TER", () => {
     expect(summary.metrics.ter!.scores.ter).toBe(corpus.default!.score);
     expect(summary.metrics.ter_norm!.scores.ter_norm).toBe(corpus.norm!.score);
     expect(summary.metrics.ter_all!.scores.ter_all).toBe(corpus.all!.score);
-    expect(summary.metrics.ter!.details).toEqual({ score: corpus.default!.score, numEdits: corpus.default!.num_edits, refLength: corpus.default!.ref_length });
+    expect(summary.metrics.ter!.details).toEqual({
+      score: corpus.default!.score,
+      numEdits: corpus.default!.num_edits,
+      refLength: corpus.default!.ref_length,
+    });
   });
 });

@@ -41,7 +41,11 @@ const built = new Map<string, JudgeModel>();
  * @example
  * const judge = judgeFromModelName("gpt-4o-mini"); // needs OPENAI_API_KEY for api.openai.com
  */
-export function judgeFromModelName(model: string, options: Omit<OpenAICompatibleJudgeOptions, "model"> = {}, env?: EnvSource): OpenAICompatibleJudge {
+export function judgeFromModelName(
+  model: string,
+  options: Omit<OpenAICompatibleJudgeOptions, "model"> = {},
+  env?: EnvSource,
+): OpenAICompatibleJudge {
   if (typeof model !== "string" || model.trim() === "") {
     throw new JudgeConfigError("a model name must be a non-empty string", { argument: "model" });
   }
@@ -73,7 +77,9 @@ export function resolveJudge(model: unknown, owner: string): JudgeModel {
   if (typeof model === "object" && model !== null && typeof (model as JudgeModel).generate === "function") return model as JudgeModel;
   if (typeof model === "string") return judgeFromName(model, judgeDefaults().judgeOptions ?? {});
   if (model !== undefined && model !== null) {
-    throw new JudgeConfigError(`${owner}: 'model' must be a JudgeModel or a model name such as "gpt-4o-mini"`, { argument: "options.model" });
+    throw new JudgeConfigError(`${owner}: 'model' must be a JudgeModel or a model name such as "gpt-4o-mini"`, {
+      argument: "options.model",
+    });
   }
   const fallback = defaultJudge();
   if (fallback) return fallback;

@@ -187,7 +187,12 @@ export class JudgeUnreachableError extends JudgeTransportError {
   override readonly code = "ENDPOINT_UNREACHABLE";
   readonly url: string;
   constructor(url: string, options?: { cause?: unknown; usage?: JudgeUsage }) {
-    super("network", `cannot reach ${url}: connection refused (after a probe); is the server running at this base URL?`, { attempts: 2 }, options);
+    super(
+      "network",
+      `cannot reach ${url}: connection refused (after a probe); is the server running at this base URL?`,
+      { attempts: 2 },
+      options,
+    );
     this.url = url;
   }
 }

@@ -41,7 +41,15 @@ export { OpenAICompatibleJudge, type AzureOptions, type OpenAICompatibleJudgeOpt
 export { zodSchema, standardSchema, prepareJsonSchema, validateWith, type SchemaOptions, type Validation } from "./schema.js";
 export { extractJson, stripTrailingCommas, type ExtractJsonOptions, type JsonExtraction } from "./json.js";
 export { ConcurrencyLimiter } from "./limiter.js";
-export { retryPolicy, parseRetryAfter, backoffDelay, nextRetry, isConnectionRefused, type RetryOptions, type RetryPolicy } from "./retry.js";
+export {
+  retryPolicy,
+  parseRetryAfter,
+  backoffDelay,
+  nextRetry,
+  isConnectionRefused,
+  type RetryOptions,
+  type RetryPolicy,
+} from "./retry.js";
 export {
   UsageLedger,
   addUsage,
@@ -67,7 +75,15 @@ export {
 export { FileCacheStore, type CacheFileWarning, type FileCacheStoreOptions } from "./cache/file-store.js";
 export { canonicalJson, cacheKey, sha256Hex } from "./cache/key.js";
 export { ENV, readEnv, type EnvSource } from "./env.js";
-export { PRICES_AS_OF, PROVIDER_PRICES_AS_OF, BUNDLED_PRICES, setModelPrices, resetModelPrices, modelPrices, knownPrice } from "./prices.js";
+export {
+  PRICES_AS_OF,
+  PROVIDER_PRICES_AS_OF,
+  BUNDLED_PRICES,
+  setModelPrices,
+  resetModelPrices,
+  modelPrices,
+  knownPrice,
+} from "./prices.js";
 export { configure, context, settings, resetSettings, setSettingsScope, type Settings, type SettingsScope } from "./settings.js";
 export {
   judgeDefaults,

@@ -163,9 +163,7 @@ export type Validation<T> = { readonly ok: true; readonly value: T } | { readonl
 
 function pathOf(issue: StandardSchemaV1.Issue): string {
   if (!issue.path || issue.path.length === 0) return "";
-  return issue.path
-    .map((segment) => (typeof segment === "object" && segment !== null ? String(segment.key) : String(segment)))
-    .join(".");
+  return issue.path.map((segment) => (typeof segment === "object" && segment !== null ? String(segment.key) : String(segment))).join(".");
 }
 
 /** Run a schema's Standard Schema validator (sync or async) on a parsed value. */

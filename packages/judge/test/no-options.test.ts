@@ -132,7 +132,12 @@ describe("judge metrics built with no options", () => {
     server.enqueue(
       "chat",
       chatJson({ statements: ["Paris is the capital of France.", "I like cats."] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "Cats are not the question." }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "Cats are not the question." },
+        ],
+      }),
       chatJson({ reason: "One statement is about cats." }),
     );
     const metric = new AnswerRelevancyMetric();

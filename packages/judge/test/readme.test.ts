@@ -48,7 +48,10 @@ function bindImports(code: string): { names: string[]; values: unknown[]; body: 
   const body = code.replace(/import\s*\{([^}]*)\}\s*from\s*"([^"]+)";\n/g, (_all, list: string, from: string) => {
     const module = MODULES[from];
     if (!module) throw new Error(`README imports an unknown module ${from}`);
-    for (const name of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+    for (const name of list
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       names.push(name);
       values.push(module[name]);
     }

@@ -65,7 +65,11 @@ describe("names", () => {
       expect(m.description.length, m.name).toBeGreaterThan(10);
       for (const [key, schema] of Object.entries(m.options)) expect(schema.help.length, `${m.name}.${key}`).toBeGreaterThan(0);
     }
-    expect(listJudgeMetrics().filter((m) => !m.higherIsBetter).map((m) => m.name)).toEqual(["hallucination", "bias", "toxicity", "misuse"]);
+    expect(
+      listJudgeMetrics()
+        .filter((m) => !m.higherIsBetter)
+        .map((m) => m.name),
+    ).toEqual(["hallucination", "bias", "toxicity", "misuse"]);
   });
 
   it("resolves the class name as an alias", () => {
@@ -114,7 +118,12 @@ describe("createJudgeMetric", () => {
     server.enqueue(
       "chat",
       chatJson({ statements: ["Paris is the capital.", "I like cats."] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "cats" }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "cats" },
+        ],
+      }),
       chatJson({ reason: "Half of it is about cats." }),
     );
     const metric = await createJudgeMetric("answer-relevancy", testJudge(server), { threshold: 0.6 });
@@ -131,7 +140,10 @@ describe("createJudgeMetric", () => {
     const result = await metric.measure(CASE);
     expect(result.score).toBeCloseTo(2 / 3, 15);
     expect(result.success).toBe(true);
-    const prompt: string = server.requestsTo("chat")[0]!.body.messages.map((m: { content: string }) => m.content).join("\n");
+    const prompt: string = server
+      .requestsTo("chat")[0]!
+      .body.messages.map((m: { content: string }) => m.content)
+      .join("\n");
     expect(prompt).toContain("Capital of France?");
     expect(prompt).toContain("Paris is the capital. I like cats.");
   });

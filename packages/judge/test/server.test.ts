@@ -65,7 +65,15 @@ describe("scripted server", () => {
   it("builds logprob replies for chat and completions", async () => {
     const content = '{"score":7}';
     server.enqueue("chat", chatText(content, { logprobs: textLogprobs(content, (t) => (t === "7" ? { "7": -0.1, "8": -2 } : undefined)) }));
-    server.enqueue("completions", completion({ tokens: [{ token: "The", logprob: null }, { token: " cat", logprob: -1.5 }] }));
+    server.enqueue(
+      "completions",
+      completion({
+        tokens: [
+          { token: "The", logprob: null },
+          { token: " cat", logprob: -1.5 },
+        ],
+      }),
+    );
     const c = await (await post("/v1/chat/completions", {})).json();
     const seven = c.choices[0].logprobs.content.find((t: { token: string }) => t.token === "7");
     expect(seven.top_logprobs.map((t: { token: string }) => t.token)).toEqual(["7", "8"]);

@@ -69,15 +69,30 @@ const tasks = [
   ["F1Batch (all refs)", rows.length, bytesAll, () => F1Batch(hyps, refs)],
   ["HotPotF1Batch (all refs)", rows.length, bytesAll, () => HotPotF1Batch(hyps, refs)],
   ["EMBatch (all refs)", rows.length, bytesAll, () => EMBatch(hyps, refs)],
-  ["F1 per call", SINGLE, bytesSingle, () => {
-    for (let i = 0; i < SINGLE; i++) F1(hyps[i], refs[i]);
-  }],
-  ["EM per call", SINGLE, bytesSingle, () => {
-    for (let i = 0; i < SINGLE; i++) EM(hyps[i], refs[i]);
-  }],
-  ["plain-JS DSPy f1 (engine NFD + regexes)", SINGLE, bytesSingle, () => {
-    for (let i = 0; i < SINGLE; i++) f1Js(hyps[i], refs[i]);
-  }],
+  [
+    "F1 per call",
+    SINGLE,
+    bytesSingle,
+    () => {
+      for (let i = 0; i < SINGLE; i++) F1(hyps[i], refs[i]);
+    },
+  ],
+  [
+    "EM per call",
+    SINGLE,
+    bytesSingle,
+    () => {
+      for (let i = 0; i < SINGLE; i++) EM(hyps[i], refs[i]);
+    },
+  ],
+  [
+    "plain-JS DSPy f1 (engine NFD + regexes)",
+    SINGLE,
+    bytesSingle,
+    () => {
+      for (let i = 0; i < SINGLE; i++) f1Js(hyps[i], refs[i]);
+    },
+  ],
 ];
 
 // CPU time of this process per task (user + system), beside tinybench's wall-clock figures: on a shared
@@ -98,8 +113,11 @@ tasks.forEach(([name, , , fn], i) =>
 );
 await bench.run();
 
-const runtime = typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
-console.log(`\n${rows.length} pairs (${(bytesAll / 1e6).toFixed(1)} MB with all references, ${(refs.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(2)} refs/pair) from ${pairsFile}`);
+const runtime =
+  typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
+console.log(
+  `\n${rows.length} pairs (${(bytesAll / 1e6).toFixed(1)} MB with all references, ${(refs.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(2)} refs/pair) from ${pairsFile}`,
+);
 console.log(`${runtime}, one thread, ${cpus()[0]?.model ?? "unknown CPU"}; ${kernelSignature()}\n`);
 console.log("| implementation | pairs/s | ns/pair | MB/s | pairs per CPU-second |");
 console.log("|---|---:|---:|---:|---:|");

@@ -28,8 +28,17 @@ describe("the checker itself", () => {
       'const g = require("../../judge/src/index.js");',
     ];
     for (const line of bad) expect(layeringViolations("metrics", root, line, file), line).not.toEqual([]);
-    const fine = ['// import "@evalkern/cli" in a comment', 'throw new Error("see @evalkern/cli for more");', 'import { z } from "./local.js";', 'import { k } from "@evalkern/core-wasm";'];
+    const fine = [
+      '// import "@evalkern/cli" in a comment',
+      'throw new Error("see @evalkern/cli for more");',
+      'import { z } from "./local.js";',
+      'import { k } from "@evalkern/core-wasm";',
+    ];
     for (const line of fine) expect(layeringViolations("metrics", root, line, file), line).toEqual([]);
-    expect(relativeImports('import type { A } from "./a.js";\nimport { b } from "./b.js";\nexport * from "./c.js";\nconst d = await import("./d.js");\nimport "./e.js";')).toEqual(["./b.js", "./c.js", "./d.js", "./e.js"]);
+    expect(
+      relativeImports(
+        'import type { A } from "./a.js";\nimport { b } from "./b.js";\nexport * from "./c.js";\nconst d = await import("./d.js");\nimport "./e.js";',
+      ),
+    ).toEqual(["./b.js", "./c.js", "./d.js", "./e.js"]);
   });
 });

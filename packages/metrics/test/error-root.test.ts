@@ -3,10 +3,23 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { errorRootProblems } from "../../../scripts/dev/error-root.mjs";
-import { EvalkernError, InvalidArgumentError, MetricValueError, PythonCompatError, PythonRegexError, RegexBudgetExceededError } from "../src/index.js";
+import {
+  EvalkernError,
+  InvalidArgumentError,
+  MetricValueError,
+  PythonCompatError,
+  PythonRegexError,
+  RegexBudgetExceededError,
+} from "../src/index.js";
 import { ScorerResultError } from "../src/byob/index.js";
 import { SqlParserNotInstalledError } from "../src/promptfoo/index.js";
-import { CommandRunnerUnavailableError, GrammarUnavailableError, JudgeRequiredError, TreeSitterNotInstalledError, WorkingDirectoryNotFoundError } from "../src/dsrs/index.js";
+import {
+  CommandRunnerUnavailableError,
+  GrammarUnavailableError,
+  JudgeRequiredError,
+  TreeSitterNotInstalledError,
+  WorkingDirectoryNotFoundError,
+} from "../src/dsrs/index.js";
 import { MetricNotLoadedError, MetricOptionError, UnknownMetricError, UnknownOptionError } from "../src/index.js";
 import {
   ConcurrentMeasureError,
@@ -45,13 +58,18 @@ const instances: Record<string, () => Error> = {
 
 /** The error classes exported by every entry point of package.json (dist paths mapped to src). */
 async function exportedErrorClasses(): Promise<string[]> {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, { default?: string } | string> };
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    exports: Record<string, { default?: string } | string>;
+  };
   const names = new Set<string>();
   for (const entry of Object.values(pkg.exports)) {
     const file = typeof entry === "string" ? entry : entry.default;
     if (!file?.endsWith(".js")) continue;
-    const mod = (await import(new URL(`../${file.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")}`, import.meta.url).href)) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(mod)) if (typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error) names.add(k);
+    const mod = (await import(
+      new URL(`../${file.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")}`, import.meta.url).href
+    )) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(mod))
+      if (typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error) names.add(k);
   }
   return [...names].sort();
 }
@@ -67,9 +85,19 @@ describe("error root", () => {
       override name = "Lower";
       override readonly code = "lower_case";
     }
-    expect(errorRootProblems({ Error: () => new Error("x"), Renamed: () => new EvalkernError("x"), Lower: () => new Lower("x"), EvalkernError: () => new EvalkernError("x") }, EvalkernError)).toEqual([
+    expect(
+      errorRootProblems(
+        {
+          Error: () => new Error("x"),
+          Renamed: () => new EvalkernError("x"),
+          Lower: () => new Lower("x"),
+          EvalkernError: () => new EvalkernError("x"),
+        },
+        EvalkernError,
+      ),
+    ).toEqual([
       "Error is not an EvalkernError",
-      'Error has code undefined',
+      "Error has code undefined",
       'Renamed has name "EvalkernError"',
       'Lower has code "lower_case"',
       "EvalkernError and Renamed share the code EVALKERN_ERROR",

@@ -43,7 +43,8 @@ function check(where: string, call: () => unknown): void {
   try {
     out = call();
   } catch (e) {
-    if (!EvalkernError.isInstance(e)) throw new Error(`${where}: untyped ${(e as Error)?.constructor?.name}: ${String((e as Error)?.message ?? e)}`);
+    if (!EvalkernError.isInstance(e))
+      throw new Error(`${where}: untyped ${(e as Error)?.constructor?.name}: ${String((e as Error)?.message ?? e)}`);
     const code = (e as { code?: unknown }).code;
     if (code !== undefined && typeof code !== "string") throw new Error(`${where}: error code ${String(code)} is not a string`);
     return;
@@ -54,12 +55,103 @@ function check(where: string, call: () => unknown): void {
 // --- generators ----------------------------------------------------------------------------------------
 
 const PIECES = [
-  "a", "the", "an", "A", "B", "c", "J", "I", "x", "yes", "no", "Yes", "true", "False", "nope", "correct", "yesterday",
-  "0", "1", "7", "42", "-", ",", ".", "3.50", "1,000", "#### ", "\\boxed{", "}", "{", "(", ")", "[", "]", "'", '"', ":", "\\",
-  " ", "  ", "\n", "\t", "\u00a0", "\u2028", "\u001c", "\u3000", "\ufeff", "answer is ", "option (", "The answer is (",
-  "é", "e\u0301", "İ", "ı", "ß", "Σ", "ς", "\u212a", "٣", "²", "①", "日本", "東京", "😀", "👍🏽", "\u200d", "\ud835", "\udc00",
-  "\\d+", "\\w", "\\b", ".*", "(a|b)", "a{2}", "[a-z]", "(?i)", "\\1", "(?=x)", "^", "$", "*", "+", "?",
-  "NaN", "Infinity", "inf", "1e400", "0x10", "1_000", "None", "True", "null", "{\"a\": 1}", "['a', 1]", "(1, 2)", "{1, 2}", "b'x'",
+  "a",
+  "the",
+  "an",
+  "A",
+  "B",
+  "c",
+  "J",
+  "I",
+  "x",
+  "yes",
+  "no",
+  "Yes",
+  "true",
+  "False",
+  "nope",
+  "correct",
+  "yesterday",
+  "0",
+  "1",
+  "7",
+  "42",
+  "-",
+  ",",
+  ".",
+  "3.50",
+  "1,000",
+  "#### ",
+  "\\boxed{",
+  "}",
+  "{",
+  "(",
+  ")",
+  "[",
+  "]",
+  "'",
+  '"',
+  ":",
+  "\\",
+  " ",
+  "  ",
+  "\n",
+  "\t",
+  "\u00a0",
+  "\u2028",
+  "\u001c",
+  "\u3000",
+  "\ufeff",
+  "answer is ",
+  "option (",
+  "The answer is (",
+  "é",
+  "e\u0301",
+  "İ",
+  "ı",
+  "ß",
+  "Σ",
+  "ς",
+  "\u212a",
+  "٣",
+  "²",
+  "①",
+  "日本",
+  "東京",
+  "😀",
+  "👍🏽",
+  "\u200d",
+  "\ud835",
+  "\udc00",
+  "\\d+",
+  "\\w",
+  "\\b",
+  ".*",
+  "(a|b)",
+  "a{2}",
+  "[a-z]",
+  "(?i)",
+  "\\1",
+  "(?=x)",
+  "^",
+  "$",
+  "*",
+  "+",
+  "?",
+  "NaN",
+  "Infinity",
+  "inf",
+  "1e400",
+  "0x10",
+  "1_000",
+  "None",
+  "True",
+  "null",
+  '{"a": 1}',
+  "['a', 1]",
+  "(1, 2)",
+  "{1, 2}",
+  "b'x'",
 ];
 const text: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((a) => a.join("")) },
@@ -116,8 +208,18 @@ const metadata: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const BYOB = [
-  byob.exactMatch, byob.contains, byob.f1Token, byob.regexMatch, byob.bleu, byob.rouge, byob.chrf, byob.retrievalMetrics,
-  byob.multipleChoiceAcc, byob.mcqLetterExtract, byob.gsm8kAnswer, byob.booleanYesno,
+  byob.exactMatch,
+  byob.contains,
+  byob.f1Token,
+  byob.regexMatch,
+  byob.bleu,
+  byob.rouge,
+  byob.chrf,
+  byob.retrievalMetrics,
+  byob.multipleChoiceAcc,
+  byob.mcqLetterExtract,
+  byob.gsm8kAnswer,
+  byob.booleanYesno,
 ];
 const anyOfAll = byob.anyOf(...BYOB);
 
@@ -127,89 +229,122 @@ const TIMEOUT = 300_000;
 const RUNS = { byob: 20_000, dspy: 25_000, evalwire: 20_000, common: 20_000, lmeval: 15_000 };
 
 describe(`fuzz: ${Object.values(RUNS).reduce((a, b) => a + b, 0)} generated inputs, 0 untyped errors, 0 non-finite results`, () => {
-  test(`BYOB scorers (${RUNS.byob} samples × ${BYOB.length} scorers)`, () => {
-    fc.assert(
-      fc.property(maybe(text), maybe(fc.oneof(text, number)), metadata, fc.nat(7), (response, target, md, pick) => {
-        const sample = pick % 2 === 0 ? { response, target, metadata: md } : nullProto({ response, target, metadata: md });
-        for (const fn of BYOB) check(fn.name, () => fn(sample as never));
-        if (pick === 0) check("anyOf", () => anyOfAll(sample as never));
-      }),
-      { numRuns: RUNS.byob },
-    );
-    check("aggregateScores", () => byob.aggregateScores([{ a: 1, b: true }, { a: 0.5 }], "x"));
-  }, TIMEOUT);
+  test(
+    `BYOB scorers (${RUNS.byob} samples × ${BYOB.length} scorers)`,
+    () => {
+      fc.assert(
+        fc.property(maybe(text), maybe(fc.oneof(text, number)), metadata, fc.nat(7), (response, target, md, pick) => {
+          const sample = pick % 2 === 0 ? { response, target, metadata: md } : nullProto({ response, target, metadata: md });
+          for (const fn of BYOB) check(fn.name, () => fn(sample as never));
+          if (pick === 0) check("anyOf", () => anyOfAll(sample as never));
+        }),
+        { numRuns: RUNS.byob },
+      );
+      check("aggregateScores", () => byob.aggregateScores([{ a: 1, b: true }, { a: 0.5 }], "x"));
+    },
+    TIMEOUT,
+  );
 
-  test(`DSPy answer metrics (${RUNS.dspy} samples)`, () => {
-    fc.assert(
-      fc.property(maybe(text), maybe(textList), maybe(fc.oneof(text, textList)), fc.oneof(fc.double({ min: -1, max: 2 }), value), (pred, answers, context, frac) => {
-        check("EM", () => dspy.EM(pred as never, answers as never));
-        check("F1", () => dspy.F1(pred as never, answers as never));
-        check("HotPotF1", () => dspy.HotPotF1(pred as never, answers as never));
-        check("normalizeText", () => dspy.normalizeText(pred as never));
-        check("dprNormalize", () => dspy.dprNormalize(pred as never));
-        const example = { answer: Array.isArray(answers) && answers.length === 1 ? answers[0] : answers };
-        check("answerExactMatch", () => dspy.answerExactMatch(example as never, { answer: pred } as never, undefined, frac as never));
-        check("answerPassageMatch", () => dspy.answerPassageMatch(example as never, { context } as never));
-      }),
-      { numRuns: RUNS.dspy },
-    );
-  }, TIMEOUT);
+  test(
+    `DSPy answer metrics (${RUNS.dspy} samples)`,
+    () => {
+      fc.assert(
+        fc.property(
+          maybe(text),
+          maybe(textList),
+          maybe(fc.oneof(text, textList)),
+          fc.oneof(fc.double({ min: -1, max: 2 }), value),
+          (pred, answers, context, frac) => {
+            check("EM", () => dspy.EM(pred as never, answers as never));
+            check("F1", () => dspy.F1(pred as never, answers as never));
+            check("HotPotF1", () => dspy.HotPotF1(pred as never, answers as never));
+            check("normalizeText", () => dspy.normalizeText(pred as never));
+            check("dprNormalize", () => dspy.dprNormalize(pred as never));
+            const example = { answer: Array.isArray(answers) && answers.length === 1 ? answers[0] : answers };
+            check("answerExactMatch", () => dspy.answerExactMatch(example as never, { answer: pred } as never, undefined, frac as never));
+            check("answerPassageMatch", () => dspy.answerPassageMatch(example as never, { context } as never));
+          },
+        ),
+        { numRuns: RUNS.dspy },
+      );
+    },
+    TIMEOUT,
+  );
 
-  test(`evalwire evaluators (${RUNS.evalwire} samples)`, () => {
-    const schemas: unknown[] = [
-      { type: "object", properties: { a: { type: "integer", minimum: 0 }, b: { type: "string", pattern: "^\\d+$" } }, required: ["a"] },
-      { type: "array", items: { type: "number", multipleOf: 0.01 }, uniqueItems: true },
-      { enum: [1, "a", null, true] },
-      { anyOf: [{ type: "string", maxLength: 3 }, { type: "number" }] },
-    ];
-    const fixed = [
-      evalwire.makeMembershipEvaluator(),
-      evalwire.makeExactMatchEvaluator(),
-      evalwire.makeContainsEvaluator(),
-      evalwire.makeRegexEvaluator(),
-      evalwire.makeJsonMatchEvaluator(),
-      evalwire.makeJsonMatchEvaluator(["a", "missing"]),
-      evalwire.makeNumericToleranceEvaluator(),
-      evalwire.makeNumericToleranceEvaluator(1e-6, 0.01),
-      ...schemas.map((s) => evalwire.makeSchemaEvaluator(s)),
-    ];
-    const expected = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ expected_output: fc.oneof(text, textList, value) }, { requiredKeys: [] }) },
-      { weight: 1, arbitrary: value },
-    );
-    const output = fc.oneof(text, value, textList);
-    fc.assert(
-      fc.property(output, expected, fc.oneof(fc.integer({ min: -2, max: 25 }), value), (out, exp, K) => {
-        for (const ev of fixed) check(ev.name, () => ev(out, exp));
-        check("top_k", () => evalwire.makeTopKEvaluator(K as never)(out, exp));
-      }),
-      { numRuns: RUNS.evalwire },
-    );
-  }, TIMEOUT);
+  test(
+    `evalwire evaluators (${RUNS.evalwire} samples)`,
+    () => {
+      const schemas: unknown[] = [
+        { type: "object", properties: { a: { type: "integer", minimum: 0 }, b: { type: "string", pattern: "^\\d+$" } }, required: ["a"] },
+        { type: "array", items: { type: "number", multipleOf: 0.01 }, uniqueItems: true },
+        { enum: [1, "a", null, true] },
+        { anyOf: [{ type: "string", maxLength: 3 }, { type: "number" }] },
+      ];
+      const fixed = [
+        evalwire.makeMembershipEvaluator(),
+        evalwire.makeExactMatchEvaluator(),
+        evalwire.makeContainsEvaluator(),
+        evalwire.makeRegexEvaluator(),
+        evalwire.makeJsonMatchEvaluator(),
+        evalwire.makeJsonMatchEvaluator(["a", "missing"]),
+        evalwire.makeNumericToleranceEvaluator(),
+        evalwire.makeNumericToleranceEvaluator(1e-6, 0.01),
+        ...schemas.map((s) => evalwire.makeSchemaEvaluator(s)),
+      ];
+      const expected = fc.oneof(
+        { weight: 3, arbitrary: fc.record({ expected_output: fc.oneof(text, textList, value) }, { requiredKeys: [] }) },
+        { weight: 1, arbitrary: value },
+      );
+      const output = fc.oneof(text, value, textList);
+      fc.assert(
+        fc.property(output, expected, fc.oneof(fc.integer({ min: -2, max: 25 }), value), (out, exp, K) => {
+          for (const ev of fixed) check(ev.name, () => ev(out, exp));
+          check("top_k", () => evalwire.makeTopKEvaluator(K as never)(out, exp));
+        }),
+        { numRuns: RUNS.evalwire },
+      );
+    },
+    TIMEOUT,
+  );
 
-  test(`common scorers: levenshtein, numericDiff, JSONDiff, ListContains (${RUNS.common} samples)`, () => {
-    fc.assert(
-      fc.property(maybe(text), maybe(text), maybe(number), maybe(number), value, value, (a, b, x, y, u, v) => {
-        check("levenshtein", () => common.levenshtein(a as never, b as never));
-        check("levenshteinSimilarity", () => common.levenshteinSimilarity(a as never, b as never));
-        check("Levenshtein", () => common.Levenshtein({ output: a, expected: b }));
-        check("numericDiff", () => common.numericDiff(x as never, y as never));
-        check("NumericDiff", () => common.NumericDiff({ output: x as never, expected: y as never }));
-        check("JSONDiff", () => common.JSONDiff({ output: u, expected: v }));
-        check("ListContains", () => common.ListContains({ output: u as never, expected: v as never }));
-      }),
-      { numRuns: RUNS.common },
-    );
-  }, TIMEOUT);
+  test(
+    `common scorers: levenshtein, numericDiff, JSONDiff, ListContains (${RUNS.common} samples)`,
+    () => {
+      fc.assert(
+        fc.property(maybe(text), maybe(text), maybe(number), maybe(number), value, value, (a, b, x, y, u, v) => {
+          check("levenshtein", () => common.levenshtein(a as never, b as never));
+          check("levenshteinSimilarity", () => common.levenshteinSimilarity(a as never, b as never));
+          check("Levenshtein", () => common.Levenshtein({ output: a, expected: b }));
+          check("numericDiff", () => common.numericDiff(x as never, y as never));
+          check("NumericDiff", () => common.NumericDiff({ output: x as never, expected: y as never }));
+          check("JSONDiff", () => common.JSONDiff({ output: u, expected: v }));
+          check("ListContains", () => common.ListContains({ output: u as never, expected: v as never }));
+        }),
+        { numRuns: RUNS.common },
+      );
+    },
+    TIMEOUT,
+  );
 
-  test(`lm-eval multiple choice (${RUNS.lmeval} samples)`, () => {
-    const gold = fc.oneof(number, text, fc.array(fc.oneof(fc.integer({ min: -3, max: 5 }), text), { maxLength: 3 }), value);
-    fc.assert(
-      fc.property(gold, maybe(textList), maybe(fc.array(number, { maxLength: 4 })), maybe(fc.array(fc.boolean(), { maxLength: 4 })), fc.boolean(), (g, choices, logprobs, isGreedy, floats) => {
-        const input = { gold: g, choices, logprobs, isGreedy };
-        check("multipleChoice", () => lmeval.multipleChoice(input as never, { numbers: floats ? "float" : "index" }));
-      }),
-      { numRuns: RUNS.lmeval },
-    );
-  }, TIMEOUT);
+  test(
+    `lm-eval multiple choice (${RUNS.lmeval} samples)`,
+    () => {
+      const gold = fc.oneof(number, text, fc.array(fc.oneof(fc.integer({ min: -3, max: 5 }), text), { maxLength: 3 }), value);
+      fc.assert(
+        fc.property(
+          gold,
+          maybe(textList),
+          maybe(fc.array(number, { maxLength: 4 })),
+          maybe(fc.array(fc.boolean(), { maxLength: 4 })),
+          fc.boolean(),
+          (g, choices, logprobs, isGreedy, floats) => {
+            const input = { gold: g, choices, logprobs, isGreedy };
+            check("multipleChoice", () => lmeval.multipleChoice(input as never, { numbers: floats ? "float" : "index" }));
+          },
+        ),
+        { numRuns: RUNS.lmeval },
+      );
+    },
+    TIMEOUT,
+  );
 });

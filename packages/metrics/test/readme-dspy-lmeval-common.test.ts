@@ -45,7 +45,10 @@ describe("README-dspy-lmeval-common.md examples", () => {
       const match = importLine.exec(ex.code);
       expect(match, "the example starts with one import from @evalkern/metrics").not.toBeNull();
       const mod = MODULES[match![2]!]!;
-      const names = match![1]!.split(",").map((s) => s.trim()).filter(Boolean);
+      const names = match![1]!
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       for (const name of names) expect(mod[name], `${match![2]} exports ${name}`).toBeDefined();
       const printed: string[] = [];
       const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };

@@ -29,10 +29,7 @@ await ready();
  * metrics are ready on import; the rule metrics (`byob-f1`, `evalwire-regex`, …) load on first use: call
  * `await loadMetrics()` from `@evalkern/metrics/registry` once (e.g. in a setup file) before using them.
  */
-export type MatcherMetric =
-  | BuiltinMetricName
-  | (string & {})
-  | ((hypothesis: string, references: readonly string[]) => number);
+export type MatcherMetric = BuiltinMetricName | (string & {}) | ((hypothesis: string, references: readonly string[]) => number);
 
 export interface ScoreOptions {
   /** The reference of a single output. */
@@ -76,12 +73,14 @@ export function evalScore(received: unknown, metric: MatcherMetric, options: Sco
   const opts = options.options ?? {};
   if (typeof received === "string") {
     const refs = options.reference !== undefined ? [options.reference] : ((options.references ?? []) as readonly unknown[]);
-    if (refs.length === 0 || refs.some((r) => typeof r !== "string")) throw new TypeError("give { reference } or { references: string[] } for a single output");
+    if (refs.length === 0 || refs.some((r) => typeof r !== "string"))
+      throw new TypeError("give { reference } or { references: string[] } for a single output");
     return sentence(metric, received, refs as string[], opts);
   }
   if (Array.isArray(received) && received.every((x) => typeof x === "string")) {
     const refs = options.references;
-    if (!Array.isArray(refs) || refs.length !== received.length) throw new TypeError(`give { references } with one entry per output (${received.length})`);
+    if (!Array.isArray(refs) || refs.length !== received.length)
+      throw new TypeError(`give { references } with one entry per output (${received.length})`);
     // refs[i] holds the references of received[i]
     const lists = refs.map((r) => (typeof r === "string" ? [r] : [...(r as readonly string[])]));
     if (typeof metric === "function") {
@@ -107,8 +106,16 @@ function preview(value: unknown): string {
 
 type MatcherResult = { pass: boolean; message: () => string; actual?: unknown; expected?: unknown };
 
-function compare(received: unknown, metric: MatcherMetric, threshold: number, options: ScoreOptions | undefined, atLeast: boolean, isNot: boolean): MatcherResult {
-  if (typeof threshold !== "number" || !Number.isFinite(threshold)) throw new TypeError("the threshold must be a finite number (0–1 scale)");
+function compare(
+  received: unknown,
+  metric: MatcherMetric,
+  threshold: number,
+  options: ScoreOptions | undefined,
+  atLeast: boolean,
+  isNot: boolean,
+): MatcherResult {
+  if (typeof threshold !== "number" || !Number.isFinite(threshold))
+    throw new TypeError("the threshold must be a finite number (0–1 scale)");
   const score = evalScore(received, metric, options);
   const pass = atLeast ? score >= threshold : score <= threshold;
   const what = `${metricLabel(metric)} ${score.toFixed(4)} (0–1 scale)`;
@@ -160,10 +167,22 @@ async function passMetric(received: unknown, metric: MeasurableMetric, isNot: bo
 
 /** The matchers, for `expect.extend` in setups that do not import this module's side effect. */
 export const evalkernMatchers = {
-  toScoreAtLeast(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
+  toScoreAtLeast(
+    this: { isNot?: boolean },
+    received: unknown,
+    metric: MatcherMetric,
+    threshold: number,
+    options?: ScoreOptions,
+  ): MatcherResult {
     return compare(received, metric, threshold, options, true, this.isNot === true);
   },
-  toScoreAtMost(this: { isNot?: boolean }, received: unknown, metric: MatcherMetric, threshold: number, options?: ScoreOptions): MatcherResult {
+  toScoreAtMost(
+    this: { isNot?: boolean },
+    received: unknown,
+    metric: MatcherMetric,
+    threshold: number,
+    options?: ScoreOptions,
+  ): MatcherResult {
     return compare(received, metric, threshold, options, false, this.isNot === true);
   },
   /** `await expect(testCase).toPassMetric(new FaithfulnessMetric())`: DeepEval's assert_test for one metric. */

@@ -3,7 +3,13 @@
 import { corpusBleu, corpusChrf, rougeScore, sentenceBleu, sentenceChrf, tokenF1 } from "@evalkern/core-wasm";
 import { EM } from "@evalkern/metrics/dspy";
 import { levenshteinSimilarity } from "@evalkern/metrics/common";
-import { BUILTIN_METRIC_NAMES, MetricNotLoadedError, UnknownMetricError, UnknownOptionError, loadMetrics } from "@evalkern/metrics/registry";
+import {
+  BUILTIN_METRIC_NAMES,
+  MetricNotLoadedError,
+  UnknownMetricError,
+  UnknownOptionError,
+  loadMetrics,
+} from "@evalkern/metrics/registry";
 import { describe, expect, it } from "vitest";
 import { evalScore, type MatcherMetric } from "../src/index.js";
 
@@ -21,10 +27,13 @@ describe("matchers over the registry", () => {
       expect(evalScore(h, "chrf", { references: refs, options: { beta: 3 } })).toBe(sentenceChrf(h, refs, { beta: 3 }).score / 100);
       expect(evalScore(h, "chrf++", { references: refs })).toBe(sentenceChrf(h, refs, { wordOrder: 2 }).score / 100);
       for (const t of ["rouge1", "rouge2", "rougeL", "rougeLsum"] as const) {
-        const want = (rougeScore(h, refs, { types: [t], useStemmer: true }) as unknown as Record<string, { fmeasure: number }>)[t]!.fmeasure;
+        const want = (rougeScore(h, refs, { types: [t], useStemmer: true }) as unknown as Record<string, { fmeasure: number }>)[t]!
+          .fmeasure;
         expect(evalScore(h, t, { references: refs, options: { useStemmer: true } })).toBe(want);
       }
-      expect(evalScore(h, "rouge", { references: refs })).toBe((rougeScore(h, refs, { types: ["rougeL"] }) as unknown as Record<string, { fmeasure: number }>).rougeL!.fmeasure);
+      expect(evalScore(h, "rouge", { references: refs })).toBe(
+        (rougeScore(h, refs, { types: ["rougeL"] }) as unknown as Record<string, { fmeasure: number }>).rougeL!.fmeasure,
+      );
       expect(evalScore(h, "f1", { references: refs, options: { mode: "byob" } })).toBe(tokenF1(h, refs, { mode: "byob" }).f1);
       expect(evalScore(h, "tokenF1", { references: refs })).toBe(tokenF1(h, refs).f1);
       expect(evalScore(h, "em", { references: refs })).toBe(EM(h, refs) ? 1 : 0);

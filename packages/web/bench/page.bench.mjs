@@ -31,13 +31,34 @@ copyFileSync(file, join(dir, "bench.jsonl"));
 
 // ---- the CLI
 const t0 = performance.now();
-const out = noCli ? JSON.stringify({ metrics: [], timings: { scoreMs: NaN } }) : execFileSync(process.execPath, [cli, "score", file, "-o", join(dir, "cli.scored.jsonl"), "--json", "--no-progress", "--workers", String(cores), "--report", join(dir, "cli.report.html")], { encoding: "utf8", maxBuffer: 1 << 26 });
+const out = noCli
+  ? JSON.stringify({ metrics: [], timings: { scoreMs: NaN } })
+  : execFileSync(
+      process.execPath,
+      [
+        cli,
+        "score",
+        file,
+        "-o",
+        join(dir, "cli.scored.jsonl"),
+        "--json",
+        "--no-progress",
+        "--workers",
+        String(cores),
+        "--report",
+        join(dir, "cli.report.html"),
+      ],
+      { encoding: "utf8", maxBuffer: 1 << 26 },
+    );
 const cliMs = performance.now() - t0;
 const cliJson = JSON.parse(out);
 
 // ---- the page
 const server = await startServer({ root: join(pkg, "dist"), mounts: { "/data/": dir } });
-const browser = await chromium.launch({ executablePath: process.env.EVALKERN_CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+const browser = await chromium.launch({
+  executablePath: process.env.EVALKERN_CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-dev-shm-usage"],
+});
 let page;
 try {
   page = await browser.newPage();
@@ -67,16 +88,24 @@ try {
 
   const pageRate = (rows / result.elapsedMs) * 1000;
   const pageScoreRate = (rows / result.scoreMs) * 1000;
-  console.log(`rows: ${rows.toLocaleString("en-US")} (seed 9), metrics: ${Object.keys(result.metrics).join(", ")}, cores: ${cores}, 1000-resample CIs`);
-  console.log(`page (Chromium, ${result.workers} Web Workers): ${(result.elapsedMs / 1000).toFixed(2)} s from Score to done → ${Math.round(pageRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(result.scoreMs / 1000).toFixed(2)} s → ${Math.round(pageScoreRate).toLocaleString("en-US")} rows/s)`);
+  console.log(
+    `rows: ${rows.toLocaleString("en-US")} (seed 9), metrics: ${Object.keys(result.metrics).join(", ")}, cores: ${cores}, 1000-resample CIs`,
+  );
+  console.log(
+    `page (Chromium, ${result.workers} Web Workers): ${(result.elapsedMs / 1000).toFixed(2)} s from Score to done → ${Math.round(pageRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(result.scoreMs / 1000).toFixed(2)} s → ${Math.round(pageScoreRate).toLocaleString("en-US")} rows/s)`,
+  );
   console.log(`main thread while scoring: ${frames.n} frames, longest gap ${Math.round(frames.maxGap)} ms`);
   let same = true;
   if (!noCli) {
     same = cliJson.metrics.every((m) => JSON.stringify(m.corpus) === JSON.stringify(result.metrics[m.name].scores));
     const cliRate = (rows / cliMs) * 1000;
     const cliScoreRate = (rows / cliJson.timings.scoreMs) * 1000;
-    console.log(`CLI  (evalkern score --report, ${cores} worker threads): ${(cliMs / 1000).toFixed(2)} s wall → ${Math.round(cliRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(cliJson.timings.scoreMs / 1000).toFixed(2)} s → ${Math.round(cliScoreRate).toLocaleString("en-US")} rows/s)`);
-    console.log(`page / CLI: ${((pageRate / cliRate) * 100).toFixed(0)} % of the CLI's throughput end to end, ${((pageScoreRate / cliScoreRate) * 100).toFixed(0)} % in the scoring phase alone (target ≥ 50 %)`);
+    console.log(
+      `CLI  (evalkern score --report, ${cores} worker threads): ${(cliMs / 1000).toFixed(2)} s wall → ${Math.round(cliRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(cliJson.timings.scoreMs / 1000).toFixed(2)} s → ${Math.round(cliScoreRate).toLocaleString("en-US")} rows/s)`,
+    );
+    console.log(
+      `page / CLI: ${((pageRate / cliRate) * 100).toFixed(0)} % of the CLI's throughput end to end, ${((pageScoreRate / cliScoreRate) * 100).toFixed(0)} % in the scoring phase alone (target ≥ 50 %)`,
+    );
     console.log(`corpus scores identical to the CLI's: ${same ? "yes" : "NO"}`);
   }
   if (!same) process.exitCode = 1;

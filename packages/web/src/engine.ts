@@ -71,7 +71,8 @@ export class WorkerPool {
 
   #ask(w: Worker, msg: unknown): Promise<void> {
     return new Promise((resolve, reject) => {
-      w.onmessage = (ev: MessageEvent<FromScoreWorker>) => (ev.data.type === "ready" ? resolve() : ev.data.type === "error" ? reject(new Error(ev.data.message)) : undefined);
+      w.onmessage = (ev: MessageEvent<FromScoreWorker>) =>
+        ev.data.type === "ready" ? resolve() : ev.data.type === "error" ? reject(new Error(ev.data.message)) : undefined;
       w.onerror = (ev) => reject(new Error(ev.message || "worker failed to start"));
       w.postMessage(msg);
     });
@@ -104,7 +105,12 @@ export interface ScoreJob {
 }
 
 /** The byte offset and line of the first data record (after a BOM and the CSV header), and the header. */
-export async function dataStart(blob: Blob, format: "jsonl" | "csv", delimiter: string, parseHeader: (text: string) => string[]): Promise<{ offset: number; line: number; header: string[] | null }> {
+export async function dataStart(
+  blob: Blob,
+  format: "jsonl" | "csv",
+  delimiter: string,
+  parseHeader: (text: string) => string[],
+): Promise<{ offset: number; line: number; header: string[] | null }> {
   const head = new Uint8Array(await blob.slice(0, 3).arrayBuffer());
   const bom = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   if (format === "jsonl") return { offset: bom, line: 1, header: null };
@@ -134,7 +140,12 @@ async function* blobBlocks(blob: Blob, start: number): AsyncGenerator<{ bytes: U
 }
 
 /** Score a Blob on the pool (already initialised with the job's metrics). */
-export async function scoreBlob(pool: WorkerPool, job: ScoreJob, start: { offset: number; line: number }, header: readonly string[] | null): Promise<ScoredBlob> {
+export async function scoreBlob(
+  pool: WorkerPool,
+  job: ScoreJob,
+  start: { offset: number; line: number },
+  header: readonly string[] | null,
+): Promise<ScoredBlob> {
   const t0 = performance.now();
   const { blob, format, delimiter } = job;
   const totalWidth = job.widths.reduce((a, b) => a + b, 0);

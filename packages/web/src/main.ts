@@ -30,7 +30,16 @@ export interface EvalkernResult {
   /** Rows of the input: records, scored, bad. */
   readonly rows: { readonly records: number; readonly scored: number; readonly bad: number };
   /** metric → headline corpus score and its 95% CI, plus every column's. */
-  readonly metrics: Record<string, { score: number; ci: { lower: number; upper: number; ci: number } | null; scores: Record<string, number>; cis: Record<string, { lower: number; upper: number; ci: number }>; signature: string }>;
+  readonly metrics: Record<
+    string,
+    {
+      score: number;
+      ci: { lower: number; upper: number; ci: number } | null;
+      scores: Record<string, number>;
+      cis: Record<string, { lower: number; upper: number; ci: number }>;
+      signature: string;
+    }
+  >;
   readonly baseline?: EvalkernResult;
   /** From Score to done (scoring, CIs, report), and the scoring phase alone. */
   readonly elapsedMs: number;
@@ -112,7 +121,9 @@ async function readInput(blob: Blob, name: string): Promise<Input> {
   const sample = sampleRecords(head, format, delimiter, { complete: blob.size <= 1 << 20 });
   if (sample.rows.length === 0 && sample.errors.length > 0) {
     const e = sample.errors[0]!;
-    throw new InputError(`${name}, line ${e.line}: ${e.message} — no row of the first ${sample.lines} lines could be read as ${format === "jsonl" ? "a JSON object" : "a CSV record"}`);
+    throw new InputError(
+      `${name}, line ${e.line}: ${e.message} — no row of the first ${sample.lines} lines could be read as ${format === "jsonl" ? "a JSON object" : "a CSV record"}`,
+    );
   }
   if (sample.rows.length === 0) throw new InputError(`${name} has no rows`);
   return { blob, name, format, delimiter, sample };
@@ -192,7 +203,10 @@ async function setInput(blob: Blob, name: string): Promise<void> {
   showFields(input.sample);
   if (input.sample.errors.length) {
     const e = input.sample.errors[0]!;
-    showMessage(`${name}, line ${e.line}: ${e.message} (rows that cannot be read are reported as bad rows, with their line, and not scored)`, "warn");
+    showMessage(
+      `${name}, line ${e.line}: ${e.message} (rows that cannot be read are reported as bad rows, with their line, and not scored)`,
+      "warn",
+    );
   }
   $<HTMLButtonElement>("score").disabled = false;
   setState("ready");
@@ -259,7 +273,10 @@ function buildMetrics(): void {
   for (const arg of fromUrl ? fromUrl.split(",").filter(Boolean) : DEFAULT_METRICS) {
     const p = parseMetricArg(arg, types);
     const def = findMetric(p.name);
-    if (!def) throw new InputError(`?metrics: unknown metric ${JSON.stringify(p.name)}; known metrics: ${metricDefs.map((m) => m.name).join(", ")}`);
+    if (!def)
+      throw new InputError(
+        `?metrics: unknown metric ${JSON.stringify(p.name)}; known metrics: ${metricDefs.map((m) => m.name).join(", ")}`,
+      );
     want.set(def.name, p.options);
   }
   const box = $("metrics");
@@ -301,7 +318,8 @@ function buildMetrics(): void {
           el = document.createElement("input");
           el.type = s.type === "integer" || s.type === "number" ? "number" : "text";
           if (s.type === "number") el.step = "any";
-          el.placeholder = s.default !== undefined ? String(s.default) : s.type === "string[]" ? (s.values ? s.values.slice(0, 3).join(",") : "a,b") : "";
+          el.placeholder =
+            s.default !== undefined ? String(s.default) : s.type === "string[]" ? (s.values ? s.values.slice(0, 3).join(",") : "a,b") : "";
           el.size = 8;
         }
         el.dataset.option = key;
@@ -372,7 +390,14 @@ function rate(records: number, ms: number): string {
   return `${Math.round(r).toLocaleString("en-US")} rows/s`;
 }
 
-async function scoreInput(inp: Input, specs: readonly NormalizedMetric[], widths: number[], fields: ReturnType<typeof resolveFields>, label: string, signal: AbortSignal): Promise<ScoredBlob> {
+async function scoreInput(
+  inp: Input,
+  specs: readonly NormalizedMetric[],
+  widths: number[],
+  fields: ReturnType<typeof resolveFields>,
+  label: string,
+  signal: AbortSignal,
+): Promise<ScoredBlob> {
   const start = await dataStart(inp.blob, inp.format, inp.delimiter, (text) => {
     const recs = parseCsv(text, inp.delimiter, 1);
     const first = recs[0];
@@ -392,7 +417,11 @@ async function scoreInput(inp: Input, specs: readonly NormalizedMetric[], widths
       rows: rowsOutput(specs, "jsonl", ",", []),
       signal,
       onProgress: (p) =>
-        progressUi(label, p.bytes / Math.max(1, p.totalBytes), `${p.records.toLocaleString("en-US")} rows · ${rate(p.records, p.elapsedMs)} · ${(p.elapsedMs / 1000).toFixed(1)} s`),
+        progressUi(
+          label,
+          p.bytes / Math.max(1, p.totalBytes),
+          `${p.records.toLocaleString("en-US")} rows · ${rate(p.records, p.elapsedMs)} · ${(p.elapsedMs / 1000).toFixed(1)} s`,
+        ),
     },
     start,
     start.header,
@@ -404,7 +433,13 @@ function stem(name: string): string {
   return base.replace(/\.(jsonl|ndjson|json|csv|tsv)$/i, "") || "input";
 }
 
-async function manifestOf(inp: Input, scored: ScoredBlob, chosen: readonly ChosenMetric[], specs: readonly NormalizedMetric[], fields: { hypothesis: string; references: string[]; id?: string }): Promise<ReportManifest> {
+async function manifestOf(
+  inp: Input,
+  scored: ScoredBlob,
+  chosen: readonly ChosenMetric[],
+  specs: readonly NormalizedMetric[],
+  fields: { hypothesis: string; references: string[]; id?: string },
+): Promise<ReportManifest> {
   const summary = await corpusSummary(scored.run);
   const metrics = runMetrics(chosen, { metrics: summary, metricSpecs: specs });
   return {
@@ -435,7 +470,11 @@ function statsJob(req: StatsRequest, transfer: Transferable[]): Promise<Extract<
   });
 }
 
-function resultOf(scored: ScoredBlob, manifest: ReportManifest, ci: Record<string, Record<string, { lower: number; upper: number; ci: number }>>): Omit<EvalkernResult, "elapsedMs" | "scoreMs" | "workers" | "rowsPerSecond"> {
+function resultOf(
+  scored: ScoredBlob,
+  manifest: ReportManifest,
+  ci: Record<string, Record<string, { lower: number; upper: number; ci: number }>>,
+): Omit<EvalkernResult, "elapsedMs" | "scoreMs" | "workers" | "rowsPerSecond"> {
   const metrics: EvalkernResult["metrics"] = {};
   for (const m of manifest.metrics) {
     const cis = ci[m.name] ?? {};
@@ -452,14 +491,28 @@ function showScores(manifest: ReportManifest, ci: Record<string, Record<string, 
   const tbody = $("scores").querySelector("tbody")!;
   tbody.replaceChildren();
   for (const m of manifest.metrics) {
-    const cols = m.columns.length ? [{ column: m.headline, key: "score" }, ...m.columns.filter((c) => c.column !== m.headline)] : [{ column: m.headline, key: "score" }];
+    const cols = m.columns.length
+      ? [{ column: m.headline, key: "score" }, ...m.columns.filter((c) => c.column !== m.headline)]
+      : [{ column: m.headline, key: "score" }];
     for (const c of cols) {
       const tr = document.createElement("tr");
       tr.dataset.metric = m.name;
       tr.dataset.column = c.column;
       const k = ci[m.name]?.[c.column];
-      const label = m.columns.length === 0 ? m.name : c.key === "score" ? `${m.name} (${m.headline})` : c.key.startsWith(m.name) ? c.key : `${m.name}.${c.key}`;
-      const cells = [label, fmt(m.corpus[c.column], m.scale), k ? `${fmt(k.lower, m.scale)} – ${fmt(k.upper, m.scale)}` : "–", `${m.scale === 100 ? "0–100" : "0–1"} ${m.higherIsBetter ? "↑" : "↓"}`];
+      const label =
+        m.columns.length === 0
+          ? m.name
+          : c.key === "score"
+            ? `${m.name} (${m.headline})`
+            : c.key.startsWith(m.name)
+              ? c.key
+              : `${m.name}.${c.key}`;
+      const cells = [
+        label,
+        fmt(m.corpus[c.column], m.scale),
+        k ? `${fmt(k.lower, m.scale)} – ${fmt(k.upper, m.scale)}` : "–",
+        `${m.scale === 100 ? "0–100" : "0–1"} ${m.higherIsBetter ? "↑" : "↓"}`,
+      ];
       cells.forEach((t, i) => {
         const td = document.createElement(i === 0 ? "th" : "td");
         td.textContent = t;
@@ -558,17 +611,31 @@ async function run(): Promise<void> {
     const manifest = await manifestOf(input, system, chosen, specs, fields);
     const baseManifest = base && baseline ? await manifestOf(baseline, base, chosen, specs, fields) : undefined;
     const sysInput: ScoredInput = { run: system.run, manifest, output: system.output };
-    const baseInput: ScoredInput | undefined = base && baseManifest ? { run: base.run, manifest: baseManifest, output: base.output } : undefined;
-    const transfer: Transferable[] = [...system.run.statistics.map((s) => s.buffer), ...(base ? base.run.statistics.map((s) => s.buffer) : [])];
+    const baseInput: ScoredInput | undefined =
+      base && baseManifest ? { run: base.run, manifest: baseManifest, output: base.output } : undefined;
+    const transfer: Transferable[] = [
+      ...system.run.statistics.map((s) => s.buffer),
+      ...(base ? base.run.statistics.map((s) => s.buffer) : []),
+    ];
     const done = await statsJob(
-      { type: "finish", system: sysInput, ...(baseInput ? { baseline: baseInput } : {}), resamples: Number(params.get("resamples")) || DEFAULT_RESAMPLES, seed: Number(params.get("seed")) || DEFAULT_SEED, by: map.by, workers: cores },
+      {
+        type: "finish",
+        system: sysInput,
+        ...(baseInput ? { baseline: baseInput } : {}),
+        resamples: Number(params.get("resamples")) || DEFAULT_RESAMPLES,
+        seed: Number(params.get("seed")) || DEFAULT_SEED,
+        by: map.by,
+        workers: cores,
+      },
       transfer,
     );
     const elapsedMs = performance.now() - t0;
     const total = system.records + (base?.records ?? 0);
     const result: EvalkernResult = {
       ...resultOf(system, manifest, done.ci),
-      ...(base && baseManifest ? { baseline: { ...resultOf(base, baseManifest, done.baselineCi ?? {}), elapsedMs, scoreMs, workers: cores, rowsPerSecond: 0 } } : {}),
+      ...(base && baseManifest
+        ? { baseline: { ...resultOf(base, baseManifest, done.baselineCi ?? {}), elapsedMs, scoreMs, workers: cores, rowsPerSecond: 0 } }
+        : {}),
       elapsedMs,
       scoreMs,
       workers: cores,
@@ -593,7 +660,11 @@ async function run(): Promise<void> {
     };
     frame.srcdoc = done.html;
     $("results").hidden = false;
-    progressUi("done:", 1, `${total.toLocaleString("en-US")} rows in ${(elapsedMs / 1000).toFixed(2)} s (scoring ${(scoreMs / 1000).toFixed(2)} s) · ${rate(total, elapsedMs)} on ${cores} worker${cores === 1 ? "" : "s"}`);
+    progressUi(
+      "done:",
+      1,
+      `${total.toLocaleString("en-US")} rows in ${(elapsedMs / 1000).toFixed(2)} s (scoring ${(scoreMs / 1000).toFixed(2)} s) · ${rate(total, elapsedMs)} on ${cores} worker${cores === 1 ? "" : "s"}`,
+    );
     window.evalkernScored = system.output;
     window.evalkernResult = result;
     setState("done");
@@ -625,7 +696,9 @@ async function fetchInput(url: string): Promise<{ blob: Blob; name: string }> {
   try {
     res = await fetch(url, { credentials: "omit", referrerPolicy: "no-referrer" });
   } catch (e) {
-    throw new InputError(`could not load ${url}: ${(e as Error).message} (the page may only read files from its own origin: host the file beside the app)`);
+    throw new InputError(
+      `could not load ${url}: ${(e as Error).message} (the page may only read files from its own origin: host the file beside the app)`,
+    );
   }
   if (!res.ok) throw new InputError(`could not load ${url}: HTTP ${res.status}`);
   const name = new URL(url, location.href).pathname.split("/").pop() || "input.jsonl";

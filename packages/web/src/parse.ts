@@ -55,7 +55,12 @@ function typeOf(v: unknown): string {
  * Parse the start of an input (`text` holds whole lines from the file's start; a cut last line is
  * ignored unless `complete`) into at most `maxRows` rows.
  */
-export function sampleRecords(text: string, format: Format, delimiter: string, options: { maxRows?: number; complete?: boolean } = {}): Sample {
+export function sampleRecords(
+  text: string,
+  format: Format,
+  delimiter: string,
+  options: { maxRows?: number; complete?: boolean } = {},
+): Sample {
   const maxRows = options.maxRows ?? 200;
   let body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!options.complete) {
@@ -76,7 +81,8 @@ export function sampleRecords(text: string, format: Format, delimiter: string, o
       if (raw.trim() === "") continue;
       try {
         const v = JSON.parse(raw) as unknown;
-        if (typeof v !== "object" || v === null || Array.isArray(v)) errors.push({ line: i + 1, message: `not a JSON object (${typeOf(v)})` });
+        if (typeof v !== "object" || v === null || Array.isArray(v))
+          errors.push({ line: i + 1, message: `not a JSON object (${typeOf(v)})` });
         else rows.push(v as Record<string, unknown>);
       } catch (e) {
         errors.push({ line: i + 1, message: `invalid JSON: ${(e as Error).message}` });
@@ -127,12 +133,17 @@ function fieldsOf(rows: readonly Record<string, unknown>[], header: readonly str
       if (v === null || v === undefined) continue;
       e.types.add(typeOf(v));
       if (e.example === undefined) e.example = v;
-      if ((typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isInteger(v))) && String(v).length <= 40 && e.values.size <= 50) e.values.add(String(v));
+      if (
+        (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isInteger(v))) &&
+        String(v).length <= 40 &&
+        e.values.size <= 50
+      )
+        e.values.add(String(v));
       else e.values.add("\u0000long");
     }
   }
   return [...info.entries()].map(([name, e]) => {
-    const ex = typeof e.example === "string" ? e.example : JSON.stringify(e.example) ?? "";
+    const ex = typeof e.example === "string" ? e.example : (JSON.stringify(e.example) ?? "");
     return {
       name,
       type: e.types.size === 0 ? "null" : e.types.size === 1 ? [...e.types][0]! : "mixed",
@@ -143,8 +154,41 @@ function fieldsOf(rows: readonly Record<string, unknown>[], header: readonly str
   });
 }
 
-const HYP = ["hyp", "hypothesis", "hypotheses", "prediction", "pred", "predicted", "output", "actual_output", "response", "candidate", "generated", "generation", "completion", "answer", "system", "translation", "mt"];
-const REFS = ["refs", "references", "reference", "ref", "target", "targets", "gold", "expected", "expected_output", "label", "labels", "answers", "ground_truth", "tgt"];
+const HYP = [
+  "hyp",
+  "hypothesis",
+  "hypotheses",
+  "prediction",
+  "pred",
+  "predicted",
+  "output",
+  "actual_output",
+  "response",
+  "candidate",
+  "generated",
+  "generation",
+  "completion",
+  "answer",
+  "system",
+  "translation",
+  "mt",
+];
+const REFS = [
+  "refs",
+  "references",
+  "reference",
+  "ref",
+  "target",
+  "targets",
+  "gold",
+  "expected",
+  "expected_output",
+  "label",
+  "labels",
+  "answers",
+  "ground_truth",
+  "tgt",
+];
 const ID = ["id", "_id", "uid", "example_id", "qid", "key", "idx", "index"];
 
 function norm(name: string): string {
@@ -193,14 +237,26 @@ export function guessMapping(fields: readonly FieldInfo[]): Mapping {
   }
   for (const x of refs) taken.add(x);
   const slices = fields
-    .filter((f) => !taken.has(f.name) && !f.name.startsWith("_") && f.type !== "object" && f.type !== "array" && f.type !== "string[]" && f.distinct >= 2 && f.distinct <= 50)
+    .filter(
+      (f) =>
+        !taken.has(f.name) &&
+        !f.name.startsWith("_") &&
+        f.type !== "object" &&
+        f.type !== "array" &&
+        f.type !== "string[]" &&
+        f.distinct >= 2 &&
+        f.distinct <= 50,
+    )
     .map((f) => f.name)
     .slice(0, 4);
   return { hyp: hypOut, refs, id, slices };
 }
 
 /** `name:key=value:key=value` (as `evalkern score --metric`), values typed by the metric's option schema. */
-export function parseMetricArg(text: string, types: (name: string, key: string) => string | undefined): { name: string; options: Record<string, unknown> } {
+export function parseMetricArg(
+  text: string,
+  types: (name: string, key: string) => string | undefined,
+): { name: string; options: Record<string, unknown> } {
   const [name, ...parts] = text.trim().split(":");
   if (!name) throw new InputError(`metric ${JSON.stringify(text)}: no name`);
   const options: Record<string, unknown> = {};
@@ -225,6 +281,10 @@ export function typedValue(raw: string, type: string | undefined): unknown {
     const n = Number(raw);
     return raw.trim() !== "" && Number.isFinite(n) ? n : raw;
   }
-  if (type === "string[]") return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (type === "string[]")
+    return raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   return raw;
 }

@@ -8,7 +8,10 @@ export interface ScoreInit {
   readonly rows: RowsOutput;
 }
 
-export type ToScoreWorker = ScoreInit | { readonly type: "chunk"; readonly id: number; readonly input: ChunkInput } | { readonly type: "warm" };
+export type ToScoreWorker =
+  | ScoreInit
+  | { readonly type: "chunk"; readonly id: number; readonly input: ChunkInput }
+  | { readonly type: "warm" };
 
 export type FromScoreWorker =
   | { readonly type: "ready" }

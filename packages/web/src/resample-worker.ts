@@ -9,7 +9,9 @@ export type ToResampleWorker =
   | { readonly type: "data"; readonly key: string; readonly blocks: readonly Float32Array[] }
   | { readonly type: "range"; readonly seq: number; readonly a: string; readonly b?: string; readonly task: ResampleRange };
 
-export type FromResampleWorker = { readonly type: "sums"; readonly seq: number; readonly sums: Float64Array } | { readonly type: "error"; readonly seq: number; readonly message: string };
+export type FromResampleWorker =
+  | { readonly type: "sums"; readonly seq: number; readonly sums: Float64Array }
+  | { readonly type: "error"; readonly seq: number; readonly message: string };
 
 const data = new Map<string, readonly Float32Array[]>();
 

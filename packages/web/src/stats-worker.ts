@@ -3,7 +3,16 @@
 // paired bootstrap test. It holds the statistics rows (transferred from the page, never copied) and reads
 // the scored rows back from their Blob as a stream, so the page's thread stays free.
 import { ready } from "@evalkern/core-wasm";
-import { bootstrapCi, localResampler, pairedTest, resampleInRanges, sliceScores, type MemoryRun, type Resampler, type SliceKeys } from "@evalkern/harness/browser";
+import {
+  bootstrapCi,
+  localResampler,
+  pairedTest,
+  resampleInRanges,
+  sliceScores,
+  type MemoryRun,
+  type Resampler,
+  type SliceKeys,
+} from "@evalkern/harness/browser";
 import { collectReportData, comparisonData, renderReport, type OutputRow, type ReportRun } from "@evalkern/harness/report";
 import { listMetrics, loadMetrics } from "@evalkern/metrics/registry";
 import type { FromStatsWorker, ScoredInput, StatsRequest } from "./protocol.js";
@@ -56,7 +65,22 @@ function helperResampler(rowWidth: number, a: string, b?: string): Resampler {
       const w = helpers[t % helpers.length]!;
       return new Promise<Float64Array>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        const msg: ToResampleWorker = { type: "range", seq: id, a, ...(b ? { b } : {}), task: { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to } };
+        const msg: ToResampleWorker = {
+          type: "range",
+          seq: id,
+          a,
+          ...(b ? { b } : {}),
+          task: {
+            rowWidth,
+            columns: job.layout.columns,
+            sizes: job.sizes,
+            all: job.all,
+            groupings: job.groupings,
+            seed: job.seed,
+            from,
+            to,
+          },
+        };
         w.postMessage(msg);
       });
     });
@@ -72,7 +96,10 @@ function prepareResampling(req: StatsRequest): void {
   const bytes = bytesOf(sys.statistics) + (base ? bytesOf(base.statistics) : 0);
   if (n < 2 || bytes * n > COPY_BUDGET) {
     const rows = (r: MemoryRun) => () => r.statistics;
-    resamplers = { system: localResampler(sys.rowWidth, rows(sys)), ...(base ? { baseline: localResampler(base.rowWidth, rows(base)), paired: localResampler(sys.rowWidth, rows(base), rows(sys)) } : {}) };
+    resamplers = {
+      system: localResampler(sys.rowWidth, rows(sys)),
+      ...(base ? { baseline: localResampler(base.rowWidth, rows(base)), paired: localResampler(sys.rowWidth, rows(base), rows(sys)) } : {}),
+    };
     return;
   }
   if (helpers.length !== n) startHelpers(n);
@@ -80,7 +107,10 @@ function prepareResampling(req: StatsRequest): void {
     h.postMessage({ type: "data", key: "system", blocks: sys.statistics } satisfies ToResampleWorker);
     if (base) h.postMessage({ type: "data", key: "baseline", blocks: base.statistics } satisfies ToResampleWorker);
   }
-  resamplers = { system: helperResampler(sys.rowWidth, "system"), ...(base ? { baseline: helperResampler(base.rowWidth, "baseline"), paired: helperResampler(sys.rowWidth, "baseline", "system") } : {}) };
+  resamplers = {
+    system: helperResampler(sys.rowWidth, "system"),
+    ...(base ? { baseline: helperResampler(base.rowWidth, "baseline"), paired: helperResampler(sys.rowWidth, "baseline", "system") } : {}),
+  };
 }
 
 /** The lines of a Blob of text, streamed. */
@@ -117,7 +147,12 @@ type Ci = Record<string, Record<string, { lower: number; upper: number; ci: numb
 
 async function cisOf(input: ScoredInput, resamples: number, seed: number, phase: string, resample: Resampler): Promise<Ci> {
   if (input.run.scored === 0) return {};
-  const t = await bootstrapCi(input.run, { resamples, seed, resample, onProgress: (done, total) => post({ type: "progress", phase, done, total }) });
+  const t = await bootstrapCi(input.run, {
+    resamples,
+    seed,
+    resample,
+    onProgress: (done, total) => post({ type: "progress", phase, done, total }),
+  });
   const out: Ci = {};
   for (const [m, per] of Object.entries(t)) {
     out[m] = {};
@@ -136,7 +171,8 @@ function reportRun(input: ScoredInput): ReportRun {
   return {
     manifest: input.manifest,
     rows: () => outputRows(input.output),
-    sliceScores: (slices: Record<string, SliceKeys>, opts) => sliceScores(run, slices, { ...(opts.bootstrap ? { bootstrap: opts.bootstrap } : {}), resample: resamplers!.system }),
+    sliceScores: (slices: Record<string, SliceKeys>, opts) =>
+      sliceScores(run, slices, { ...(opts.bootstrap ? { bootstrap: opts.bootstrap } : {}), resample: resamplers!.system }),
   };
 }
 
@@ -158,7 +194,8 @@ async function pairedRows(base: ScoredInput, system: ScoredInput, by: readonly s
   for (;;) {
     const [x, y] = await Promise.all([a.next(), b.next()]);
     if (x.done || y.done) {
-      if (!x.done || !y.done) throw new Error(`the two files have different numbers of rows: a paired test needs the same rows in the same order`);
+      if (!x.done || !y.done)
+        throw new Error(`the two files have different numbers of rows: a paired test needs the same rows in the same order`);
       break;
     }
     i++;
@@ -185,7 +222,9 @@ self.onmessage = async (ev: MessageEvent<StatsRequest | { type: "warm"; workers:
     await warm;
     prepareResampling(req);
     const ci = await cisOf(req.system, req.resamples, req.seed, "95% CIs", resamplers!.system);
-    const baselineCi = req.baseline ? await cisOf(req.baseline, req.resamples, req.seed, "95% CIs (baseline)", resamplers!.baseline!) : undefined;
+    const baselineCi = req.baseline
+      ? await cisOf(req.baseline, req.resamples, req.seed, "95% CIs (baseline)", resamplers!.baseline!)
+      : undefined;
     const system = withCi(req.system, ci);
     post({ type: "progress", phase: "report", done: 0, total: 1 });
     let data = await collectReportData(reportRun(system), {
@@ -204,7 +243,11 @@ self.onmessage = async (ev: MessageEvent<StatsRequest | { type: "warm"; workers:
         ...(by.length ? { slices: Object.fromEntries(by.map((f, k) => [f, keys[k]!])) } : {}),
         resample: resamplers!.paired!,
       });
-      data = { ...data, comparison: comparisonData(base.manifest.output, system.manifest.output, system.manifest.metrics, result, by), ...(req.title ? {} : { title: "evalkern comparison report" }) };
+      data = {
+        ...data,
+        comparison: comparisonData(base.manifest.output, system.manifest.output, system.manifest.metrics, result, by),
+        ...(req.title ? {} : { title: "evalkern comparison report" }),
+      };
     }
     resamplers = undefined;
     post({ type: "done", ci, ...(baselineCi ? { baselineCi } : {}), html: renderReport(data), sliceFields: data.sliceFields });

@@ -16,7 +16,8 @@ describe("detectFormat", () => {
 
 describe("sampleRecords", () => {
   it("JSONL: rows, fields with types, blank lines skipped, a cut last line ignored, bad lines named", () => {
-    const text = '{"id":"a","hyp":"x y","refs":["x"],"lang":"en"}\r\n\n{"id":"b","hyp":"z","refs":["z","w"],"lang":"de"}\nnot json\n[1]\n{"id":"c","hy';
+    const text =
+      '{"id":"a","hyp":"x y","refs":["x"],"lang":"en"}\r\n\n{"id":"b","hyp":"z","refs":["z","w"],"lang":"de"}\nnot json\n[1]\n{"id":"c","hy';
     const s = sampleRecords(text, "jsonl", ",");
     expect(s.rows.map((r) => r.id)).toEqual(["a", "b"]);
     expect(s.errors).toEqual([
@@ -43,24 +44,68 @@ describe("sampleRecords", () => {
     const text = '\uFEFFoutput,target\n"two\nlines",b\nonly-one\nc,d\n';
     const s = sampleRecords(text, "csv", ",");
     expect(s.header).toEqual(["output", "target"]);
-    expect(s.rows).toEqual([{ output: "two\nlines", target: "b" }, { output: "c", target: "d" }]);
+    expect(s.rows).toEqual([
+      { output: "two\nlines", target: "b" },
+      { output: "c", target: "d" },
+    ]);
     expect(s.errors).toEqual([{ line: 4, message: "expected 2 fields (the header's), got 1" }]);
     expect(() => sampleRecords("", "csv", ",", { complete: true })).toThrow(InputError);
   });
 });
 
 describe("guessMapping", () => {
-  const fields = (names: [string, string, number][]) => names.map(([name, type, distinct]) => ({ name, type, present: 10, distinct, example: "" }));
+  const fields = (names: [string, string, number][]) =>
+    names.map(([name, type, distinct]) => ({ name, type, present: 10, distinct, example: "" }));
 
   it("well-known names", () => {
-    expect(guessMapping(fields([["id", "string", 99], ["lang", "string", 3], ["hyp", "string", 99], ["refs", "string[]", 99]]))).toEqual({ hyp: "hyp", refs: ["refs"], id: "id", slices: ["lang"] });
-    expect(guessMapping(fields([["prediction", "string", 99], ["Reference", "string", 99], ["split", "string", 2]]))).toMatchObject({ hyp: "prediction", refs: ["Reference"], id: undefined, slices: ["split"] });
-    expect(guessMapping(fields([["actual_output", "string", 99], ["expected_output", "string", 99]]))).toMatchObject({ hyp: "actual_output", refs: ["expected_output"] });
+    expect(
+      guessMapping(
+        fields([
+          ["id", "string", 99],
+          ["lang", "string", 3],
+          ["hyp", "string", 99],
+          ["refs", "string[]", 99],
+        ]),
+      ),
+    ).toEqual({ hyp: "hyp", refs: ["refs"], id: "id", slices: ["lang"] });
+    expect(
+      guessMapping(
+        fields([
+          ["prediction", "string", 99],
+          ["Reference", "string", 99],
+          ["split", "string", 2],
+        ]),
+      ),
+    ).toMatchObject({ hyp: "prediction", refs: ["Reference"], id: undefined, slices: ["split"] });
+    expect(
+      guessMapping(
+        fields([
+          ["actual_output", "string", 99],
+          ["expected_output", "string", 99],
+        ]),
+      ),
+    ).toMatchObject({ hyp: "actual_output", refs: ["expected_output"] });
   });
 
   it("numbered reference columns, then the first text fields", () => {
-    expect(guessMapping(fields([["out", "string", 99], ["ref1", "string", 99], ["ref2", "string", 99]]))).toMatchObject({ hyp: "out", refs: ["ref1", "ref2"] });
-    expect(guessMapping(fields([["a", "string", 99], ["b", "string", 99], ["n", "number", 99]]))).toMatchObject({ hyp: "a", refs: ["b"], slices: [] });
+    expect(
+      guessMapping(
+        fields([
+          ["out", "string", 99],
+          ["ref1", "string", 99],
+          ["ref2", "string", 99],
+        ]),
+      ),
+    ).toMatchObject({ hyp: "out", refs: ["ref1", "ref2"] });
+    expect(
+      guessMapping(
+        fields([
+          ["a", "string", 99],
+          ["b", "string", 99],
+          ["n", "number", 99],
+        ]),
+      ),
+    ).toMatchObject({ hyp: "a", refs: ["b"], slices: [] });
   });
 });
 
@@ -69,7 +114,10 @@ describe("metric arguments", () => {
   const types = (name: string, key: string) => table[`${name}.${key}`];
   it("name:key=value typed by the schema", () => {
     expect(parseMetricArg("bleu", types)).toEqual({ name: "bleu", options: {} });
-    expect(parseMetricArg("bleu:lowercase=true:tokenize=intl", types)).toEqual({ name: "bleu", options: { lowercase: true, tokenize: "intl" } });
+    expect(parseMetricArg("bleu:lowercase=true:tokenize=intl", types)).toEqual({
+      name: "bleu",
+      options: { lowercase: true, tokenize: "intl" },
+    });
     expect(parseMetricArg("chrf:wordOrder=2", types)).toEqual({ name: "chrf", options: { wordOrder: 2 } });
     expect(() => parseMetricArg("bleu:lowercase", types)).toThrow(/expected key=value/);
     expect(typedValue("rouge1, rougeL", "string[]")).toEqual(["rouge1", "rougeL"]);

@@ -227,7 +227,9 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
     const slices = sliceList(whole, options.by);
 
     if (options.json) {
-      io.stdout.write(`${JSON.stringify({ baseline: a.manifest.output, system: b.manifest.output, test: whole.test, resamples: whole.resamples, seed: whole.seed, rows: whole.rows, metrics: whole.metrics, signatures: whole.signatures, slices }, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ baseline: a.manifest.output, system: b.manifest.output, test: whole.test, resamples: whole.resamples, seed: whole.seed, rows: whole.rows, metrics: whole.metrics, signatures: whole.signatures, slices }, null, 2)}\n`,
+      );
       return EXIT.ok;
     }
     const scaleOf = new Map(metricsOf(a).map((m) => [m.name, m.scale] as const));
@@ -235,7 +237,14 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
     for (const [metric, per] of Object.entries(whole.metrics)) {
       const scale = scaleOf.get(metric) ?? 1;
       for (const [score, r] of Object.entries(per)) {
-        rows.push([label(metric, score), scoreCell(r.baseline.score, r.baseline.ci, scale), scoreCell(r.system.score, r.system.ci, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+        rows.push([
+          label(metric, score),
+          scoreCell(r.baseline.score, r.baseline.ci, scale),
+          scoreCell(r.system.score, r.system.ci, scale),
+          signed(r.difference, scale),
+          r.pValue.toFixed(4),
+          stars(r.pValue),
+        ]);
       }
     }
     let text = `evalkern compare · baseline ${options.a} vs system ${options.b}\n${whole.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${whole.resamples} resamples, seed ${whole.seed}\n\n`;
@@ -247,7 +256,16 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
         for (const [metric, per] of Object.entries(s.result)) {
           const scale = scaleOf.get(metric) ?? 1;
           for (const [score, r] of Object.entries(per)) {
-            srows.push([first ? s.value : "", first ? String(s.rows) : "", label(metric, score), formatScore(r.baseline.score, scale), formatScore(r.system.score, scale), signed(r.difference, scale), r.pValue.toFixed(4), stars(r.pValue)]);
+            srows.push([
+              first ? s.value : "",
+              first ? String(s.rows) : "",
+              label(metric, score),
+              formatScore(r.baseline.score, scale),
+              formatScore(r.system.score, scale),
+              signed(r.difference, scale),
+              r.pValue.toFixed(4),
+              stars(r.pValue),
+            ]);
             first = false;
           }
         }

@@ -94,7 +94,11 @@ function list(v: unknown): string[] | null {
 }
 
 /** Mean and bootstrap 95% CI of per-row scores. */
-export function meanWithCi(values: readonly number[], resamples = 1000, seed = 12345): { mean: number; ci: { lower: number; upper: number; ci: number } | undefined } {
+export function meanWithCi(
+  values: readonly number[],
+  resamples = 1000,
+  seed = 12345,
+): { mean: number; ci: { lower: number; upper: number; ci: number } | undefined } {
   const n = values.length;
   if (n === 0) return { mean: Number.NaN, ci: undefined };
   const mean = values.reduce((a, b) => a + b, 0) / n;
@@ -143,7 +147,12 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
     if (seen.has(r.name)) throw usageError(`two metrics are named ${JSON.stringify(r.name)}: rename one with name=...`);
     seen.add(r.name);
   }
-  if (floors) checkFloorNames(floors, runners.map((r) => r.name), "judge metric");
+  if (floors)
+    checkFloorNames(
+      floors,
+      runners.map((r) => r.name),
+      "judge metric",
+    );
 
   const cases: JudgeCase[] = rows.map(({ value }) => judgeCase(value, options));
   const results = await judgeAll(cases, runners, options, io);
@@ -211,19 +220,18 @@ function checkJudgeArguments(options: JudgeCommandOptions) {
   if (metricArgs.length === 0) throw usageError(`give at least one --metric (${judgeMetricNames().join(", ")})`);
   metricArgs.forEach(checkJudgeMetric);
   const floors = options.failUnder !== undefined ? parseFloors(options.failUnder) : undefined;
-  for (const a of metricArgs) if (a.options.as !== undefined) log.warn(`--metric ${a.raw}: as= is deprecated, rename with name= (as in \`evalkern score\`)`);
+  for (const a of metricArgs)
+    if (a.options.as !== undefined) log.warn(`--metric ${a.raw}: as= is deprecated, rename with name= (as in \`evalkern score\`)`);
   if (options.replay && !options.cache) throw usageError("--replay needs --cache <file> (the recorded judge calls)");
   const modelName = options.model ?? process.env.EVALKERN_JUDGE_MODEL;
   if (!modelName) throw usageError("no judge model: pass --model or set EVALKERN_JUDGE_MODEL");
   const input = resolve(options.input);
-  const output = resolve(options.output ?? `${basename(input, extname(input))}.judged${formatOf(input) === "csv" ? extname(input) : ".jsonl"}`);
+  const output = resolve(
+    options.output ?? `${basename(input, extname(input))}.judged${formatOf(input) === "csv" ? extname(input) : ".jsonl"}`,
+  );
   checkOutputPaths(
     [{ role: "the input", path: options.input }],
-    [
-      mainOutput(options.output, output),
-      { role: "--cache", path: options.cache },
-      { role: "--report", path: options.report },
-    ],
+    [mainOutput(options.output, output), { role: "--cache", path: options.cache }, { role: "--report", path: options.report }],
   );
   return { metricArgs, floors, modelName, input, output };
 }
@@ -235,9 +243,15 @@ function createJudgeModel(
   modelName: string,
 ): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
   const cache = options.cache
-    ? new judge.JudgeCache({ store: new judge.FileCacheStore({ path: resolve(options.cache) }), mode: options.replay ? "read-only" : "read-write" })
+    ? new judge.JudgeCache({
+        store: new judge.FileCacheStore({ path: resolve(options.cache) }),
+        mode: options.replay ? "read-only" : "read-write",
+      })
     : undefined;
-  const price = options.priceInput !== undefined || options.priceOutput !== undefined ? { inputPerMTok: options.priceInput ?? 0, outputPerMTok: options.priceOutput ?? 0 } : undefined;
+  const price =
+    options.priceInput !== undefined || options.priceOutput !== undefined
+      ? { inputPerMTok: options.priceInput ?? 0, outputPerMTok: options.priceOutput ?? 0 }
+      : undefined;
   const baseURL = options.baseUrl ?? process.env.EVALKERN_JUDGE_BASE_URL;
   try {
     const model = new judge.OpenAICompatibleJudge({
@@ -312,14 +326,26 @@ async function judgeAll(
 /** The input rows with each metric's score, verdict, reason or error: four columns per metric in CSV, an object in JSONL. */
 function writeJudgedRows(output: string, rows: readonly Row[], runners: readonly JudgeRunner[], results: readonly Cell[][]): void {
   const writer = new AtomicWriter(output);
-  const cell = (c: Cell) => (c.ok ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null, scoringPath: c.scoringPath ?? null } : { score: null, error: c.error });
+  const cell = (c: Cell) =>
+    c.ok
+      ? { score: c.score ?? null, success: c.success ?? null, reason: c.reason ?? null, scoringPath: c.scoringPath ?? null }
+      : { score: null, error: c.error };
   if (formatOf(output) === "csv") {
     const keys = [...new Set(rows.flatMap((r) => Object.keys(r.value)))];
     const d = delimiterOf(output);
-    writer.write(csvLine([...keys, ...runners.flatMap((r) => [`${r.name}.score`, `${r.name}.success`, `${r.name}.reason`, `${r.name}.error`])], d));
+    writer.write(
+      csvLine([...keys, ...runners.flatMap((r) => [`${r.name}.score`, `${r.name}.success`, `${r.name}.reason`, `${r.name}.error`])], d),
+    );
     rows.forEach((r, i) => {
       const cells = keys.map((k) => csvCell(r.value[k]));
-      results[i]!.forEach((c) => cells.push(csvCell(c.ok ? c.score : null), csvCell(c.ok ? c.success : null), csvCell(c.ok ? c.reason : null), csvCell(c.ok ? null : c.error)));
+      results[i]!.forEach((c) =>
+        cells.push(
+          csvCell(c.ok ? c.score : null),
+          csvCell(c.ok ? c.success : null),
+          csvCell(c.ok ? c.reason : null),
+          csvCell(c.ok ? null : c.error),
+        ),
+      );
       writer.write(csvLine(cells, d));
     });
   } else {
@@ -340,7 +366,10 @@ function judgeRunMetrics(
   options: JudgeCommandOptions,
 ): RunMetric[] {
   return runners.map((m, j) => {
-    const scores = results.map((r) => r[j]!).filter((c) => c.ok && typeof c.score === "number").map((c) => c.score as number);
+    const scores = results
+      .map((r) => r[j]!)
+      .filter((c) => c.ok && typeof c.score === "number")
+      .map((c) => c.score as number);
     const { mean, ci } = meanWithCi(scores);
     const scoringPaths: Record<string, number> = {};
     for (const r of results) {
@@ -391,12 +420,23 @@ function printJudgeSummary(
       const pass = decided.length ? `${((100 * decided.filter((c) => c.success).length) / decided.length).toFixed(0)}%` : "–";
       const metric = metrics[j]!;
       const ci = metric.ci?.[m.name];
-      return [`${m.name}${m.higherIsBetter ? "" : " (lower is better)"}`, formatScore(metric.corpus[m.name], 1), ci ? `${formatScore(ci.lower, 1)} – ${formatScore(ci.upper, 1)}` : "–", pass, String(cells.length - ok.length)];
+      return [
+        `${m.name}${m.higherIsBetter ? "" : " (lower is better)"}`,
+        formatScore(metric.corpus[m.name], 1),
+        ci ? `${formatScore(ci.lower, 1)} – ${formatScore(ci.upper, 1)}` : "–",
+        pass,
+        String(cells.length - ok.length),
+      ];
     }),
     { align: ["l", "r", "r", "r", "r"] },
   );
-  const usd = total.costUsd === null ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)` : `$${total.costUsd.toFixed(6)}`;
-  const cacheLine = cache ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}` : "";
+  const usd =
+    total.costUsd === null
+      ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)`
+      : `$${total.costUsd.toFixed(6)}`;
+  const cacheLine = cache
+    ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}`
+    : "";
   const width = Math.max(...runners.map((r) => r.name.length));
   io.stdout.write(
     `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n` +

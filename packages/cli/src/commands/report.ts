@@ -33,11 +33,17 @@ export interface ReportOptions {
 
 function scoreRun(path: string): LoadedRun {
   const run = loadRun(path);
-  if (run.manifest.kind !== "score" || !run.summary) throw inputError(`${path}: a two-system report needs two outputs of \`evalkern score\``);
+  if (run.manifest.kind !== "score" || !run.summary)
+    throw inputError(`${path}: a two-system report needs two outputs of \`evalkern score\``);
   return run;
 }
 
-async function comparison(base: LoadedRun, system: LoadedRun, by: readonly string[], opts: { resamples: number; seed: number }): Promise<ComparisonData> {
+async function comparison(
+  base: LoadedRun,
+  system: LoadedRun,
+  by: readonly string[],
+  opts: { resamples: number; seed: number },
+): Promise<ComparisonData> {
   const info = await pairedRows(base, system, by);
   let result;
   try {

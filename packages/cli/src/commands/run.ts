@@ -40,7 +40,18 @@ interface Benchmark {
   readonly normalizedName: string;
   readonly scorer: Scorer;
   run(options?: Row): Promise<{
-    readonly report: { readonly tasks?: Record<string, { readonly metrics: { readonly "pass@1": { readonly scores: Record<string, { value: number; stats: { count: number; stderr: number; stddev: number } }> } } }> };
+    readonly report: {
+      readonly tasks?: Record<
+        string,
+        {
+          readonly metrics: {
+            readonly "pass@1": {
+              readonly scores: Record<string, { value: number; stats: { count: number; stderr: number; stddev: number } }>;
+            };
+          };
+        }
+      >;
+    };
     readonly samples: readonly { readonly status: string; readonly error?: string; readonly sampleId: number }[];
     readonly scored: number;
     readonly skipped: number;
@@ -53,7 +64,9 @@ type BenchmarkFactory = (definition: Row, scorer: Scorer) => Benchmark;
 async function benchmarkFactory(): Promise<BenchmarkFactory> {
   const harness = (await import("@evalkern/harness")) as unknown as { benchmark?: BenchmarkFactory };
   if (typeof harness.benchmark !== "function") {
-    throw new Error("this build of @evalkern/harness does not export benchmark() yet: rebuild the workspace (npx --yes pnpm@12.21.0 run build)");
+    throw new Error(
+      "this build of @evalkern/harness does not export benchmark() yet: rebuild the workspace (npx --yes pnpm@12.21.0 run build)",
+    );
   }
   return harness.benchmark;
 }
@@ -93,7 +106,10 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
 
 async function resolveScorer(spec: unknown, base: string): Promise<Scorer> {
   if (typeof spec === "function") return spec as Scorer;
-  if (typeof spec !== "string" || spec === "") throw usageError('the benchmark definition needs "scorer": a built-in name (exactMatch, contains, f1Token, bleu, rouge, chrf, ...) or "./file.js#export"');
+  if (typeof spec !== "string" || spec === "")
+    throw usageError(
+      'the benchmark definition needs "scorer": a built-in name (exactMatch, contains, f1Token, bleu, rouge, chrf, ...) or "./file.js#export"',
+    );
   const builtin = BUILTIN_SCORERS[spec];
   if (builtin) {
     const byob = (await import("@evalkern/metrics/byob")) as unknown as Record<string, Scorer>;
@@ -101,7 +117,11 @@ async function resolveScorer(spec: unknown, base: string): Promise<Scorer> {
   }
   const [file, exportName = "default"] = spec.split("#") as [string, string?];
   if (!file.startsWith(".") && !isAbsolute(file)) {
-    throw usageError(`unknown scorer ${JSON.stringify(spec)}: use a built-in (${Object.keys(BUILTIN_SCORERS).filter((k) => !k.includes("_")).join(", ")}) or a path such as ./scorer.js#myScorer`);
+    throw usageError(
+      `unknown scorer ${JSON.stringify(spec)}: use a built-in (${Object.keys(BUILTIN_SCORERS)
+        .filter((k) => !k.includes("_"))
+        .join(", ")}) or a path such as ./scorer.js#myScorer`,
+    );
   }
   const path = resolve(base, file);
   requireFile(path, "scorer module");
@@ -112,7 +132,9 @@ async function resolveScorer(spec: unknown, base: string): Promise<Scorer> {
 }
 
 function isBenchmark(v: unknown): v is Benchmark {
-  return typeof v === "object" && v !== null && typeof (v as Benchmark).run === "function" && typeof (v as Benchmark).definition === "object";
+  return (
+    typeof v === "object" && v !== null && typeof (v as Benchmark).run === "function" && typeof (v as Benchmark).definition === "object"
+  );
 }
 
 /** Dataset paths in a definition are relative to the definition's file. */
@@ -134,7 +156,8 @@ export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
   const ext = extname(path).toLowerCase();
   const factory = await benchmarkFactory();
   const fromDefinition = async (def: unknown, where: string): Promise<Benchmark> => {
-    if (typeof def !== "object" || def === null || Array.isArray(def)) throw inputError(`${where}: a benchmark definition must be an object with name, dataset, prompt and scorer`);
+    if (typeof def !== "object" || def === null || Array.isArray(def))
+      throw inputError(`${where}: a benchmark definition must be an object with name, dataset, prompt and scorer`);
     const { scorer, ...definition } = def as Row;
     try {
       return factory(rebase(definition, base), await resolveScorer(scorer, base));
@@ -150,10 +173,15 @@ export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
     } catch (e) {
       throw inputError(`${file}: not valid ${ext === ".json" ? "JSON" : "YAML"}: ${(e as Error).message}`);
     }
-    const list = Array.isArray(parsed) ? parsed : typeof parsed === "object" && parsed !== null && Array.isArray((parsed as Row).benchmarks) ? ((parsed as Row).benchmarks as unknown[]) : [parsed];
+    const list = Array.isArray(parsed)
+      ? parsed
+      : typeof parsed === "object" && parsed !== null && Array.isArray((parsed as Row).benchmarks)
+        ? ((parsed as Row).benchmarks as unknown[])
+        : [parsed];
     return Promise.all(list.map((d, i) => fromDefinition(d, `${file}${list.length > 1 ? `[${i}]` : ""}`)));
   }
-  if (![".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].includes(ext)) throw usageError(`${file}: a benchmark is a .js/.mjs/.ts/.mts module or a .json/.yaml definition`);
+  if (![".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].includes(ext))
+    throw usageError(`${file}: a benchmark is a .js/.mjs/.ts/.mts module or a .json/.yaml definition`);
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(path);
@@ -161,7 +189,8 @@ export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
     throw inputError(`${file}: could not load the module: ${(e as Error).message}`);
   }
   const exported = mod.default ?? mod.benchmarks ?? mod.benchmark;
-  if (exported === undefined) throw inputError(`${file}: export a benchmark (export default benchmark({...}, scorer)) or a definition with a scorer function`);
+  if (exported === undefined)
+    throw inputError(`${file}: export a benchmark (export default benchmark({...}, scorer)) or a definition with a scorer function`);
   const items = Array.isArray(exported) ? exported : [exported];
   return Promise.all(
     items.map(async (item, i) => {
@@ -174,7 +203,9 @@ export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
 export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promise<number> {
   const benchmarks = await loadBenchmarks(options.file);
   const inputs = [{ role: "the benchmark file", path: options.file }];
-  for (const { definition: { dataset } } of benchmarks) {
+  for (const {
+    definition: { dataset },
+  } of benchmarks) {
     if (typeof dataset === "string" && !dataset.includes("://")) inputs.push({ role: "the dataset", path: dataset });
   }
   checkOutputPaths(inputs, [
@@ -188,7 +219,8 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
   const model = options.model ?? env.EVALKERN_MODEL;
   const apiKey = options.apiKey ?? env.EVALKERN_API_KEY ?? env.OPENAI_API_KEY;
   const needsEndpoint = benchmarks.some((b) => b.definition.responseField === undefined);
-  if (needsEndpoint && !baseUrl) throw usageError("no endpoint: pass --base-url (or set EVALKERN_BASE_URL), e.g. --base-url http://localhost:8000/v1");
+  if (needsEndpoint && !baseUrl)
+    throw usageError("no endpoint: pass --base-url (or set EVALKERN_BASE_URL), e.g. --base-url http://localhost:8000/v1");
   if (needsEndpoint && !model) throw usageError("no model: pass --model (or set EVALKERN_MODEL)");
   if (benchmarks.length > 1 && (options.output || options.predictions)) {
     throw usageError("this file defines several benchmarks: -o/--predictions take one; run them one at a time or drop the flags");
@@ -197,7 +229,8 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
   let anySkipped = false;
   let anyFailed = false;
   for (const b of benchmarks) {
-    const progress = options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: `run ${b.normalizedName}` }) : undefined;
+    const progress =
+      options.progress !== false && !log.quiet ? createRowProgress({ sink: io.stderr, label: `run ${b.normalizedName}` }) : undefined;
     let result: Awaited<ReturnType<Benchmark["run"]>>;
     let allFailed = false;
     const started = performance.now();
@@ -231,7 +264,16 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
     progress?.finish(result.samples.length, `${((performance.now() - started) / 1000).toFixed(1)} s, ${result.requests} requests`);
     if (result.skipped > 0) anySkipped = true;
     if (allFailed) anyFailed = true;
-    reports.push({ name: b.definition.name, key: b.normalizedName, scored: result.scored, skipped: result.skipped, requests: result.requests, ...(result.usage ? { usage: result.usage } : {}), ...(allFailed ? { failed: true } : {}), report: result.report });
+    reports.push({
+      name: b.definition.name,
+      key: b.normalizedName,
+      scored: result.scored,
+      skipped: result.skipped,
+      requests: result.requests,
+      ...(result.usage ? { usage: result.usage } : {}),
+      ...(allFailed ? { failed: true } : {}),
+      report: result.report,
+    });
     if (!options.json) {
       const task = result.report.tasks?.[b.normalizedName];
       const scores = task ? task.metrics["pass@1"].scores : {};
@@ -242,7 +284,10 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
           "\n",
       );
       const skipped = result.samples.filter((s) => s.status !== "scored").slice(0, 5);
-      if (skipped.length) io.stderr.write(`skipped samples:\n${skipped.map((s) => `  sample ${s.sampleId}: ${s.status}${s.error ? `: ${s.error}` : ""}`).join("\n")}\n`);
+      if (skipped.length)
+        io.stderr.write(
+          `skipped samples:\n${skipped.map((s) => `  sample ${s.sampleId}: ${s.status}${s.error ? `: ${s.error}` : ""}`).join("\n")}\n`,
+        );
       if (allFailed) io.stderr.write(`error: ${b.definition.name}: every sample failed; no report written\n`);
       else if (options.output) io.stdout.write(`report: ${relative(process.cwd(), resolve(options.output))}\n`);
       if (options.predictions) io.stdout.write(`predictions: ${relative(process.cwd(), resolve(options.predictions))}\n`);

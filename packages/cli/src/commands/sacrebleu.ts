@@ -181,7 +181,9 @@ export function refuseUnavailable(flags: Record<string, unknown>): void {
 export async function sacrebleuCommand(o: SacrebleuOptions, io: SacrebleuIo): Promise<number> {
   const json = checkFormat(o);
   if (o.refs.length === 0) {
-    throw usageError("give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets, -t, are not available)");
+    throw usageError(
+      "give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets, -t, are not available)",
+    );
   }
   const inputs = o.input && o.input.length ? o.input : ["-"];
   if (inputs.length > 1) throw usageError(`-i takes one system here (got ${inputs.length}); compare systems with evalkern compare`);

@@ -68,7 +68,7 @@ export function registerScore(program: Command, ctx: CommandContext): void {
         .argParser(positiveInt("--progress-interval"))
         .default(5000),
     )
-    .option("--tsv-quotes", "read .tsv input (and write .tsv output) with CSV quoting; by default a \" in TSV is text, as paste writes it")
+    .option("--tsv-quotes", 'read .tsv input (and write .tsv output) with CSV quoting; by default a " in TSV is text, as paste writes it')
     .option(
       "--no-csv-escape",
       "CSV output: write text cells starting with = + - @ as they are (by default they get a leading ' so spreadsheets do not run them " +

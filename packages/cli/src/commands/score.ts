@@ -21,7 +21,16 @@ import {
 } from "@evalkern/harness";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
-import { checkLooksLikeJsonl, delimiterOf, formatOf, quoteOf, readRecords, requireFile, type ByteRange, type Format } from "../io/records.js";
+import {
+  checkLooksLikeJsonl,
+  delimiterOf,
+  formatOf,
+  quoteOf,
+  readRecords,
+  requireFile,
+  type ByteRange,
+  type Format,
+} from "../io/records.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
 import { RunGuard } from "../io/run-guard.js";
 import { scoreTextPairs } from "../io/text-pairs.js";
@@ -48,7 +57,8 @@ export function parseShard(text: string): ShardArgument {
   if (!m) throw usageError(`--shard ${JSON.stringify(text)}: expected i/n, e.g. --shard 1/4 (shards are numbered 1..n)`);
   const i = Number(m[1]);
   const n = Number(m[2]);
-  if (n < 1 || i < 1 || i > n) throw usageError(`--shard ${text}: i must be from 1 to n (shards are numbered 1..n, as in vitest and Playwright)`);
+  if (n < 1 || i < 1 || i > n)
+    throw usageError(`--shard ${text}: i must be from 1 to n (shards are numbered 1..n, as in vitest and Playwright)`);
   return { index: i - 1, count: n };
 }
 
@@ -127,7 +137,6 @@ function harnessSpec(m: ResolvedMetric): MetricSpec {
 
 // ------------------------------------------------------------------------------------ summary
 
-
 /** How a scale is written in tables: `0–100` (sacreBLEU's BLEU, chrF, TER) or `0–1`. */
 export function scaleLabel(scale: number): string {
   return scale === 100 ? "0–100" : "0–1";
@@ -168,12 +177,20 @@ export function summaryTable(metrics: readonly RunMetric[], options: SummaryTabl
   const full = options.signatures === "full";
   const sigs = metrics.map((m) => `  ${m.name.padEnd(width)}  ${full ? m.signature : shortSignature(m.signature)}`);
   const scales = "scale: BLEU, chrF and TER on sacreBLEU's 0–100, the other metrics on 0–1; ↑ higher is better, ↓ lower is better";
-  const more = full ? "" : `\n${st.dim("  (short form: metric options, then #hash of the full signature; --signatures full prints it, run.json keeps it)")}`;
+  const more = full
+    ? ""
+    : `\n${st.dim("  (short form: metric options, then #hash of the full signature; --signatures full prints it, run.json keeps it)")}`;
   return `${st.bold(head!)}\n${body.join("\n")}\n${st.dim(scales)}\n\n${st.bold("signatures")}\n${sigs.join("\n")}${more}`;
 }
 
 function badRowsNote(summary: ScoreSummary, input: string): string {
-  const lines = [`${formatCount(summary.rows.bad)} of ${formatCount(summary.rows.records)} rows could not be scored (${Object.entries(summary.rows.badByCode).map(([k, v]) => `${k}: ${v}`).join(", ")}):`];
+  const lines = [
+    `${formatCount(summary.rows.bad)} of ${formatCount(summary.rows.records)} rows could not be scored (${Object.entries(
+      summary.rows.badByCode,
+    )
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")}):`,
+  ];
   for (const b of summary.rows.badSamples.slice(0, 5)) lines.push(`  ${input}:${b.line}: ${b.message}`);
   if (summary.rows.badSamples.length > 5) lines.push(`  … (every bad row carries "_error" in the output)`);
   return lines.join("\n");
@@ -233,7 +250,11 @@ function withResumeHint(error: unknown, raw: string): unknown {
  * are not imported by a local run). Queue lines (connection lost/restored, cluster progress) go to
  * stderr with the password removed.
  */
-async function distributed(options: ScoreCommandOptions, io: ScoreIo, showProgress: boolean): Promise<(o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary>> {
+async function distributed(
+  options: ScoreCommandOptions,
+  io: ScoreIo,
+  showProgress: boolean,
+): Promise<(o: Parameters<typeof scoreFile>[0]) => Promise<ScoreSummary>> {
   const { scoreFileDistributed } = await import("@evalkern/harness/queue");
   const intervalMs = options.progressInterval ?? 5000;
   return (o) =>
@@ -249,7 +270,9 @@ async function distributed(options: ScoreCommandOptions, io: ScoreIo, showProgre
       ...(showProgress
         ? {
             onQueueProgress: (p) =>
-              io.stderr.write(`queue: ${formatCount(p.chunksDone)} chunks done, ${formatCount(p.chunksInFlight)} queued or being scored${p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? "" : "s"} connected` : ""}${p.chunksRequeued ? `, ${p.chunksRequeued} requeued` : ""}\n`),
+              io.stderr.write(
+                `queue: ${formatCount(p.chunksDone)} chunks done, ${formatCount(p.chunksInFlight)} queued or being scored${p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? "" : "s"} connected` : ""}${p.chunksRequeued ? `, ${p.chunksRequeued} requeued` : ""}\n`,
+              ),
           }
         : {}),
     });
@@ -276,7 +299,10 @@ function resolveMetrics(metrics: readonly string[]): { metricArgs: MetricArgumen
   const resolved = metricArgs.map(resolveMetric);
   const seen = new Set<string>();
   for (const m of resolved) {
-    if (seen.has(m.name)) throw usageError(`two metrics write the key ${JSON.stringify(m.name)}: rename one with name=..., e.g. --metric ${m.definition.name}:name=${m.name}2`);
+    if (seen.has(m.name))
+      throw usageError(
+        `two metrics write the key ${JSON.stringify(m.name)}: rename one with name=..., e.g. --metric ${m.definition.name}:name=${m.name}2`,
+      );
     seen.add(m.name);
   }
   return { metricArgs, resolved };
@@ -284,13 +310,22 @@ function resolveMetrics(metrics: readonly string[]): { metricArgs: MetricArgumen
 
 /** --score-only prints corpus scores and writes nothing: flags that name files or resume runs do not apply. */
 function checkScoreOnly(options: ScoreCommandOptions): void {
-  const clash = options.output ? "-o/--output" : options.report ? "--report" : options.resume ? "--resume" : options.queue ? "--queue" : undefined;
+  const clash = options.output
+    ? "-o/--output"
+    : options.report
+      ? "--report"
+      : options.resume
+        ? "--resume"
+        : options.queue
+          ? "--queue"
+          : undefined;
   if (clash) throw usageError(`--score-only writes no file, so ${clash} does not apply: drop one of them`);
 }
 
 async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void): Promise<number> {
   if (options.hyp !== undefined || options.refs?.length) return runTextScore(options, io, guard);
-  if (options.input === undefined) throw usageError("give an input file (JSONL, CSV or TSV), or plain-text files with --hyp hyp.txt --ref ref.txt");
+  if (options.input === undefined)
+    throw usageError("give an input file (JSONL, CSV or TSV), or plain-text files with --hyp hyp.txt --ref ref.txt");
   const input = resolve(options.input);
   requireFile(input);
   if (statSync(input).size === 0) throw inputError(`input file is empty: ${options.input}`);
@@ -313,16 +348,31 @@ async function runScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGua
  */
 async function runTextScore(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard): Promise<number> {
   const refs = options.refs ?? [];
-  if (options.hyp === undefined || refs.length === 0) throw usageError("plain-text input needs --hyp <file> and at least one --ref <file> (one per reference)");
-  if (options.input !== undefined) throw usageError(`give either an input file (${options.input}) or --hyp/--ref plain-text files, not both`);
-  const unsupported = options.shard ? "--shard" : options.queue ? "--queue" : options.resume ? "--resume" : options.report ? "--report" : undefined;
+  if (options.hyp === undefined || refs.length === 0)
+    throw usageError("plain-text input needs --hyp <file> and at least one --ref <file> (one per reference)");
+  if (options.input !== undefined)
+    throw usageError(`give either an input file (${options.input}) or --hyp/--ref plain-text files, not both`);
+  const unsupported = options.shard
+    ? "--shard"
+    : options.queue
+      ? "--queue"
+      : options.resume
+        ? "--resume"
+        : options.report
+          ? "--report"
+          : undefined;
   if (unsupported) throw usageError(`${unsupported} needs a JSONL/CSV input file; plain-text --hyp/--ref runs are scored in one pass`);
   const scoreOnly = options.scoreOnly === true;
   if (scoreOnly) checkScoreOnly(options);
-  if (!scoreOnly && options.hyp === "-" && !options.output) throw usageError("with --hyp - (stdin), give -o <file.jsonl> for the scored rows, or --score-only");
-  const output = scoreOnly ? undefined : resolve(options.output ?? defaultOutput(options.hyp === "-" ? "stdin.jsonl" : options.hyp, undefined));
+  if (!scoreOnly && options.hyp === "-" && !options.output)
+    throw usageError("with --hyp - (stdin), give -o <file.jsonl> for the scored rows, or --score-only");
+  const output = scoreOnly
+    ? undefined
+    : resolve(options.output ?? defaultOutput(options.hyp === "-" ? "stdin.jsonl" : options.hyp, undefined));
   if (output && formatOf(output) !== "jsonl") throw usageError(`-o ${options.output}: plain-text runs write JSONL rows (.jsonl)`);
-  const inputs = [options.hyp, ...refs].filter((f) => f !== "-").map((path, i) => ({ role: i === 0 && options.hyp !== "-" ? "--hyp" : "--ref", path }));
+  const inputs = [options.hyp, ...refs]
+    .filter((f) => f !== "-")
+    .map((path, i) => ({ role: i === 0 && options.hyp !== "-" ? "--hyp" : "--ref", path }));
   if (output) {
     checkOutputPaths(inputs, [mainOutput(options.output, output)]);
     guard.lock(output);
@@ -352,12 +402,19 @@ async function runTextScore(options: ScoreCommandOptions, io: ScoreIo, guard: Ru
   const metrics = runMetrics(resolved, { metrics: summary.metrics, metricSpecs: normalizeMetrics(specs) });
   const rows = { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad };
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ output: output ?? null, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ output: output ?? null, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+    );
   } else {
     const files = [shownHyp, ...refs.map((r) => (r === "-" ? "stdin" : r))].join(" + ");
     const where = output ? `${files} → ${relative(process.cwd(), output) || output}` : `${files} (score only, no file written)`;
-    io.stdout.write(`evalkern score · ${where}\n${formatCount(rows.scored)} lines scored${rows.bad ? `, ${formatCount(rows.bad)} bad` : ""} · ${formatElapsed(performance.now() - started)}\n\n`);
-    if (rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`);
+    io.stdout.write(
+      `evalkern score · ${where}\n${formatCount(rows.scored)} lines scored${rows.bad ? `, ${formatCount(rows.bad)} bad` : ""} · ${formatElapsed(performance.now() - started)}\n\n`,
+    );
+    if (rows.scored > 0)
+      io.stdout.write(
+        `${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`,
+      );
   }
   if (rows.bad > 0) {
     const lines = summary.rows.badSamples.slice(0, 5).map((b) => `  ${shownHyp}:${b.line + 1}: ${b.message}`);
@@ -392,7 +449,14 @@ interface ScorePlan {
   readonly harnessOptions: HarnessOptions;
 }
 
-async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunGuard, setRaw: (raw: string) => void, input: string, scratch: string | undefined): Promise<number> {
+async function scoreInput(
+  options: ScoreCommandOptions,
+  io: ScoreIo,
+  guard: RunGuard,
+  setRaw: (raw: string) => void,
+  input: string,
+  scratch: string | undefined,
+): Promise<number> {
   const inputBefore = fileIdentity(input);
   const plan = planScoreRun(options, guard, setRaw, input, scratch);
   const { name, output, dir, raw, format, delimiter, quote } = plan;
@@ -422,7 +486,10 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
     io.stdout.write(
       `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${formatElapsed(log.elapsedMs())} · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
     );
-    if (summary.rows.scored > 0) io.stdout.write(`${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`);
+    if (summary.rows.scored > 0)
+      io.stdout.write(
+        `${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`,
+      );
   }
 
   if (options.report) {
@@ -441,7 +508,10 @@ async function scoreInput(options: ScoreCommandOptions, io: ScoreIo, guard: RunG
   if (summary.rows.records === 0) throw inputError(`${name} has no rows${options.shard ? " in this shard" : ""}`);
   const utf8 = summary.rows.invalidUtf8;
   if (utf8 && utf8.count > 0 && !options.strictUtf8) {
-    const where = utf8.lines.slice(0, 5).map((l) => `${name}:${l}`).join(", ");
+    const where = utf8.lines
+      .slice(0, 5)
+      .map((l) => `${name}:${l}`)
+      .join(", ");
     io.stderr.write(
       `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
     );
@@ -469,13 +539,14 @@ function planScoreRun(
 ): ScorePlan {
   const name = options.input ?? input;
   const output = scratch ? join(scratch, "scores.jsonl") : resolve(options.output ?? defaultOutput(input, options.shard));
-  if (!scratch) checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
+  if (!scratch)
+    checkOutputPaths([{ role: "the input", path: name }], [mainOutput(options.output, output), { role: "--report", path: options.report }]);
   const { metricArgs, resolved } = resolveMetrics(options.metrics);
   const format = formatOf(input);
   const delimiter = delimiterOf(input);
   const quote = quoteOf(input, options.tsvQuotes);
   const outputFormat = formatOf(output);
-  const outputQuote = outputFormat === "csv" ? quoteOf(output, options.tsvQuotes || (format === "jsonl" || quote)) : undefined;
+  const outputQuote = outputFormat === "csv" ? quoteOf(output, options.tsvQuotes || format === "jsonl" || quote) : undefined;
   const dir = ensureSidecar(output);
   const raw = join(dir, "rows.jsonl");
   guard.lock(output); // another run on this output fails here, naming its pid
@@ -484,7 +555,8 @@ function planScoreRun(
   const fields = { hypothesis: options.hypField, references: [...options.refsField], ...(options.idField ? { id: options.idField } : {}) };
 
   const cores = availableParallelism();
-  if (options.workers !== undefined && options.workers > cores) log.warn(`--workers ${options.workers} is more than the ${cores} available cores: using ${cores}`);
+  if (options.workers !== undefined && options.workers > cores)
+    log.warn(`--workers ${options.workers} is more than the ${cores} available cores: using ${cores}`);
   const bootstrap = options.ci ? { resamples: options.resamples, seed: options.seed } : (false as const);
   const harnessOptions: HarnessOptions = {
     input,
@@ -565,7 +637,9 @@ async function scorePlannedRun(
   if (guard.interrupted) return guard.stopped();
   if (ciProgress) ciProgress.finish(options.resamples, summary.resumed ? "resumed from a checkpoint" : undefined);
   else progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
-  log.detail(`phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`);
+  log.detail(
+    `phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`,
+  );
   return summary;
 }
 
@@ -607,7 +681,8 @@ async function recordFinishedRun(
     elapsedMs: summary.elapsedMs,
   };
   // a local run records what it was computed from, so that `--resume` can answer "already done"
-  const finished = options.queue || scratch ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
+  const finished =
+    options.queue || scratch ? undefined : await finishedRecord({ harnessOptions, summary, inputBefore, output, raw, bootstrap });
   if (finished) manifest = { ...manifest, finished };
   writeFileSync(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, joinMs };

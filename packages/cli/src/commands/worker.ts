@@ -47,7 +47,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: WorkerIo)
     const stop = (name: string) => {
       if (stopping) process.exit(128 + (name === "SIGINT" ? 2 : name === "SIGTERM" ? 15 : 1)); // a second signal: now
       stopping = true;
-      if (!log.quiet) io.stderr.write(`evalkern worker: ${name}: finishing the chunks being scored, then stopping (${worker.scored()} scored)\n`);
+      if (!log.quiet)
+        io.stderr.write(`evalkern worker: ${name}: finishing the chunks being scored, then stopping (${worker.scored()} scored)\n`);
       resolve();
     };
     for (const s of signals) process.on(s, () => stop(s));

@@ -54,7 +54,12 @@ export function checkLooksLikeJsonl(path: string, shown = path): void {
   const why = TEXT_EXTENSIONS.has(ext)
     ? `its extension ${ext} is that of a plain-text file`
     : first !== undefined && first !== "{" && first !== "["
-      ? `its first line does not start with "{" (it starts with ${JSON.stringify(start.replace(/^\ufeff/, "").trimStart().slice(0, 20))})`
+      ? `its first line does not start with "{" (it starts with ${JSON.stringify(
+          start
+            .replace(/^\ufeff/, "")
+            .trimStart()
+            .slice(0, 20),
+        )})`
       : undefined;
   if (!why) return;
   throw inputError(
@@ -101,7 +106,8 @@ export async function* readRecords(
   if (format === "csv") {
     const splitter = new CsvSplitter(delimiter, range.startLine, quote);
     const emit = function* (records: ReturnType<CsvSplitter["push"]>): Generator<InputRecord> {
-      for (const r of records) yield "error" in r ? { line: r.line, kind: "csv-error", error: r.error } : { line: r.line, kind: "csv", fields: r.fields };
+      for (const r of records)
+        yield "error" in r ? { line: r.line, kind: "csv-error", error: r.error } : { line: r.line, kind: "csv", fields: r.fields };
     };
     for await (const text of textChunks(path, range)) yield* emit(splitter.push(text));
     yield* emit(splitter.end());
@@ -150,7 +156,8 @@ export async function readObjects(path: string): Promise<{ line: number; value: 
         keys = csvKeys(header); // a repeated name keeps every cell, as name#1, name#2, …
         continue;
       }
-      if (fields.length !== header.length) throw inputError(`${path}:${r.line}: expected ${header.length} fields (the header's), got ${fields.length}`);
+      if (fields.length !== header.length)
+        throw inputError(`${path}:${r.line}: expected ${header.length} fields (the header's), got ${fields.length}`);
       const value: Record<string, unknown> = {};
       keys!.forEach((k, i) => (value[k] = fields[i]));
       out.push({ line: r.line, value });
@@ -162,7 +169,8 @@ export async function readObjects(path: string): Promise<{ line: number; value: 
     } catch (e) {
       throw inputError(`${path}:${r.line}: invalid JSON: ${(e as Error).message}`);
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw inputError(`${path}:${r.line}: expected a JSON object per line`);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw inputError(`${path}:${r.line}: expected a JSON object per line`);
     out.push({ line: r.line, value: value as Record<string, unknown> });
   }
   return out;

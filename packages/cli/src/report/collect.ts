@@ -2,7 +2,14 @@
 // harness's `sliceScores`) for the shared, browser-safe collector of `@evalkern/harness/report`.
 import { statSync } from "node:fs";
 import { csvKeys, sliceScores } from "@evalkern/harness";
-import { collectReportData, rowField, type CollectOptions as HarnessCollectOptions, type OutputRow, type ReportData, type ReportRun } from "@evalkern/harness/report";
+import {
+  collectReportData,
+  rowField,
+  type CollectOptions as HarnessCollectOptions,
+  type OutputRow,
+  type ReportData,
+  type ReportRun,
+} from "@evalkern/harness/report";
 import { ByFieldCheck } from "../by-fields.js";
 import { inputError } from "../errors.js";
 import { delimiterOf, readRecords, type InputRecord } from "../io/records.js";
@@ -25,7 +32,11 @@ async function* outputRows(path: string, format: "jsonl" | "csv", quote: boolean
   const size = statSync(path).size;
   let header: string[] | undefined;
   for await (const r of readRecords(path, format, { start: 0, end: size, startLine: 1 }, delimiterOf(path), quote)) {
-    yield parseOutputRecord(r, () => header, (h) => (header = h));
+    yield parseOutputRecord(
+      r,
+      () => header,
+      (h) => (header = h),
+    );
   }
 }
 

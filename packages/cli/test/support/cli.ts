@@ -34,10 +34,22 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Chi
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
   // the judge/run endpoints of the tests are on loopback; never inherit a real one
-  for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "EVALKERN_BASE_URL", "EVALKERN_MODEL", "EVALKERN_JUDGE_BASE_URL", "EVALKERN_JUDGE_MODEL", "EVALKERN_JUDGE_API_KEY"]) {
+  for (const k of [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "EVALKERN_BASE_URL",
+    "EVALKERN_MODEL",
+    "EVALKERN_JUDGE_BASE_URL",
+    "EVALKERN_JUDGE_MODEL",
+    "EVALKERN_JUDGE_API_KEY",
+  ]) {
     if (!options.env || !(k in options.env)) delete env[k];
   }
-  return spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? packageRoot, env, stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? packageRoot,
+    env,
+    stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"],
+  });
 }
 
 /** Run the command to completion. */

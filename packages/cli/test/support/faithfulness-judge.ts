@@ -6,13 +6,23 @@ import { chat, type Request } from "./openai-server.js";
 export function judgeReply(req: Request) {
   const name: string = req.body?.response_format?.json_schema?.name ?? "";
   const prompt = String(req.body.messages.at(-1).content);
-  const text = (marker: string) => prompt.slice(prompt.indexOf(marker) + marker.length).split("\n\n")[0]!.trim();
+  const text = (marker: string) =>
+    prompt
+      .slice(prompt.indexOf(marker) + marker.length)
+      .split("\n\n")[0]!
+      .trim();
   switch (name) {
     case "truths":
       return chat(JSON.stringify({ truths: [text("\n\n").split("\n")[0]] }));
     case "claims":
       // one claim per sentence of the text
-      return chat(JSON.stringify({ claims: text("Text:\n").split(/(?<=\.)\s+/).filter(Boolean) }));
+      return chat(
+        JSON.stringify({
+          claims: text("Text:\n")
+            .split(/(?<=\.)\s+/)
+            .filter(Boolean),
+        }),
+      );
     case "verdicts": {
       // the claims are listed as a JSON array after "Claims:"
       const start = prompt.indexOf("[", prompt.indexOf("Claims:"));

@@ -22,7 +22,19 @@ export const RUN_LANGUAGES: Readonly<Record<string, "js" | "ts" | "sh">> = {
   bash: "sh",
   shell: "sh",
 };
-export const DATA_LANGUAGES: ReadonlySet<string> = new Set(["text", "console", "json", "jsonc", "yaml", "yml", "csv", "html", "diff", "ini", "toml"]);
+export const DATA_LANGUAGES: ReadonlySet<string> = new Set([
+  "text",
+  "console",
+  "json",
+  "jsonc",
+  "yaml",
+  "yml",
+  "csv",
+  "html",
+  "diff",
+  "ini",
+  "toml",
+]);
 const SKIP = /^<!--\s*readme-test:\s*skip\s*\((.+)\)\s*-->$/;
 
 export interface ReadmeBlock {

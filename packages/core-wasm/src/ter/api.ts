@@ -47,7 +47,16 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
     if (cells > INPUT_LIMITS.maxTerWordPairs) {
       throw new InputTooLargeError(
         `TER of hyps[${index}] compares ${nh} × ${nr} = ${cells} word pairs, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs): its time grows faster than the product of the lengths`,
-        { argument: "hyps", index, expected: `at most ${INPUT_LIMITS.maxTerWordPairs} word pairs`, actual: `${cells} word pairs`, kind: "pair", limit: INPUT_LIMITS.maxTerWordPairs, size: cells, unit: "word pairs" },
+        {
+          argument: "hyps",
+          index,
+          expected: `at most ${INPUT_LIMITS.maxTerWordPairs} word pairs`,
+          actual: `${cells} word pairs`,
+          kind: "pair",
+          limit: INPUT_LIMITS.maxTerWordPairs,
+          size: cells,
+          unit: "word pairs",
+        },
       );
     }
     const edits = ENGINE.editRate(segmentWords, 0, nh, nh, nr, vocabSize);
@@ -167,10 +176,13 @@ export function corpusTer(hyps: readonly string[], refs: readonly (readonly (str
 
 function checkStatistic(v: unknown, what: string, integer: boolean): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > Number.MAX_SAFE_INTEGER || (integer && !Number.isInteger(v))) {
-    throw new InvalidArgumentError(`TER statistics: ${what} must be a finite non-negative ${integer ? "integer" : "number"}, got ${describe(v)}`, {
-      argument: "statistics",
-      actual: describe(v),
-    });
+    throw new InvalidArgumentError(
+      `TER statistics: ${what} must be a finite non-negative ${integer ? "integer" : "number"}, got ${describe(v)}`,
+      {
+        argument: "statistics",
+        actual: describe(v),
+      },
+    );
   }
   return v;
 }
@@ -196,7 +208,10 @@ function finiteScore(numEdits: number, refLength: number, index?: number): numbe
 /** The score of (summed) statistics `{ numEdits, refLength }` — sacreBLEU `_compute_score_from_stats`. */
 export function terFromStatistics(statistics: { readonly numEdits: number; readonly refLength: number }): TerResult {
   if (typeof statistics !== "object" || statistics === null) {
-    throw new InvalidArgumentError("TER statistics must be an object { numEdits, refLength }", { argument: "statistics", actual: describe(statistics) });
+    throw new InvalidArgumentError("TER statistics must be an object { numEdits, refLength }", {
+      argument: "statistics",
+      actual: describe(statistics),
+    });
   }
   const e = checkStatistic(statistics.numEdits, "numEdits", true);
   const l = checkStatistic(statistics.refLength, "refLength", false);

@@ -419,14 +419,35 @@ export class TerEngine {
     const w = this.cur;
     const out = this.cand;
     if (target < start) {
-      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, target), w, n, start, start + length), w, n, target, start), w, n, start + length, n);
+      copyRange(
+        out,
+        copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, target), w, n, start, start + length), w, n, target, start),
+        w,
+        n,
+        start + length,
+        n,
+      );
       return target < 0 ? 0 : target;
     }
     if (target > start + length) {
-      copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, target), w, n, start, start + length), w, n, target, n);
+      copyRange(
+        out,
+        copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, target), w, n, start, start + length),
+        w,
+        n,
+        target,
+        n,
+      );
       return start;
     }
-    copyRange(out, copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, length + target), w, n, start, start + length), w, n, length + target, n);
+    copyRange(
+      out,
+      copyRange(out, copyRange(out, copyRange(out, 0, w, n, 0, start), w, n, start + length, length + target), w, n, start, start + length),
+      w,
+      n,
+      length + target,
+      n,
+    );
     return start;
   }
 }

@@ -136,7 +136,15 @@ function isPySpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13) || c >= 0x1c;
   if (c < 0x85) return false;
   return (
-    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
   );
 }
 
@@ -145,4 +153,3 @@ export function segmentString(text: string, o: ResolvedTerOptions, at: number): 
   if (!o.normalized && !o.noPunct) return splitInterned(text, at);
   return internInto(preprocessed(text, o), at);
 }
-

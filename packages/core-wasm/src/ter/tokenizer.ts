@@ -27,7 +27,10 @@ const OPTION_KEYS = ["normalized", "noPunct", "asianSupport", "caseSensitive"];
 export function resolveTerOptions(options: TerOptions | undefined): ResolvedTerOptions {
   if (options === undefined) return { normalized: false, noPunct: false, asianSupport: false, caseSensitive: false };
   if (typeof options !== "object" || options === null) {
-    throw new InvalidArgumentError(`TER options must be an object, got ${describe(options)}`, { argument: "options", actual: describe(options) });
+    throw new InvalidArgumentError(`TER options must be an object, got ${describe(options)}`, {
+      argument: "options",
+      actual: describe(options),
+    });
   }
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.includes(key)) {
@@ -63,7 +66,11 @@ function rstrip(s: string): string {
 /** tercom's general and Western normalisation (`_normalize_general_and_western`). */
 function normalizeWestern(sent: string): string {
   sent = sent.replace(/\n-/g, "").replace(/\n/g, " ");
-  sent = sent.replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  sent = sent
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
   sent = ` ${sent} `;
   sent = sent.replace(/([{-~[-` -&(-+:-@/])/gu, " $1 ");
   sent = sent.replace(/'s /g, " 's ");

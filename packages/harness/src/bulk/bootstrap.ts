@@ -37,13 +37,15 @@ export interface BootstrapOptions {
 export function resolveBootstrap(b: boolean | BootstrapOptions | undefined): { resamples: number; seed: number } | null {
   if (b === undefined || b === false) return null;
   const o = b === true ? {} : b;
-  if (typeof o !== "object" || o === null) throw new InvalidArgumentError("bootstrap must be true or { resamples, seed }", { argument: "bootstrap" });
+  if (typeof o !== "object" || o === null)
+    throw new InvalidArgumentError("bootstrap must be true or { resamples, seed }", { argument: "bootstrap" });
   const resamples = o.resamples ?? DEFAULT_RESAMPLES;
   if (typeof resamples !== "number" || !Number.isSafeInteger(resamples) || resamples < 1) {
     throw new InvalidArgumentError("bootstrap.resamples must be a positive integer", { argument: "bootstrap.resamples" });
   }
   const seed = o.seed ?? DEFAULT_SEED;
-  if (typeof seed !== "number" || !Number.isSafeInteger(seed)) throw new InvalidArgumentError("bootstrap.seed must be a safe integer", { argument: "bootstrap.seed" });
+  if (typeof seed !== "number" || !Number.isSafeInteger(seed))
+    throw new InvalidArgumentError("bootstrap.seed must be a safe integer", { argument: "bootstrap.seed" });
   return { resamples, seed };
 }
 
@@ -216,7 +218,8 @@ export class ResampleAccumulator {
   finish(): Float64Array {
     for (let g = 0; g < this.G; g++) {
       this.flush(g);
-      if (this.started[g] !== this.sizes[g]) throw new RangeError(`bootstrap: group ${g} had ${this.started[g]} usable rows, ${this.sizes[g]} announced`);
+      if (this.started[g] !== this.sizes[g])
+        throw new RangeError(`bootstrap: group ${g} had ${this.started[g]} usable rows, ${this.sizes[g]} announced`);
     }
     return this.sums;
   }
@@ -224,7 +227,17 @@ export class ResampleAccumulator {
 
 // ------------------------------------------------------------------------- the WebAssembly kernel
 
-type DrawFn = (x: number, stride: number, intBytes: number, floatBytes: number, T: number, L: number, threshold: number, st: number, acc: number) => void;
+type DrawFn = (
+  x: number,
+  stride: number,
+  intBytes: number,
+  floatBytes: number,
+  T: number,
+  L: number,
+  threshold: number,
+  st: number,
+  acc: number,
+) => void;
 interface Simd {
   readonly memory: WebAssembly.Memory;
   /** The generic kernel (accumulators in memory). */
@@ -262,7 +275,11 @@ const ACC = 64;
  * this block as i32 lanes, then the others as f64 lanes. Integer sums are exact either way, and each
  * float column is summed in the same order as by the JS kernel, so both give bit-identical sums.
  */
-function packBlock(X: Float64Array, L: number, C: number): { maxInt: number; draw: (T: number, L: number, threshold: number, st: Uint32Array, sums: Float64Array, out: number) => void } | null {
+function packBlock(
+  X: Float64Array,
+  L: number,
+  C: number,
+): { maxInt: number; draw: (T: number, L: number, threshold: number, st: Uint32Array, sums: Float64Array, out: number) => void } | null {
   const k = simdOff ? null : simdKernel();
   if (!k) return null;
   const ints: number[] = [];
@@ -304,7 +321,8 @@ function packBlock(X: Float64Array, L: number, C: number): { maxInt: number; dra
   const accI = new Int32Array(buf, ACC, intBytes / 4);
   const accF = new Float64Array(buf, ACC + intBytes, floatBytes / 8);
   const vectors = (intBytes + floatBytes) / 16;
-  const fn = vectors <= RESAMPLE_MAX_VECTORS ? ((k.exports[`d${intBytes / 16}_${floatBytes / 16}`] as DrawFn | undefined) ?? k.draw) : k.draw;
+  const fn =
+    vectors <= RESAMPLE_MAX_VECTORS ? ((k.exports[`d${intBytes / 16}_${floatBytes / 16}`] as DrawFn | undefined) ?? k.draw) : k.draw;
   return {
     maxInt,
     draw(T, L, threshold, st, sums, out) {

@@ -147,8 +147,14 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
       try {
         records.push({ position: line, value: JSON.parse(raw), text: raw });
       } catch (e) {
-        const bom = raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
-        records.push({ position: line, text: raw, input: raw, error: { code: "invalid_json", message: `invalid JSON: ${bom}${(e as Error).message}` } });
+        const bom =
+          raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
+        records.push({
+          position: line,
+          text: raw,
+          input: raw,
+          error: { code: "invalid_json", message: `invalid JSON: ${bom}${(e as Error).message}` },
+        });
       }
     }
     line++;
@@ -162,7 +168,11 @@ function csvRecords(text: string, firstLine: number, header: readonly string[], 
   return parseCsv(text, delimiter, firstLine, quote).map((r) => {
     if ("error" in r) return { position: r.line, input: r.error, error: { code: "csv_error", message: r.error } };
     if (r.fields.length !== header.length) {
-      return { position: r.line, input: r.fields, error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` } };
+      return {
+        position: r.line,
+        input: r.fields,
+        error: { code: "csv_error", message: `expected ${header.length} fields (the header's), got ${r.fields.length}` },
+      };
     }
     const obj: Record<string, string> = {};
     keys.forEach((k, i) => (obj[k] = r.fields[i]!));
@@ -237,7 +247,9 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
     invalidUtf8 = { count: bad.size, lines: [...bad].slice(0, MAX_BAD_SAMPLES) };
     if (ctx.strictUtf8) {
       records = records.map((r) =>
-        bad.has(r.position) && !r.error ? { ...r, error: { code: "invalid_utf8", message: "the row has bytes that are not UTF-8 (strictUtf8)" } } : r,
+        bad.has(r.position) && !r.error
+          ? { ...r, error: { code: "invalid_utf8", message: "the row has bytes that are not UTF-8 (strictUtf8)" } }
+          : r,
       );
     }
   }
@@ -545,7 +557,8 @@ function outputRows(rows: RowsOutput, s: Scored): string {
     }
     const e = errors[i]!;
     const error = { line: rec.position, code: e.code, message: e.message };
-    if (rec.input === undefined && isPlainObject(rec.value)) text += `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
+    if (rec.input === undefined && isPlainObject(rec.value))
+      text += `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
     else text += `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
   }
   return text;

@@ -56,7 +56,10 @@ export function fsumValue(partials: readonly number[]): number {
 /** Exact column sums of an n × width matrix, one partials list per column. */
 export class ColumnSums {
   readonly partials: number[][];
-  constructor(readonly width: number, partials?: readonly (readonly number[])[]) {
+  constructor(
+    readonly width: number,
+    partials?: readonly (readonly number[])[],
+  ) {
     this.partials = partials ? partials.map((p) => p.slice()) : Array.from({ length: width }, () => []);
   }
   addRow(values: ArrayLike<number>, offset: number): void {

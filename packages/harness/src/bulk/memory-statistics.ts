@@ -49,8 +49,16 @@ function rowsOf(run: MemoryRun): () => Iterable<Float32Array> {
 }
 
 function check(run: MemoryRun, arg: string): void {
-  if (typeof run !== "object" || run === null || !Array.isArray(run.statistics) || !Number.isSafeInteger(run.rowWidth) || run.rowWidth < 1) {
-    throw new InvalidArgumentError(`${arg} must be a MemoryRun { metricSpecs, rowWidth, statistics, records, scored, partials }`, { argument: arg });
+  if (
+    typeof run !== "object" ||
+    run === null ||
+    !Array.isArray(run.statistics) ||
+    !Number.isSafeInteger(run.rowWidth) ||
+    run.rowWidth < 1
+  ) {
+    throw new InvalidArgumentError(`${arg} must be a MemoryRun { metricSpecs, rowWidth, statistics, records, scored, partials }`, {
+      argument: arg,
+    });
   }
 }
 
@@ -72,7 +80,10 @@ export async function corpusScores(run: MemoryRun): Promise<ScoreTable<number>> 
 /** sacreBLEU-style bootstrap 95% CIs of every corpus score (the same as `bootstrapCi` over the run's files). */
 export async function bootstrapCi(run: MemoryRun, options: MemoryStatisticsOptions = {}): Promise<ScoreTable<ConfidenceInterval>> {
   check(run, "run");
-  const opts = resolveBootstrap({ ...(options.resamples !== undefined ? { resamples: options.resamples } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) })!;
+  const opts = resolveBootstrap({
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  })!;
   if (run.scored === 0) throw new InvalidArgumentError("run: no scored rows to resample", { argument: "run" });
   const metrics = await mainThreadMetrics(run.metricSpecs);
   return bootstrapCiOf(metrics, run.scored, opts, options.resample ?? localResampler(run.rowWidth, rowsOf(run)), options.onProgress);
@@ -87,7 +98,13 @@ export async function sliceScores(
   check(run, "run");
   const boot = resolveBootstrap(options.bootstrap);
   const metrics = await mainThreadMetrics(run.metricSpecs);
-  return sliceScoresOf(metrics, { rowWidth: run.rowWidth, records: run.records, rows: rowsOf(run) }, slices, boot, options.resample ?? localResampler(run.rowWidth, rowsOf(run)));
+  return sliceScoresOf(
+    metrics,
+    { rowWidth: run.rowWidth, records: run.records, rows: rowsOf(run) },
+    slices,
+    boot,
+    options.resample ?? localResampler(run.rowWidth, rowsOf(run)),
+  );
 }
 
 export interface MemoryPairedTestOptions extends MemoryStatisticsOptions {
@@ -102,9 +119,17 @@ export async function pairedTest(options: MemoryPairedTestOptions): Promise<Pair
   const b = options.system;
   check(a, "baseline");
   check(b, "system");
-  if (stableJson(a.metricSpecs) !== stableJson(b.metricSpecs)) throw new InvalidArgumentError("the two runs used different metrics or options", { argument: "system" });
-  if (a.records !== b.records) throw new InvalidArgumentError(`the two runs have different row counts (${a.records} vs ${b.records}): they must score the same references row by row`, { argument: "system" });
-  const opts = resolveBootstrap({ ...(options.resamples !== undefined ? { resamples: options.resamples } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) })!;
+  if (stableJson(a.metricSpecs) !== stableJson(b.metricSpecs))
+    throw new InvalidArgumentError("the two runs used different metrics or options", { argument: "system" });
+  if (a.records !== b.records)
+    throw new InvalidArgumentError(
+      `the two runs have different row counts (${a.records} vs ${b.records}): they must score the same references row by row`,
+      { argument: "system" },
+    );
+  const opts = resolveBootstrap({
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  })!;
   const metrics = await mainThreadMetrics(a.metricSpecs);
   const [ma, mb] = [await corpusSummary(a), await corpusSummary(b)];
   return pairedTestOf(

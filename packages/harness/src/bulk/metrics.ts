@@ -74,7 +74,12 @@ export type MetricConfig =
   | { readonly metric: "levenshtein"; readonly name?: string; readonly headline?: string }
   | ModuleMetricConfig
   /** Any other registry metric by name or alias, with its options. */
-  | { readonly metric: Exclude<MetricName, "module">; readonly name?: string; readonly options?: Readonly<Record<string, unknown>>; readonly headline?: string };
+  | {
+      readonly metric: Exclude<MetricName, "module">;
+      readonly name?: string;
+      readonly options?: Readonly<Record<string, unknown>>;
+      readonly headline?: string;
+    };
 
 export type MetricSpec = MetricName | MetricConfig;
 
@@ -118,7 +123,8 @@ export function normalizeMetrics(specs: readonly MetricSpec[] | undefined): Norm
     const m = normalizeOne(spec, where);
     if (spec.headline === undefined) out.push(m);
     else {
-      if (typeof spec.headline !== "string" || spec.headline.length === 0) bad(`${where}.headline must be a non-empty column key`, `${where}.headline`);
+      if (typeof spec.headline !== "string" || spec.headline.length === 0)
+        bad(`${where}.headline must be a non-empty column key`, `${where}.headline`);
       out.push({ ...m, headline: spec.headline });
     }
   });
@@ -177,7 +183,8 @@ function normalizeModule(spec: ModuleMetricConfig, where: string): NormalizedMet
       bad(`${where}.columns must be a non-empty array of keys`, `${where}.columns`);
     }
   }
-  if (call === "byob" && spec.columns === undefined) bad(`${where}.columns is required for call "byob" (the score keys to keep)`, `${where}.columns`);
+  if (call === "byob" && spec.columns === undefined)
+    bad(`${where}.columns is required for call "byob" (the score keys to keep)`, `${where}.columns`);
   const options = spec.options === undefined ? {} : (JSON.parse(JSON.stringify({ v: spec.options })) as { v: Record<string, unknown> }).v;
   return {
     metric: "module",
@@ -211,7 +218,10 @@ export async function createBulkMetric(spec: NormalizedMetric, options: { load: 
     if (options.load) {
       const mod = (await import(spec.module!)) as Record<string, unknown>;
       const f = mod[spec.export!];
-      if (typeof f !== "function") throw new InvalidArgumentError(`module ${spec.module} has no function export ${JSON.stringify(spec.export)}`, { argument: "metrics" });
+      if (typeof f !== "function")
+        throw new InvalidArgumentError(`module ${spec.module} has no function export ${JSON.stringify(spec.export)}`, {
+          argument: "metrics",
+        });
       fn = f as RuleFunction;
     }
     instance = callableMetric(spec, fn);

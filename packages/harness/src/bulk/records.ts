@@ -35,7 +35,8 @@ export function resolveFields(fields: FieldMap | undefined): ResolvedFields {
     return v;
   };
   const refs = f.references === undefined ? ["refs"] : typeof f.references === "string" ? [f.references] : f.references;
-  if (!Array.isArray(refs) || refs.length === 0) throw new InvalidArgumentError("fields.references must be a path or a non-empty array of paths", { argument: "fields.references" });
+  if (!Array.isArray(refs) || refs.length === 0)
+    throw new InvalidArgumentError("fields.references must be a path or a non-empty array of paths", { argument: "fields.references" });
   refs.forEach((r, i) => path(r, `fields.references[${i}]`, undefined));
   return { hypothesis: path(f.hypothesis, "fields.hypothesis", "hyp")!, references: [...refs], id: path(f.id, "fields.id", undefined) };
 }
@@ -112,8 +113,15 @@ export function extractPair(row: unknown, fields: ResolvedFields, dropEmpty: boo
   const idValue = fields.id === undefined ? undefined : getPath(row, fields.id);
   const id = idValue === MISSING ? null : idValue;
   const hyp = getPath(row, fields.hypothesis);
-  if (hyp === MISSING) return { ok: false, code: "missing_field", message: `missing field ${JSON.stringify(fields.hypothesis)} (hypothesis)`, id };
-  if (typeof hyp !== "string") return { ok: false, code: "wrong_type", message: `field ${JSON.stringify(fields.hypothesis)} must be a string, got ${typeName(hyp)}`, id };
+  if (hyp === MISSING)
+    return { ok: false, code: "missing_field", message: `missing field ${JSON.stringify(fields.hypothesis)} (hypothesis)`, id };
+  if (typeof hyp !== "string")
+    return {
+      ok: false,
+      code: "wrong_type",
+      message: `field ${JSON.stringify(fields.hypothesis)} must be a string, got ${typeName(hyp)}`,
+      id,
+    };
   const refs: string[] = [];
   for (const path of fields.references) {
     const v = getPath(row, path);
@@ -127,10 +135,16 @@ export function extractPair(row: unknown, fields: ResolvedFields, dropEmpty: boo
       for (let j = 0; j < v.length; j++) {
         const r: unknown = v[j];
         if (typeof r === "string") refs.push(r);
-        else if (r !== null) return { ok: false, code: "wrong_type", message: `field ${JSON.stringify(path)}[${j}] must be a string, got ${typeName(r)}`, id };
+        else if (r !== null)
+          return { ok: false, code: "wrong_type", message: `field ${JSON.stringify(path)}[${j}] must be a string, got ${typeName(r)}`, id };
       }
     } else if (v !== null) {
-      return { ok: false, code: "wrong_type", message: `field ${JSON.stringify(path)} must be a string or an array of strings, got ${typeName(v)}`, id };
+      return {
+        ok: false,
+        code: "wrong_type",
+        message: `field ${JSON.stringify(path)} must be a string or an array of strings, got ${typeName(v)}`,
+        id,
+      };
     }
   }
   if (refs.length === 0) return { ok: false, code: "no_references", message: "the row has no reference", id };
@@ -359,7 +373,11 @@ export function checkCsvHeader(header: readonly string[], fields: ResolvedFields
     if (positions.length < 2) continue;
     const picks = positions.map((_, n) => JSON.stringify(`${f}#${n + 1}`)).join(", ");
     const where = `${positions.length} columns named ${JSON.stringify(f)} (columns ${positions.join(", ")})`;
-    throw new AmbiguousColumnError(`${file} has ${where}: pick one as ${picks} (the n-th column of that name), or rename them`, f, positions);
+    throw new AmbiguousColumnError(
+      `${file} has ${where}: pick one as ${picks} (the n-th column of that name), or rename them`,
+      f,
+      positions,
+    );
   }
 }
 
@@ -473,7 +491,14 @@ export function firstRecordBoundary(
  * From a point inside a record (CSV quote state `state`), the end of that record: the position after
  * its terminating newline, or -1 when it goes on past `to`; the newlines seen; the state at the end.
  */
-export function scanRecord(buf: Uint8Array, from: number, to: number, format: RecordSyntax, delimiter: number, state: Csv): { end: number; lines: number; state: Csv } {
+export function scanRecord(
+  buf: Uint8Array,
+  from: number,
+  to: number,
+  format: RecordSyntax,
+  delimiter: number,
+  state: Csv,
+): { end: number; lines: number; state: Csv } {
   if (!followsQuotes(format, delimiter)) {
     const q = buf.indexOf(10, from);
     return q < 0 || q >= to ? { end: -1, lines: 0, state } : { end: q + 1, lines: 1, state };

@@ -76,13 +76,22 @@ export function rowsOutput(
   quote = true,
 ): RowsOutput {
   const layouts = specs.map((s) => rowLayout(s));
-  const metricColumns = format === "csv" ? csvMetricColumns(layouts).filter((c) => !inputColumns.includes(c.header)).map(({ header, column }) => ({ header, column })) : [];
+  const metricColumns =
+    format === "csv"
+      ? csvMetricColumns(layouts)
+          .filter((c) => !inputColumns.includes(c.header))
+          .map(({ header, column }) => ({ header, column }))
+      : [];
   return { format, delimiter, layouts, inputColumns: format === "csv" ? [...inputColumns] : [], metricColumns, escapeFormulas, quote };
 }
 
 /** The CSV header line of the output. */
 export function csvHeader(rows: RowsOutput): string {
-  return csvLine([...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"].map((h) => csvCell(h, rows.escapeFormulas)), rows.delimiter, rows.quote);
+  return csvLine(
+    [...rows.inputColumns, ...rows.metricColumns.map((c) => c.header), "_error"].map((h) => csvCell(h, rows.escapeFormulas)),
+    rows.delimiter,
+    rows.quote,
+  );
 }
 
 /** Add `additions` (`"k":v,...`) as the last members of a JSON object's text. */

@@ -44,7 +44,15 @@ export function corpusLayout(metrics: readonly BulkMetric[]): CorpusLayout {
  * Corpus scores of k rows of gathered sums: row r's sums are at `sums[base + r·stride + shift + i]`
  * for gathered column i, each over `count` rows. Returns metric → score → k values.
  */
-export function scoreGathered(layout: CorpusLayout, sums: Float64Array, base: number, k: number, stride: number, shift: number, count: number): ScoreTable<Float64Array> {
+export function scoreGathered(
+  layout: CorpusLayout,
+  sums: Float64Array,
+  base: number,
+  k: number,
+  stride: number,
+  shift: number,
+  count: number,
+): ScoreTable<Float64Array> {
   const out: ScoreTable<Float64Array> = {};
   layout.metrics.forEach((m, mi) => {
     const pos = layout.positions[mi]!;
@@ -131,7 +139,11 @@ export interface ResampleRange {
 }
 
 /** Summed gathered columns of resamples [from, to): groups × (to − from) × columns (× 2 when paired). */
-export function bootstrapSumsOf(blocksA: Iterable<Float32Array>, blocksB: Iterable<Float32Array> | undefined, task: ResampleRange): Float64Array {
+export function bootstrapSumsOf(
+  blocksA: Iterable<Float32Array>,
+  blocksB: Iterable<Float32Array> | undefined,
+  task: ResampleRange,
+): Float64Array {
   const paired = blocksB !== undefined;
   const acc = new ResampleAccumulator(task.sizes, task.columns, paired ? 2 : 1, task.seed, task.from, task.to);
   const groupings = task.groupings;
@@ -143,7 +155,8 @@ export function bootstrapSumsOf(blocksA: Iterable<Float32Array>, blocksB: Iterab
       if (id >= 0) acc.add(id, a, atA, b, atB);
     }
   });
-  for (const g of groupings) if (g.length !== records) throw new RangeError(`bootstrap: ${g.length} slice keys for ${records} statistics rows`);
+  for (const g of groupings)
+    if (g.length !== records) throw new RangeError(`bootstrap: ${g.length} slice keys for ${records} statistics rows`);
   return acc.finish();
 }
 
@@ -176,7 +189,11 @@ export type ResampleCut = { readonly tasks: number } | { readonly step: number }
  * is computed whole by one call, so the result does not depend on the cut.
  */
 export async function resampleInRanges(
-  job: { readonly sizes: readonly number[]; readonly resamples: number; readonly onProgress?: ((done: number, total: number) => void) | undefined },
+  job: {
+    readonly sizes: readonly number[];
+    readonly resamples: number;
+    readonly onProgress?: ((done: number, total: number) => void) | undefined;
+  },
   width: number,
   cut: ResampleCut,
   run: (from: number, to: number, index: number) => Promise<Float64Array> | Float64Array,
@@ -218,7 +235,16 @@ export async function resampleInRanges(
 export function localResampler(rowWidth: number, a: RowStream, b?: RowStream, step = 100): Resampler {
   return (job) =>
     resampleInRanges(job, job.layout.columns.length * (b ? 2 : 1), { step }, (from, to) =>
-      bootstrapSumsOf(a(), b?.(), { rowWidth, columns: job.layout.columns, sizes: job.sizes, all: job.all, groupings: job.groupings, seed: job.seed, from, to }),
+      bootstrapSumsOf(a(), b?.(), {
+        rowWidth,
+        columns: job.layout.columns,
+        sizes: job.sizes,
+        all: job.all,
+        groupings: job.groupings,
+        seed: job.seed,
+        from,
+        to,
+      }),
     );
 }
 
@@ -233,7 +259,15 @@ export async function bootstrapCiOf(
   onProgress?: (done: number, total: number) => void,
 ): Promise<ScoreTable<ConfidenceInterval>> {
   const layout = corpusLayout(metrics);
-  const sums = await resample({ layout, sizes: [n], all: true, groupings: [], resamples: opts.resamples, seed: opts.seed, ...(onProgress ? { onProgress } : {}) });
+  const sums = await resample({
+    layout,
+    sizes: [n],
+    all: true,
+    groupings: [],
+    resamples: opts.resamples,
+    seed: opts.seed,
+    ...(onProgress ? { onProgress } : {}),
+  });
   return cis(scoreGathered(layout, sums, 0, opts.resamples, layout.columns.length, 0, n), opts.seed);
 }
 
@@ -264,9 +298,13 @@ function buildGroups(slices: Record<string, SliceKeys>, records: number, arg: st
   const rows: number[] = [];
   let next = firstId;
   for (const [field, keys] of Object.entries(slices)) {
-    if (keys === null || typeof keys !== "object" || typeof keys.length !== "number") throw new InvalidArgumentError(`${arg}.${field} must be an array of slice values`, { argument: arg });
+    if (keys === null || typeof keys !== "object" || typeof keys.length !== "number")
+      throw new InvalidArgumentError(`${arg}.${field} must be an array of slice values`, { argument: arg });
     if (keys.length !== records) {
-      throw new InvalidArgumentError(`${arg}.${field} has ${keys.length} values but the run has ${records} statistics rows (one value per record, bad rows included)`, { argument: arg });
+      throw new InvalidArgumentError(
+        `${arg}.${field} has ${keys.length} values but the run has ${records} statistics rows (one value per record, bad rows included)`,
+        { argument: arg },
+      );
     }
     const map = new Map<string, number>();
     const ids = new Int32Array(records);
@@ -312,7 +350,8 @@ export async function sliceScoresOf(
   boot: { resamples: number; seed: number } | null,
   resample: Resampler,
 ): Promise<Record<string, SliceScore[]>> {
-  if (slices === null || typeof slices !== "object") throw new InvalidArgumentError("slices must be { field: values }", { argument: "slices" });
+  if (slices === null || typeof slices !== "object")
+    throw new InvalidArgumentError("slices must be { field: values }", { argument: "slices" });
   const layout = corpusLayout(metrics);
   const C = layout.columns.length;
   const groups = buildGroups(slices, run.records, "slices", 0);
@@ -330,16 +369,22 @@ export async function sliceScoresOf(
       for (let j = 0; j < C; j++) sums[o + j] = sums[o + j]! + a[at + cols[j]!]!;
     }
   });
-  if (records !== run.records) throw new InvalidArgumentError(`run: the statistics files hold ${records} rows, the summary says ${run.records}`, { argument: "run" });
+  if (records !== run.records)
+    throw new InvalidArgumentError(`run: the statistics files hold ${records} rows, the summary says ${run.records}`, { argument: "run" });
   let ci: Float64Array | undefined;
-  if (boot) ci = await resample({ layout, sizes: scored, all: false, groupings: groups.groupings, resamples: boot.resamples, seed: boot.seed });
+  if (boot)
+    ci = await resample({ layout, sizes: scored, all: false, groupings: groups.groupings, resamples: boot.resamples, seed: boot.seed });
   const out: Record<string, SliceScore[]> = {};
   Object.keys(slices).forEach((field, f) => {
     const list: SliceScore[] = [];
     for (const [value, id] of groups.values[f]!) {
       const scores = first(scoreGathered(layout, sums, id * C, 1, C, 0, scored[id]!));
       const entry: SliceScore = { value, rows: groups.rows[id]!, scored: scored[id]!, scores };
-      if (ci && boot && scored[id]! > 0) (entry as { ci?: unknown }).ci = cis(scoreGathered(layout, ci, id * boot.resamples * C, boot.resamples, C, 0, scored[id]!), boot.seed);
+      if (ci && boot && scored[id]! > 0)
+        (entry as { ci?: unknown }).ci = cis(
+          scoreGathered(layout, ci, id * boot.resamples * C, boot.resamples, C, 0, scored[id]!),
+          boot.seed,
+        );
       list.push(entry);
     }
     out[field] = sorted(list);
@@ -377,7 +422,16 @@ export interface PairedTestResult {
   readonly slices?: Record<string, PairedSlice[]>;
 }
 
-function pairedScores(layout: CorpusLayout, sums: Float64Array, base: number, B: number, C2: number, n: number, real: { a: ScoreTable<number>; b: ScoreTable<number> }, seed: number): ScoreTable<PairedScore> {
+function pairedScores(
+  layout: CorpusLayout,
+  sums: Float64Array,
+  base: number,
+  B: number,
+  C2: number,
+  n: number,
+  real: { a: ScoreTable<number>; b: ScoreTable<number> },
+  seed: number,
+): ScoreTable<PairedScore> {
   const nc = layout.columns.length;
   const sa = scoreGathered(layout, sums, base, B, C2, 0, n);
   const sb = scoreGathered(layout, sums, base, B, C2, nc, n);
@@ -448,9 +502,11 @@ export async function pairedTestOf(
       }
     }
   });
-  if (records !== a.records) throw new InvalidArgumentError(`the statistics files hold ${records} rows, the summaries say ${a.records}`, { argument: "baseline" });
+  if (records !== a.records)
+    throw new InvalidArgumentError(`the statistics files hold ${records} rows, the summaries say ${a.records}`, { argument: "baseline" });
   const n = usable[0]!;
-  const scoresOf = (m: Readonly<Record<string, MetricSummary>>): ScoreTable<number> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.scores]));
+  const scoresOf = (m: Readonly<Record<string, MetricSummary>>): ScoreTable<number> =>
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.scores]));
   const real = allValid
     ? { a: scoresOf(a.metrics), b: scoresOf(b.metrics) }
     : { a: scoresOf(summarizeMetrics(metrics, sa.partials, n, 1)), b: scoresOf(summarizeMetrics(metrics, sb.partials, n, 1)) };
@@ -458,7 +514,14 @@ export async function pairedTestOf(
   const sums = await resample({ layout, sizes: usable, all: true, groupings: groups.groupings, resamples: B, seed: opts.seed });
   const signatures: Record<string, string> = {};
   for (const m of metrics) signatures[m.spec.name] = b.metrics[m.spec.name]!.signature;
-  const result: PairedTestResult = { test: "paired-bs", resamples: B, seed: opts.seed, rows: n, metrics: pairedScores(layout, sums, 0, B, C2, n, real, opts.seed), signatures };
+  const result: PairedTestResult = {
+    test: "paired-bs",
+    resamples: B,
+    seed: opts.seed,
+    rows: n,
+    metrics: pairedScores(layout, sums, 0, B, C2, n, real, opts.seed),
+    signatures,
+  };
   if (slices) {
     const out: Record<string, PairedSlice[]> = {};
     Object.keys(slices).forEach((field, f) => {

@@ -36,7 +36,14 @@ export function summarizeMetrics(
     const values = m.corpusScores(sum, 1, count);
     const scores: Record<string, number> = {};
     m.scoreNames.forEach((name, i) => (scores[name] = values[i]!));
-    out[m.spec.name] = { signature: m.signature(nrefs), scores, details: m.corpusDetails(sum, count), offset, width: m.width, sums: Array.from(sum) };
+    out[m.spec.name] = {
+      signature: m.signature(nrefs),
+      scores,
+      details: m.corpusDetails(sum, count),
+      offset,
+      width: m.width,
+      sums: Array.from(sum),
+    };
     offset += m.width;
   }
   return out;

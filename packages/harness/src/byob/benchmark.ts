@@ -18,7 +18,9 @@ import { MissingFieldError, compileTemplate, type Template } from "./template.js
 export type EndpointType = "chat" | "completions" | "completions_logprob";
 
 /** A BYOB scorer: one `ScorerInput`, a dict of booleans/numbers (sync or async). */
-export type BenchmarkScorer = (sample: ScorerInput) => ScoreDict | Readonly<Record<string, unknown>> | Promise<ScoreDict | Readonly<Record<string, unknown>>>;
+export type BenchmarkScorer = (
+  sample: ScorerInput,
+) => ScoreDict | Readonly<Record<string, unknown>> | Promise<ScoreDict | Readonly<Record<string, unknown>>>;
 
 export interface BenchmarkDefinition {
   /** Human-readable name; the report key is its normalized form (lowercase, [a-z0-9_], ≤ 50 chars). */
@@ -130,19 +132,29 @@ export function resolveChoices(row: Row, field: string): string[] | undefined {
 }
 
 function checkDefinition(def: BenchmarkDefinition): void {
-  if (typeof def !== "object" || def === null) throw new InvalidArgumentError("benchmark definition must be an object", { argument: "definition" });
+  if (typeof def !== "object" || def === null)
+    throw new InvalidArgumentError("benchmark definition must be an object", { argument: "definition" });
   if (typeof def.name !== "string") throw new InvalidArgumentError("name must be a string", { argument: "name" });
   if (!normalizeBenchmarkName(def.name)) {
-    throw new InvalidArgumentError(`Benchmark name '${def.name}' normalizes to an empty string. Use a name containing at least one alphanumeric character.`, { argument: "name" });
+    throw new InvalidArgumentError(
+      `Benchmark name '${def.name}' normalizes to an empty string. Use a name containing at least one alphanumeric character.`,
+      { argument: "name" },
+    );
   }
-  if (typeof def.dataset !== "string" && !Array.isArray(def.dataset)) throw new InvalidArgumentError("dataset must be a path, an hf:// URI or an array of rows", { argument: "dataset" });
+  if (typeof def.dataset !== "string" && !Array.isArray(def.dataset))
+    throw new InvalidArgumentError("dataset must be a path, an hf:// URI or an array of rows", { argument: "dataset" });
   const type = def.endpointType ?? "chat";
-  if (!["chat", "completions", "completions_logprob"].includes(type)) throw new InvalidArgumentError(`endpointType must be "chat", "completions" or "completions_logprob", got ${JSON.stringify(type)}`, { argument: "endpointType" });
+  if (!["chat", "completions", "completions_logprob"].includes(type))
+    throw new InvalidArgumentError(`endpointType must be "chat", "completions" or "completions_logprob", got ${JSON.stringify(type)}`, {
+      argument: "endpointType",
+    });
   if (type === "completions_logprob" && !def.choices?.length && !def.choicesField) {
     throw new InvalidArgumentError('endpointType "completions_logprob" needs `choices` or `choicesField`', { argument: "choices" });
   }
-  if (def.choices !== undefined && (!Array.isArray(def.choices) || def.choices.some((c) => typeof c !== "string"))) throw new InvalidArgumentError("choices must be an array of strings", { argument: "choices" });
-  if (def.numFewshot !== undefined && (!Number.isSafeInteger(def.numFewshot) || def.numFewshot < 0)) throw new InvalidArgumentError("numFewshot must be an integer ≥ 0", { argument: "numFewshot" });
+  if (def.choices !== undefined && (!Array.isArray(def.choices) || def.choices.some((c) => typeof c !== "string")))
+    throw new InvalidArgumentError("choices must be an array of strings", { argument: "choices" });
+  if (def.numFewshot !== undefined && (!Number.isSafeInteger(def.numFewshot) || def.numFewshot < 0))
+    throw new InvalidArgumentError("numFewshot must be an integer ≥ 0", { argument: "numFewshot" });
 }
 
 /**
@@ -156,7 +168,8 @@ function checkDefinition(def: BenchmarkDefinition): void {
  */
 export function benchmark(definition: BenchmarkDefinition, scorer: BenchmarkScorer): Benchmark {
   checkDefinition(definition);
-  if (typeof scorer !== "function") throw new InvalidArgumentError("scorer must be a function (sample: ScorerInput) => dict", { argument: "scorer" });
+  if (typeof scorer !== "function")
+    throw new InvalidArgumentError("scorer must be a function (sample: ScorerInput) => dict", { argument: "scorer" });
   if (scorer.length === 0 || scorer.length >= 3) {
     // BYOB `_validate_scorer_signature`
     throw new InvalidArgumentError(
@@ -208,7 +221,11 @@ async function fewshotExamples(def: BenchmarkDefinition, dataset: readonly Row[]
   if (def.fewshotSplit && typeof def.dataset === "string" && def.dataset.startsWith("hf://")) {
     const base = def.dataset.split("?")[0]!;
     try {
-      pool = await loadDataset(`${base}?split=${def.fewshotSplit}`, { limit: Math.max(n * 4, 16), ...(def.fieldMapping ? { fieldMapping: def.fieldMapping } : {}), ...hubOptions(options) });
+      pool = await loadDataset(`${base}?split=${def.fewshotSplit}`, {
+        limit: Math.max(n * 4, 16),
+        ...(def.fieldMapping ? { fieldMapping: def.fieldMapping } : {}),
+        ...hubOptions(options),
+      });
     } catch {
       pool = [];
     }
@@ -222,20 +239,40 @@ async function fewshotExamples(def: BenchmarkDefinition, dataset: readonly Row[]
 }
 
 function hubOptions(o: BenchmarkRunOptions): { hubUrl?: string; hfToken?: string; fetch?: typeof fetch; signal?: AbortSignal } {
-  return { ...(o.hubUrl ? { hubUrl: o.hubUrl } : {}), ...(o.hfToken ? { hfToken: o.hfToken } : {}), ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+  return {
+    ...(o.hubUrl ? { hubUrl: o.hubUrl } : {}),
+    ...(o.hfToken ? { hfToken: o.hfToken } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  };
 }
 
 /** JSON with sorted keys and 2-space indent (Python's `json.dump(..., indent=2, sort_keys=True)`). */
 function sortedJson(value: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Row)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : typeof v === "object" && v !== null
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Row)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(value), null, 2);
 }
 
-async function runBenchmark(def: BenchmarkDefinition, name: string, scorer: BenchmarkScorer, t: Templates, options: BenchmarkRunOptions): Promise<BenchmarkRunResult> {
+async function runBenchmark(
+  def: BenchmarkDefinition,
+  name: string,
+  scorer: BenchmarkScorer,
+  t: Templates,
+  options: BenchmarkRunOptions,
+): Promise<BenchmarkRunResult> {
   const evalOnly = def.responseField !== undefined;
   const parallelism = options.parallelism ?? 1;
-  if (!Number.isSafeInteger(parallelism) || parallelism < 1) throw new InvalidArgumentError("parallelism must be a positive integer", { argument: "parallelism" });
+  if (!Number.isSafeInteger(parallelism) || parallelism < 1)
+    throw new InvalidArgumentError("parallelism must be a positive integer", { argument: "parallelism" });
   const client = evalOnly ? undefined : new OpenAICompatibleClient(options as EndpointOptions);
   const dataset = await loadRows(def, options);
   const prefix = await fewshotPrefix(def, t, dataset, options);

@@ -82,13 +82,20 @@ function endpointError(error: unknown, url: string, what: "chat completion" | "c
     return wrap(new EndpointError(`POST ${url} answered HTTP ${status}${attempts}: ${detail}`, url, status));
   }
   if (error instanceof JudgeTransportError && error.kind === "malformed_response") {
-    return wrap(new EndpointError(`POST ${url}: malformed response body (not JSON) after ${error.attempts} attempt(s): ${error.message}`, url, 200));
+    return wrap(
+      new EndpointError(`POST ${url}: malformed response body (not JSON) after ${error.attempts} attempt(s): ${error.message}`, url, 200),
+    );
   }
   if (error instanceof JudgeTransportError || error instanceof JudgeTimeoutError) {
     return wrap(new EndpointError(`POST ${url} failed after ${error.attempts} attempt(s): ${error.message}`, url));
   }
   if (error instanceof JudgeOutputError) {
-    const shape = what === "chat completion" ? "no choices[0].message.content" : what === "completion" ? "no choices[0].text" : "choices[0].logprobs needs tokens, token_logprobs and text_offset (echo + logprobs)";
+    const shape =
+      what === "chat completion"
+        ? "no choices[0].message.content"
+        : what === "completion"
+          ? "no choices[0].text"
+          : "choices[0].logprobs needs tokens, token_logprobs and text_offset (echo + logprobs)";
     return wrap(new EndpointError(`malformed ${what} body: ${shape} (${error.message})`, url, 200));
   }
   return wrap(new EndpointError(`POST ${url}: ${error.message}`, url));
@@ -117,8 +124,10 @@ export class OpenAICompatibleClient {
       this.baseUrl = options.endpoint.baseUrl;
       this.judge = options.endpoint instanceof OpenAICompatibleJudge ? options.endpoint : undefined;
     } else {
-      if (typeof options?.baseUrl !== "string" || !/^https?:\/\//.test(options.baseUrl)) throw new InvalidArgumentError("baseUrl must be an http(s) URL", { argument: "baseUrl" });
-      if (typeof options.model !== "string" || !options.model) throw new InvalidArgumentError("model must be a non-empty string", { argument: "model" });
+      if (typeof options?.baseUrl !== "string" || !/^https?:\/\//.test(options.baseUrl))
+        throw new InvalidArgumentError("baseUrl must be an http(s) URL", { argument: "baseUrl" });
+      if (typeof options.model !== "string" || !options.model)
+        throw new InvalidArgumentError("model must be a non-empty string", { argument: "model" });
       this.baseUrl = normalizeBaseUrl(options.baseUrl);
       const retry = options.retry ?? {};
       this.judge = new OpenAICompatibleJudge({
@@ -166,7 +175,10 @@ export class OpenAICompatibleClient {
 
   /** Chat completion of one user message (plus an optional system message); the reply text. */
   async chat(prompt: string, systemPrompt?: string): Promise<string> {
-    const messages: EndpointMessage[] = [...(systemPrompt ? [{ role: "system" as const, content: systemPrompt }] : []), { role: "user", content: prompt }];
+    const messages: EndpointMessage[] = [
+      ...(systemPrompt ? [{ role: "system" as const, content: systemPrompt }] : []),
+      { role: "user", content: prompt },
+    ];
     try {
       const r = await this.endpoint.chatCompletion(messages, this.sampling);
       this.counted += r.usage.requests;

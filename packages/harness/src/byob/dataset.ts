@@ -53,10 +53,16 @@ function loadJsonl(text: string, path: string, limit: number | undefined): Row[]
     try {
       parsed = JSON.parse(line);
     } catch (e) {
-      throw new InvalidArgumentError(`Line ${i + 1} in ${path} is not valid JSON: ${(e as Error).message}`, { argument: "dataset", index: i + 1 });
+      throw new InvalidArgumentError(`Line ${i + 1} in ${path} is not valid JSON: ${(e as Error).message}`, {
+        argument: "dataset",
+        index: i + 1,
+      });
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new InvalidArgumentError(`Line ${i + 1} in ${path} is not a JSON object: ${Array.isArray(parsed) ? "list" : typeof parsed}`, { argument: "dataset", index: i + 1 });
+      throw new InvalidArgumentError(`Line ${i + 1} in ${path} is not a JSON object: ${Array.isArray(parsed) ? "list" : typeof parsed}`, {
+        argument: "dataset",
+        index: i + 1,
+      });
     }
     out.push(parsed as Row);
     if (limit && out.length >= limit) break;
@@ -74,14 +80,29 @@ function loadCsv(text: string, path: string, delimiter: string, limit: number | 
 function isNetworkFailure(e: unknown): boolean {
   const err = e as { name?: string; cause?: { code?: string }; code?: string };
   const code = err?.cause?.code ?? err?.code;
-  return err?.name === "TypeError" || ["ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "ECONNRESET", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"].includes(code ?? "");
+  return (
+    err?.name === "TypeError" ||
+    [
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "ECONNREFUSED",
+      "ENETUNREACH",
+      "EHOSTUNREACH",
+      "ECONNRESET",
+      "ETIMEDOUT",
+      "UND_ERR_CONNECT_TIMEOUT",
+    ].includes(code ?? "")
+  );
 }
 
 async function hubGet(url: string, options: LoadDatasetOptions, uri: string): Promise<unknown> {
   const doFetch = options.fetch ?? fetch;
   let res: Response;
   try {
-    res = await doFetch(url, { headers: options.hfToken ? { authorization: `Bearer ${options.hfToken}` } : {}, ...(options.signal ? { signal: options.signal } : {}) });
+    res = await doFetch(url, {
+      headers: options.hfToken ? { authorization: `Bearer ${options.hfToken}` } : {},
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (e) {
     if (isNetworkFailure(e)) {
       const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
@@ -94,7 +115,10 @@ async function hubGet(url: string, options: LoadDatasetOptions, uri: string): Pr
     throw e;
   }
   const text = await res.text();
-  if (!res.ok) throw new InvalidArgumentError(`${uri}: the Hugging Face datasets server answered ${res.status}: ${text.slice(0, 300)}`, { argument: "dataset" });
+  if (!res.ok)
+    throw new InvalidArgumentError(`${uri}: the Hugging Face datasets server answered ${res.status}: ${text.slice(0, 300)}`, {
+      argument: "dataset",
+    });
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -108,10 +132,13 @@ async function loadHf(uri: string, options: LoadDatasetOptions): Promise<Row[]> 
   let config = cfg;
   let split = sp;
   if (config === undefined || split === undefined) {
-    const body = (await hubGet(`${hub}/splits?dataset=${encodeURIComponent(dataset)}`, options, uri)) as { splits?: { config: string; split: string }[] };
+    const body = (await hubGet(`${hub}/splits?dataset=${encodeURIComponent(dataset)}`, options, uri)) as {
+      splits?: { config: string; split: string }[];
+    };
     const splits = body.splits ?? [];
     const cands = splits.filter((s) => config === undefined || s.config === config);
-    if (cands.length === 0) throw new InvalidArgumentError(`${uri}: no split found${config ? ` for config ${config}` : ""}`, { argument: "dataset" });
+    if (cands.length === 0)
+      throw new InvalidArgumentError(`${uri}: no split found${config ? ` for config ${config}` : ""}`, { argument: "dataset" });
     config ??= cands[0]!.config;
     // no split given: the first available one, as `load_dataset` then `next(iter(DatasetDict))`
     split ??= cands.find((s) => s.config === config)!.split;
@@ -137,7 +164,8 @@ async function loadHf(uri: string, options: LoadDatasetOptions): Promise<Row[]> 
  */
 export async function loadDataset(uri: string, options: LoadDatasetOptions = {}): Promise<Row[]> {
   if (typeof uri !== "string" || !uri) throw new InvalidArgumentError("dataset must be a path or an hf:// URI", { argument: "dataset" });
-  if (options.limit !== undefined && (!Number.isSafeInteger(options.limit) || options.limit < 1)) throw new InvalidArgumentError("limit must be a positive integer", { argument: "limit" });
+  if (options.limit !== undefined && (!Number.isSafeInteger(options.limit) || options.limit < 1))
+    throw new InvalidArgumentError("limit must be a positive integer", { argument: "limit" });
   let rows: Row[];
   if (uri.startsWith("hf://")) rows = await loadHf(uri, options);
   else {

@@ -24,7 +24,9 @@ export class BenchmarkRunError extends EvalkernError {
   readonly result: BenchmarkRunResult;
   constructor(result: BenchmarkRunResult) {
     const first = result.samples.find((s) => s.status !== "scored");
-    super(`all ${result.samples.length} sample(s) failed${first ? `; sample ${first.sampleId}: ${first.status}${first.error ? `: ${first.error}` : ""}` : ""}`);
+    super(
+      `all ${result.samples.length} sample(s) failed${first ? `; sample ${first.sampleId}: ${first.status}${first.error ? `: ${first.error}` : ""}` : ""}`,
+    );
     this.result = result;
   }
 }

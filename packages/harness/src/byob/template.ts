@@ -31,21 +31,26 @@ function parse(template: string): Part[] {
       const close = template.indexOf("}", i);
       if (close < 0) throw new InvalidArgumentError(`prompt template: single '{' encountered at ${i}`, { argument: "prompt" });
       const inner = template.slice(i + 1, close);
-      if (inner.includes("{")) throw new InvalidArgumentError(`prompt template: nested '{' in a placeholder at ${i}`, { argument: "prompt" });
+      if (inner.includes("{"))
+        throw new InvalidArgumentError(`prompt template: nested '{' in a placeholder at ${i}`, { argument: "prompt" });
       let field = inner;
       let spec = "";
       const bang = inner.indexOf("!");
       const colon = inner.indexOf(":");
       if (bang >= 0 && (colon < 0 || bang < colon)) {
         const conv = inner.slice(bang + 1, colon < 0 ? undefined : colon);
-        if (conv !== "s") throw new InvalidArgumentError(`prompt template: conversion !${conv} is not supported (only !s)`, { argument: "prompt" });
+        if (conv !== "s")
+          throw new InvalidArgumentError(`prompt template: conversion !${conv} is not supported (only !s)`, { argument: "prompt" });
         field = inner.slice(0, bang);
         spec = colon < 0 ? "" : inner.slice(colon + 1);
       } else if (colon >= 0) {
         field = inner.slice(0, colon);
         spec = inner.slice(colon + 1);
       }
-      if (field === "") throw new InvalidArgumentError("prompt template: positional '{}' placeholders need positional arguments; name the field", { argument: "prompt" });
+      if (field === "")
+        throw new InvalidArgumentError("prompt template: positional '{}' placeholders need positional arguments; name the field", {
+          argument: "prompt",
+        });
       if (spec !== "") throw new InvalidArgumentError(`prompt template: format spec ':${spec}' is not supported`, { argument: "prompt" });
       if (lit) parts.push({ literal: lit });
       lit = "";
@@ -87,7 +92,10 @@ export interface Template {
 export function compileTemplate(source: string, argument = "prompt"): Template {
   if (typeof source !== "string") throw new InvalidArgumentError(`${argument} must be a string`, { argument });
   if (isJinja(source)) {
-    throw new InvalidArgumentError(`${argument} looks like a Jinja2 template ({% or {#): only Python format templates with {field} placeholders are supported`, { argument });
+    throw new InvalidArgumentError(
+      `${argument} looks like a Jinja2 template ({% or {#): only Python format templates with {field} placeholders are supported`,
+      { argument },
+    );
   }
   const parts = parse(source);
   return {

@@ -94,7 +94,11 @@ function mapRecord(
 /** A CSV cell as a field value: empty = absent; lists split on the delimiter; structured fields as JSON. */
 function csvValue(field: string, cell: string, delimiter: string, where: { path: string; row: number }): unknown {
   if (cell === undefined || cell === "") return null;
-  if (LIST_FIELDS.has(field)) return cell.split(delimiter).map((item) => item.trim()).filter((item) => item !== "");
+  if (LIST_FIELDS.has(field))
+    return cell
+      .split(delimiter)
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
   if (JSON_FIELDS.has(field)) {
     const text = cell.trim();
     if (text.startsWith("[") || text.startsWith("{")) {
@@ -109,7 +113,10 @@ function csvValue(field: string, cell: string, delimiter: string, where: { path:
     }
     // tools as a delimited list of names (DeepEval's CSV form)
     if (field === "toolsCalled" || field === "expectedTools") {
-      return text.split(delimiter).map((name) => ({ name: name.trim() })).filter((tool) => tool.name !== "");
+      return text
+        .split(delimiter)
+        .map((name) => ({ name: name.trim() }))
+        .filter((tool) => tool.name !== "");
     }
     throw new DatasetError(`${where.path}: row ${where.row}: column for '${field}' must hold JSON`, where);
   }
@@ -127,7 +134,12 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-function build(record: unknown, options: LoadGoldensOptions, where: { path: string; row: number }, fromCsv: boolean): Golden | ConversationalGolden {
+function build(
+  record: unknown,
+  options: LoadGoldensOptions,
+  where: { path: string; row: number },
+  fromCsv: boolean,
+): Golden | ConversationalGolden {
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
     throw new DatasetError(`${where.path}: row ${where.row}: a golden must be a JSON object`, where);
   }
@@ -164,7 +176,9 @@ export class EvaluationDataset {
   private readonly testCaseList: (LLMTestCase | ConversationalTestCase)[] = [];
 
   constructor(init: { goldens?: readonly GoldenLike[]; testCases?: readonly TestCaseLike[] } | readonly GoldenLike[] = {}) {
-    const { goldens = [], testCases = [] } = Array.isArray(init) ? { goldens: init as readonly GoldenLike[] } : (init as { goldens?: readonly GoldenLike[]; testCases?: readonly TestCaseLike[] });
+    const { goldens = [], testCases = [] } = Array.isArray(init)
+      ? { goldens: init as readonly GoldenLike[] }
+      : (init as { goldens?: readonly GoldenLike[]; testCases?: readonly TestCaseLike[] });
     this.addGoldens(goldens);
     for (const testCase of testCases) this.addTestCase(testCase);
   }
@@ -246,7 +260,11 @@ export class EvaluationDataset {
       try {
         row = JSON.parse(line);
       } catch (error) {
-        throw new DatasetError(`${path}: line ${index + 1}: not valid JSON (${(error as Error).message})`, { path, row: index + 1, cause: error });
+        throw new DatasetError(`${path}: line ${index + 1}: not valid JSON (${(error as Error).message})`, {
+          path,
+          row: index + 1,
+          cause: error,
+        });
       }
       built.push(build(row, options, { path, row: index + 1 }, false));
     });

@@ -172,7 +172,9 @@ function checkMetrics(metrics: unknown): readonly DeepEvalMetric[] {
   });
   // DeepEval's rule: at least one non-flaky metric must decide pass/fail.
   if (!metrics.some((metric: DeepEvalMetric) => metric.threshold !== null && !metric.flaky)) {
-    throw new InvalidArgumentError("at least one non-flaky metric needs a threshold, or no test case can pass or fail", { argument: "metrics" });
+    throw new InvalidArgumentError("at least one non-flaky metric needs a threshold, or no test case can pass or fail", {
+      argument: "metrics",
+    });
   }
   return metrics as readonly DeepEvalMetric[];
 }
@@ -250,7 +252,10 @@ function addCost(a: number | null, b: number | null): number | null {
 }
 
 function summarize(testResults: readonly TestResult[]): MetricSummaryRow[] {
-  const rows = new Map<string, { measured: number; passed: number; failed: number; errors: number; skipped: number; scores: number[]; cost: number | null }>();
+  const rows = new Map<
+    string,
+    { measured: number; passed: number; failed: number; errors: number; skipped: number; scores: number[]; cost: number | null }
+  >();
   for (const test of testResults) {
     for (const m of test.metricsData) {
       let row = rows.get(m.name);
@@ -459,14 +464,17 @@ export async function assertTest(
   const result = await evaluate([toTestCase(testCase)], metrics, options);
   const test = result.testResults[0] as TestResult;
   if (test.metricsData.length === 0) {
-    throw new InvalidArgumentError(
-      `no metric applies to this ${test.conversational ? "conversational" : "single-turn"} test case`,
-      { argument: "metrics" },
-    );
+    throw new InvalidArgumentError(`no metric applies to this ${test.conversational ? "conversational" : "single-turn"} test case`, {
+      argument: "metrics",
+    });
   }
   const failed = test.metricsData.filter((m) => !m.flaky && !m.skipped && (m.error !== null || m.success === false));
   if (failed.length === 0) return test;
-  const label = test.testCase.name ?? (test.input !== null ? JSON.stringify(oneLine(test.input, 60)) : `conversation of ${(test.testCase as ConversationalTestCase).turns.length} turns`);
+  const label =
+    test.testCase.name ??
+    (test.input !== null
+      ? JSON.stringify(oneLine(test.input, 60))
+      : `conversation of ${(test.testCase as ConversationalTestCase).turns.length} turns`);
   const lines = failed.map((m) => {
     const head = `  - ${m.name}: score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}${m.strictMode ? " (strict)" : ""}`;
     const why = m.error !== null ? `error: ${m.error}` : `reason: ${m.reason ?? "None"}`;

@@ -7,7 +7,14 @@
 // `sum` or return NaN); `numThreads` bounds concurrent async calls (JS programs are async, DSPy uses
 // threads); unknown options throw instead of being swallowed by `**kwargs`.
 import { Example, Prediction } from "@evalkern/metrics/dspy";
-import { InvalidArgumentError, MaxErrorsExceededError, MetricResultError, MigrationError, errorMessage, type RowFailure } from "../errors.js";
+import {
+  InvalidArgumentError,
+  MaxErrorsExceededError,
+  MetricResultError,
+  MigrationError,
+  errorMessage,
+  type RowFailure,
+} from "../errors.js";
 import { createProgress } from "../progress.js";
 import { pyRound } from "@evalkern/metrics/python";
 import { runtime, type TextSink } from "../runtime/runtime.js";
@@ -99,8 +106,34 @@ export class EvaluationResult extends Prediction {
   }
 }
 
-const KNOWN = new Set(["devset", "metric", "numThreads", "displayProgress", "displayTable", "maxErrors", "provideTraceback", "failureScore", "saveAsCsv", "csvEscapeFormulas", "saveAsJson", "timeout", "stragglerLimit", "output"]);
-const CALL_KNOWN = new Set(["metric", "devset", "numThreads", "displayProgress", "displayTable", "saveAsCsv", "saveAsJson", "timeout", "stragglerLimit", "signal"]);
+const KNOWN = new Set([
+  "devset",
+  "metric",
+  "numThreads",
+  "displayProgress",
+  "displayTable",
+  "maxErrors",
+  "provideTraceback",
+  "failureScore",
+  "saveAsCsv",
+  "csvEscapeFormulas",
+  "saveAsJson",
+  "timeout",
+  "stragglerLimit",
+  "output",
+]);
+const CALL_KNOWN = new Set([
+  "metric",
+  "devset",
+  "numThreads",
+  "displayProgress",
+  "displayTable",
+  "saveAsCsv",
+  "saveAsJson",
+  "timeout",
+  "stragglerLimit",
+  "signal",
+]);
 
 const MIGRATIONS: Record<string, string> = {
   returnOutputs:
@@ -120,7 +153,9 @@ function checkKeys(options: object, known: Set<string>, where: string): void {
     if (MIGRATIONS[key]) throw new MigrationError(key, MIGRATIONS[key]!);
     if (!known.has(key)) {
       const hint = known.has(camel(key)) ? ` (did you mean \`${camel(key)}\`?)` : "";
-      throw new InvalidArgumentError(`${where}: unknown option \`${key}\`${hint}; known options: ${[...known].join(", ")}`, { argument: key });
+      throw new InvalidArgumentError(`${where}: unknown option \`${key}\`${hint}; known options: ${[...known].join(", ")}`, {
+        argument: key,
+      });
     }
   }
 }
@@ -128,20 +163,23 @@ function checkKeys(options: object, known: Set<string>, where: string): void {
 function checkDevset(devset: unknown, argument: string): readonly Example[] {
   if (!Array.isArray(devset)) throw new InvalidArgumentError(`${argument} must be an array of Example`, { argument });
   devset.forEach((e, i) => {
-    if (!(e instanceof Example)) throw new InvalidArgumentError(`${argument}[${i}] must be an Example (Example.from({...}).withInputs(...))`, { argument, index: i });
+    if (!(e instanceof Example))
+      throw new InvalidArgumentError(`${argument}[${i}] must be an Example (Example.from({...}).withInputs(...))`, { argument, index: i });
   });
   return devset as readonly Example[];
 }
 
 function checkCount(v: unknown, argument: string, min: number): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw new InvalidArgumentError(`${argument} must be an integer ≥ ${min}`, { argument });
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
+    throw new InvalidArgumentError(`${argument} must be an integer ≥ ${min}`, { argument });
   return v;
 }
 
 function checkTimeout(v: unknown, argument: string): number | null | undefined {
   if (v === undefined || v === null) return v;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`${argument} must be a number of seconds ≥ 0, or null`, { argument });
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0)
+    throw new InvalidArgumentError(`${argument} must be a number of seconds ≥ 0, or null`, { argument });
   return v;
 }
 
@@ -164,7 +202,11 @@ export function metricScore(value: unknown): number {
     if (Number.isFinite(value)) return value;
     throw new MetricResultError(`metric returned ${value}: a score must be finite`, value);
   }
-  if (value === null || value === undefined) throw new MetricResultError(`metric returned ${value === null ? "null" : "undefined"}: return a boolean, a number or a Prediction with a score`, value);
+  if (value === null || value === undefined)
+    throw new MetricResultError(
+      `metric returned ${value === null ? "null" : "undefined"}: return a boolean, a number or a Prediction with a score`,
+      value,
+    );
   if (typeof value === "object" && !Array.isArray(value)) {
     const has = value instanceof Example ? value.has("score") : Object.prototype.hasOwnProperty.call(value, "score");
     if (has) {
@@ -173,7 +215,10 @@ export function metricScore(value: unknown): number {
       throw new MetricResultError(`metric returned a score of ${typeof s === "number" ? s : typeof s}`, value);
     }
   }
-  throw new MetricResultError(`metric returned ${Array.isArray(value) ? "an array" : typeof value}, not a boolean, number or Prediction with a score`, value);
+  throw new MetricResultError(
+    `metric returned ${Array.isArray(value) ? "an array" : typeof value}, not a boolean, number or Prediction with a score`,
+    value,
+  );
 }
 
 function metricName(metric: EvaluateMetric): string {
@@ -182,7 +227,8 @@ function metricName(metric: EvaluateMetric): string {
 
 function invoke(program: Program, inputs: Record<string, unknown>): unknown {
   if (typeof program === "function") return program(inputs);
-  if (typeof (program as { forward?: unknown }).forward === "function") return (program as { forward(i: Record<string, unknown>): unknown }).forward(inputs);
+  if (typeof (program as { forward?: unknown }).forward === "function")
+    return (program as { forward(i: Record<string, unknown>): unknown }).forward(inputs);
   return (program as { call(i: Record<string, unknown>): unknown }).call(inputs);
 }
 
@@ -224,19 +270,23 @@ export class Evaluate {
   private readonly output: EvaluateOptions["output"];
 
   constructor(options: EvaluateOptions) {
-    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("new Evaluate({ devset, metric, ... }): options must be an object", { argument: "options" });
+    if (typeof options !== "object" || options === null)
+      throw new InvalidArgumentError("new Evaluate({ devset, metric, ... }): options must be an object", { argument: "options" });
     checkKeys(options, KNOWN, "Evaluate");
     this.devset = checkDevset(options.devset, "devset");
-    if (options.metric !== undefined && typeof options.metric !== "function") throw new InvalidArgumentError("metric must be a function", { argument: "metric" });
+    if (options.metric !== undefined && typeof options.metric !== "function")
+      throw new InvalidArgumentError("metric must be a function", { argument: "metric" });
     this.metric = options.metric;
     this.numThreads = checkCount(options.numThreads, "numThreads", 1);
-    if (options.displayProgress !== undefined && typeof options.displayProgress !== "boolean") throw new InvalidArgumentError("displayProgress must be a boolean", { argument: "displayProgress" });
+    if (options.displayProgress !== undefined && typeof options.displayProgress !== "boolean")
+      throw new InvalidArgumentError("displayProgress must be a boolean", { argument: "displayProgress" });
     this.displayProgress = options.displayProgress ?? false;
     this.displayTable = checkTable(options.displayTable, "displayTable") ?? false;
     this.maxErrors = checkCount(options.maxErrors, "maxErrors", 1);
     this.provideTraceback = options.provideTraceback;
     const fs = options.failureScore ?? 0;
-    if (typeof fs !== "number" || !Number.isFinite(fs)) throw new InvalidArgumentError("failureScore must be a finite number", { argument: "failureScore" });
+    if (typeof fs !== "number" || !Number.isFinite(fs))
+      throw new InvalidArgumentError("failureScore must be a finite number", { argument: "failureScore" });
     this.failureScore = fs;
     this.saveAsCsv = checkPath(options.saveAsCsv, "saveAsCsv");
     if (options.csvEscapeFormulas !== undefined && typeof options.csvEscapeFormulas !== "boolean") {
@@ -252,13 +302,22 @@ export class Evaluate {
 
   /** DSPy `Evaluate.__call__(program, metric=None, devset=None, ...)`. */
   async call(program: Program, options: CallOptions = {}): Promise<EvaluationResult> {
-    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("call options must be an object", { argument: "options" });
+    if (typeof options !== "object" || options === null)
+      throw new InvalidArgumentError("call options must be an object", { argument: "options" });
     checkKeys(options, CALL_KNOWN, "Evaluate.call");
-    if (typeof program !== "function" && (typeof program !== "object" || program === null || (typeof (program as { forward?: unknown }).forward !== "function" && typeof (program as { call?: unknown }).call !== "function"))) {
+    if (
+      typeof program !== "function" &&
+      (typeof program !== "object" ||
+        program === null ||
+        (typeof (program as { forward?: unknown }).forward !== "function" && typeof (program as { call?: unknown }).call !== "function"))
+    ) {
       throw new InvalidArgumentError("program must be a function or an object with forward()/call()", { argument: "program" });
     }
     const metric = options.metric ?? this.metric;
-    if (typeof metric !== "function") throw new InvalidArgumentError("no metric: pass one to new Evaluate({ metric }) or to call(program, { metric })", { argument: "metric" });
+    if (typeof metric !== "function")
+      throw new InvalidArgumentError("no metric: pass one to new Evaluate({ metric }) or to call(program, { metric })", {
+        argument: "metric",
+      });
     const devset = options.devset !== undefined ? checkDevset(options.devset, "devset") : this.devset;
     const s = settings();
     const numThreads = checkCount(options.numThreads, "numThreads", 1) ?? this.numThreads ?? (s.numThreads as number | undefined) ?? 8;
@@ -274,7 +333,10 @@ export class Evaluate {
     const stdout = this.output?.stdout ?? runtime().stdout;
     const stderr = this.output?.stderr ?? runtime().stderr;
     const n = devset.length;
-    if (n === 0) throw new InvalidArgumentError("devset is empty: there is no score of nothing (DSPy raises ZeroDivisionError)", { argument: "devset" });
+    if (n === 0)
+      throw new InvalidArgumentError("devset is empty: there is no score of nothing (DSPy raises ZeroDivisionError)", {
+        argument: "devset",
+      });
 
     const rows = new Array<EvaluationRow | undefined>(n);
     const failures: RowFailure[] = [];
@@ -287,7 +349,8 @@ export class Evaluate {
     const fail = (index: number, stage: RowFailure["stage"], error: unknown, prediction: unknown): void => {
       const failure: RowFailure = { index, stage, error };
       failures.push(failure);
-      const detail = provideTraceback && error instanceof Error && error.stack ? `\n${error.stack}` : ". Set `provideTraceback: true` for traceback.";
+      const detail =
+        provideTraceback && error instanceof Error && error.stack ? `\n${error.stack}` : ". Set `provideTraceback: true` for traceback.";
       stderr.write(`Error for example ${index} (${stage}): ${errorMessage(error)}${detail}\n`);
       rows[index] = Object.assign([devset[index]!, prediction, this.failureScore] as const, { error: failure }) as EvaluationRow;
       sum += this.failureScore;
@@ -330,7 +393,11 @@ export class Evaluate {
       onSettled: settle,
     });
     progress?.finish(describe());
-    if (cancelled) throw new MaxErrorsExceededError(maxErrors, failures.slice().sort((a, b) => a.index - b.index));
+    if (cancelled)
+      throw new MaxErrorsExceededError(
+        maxErrors,
+        failures.slice().sort((a, b) => a.index - b.index),
+      );
     if (options.signal?.aborted) throw options.signal.reason ?? new Error("Evaluation aborted");
 
     const results = rows as EvaluationRow[];

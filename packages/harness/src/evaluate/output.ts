@@ -55,7 +55,11 @@ export function renderTable(data: readonly Dict[], metricName: string, limit: nu
   const cells = shown.map((row, i) => [String(i), ...columns.map((c) => cell(row, c))]);
   const header = ["", ...columns];
   const widths = header.map((h, j) => Math.max(h.length, ...cells.map((r) => r[j]!.length)));
-  const line = (r: string[]) => r.map((v, j) => v.padEnd(widths[j]!)).join(" | ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, j) => v.padEnd(widths[j]!))
+      .join(" | ")
+      .trimEnd();
   const out = [line(header), widths.map((w) => "-".repeat(w)).join("-+-"), ...cells.map(line)];
   const more = data.length - shown.length;
   if (more > 0) out.push(`... ${more} more rows not displayed ...`);
@@ -77,7 +81,10 @@ export function toCsv(data: readonly Dict[], options: { readonly escapeFormulas?
   const escape = options.escapeFormulas !== false;
   const columns: string[] = [];
   for (const row of data) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
-  const lines = [columns.map((c) => csvCell(c, escape)).join(","), ...data.map((row) => columns.map((c) => csvCell(row[c], escape)).join(","))];
+  const lines = [
+    columns.map((c) => csvCell(c, escape)).join(","),
+    ...data.map((row) => columns.map((c) => csvCell(row[c], escape)).join(",")),
+  ];
   return lines.map((l) => `${l}\r\n`).join("");
 }
 

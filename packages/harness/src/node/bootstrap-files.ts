@@ -53,5 +53,9 @@ export function forEachRow(
 
 /** Summed gathered columns of resamples [from, to): groups × (to − from) × columns (× 2 when paired). */
 export function bootstrapSums(task: BootstrapTask): Float64Array {
-  return bootstrapSumsOf(fileRows(task.files, task.rowWidth), task.pairedFiles ? fileRows(task.pairedFiles, task.rowWidth) : undefined, task);
+  return bootstrapSumsOf(
+    fileRows(task.files, task.rowWidth),
+    task.pairedFiles ? fileRows(task.pairedFiles, task.rowWidth) : undefined,
+    task,
+  );
 }

@@ -5,7 +5,22 @@
 // and the OS code (ENOSPC, EACCES, EROFS, ENOENT, ...), never as a bare Node error or a hang:
 // `makeDirectory` walks the path itself instead of `mkdir -p` (Node's recursive mkdir loops forever
 // on /proc, where mkdir answers ENOENT although the parent exists).
-import { closeSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { EvalkernError, FileSystemError, InvalidArgumentError, OutputLockedError } from "../errors.js";
 
@@ -70,7 +85,12 @@ export function makeDirectory(dir: string): void {
       if (code !== "ENOENT") throw fileSystemError(e, "create directory", cur);
     }
     if (isDir === true) break;
-    if (isDir === false) throw new FileSystemError(`cannot create directory ${resolve(dir)}: ${cur} is a file, not a directory (ENOTDIR)`, { osCode: "ENOTDIR", path: cur, operation: "create directory" });
+    if (isDir === false)
+      throw new FileSystemError(`cannot create directory ${resolve(dir)}: ${cur} is a file, not a directory (ENOTDIR)`, {
+        osCode: "ENOTDIR",
+        path: cur,
+        operation: "create directory",
+      });
     const parent = dirname(cur);
     if (parent === cur) break;
     missing.push(cur);
@@ -123,8 +143,14 @@ export function checkInputFile(path: string): void {
   }
   if (st.isFile()) return;
   const kind = kindOf(st);
-  const hint = st.isDirectory() ? "name a file in it" : "write it to a regular file first (a run reads its input at chosen offsets, which a pipe or device cannot give)";
-  throw new InvalidArgumentError(`input must be a regular file: ${path} is ${kind}; ${hint}`, { argument: "input", expected: "a regular file", actual: kind });
+  const hint = st.isDirectory()
+    ? "name a file in it"
+    : "write it to a regular file first (a run reads its input at chosen offsets, which a pipe or device cannot give)";
+  throw new InvalidArgumentError(`input must be a regular file: ${path} is ${kind}; ${hint}`, {
+    argument: "input",
+    expected: "a regular file",
+    actual: kind,
+  });
 }
 
 /** `openSync` with a `FileSystemError` on failure. */

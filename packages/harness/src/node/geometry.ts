@@ -30,7 +30,15 @@ export function readRange(path: string, start: number, end: number): Uint8Array 
  * Scan the file from a record start (`from`, on line `line`) to the first record start at or after
  * `target`. Returns that position and its line number.
  */
-function nextRecordStart(fd: number, size: number, format: RecordSyntax, delimiter: number, from: number, line: number, target: number): { pos: number; line: number } {
+function nextRecordStart(
+  fd: number,
+  size: number,
+  format: RecordSyntax,
+  delimiter: number,
+  from: number,
+  line: number,
+  target: number,
+): { pos: number; line: number } {
   if (target <= from) return { pos: from, line };
   const buf = new Uint8Array(READ_BLOCK);
   let abs = from;
@@ -81,7 +89,13 @@ export interface InputGeometry {
 }
 
 /** Where the records of `path` are; `quote`: whether `"` quotes CSV fields (default: not for a tab delimiter). */
-export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: string, shard: ShardSpec | null, quote?: boolean): InputGeometry {
+export function inputGeometry(
+  path: string,
+  format: "jsonl" | "csv",
+  delimiter: string,
+  shard: ShardSpec | null,
+  quote?: boolean,
+): InputGeometry {
   const fd = openSync(path, "r");
   try {
     const st = fstatSync(fd);
@@ -100,7 +114,8 @@ export function inputGeometry(path: string, format: "jsonl" | "csv", delimiter: 
       readSync(fd, bytes, 0, bytes.length, bom);
       const recs = parseCsv(new TextDecoder().decode(bytes), delimiter, 1, syntax === "quoted");
       const first = recs[0];
-      if (!first || "error" in first) throw new InvalidArgumentError(`${path}: the CSV header row is missing or malformed`, { argument: "input" });
+      if (!first || "error" in first)
+        throw new InvalidArgumentError(`${path}: the CSV header row is missing or malformed`, { argument: "input" });
       header = first.fields;
       dataStart = h.pos;
       dataStartLine = h.line;

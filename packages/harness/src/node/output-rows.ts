@@ -71,14 +71,23 @@ export function resolveRowsOutput(
   options: RowsOutputOptions,
   output: string,
   specs: readonly NormalizedMetric[],
-  input: { readonly path: string; readonly format: "jsonl" | "csv"; readonly quote: boolean; readonly header: readonly string[] | null; readonly start: number; readonly end: number },
+  input: {
+    readonly path: string;
+    readonly format: "jsonl" | "csv";
+    readonly quote: boolean;
+    readonly header: readonly string[] | null;
+    readonly start: number;
+    readonly end: number;
+  },
 ): { rows: RowsOutput; header: string } | undefined {
   const mode = options.outputRows ?? "scores";
-  if (mode !== "scores" && mode !== "rows") throw new InvalidArgumentError('outputRows must be "scores" or "rows"', { argument: "outputRows" });
+  if (mode !== "scores" && mode !== "rows")
+    throw new InvalidArgumentError('outputRows must be "scores" or "rows"', { argument: "outputRows" });
   if (mode === "scores") return undefined;
   const lower = output.toLowerCase();
   const format = options.outputFormat ?? (lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv" : "jsonl");
-  if (format !== "jsonl" && format !== "csv") throw new InvalidArgumentError('outputFormat must be "jsonl" or "csv"', { argument: "outputFormat" });
+  if (format !== "jsonl" && format !== "csv")
+    throw new InvalidArgumentError('outputFormat must be "jsonl" or "csv"', { argument: "outputFormat" });
   const delimiter = options.outputDelimiter ?? (lower.endsWith(".tsv") ? "\t" : ",");
   if (typeof delimiter !== "string" || delimiter.length !== 1 || delimiter === '"' || delimiter === "\n" || delimiter === "\r") {
     throw new InvalidArgumentError("outputDelimiter must be one character (not a quote or newline)", { argument: "outputDelimiter" });
@@ -86,7 +95,8 @@ export function resolveRowsOutput(
   if (format === "jsonl") return { rows: rowsOutput(specs, "jsonl", delimiter, []), header: "" };
   const columns = input.header ? [...input.header] : jsonlColumns(input.path, input.start, input.end);
   const escape = options.outputEscapeFormulas ?? true;
-  if (typeof escape !== "boolean") throw new InvalidArgumentError("outputEscapeFormulas must be a boolean", { argument: "outputEscapeFormulas" });
+  if (typeof escape !== "boolean")
+    throw new InvalidArgumentError("outputEscapeFormulas must be a boolean", { argument: "outputEscapeFormulas" });
   const quote = options.outputQuote ?? !(delimiter === "\t" && input.format === "csv" && !input.quote);
   if (typeof quote !== "boolean") throw new InvalidArgumentError("outputQuote must be a boolean", { argument: "outputQuote" });
   const rows = rowsOutput(specs, "csv", delimiter, columns, escape, quote);

@@ -109,7 +109,9 @@ export function createPool(requested: number, config: WorkerConfig): WorkerPool 
     threads,
     run: <R>(task: WorkerTask, transfer?: ArrayBufferLike[], signal?: AbortSignal) => {
       return current.piscina.run(task, {
-        ...(transfer && transfer.length ? { transferList: transfer as unknown as NonNullable<Parameters<Piscina["run"]>[1]>["transferList"] } : {}),
+        ...(transfer && transfer.length
+          ? { transferList: transfer as unknown as NonNullable<Parameters<Piscina["run"]>[1]>["transferList"] }
+          : {}),
         ...(signal ? { signal } : {}),
       }) as Promise<R>;
     },

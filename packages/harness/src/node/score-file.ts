@@ -32,7 +32,15 @@ import { inputGeometry, type InputGeometry } from "./geometry.js";
 import { runPipeline } from "./pipeline.js";
 import { createPool, type WorkerPool } from "./pool.js";
 import { resolveRowsOutput } from "./output-rows.js";
-import { checkpointPath, resolveScoreOptions, statisticsPath, summaryPath, type ResolvedScoreOptions, type ScoreFileOptions, type ShardSpec } from "./score-options.js";
+import {
+  checkpointPath,
+  resolveScoreOptions,
+  statisticsPath,
+  summaryPath,
+  type ResolvedScoreOptions,
+  type ScoreFileOptions,
+  type ShardSpec,
+} from "./score-options.js";
 import { bootstrapFromFiles } from "./statistics.js";
 
 export { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
@@ -113,7 +121,14 @@ async function planJob(opts: ResolvedScoreOptions, options: ScoreFileOptions): P
   const geometry = inputGeometry(input, format, delimiter, shard, quote);
   if (geometry.header) checkCsvHeader(geometry.header, fields, `${input}: the header`);
   const metrics = await mainThreadMetrics(specs);
-  const rowsOut = resolveRowsOutput(options, output, specs, { path: input, format, quote, header: geometry.header, start: geometry.start, end: geometry.end });
+  const rowsOut = resolveRowsOutput(options, output, specs, {
+    path: input,
+    format,
+    quote,
+    header: geometry.header,
+    start: geometry.start,
+    end: geometry.end,
+  });
   const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
   const rowWidth = 1 + totalWidth;
   const jobParts: Record<string, unknown> = {
@@ -161,7 +176,14 @@ export async function scoreJob(options: ScoreFileOptions): Promise<ScoreJob> {
 // --------------------------------------------------------- stage 5: corpus scores and bootstrap CIs
 
 /** Corpus scores from the summed statistics; with bootstrap, CIs from one pass over the statistics file. */
-async function corpusResults(opts: ResolvedScoreOptions, plan: JobPlan, state: State, files: RunFiles, workerPool: () => WorkerPool, options: ScoreFileOptions): Promise<Record<string, MetricSummary>> {
+async function corpusResults(
+  opts: ResolvedScoreOptions,
+  plan: JobPlan,
+  state: State,
+  files: RunFiles,
+  workerPool: () => WorkerPool,
+  options: ScoreFileOptions,
+): Promise<Record<string, MetricSummary>> {
   const { bootstrap } = opts;
   const { metrics, statsPath, rowWidth } = plan;
   await ready();
@@ -248,7 +270,11 @@ export interface ScoreFileHooks {
    * The pool that scores the chunks (default: worker threads on this machine). Bootstrap CIs always
    * run on local worker threads.
    */
-  readonly chunkPool?: (run: { readonly opts: ResolvedScoreOptions; readonly job: string; readonly rows: ReturnType<typeof resolveRowsOutput> }) => Promise<WorkerPool>;
+  readonly chunkPool?: (run: {
+    readonly opts: ResolvedScoreOptions;
+    readonly job: string;
+    readonly rows: ReturnType<typeof resolveRowsOutput>;
+  }) => Promise<WorkerPool>;
   /** Decide `resume` once the job's fingerprint is known (default: `options.resume`). */
   readonly resume?: (job: string, ckptPath: string) => boolean;
   /** Called after each checkpoint is written, with the committed state. */

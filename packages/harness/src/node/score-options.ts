@@ -105,7 +105,8 @@ export function summaryPath(output: string): string {
 
 function checkPositiveInt(v: unknown, arg: string, dflt: number): number {
   if (v === undefined) return dflt;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError(`${arg} must be a positive integer`, { argument: arg });
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
+    throw new InvalidArgumentError(`${arg} must be a positive integer`, { argument: arg });
   return v;
 }
 
@@ -144,9 +145,12 @@ export interface ResolvedScoreOptions {
 
 /** Check `scoreFile`'s options (throwing `InvalidArgumentError` on the first bad one) and apply the defaults. */
 export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOptions {
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("scoreFile(options): options must be an object", { argument: "options" });
-  if (typeof options.input !== "string" || !options.input) throw new InvalidArgumentError("input must be a file path", { argument: "input" });
-  if (typeof options.output !== "string" || !options.output) throw new InvalidArgumentError("output must be a file path", { argument: "output" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidArgumentError("scoreFile(options): options must be an object", { argument: "options" });
+  if (typeof options.input !== "string" || !options.input)
+    throw new InvalidArgumentError("input must be a file path", { argument: "input" });
+  if (typeof options.output !== "string" || !options.output)
+    throw new InvalidArgumentError("output must be a file path", { argument: "output" });
   const input = resolve(options.input);
   const output = resolve(options.output);
   if (input === output) throw new InvalidArgumentError("output must differ from input", { argument: "output" });
@@ -164,14 +168,16 @@ export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOpt
   const shard = resolveShard(options.shard);
   const bootstrap = resolveBootstrap(options.bootstrap);
   const keepStatistics = options.keepStatistics ?? bootstrap !== null;
-  if (bootstrap && !keepStatistics) throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
+  if (bootstrap && !keepStatistics)
+    throw new InvalidArgumentError("bootstrap needs keepStatistics (the per-row statistics file)", { argument: "keepStatistics" });
   // capped at the cores: more threads only cost memory (~11 MB each), and 1e9 aborts the process
   const workersRequested = checkPositiveInt(options.workers, "workers", defaultWorkers());
   const workers = Math.min(workersRequested, defaultWorkers());
   const strictUtf8 = options.strictUtf8 ?? false;
   if (typeof strictUtf8 !== "boolean") throw new InvalidArgumentError("strictUtf8 must be a boolean", { argument: "strictUtf8" });
   const maxRowBytes = checkPositiveInt(options.maxRowBytes, "maxRowBytes", DEFAULT_MAX_ROW_BYTES);
-  if (maxRowBytes > MAX_RECORD_BYTES) throw new InvalidArgumentError(`maxRowBytes must be at most ${MAX_RECORD_BYTES}`, { argument: "maxRowBytes" });
+  if (maxRowBytes > MAX_RECORD_BYTES)
+    throw new InvalidArgumentError(`maxRowBytes must be at most ${MAX_RECORD_BYTES}`, { argument: "maxRowBytes" });
   // a chunk holds whole records of at most chunkBytes: with chunkBytes ≤ maxRowBytes every longer record takes the refusal path
   const chunkBytes = Math.min(checkPositiveInt(options.chunkBytes, "chunkBytes", 512 << 10), maxRowBytes);
   const rowTimeoutMs = options.rowTimeoutMs ?? DEFAULT_ROW_TIMEOUT_MS;
@@ -180,7 +186,27 @@ export function resolveScoreOptions(options: ScoreFileOptions): ResolvedScoreOpt
   }
   const window = checkPositiveInt(options.window, "window", 4 * workers);
   const checkpointMs = options.checkpointIntervalMs ?? 2000;
-  if (typeof checkpointMs !== "number" || !(checkpointMs >= 0)) throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
+  if (typeof checkpointMs !== "number" || !(checkpointMs >= 0))
+    throw new InvalidArgumentError("checkpointIntervalMs must be ≥ 0", { argument: "checkpointIntervalMs" });
   checkInputFile(input); // a regular file: not a directory, a FIFO (which would block) or a device
-  return { input, output, format, delimiter, quote, specs, fields, shard, bootstrap, keepStatistics, workersRequested, workers, strictUtf8, maxRowBytes, chunkBytes, rowTimeoutMs, window, checkpointMs };
+  return {
+    input,
+    output,
+    format,
+    delimiter,
+    quote,
+    specs,
+    fields,
+    shard,
+    bootstrap,
+    keepStatistics,
+    workersRequested,
+    workers,
+    strictUtf8,
+    maxRowBytes,
+    chunkBytes,
+    rowTimeoutMs,
+    window,
+    checkpointMs,
+  };
 }

@@ -30,10 +30,21 @@ export interface ScoreStreamOptions {
 /** One row's result: scores, or why the row could not be scored (a value, never a thrown error). */
 export type RowScore =
   | { readonly index: number; readonly id?: unknown; readonly ok: true; readonly scores: Readonly<Record<string, number>> }
-  | { readonly index: number; readonly id?: unknown; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+  | {
+      readonly index: number;
+      readonly id?: unknown;
+      readonly ok: false;
+      readonly error: { readonly code: string; readonly message: string };
+    };
 
 export interface StreamSummary {
-  readonly rows: { readonly records: number; readonly scored: number; readonly bad: number; readonly badByCode: Record<string, number>; readonly badSamples: readonly BadRow[] };
+  readonly rows: {
+    readonly records: number;
+    readonly scored: number;
+    readonly bad: number;
+    readonly badByCode: Record<string, number>;
+    readonly badSamples: readonly BadRow[];
+  };
   readonly nrefs: { readonly min: number; readonly max: number };
   readonly metrics: Record<string, MetricSummary>;
   readonly partials: number[][];
@@ -46,7 +57,8 @@ export interface ScoreStream extends AsyncIterable<RowScore> {
 
 function positive(v: unknown, arg: string, dflt: number): number {
   if (v === undefined) return dflt;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError(`${arg} must be a positive integer`, { argument: arg });
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
+    throw new InvalidArgumentError(`${arg} must be a positive integer`, { argument: arg });
   return v;
 }
 
@@ -91,7 +103,9 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
       let index = 0;
       const flushBatch = () => {
         const rowsChunk = batch;
-        queue.push(pool.run<ChunkResult>({ type: "chunk", input: { kind: "rows", rows: rowsChunk, firstIndex: index - rowsChunk.length } }));
+        queue.push(
+          pool.run<ChunkResult>({ type: "chunk", input: { kind: "rows", rows: rowsChunk, firstIndex: index - rowsChunk.length } }),
+        );
         batch = [];
       };
       const emit = function* (r: ChunkResult): Generator<RowScore> {
@@ -176,7 +190,10 @@ export function scoreStream(rows: Iterable<unknown> | AsyncIterable<unknown>, op
  * @example
  * const { rows, summary } = await scoreRows([{ hyp: "a cat", refs: ["the cat"] }], { metrics: ["bleu"] });
  */
-export async function scoreRows(rows: Iterable<unknown> | AsyncIterable<unknown>, options: ScoreStreamOptions): Promise<{ rows: RowScore[]; summary: StreamSummary }> {
+export async function scoreRows(
+  rows: Iterable<unknown> | AsyncIterable<unknown>,
+  options: ScoreStreamOptions,
+): Promise<{ rows: RowScore[]; summary: StreamSummary }> {
   const stream = scoreStream(rows, options);
   const out: RowScore[] = [];
   for await (const r of stream) out.push(r);

@@ -32,15 +32,22 @@ export interface MergeShardsOptions {
  * const merged = await mergeShards(["s0.jsonl.summary.json", "s1.jsonl.summary.json"], { output: "all.jsonl" });
  */
 export async function mergeShards(shards: readonly (ScoreSummary | string)[], options: MergeShardsOptions = {}): Promise<ScoreSummary> {
-  if (!Array.isArray(shards) || shards.length === 0) throw new InvalidArgumentError("shards must be a non-empty array of summaries or paths", { argument: "shards" });
+  if (!Array.isArray(shards) || shards.length === 0)
+    throw new InvalidArgumentError("shards must be a non-empty array of summaries or paths", { argument: "shards" });
   const list = shards.map((s, i) => loadRun(s, `shards[${i}]`));
   const first = list[0]!;
   const count = first.shard?.count ?? 1;
   for (const [i, s] of list.entries()) {
-    if (stableJson(s.metricSpecs) !== stableJson(first.metricSpecs)) throw new InvalidArgumentError(`shards[${i}] used different metrics`, { argument: "shards" });
-    if (stableJson(s.fields) !== stableJson(first.fields) || s.format !== first.format) throw new InvalidArgumentError(`shards[${i}] used different fields or format`, { argument: "shards" });
-    if ((s.shard?.count ?? 1) !== count) throw new InvalidArgumentError(`shards[${i}] is from a split into ${s.shard?.count ?? 1} shards, not ${count}`, { argument: "shards" });
-    if ((s.statistics === null) !== (first.statistics === null)) throw new InvalidArgumentError("either every shard or none kept statistics", { argument: "shards" });
+    if (stableJson(s.metricSpecs) !== stableJson(first.metricSpecs))
+      throw new InvalidArgumentError(`shards[${i}] used different metrics`, { argument: "shards" });
+    if (stableJson(s.fields) !== stableJson(first.fields) || s.format !== first.format)
+      throw new InvalidArgumentError(`shards[${i}] used different fields or format`, { argument: "shards" });
+    if ((s.shard?.count ?? 1) !== count)
+      throw new InvalidArgumentError(`shards[${i}] is from a split into ${s.shard?.count ?? 1} shards, not ${count}`, {
+        argument: "shards",
+      });
+    if ((s.statistics === null) !== (first.statistics === null))
+      throw new InvalidArgumentError("either every shard or none kept statistics", { argument: "shards" });
   }
   const sorted = [...list].sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
   const indices = sorted.map((s) => s.shard?.index ?? 0);
@@ -58,8 +65,19 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   const files = first.statistics ? sorted.flatMap((s) => s.statistics!.files) : [];
   const bootstrap = resolveBootstrap(options.bootstrap);
   if (bootstrap && scored > 0) {
-    if (!first.statistics) throw new InvalidArgumentError("bootstrap needs the shards' statistics files (run them with keepStatistics or bootstrap)", { argument: "bootstrap" });
-    const pool = { workers: options.workers ?? defaultWorkers(), config: { metrics: first.metricSpecs, fields: first.fields, output: { kind: "scores" as const, positionKey: "line" as const }, keepStatistics: true } };
+    if (!first.statistics)
+      throw new InvalidArgumentError("bootstrap needs the shards' statistics files (run them with keepStatistics or bootstrap)", {
+        argument: "bootstrap",
+      });
+    const pool = {
+      workers: options.workers ?? defaultWorkers(),
+      config: {
+        metrics: first.metricSpecs,
+        fields: first.fields,
+        output: { kind: "scores" as const, positionKey: "line" as const },
+        keepStatistics: true,
+      },
+    };
     const ci = await bootstrapFromFiles(metrics, files, first.statistics.rowWidth, scored, bootstrap, pool);
     for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name];
   }
@@ -100,4 +118,3 @@ export async function mergeShards(shards: readonly (ScoreSummary | string)[], op
   if (sumPath) writeFileAtomic(sumPath, `${JSON.stringify(merged, null, 2)}\n`);
   return merged;
 }
-

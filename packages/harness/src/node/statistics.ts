@@ -32,7 +32,17 @@ import type { ScoreSummary } from "./score-file.js";
 /** A scoreFile summary, or the path of its `.summary.json`. */
 export type ScoredRun = ScoreSummary | string;
 
-export { corpusLayout, scoreGathered, type CorpusLayout, type PairedScore, type PairedSlice, type PairedTestResult, type ScoreTable, type SliceKeys, type SliceScore };
+export {
+  corpusLayout,
+  scoreGathered,
+  type CorpusLayout,
+  type PairedScore,
+  type PairedSlice,
+  type PairedTestResult,
+  type ScoreTable,
+  type SliceKeys,
+  type SliceScore,
+};
 
 export interface StatisticsOptions {
   /** Resamples (default 1000, as sacreBLEU). */
@@ -49,12 +59,16 @@ export function loadRun(run: ScoredRun, arg = "run"): ScoreSummary {
     if (!v) throw new InvalidArgumentError(`${arg}: no summary at ${run}`, { argument: arg });
     return v;
   }
-  if (typeof run !== "object" || run === null || run.version !== 1) throw new InvalidArgumentError(`${arg} must be a scoreFile summary or its path`, { argument: arg });
+  if (typeof run !== "object" || run === null || run.version !== 1)
+    throw new InvalidArgumentError(`${arg} must be a scoreFile summary or its path`, { argument: arg });
   return run;
 }
 
 function statisticsOf(s: ScoreSummary, arg: string): { files: readonly string[]; rowWidth: number } {
-  if (!s.statistics) throw new InvalidArgumentError(`${arg}: the run kept no statistics (scoreFile with keepStatistics: true or bootstrap)`, { argument: arg });
+  if (!s.statistics)
+    throw new InvalidArgumentError(`${arg}: the run kept no statistics (scoreFile with keepStatistics: true or bootstrap)`, {
+      argument: arg,
+    });
   return s.statistics;
 }
 
@@ -75,7 +89,10 @@ export interface ResampleJob extends RowsResampleJob {
  * ranges are spread over the pool's workers, one pass over the statistics per worker; each resample
  * is computed whole by one worker, so the result does not depend on the number of workers.
  */
-export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { workers: number; config: Parameters<typeof createPool>[1] }): Promise<Float64Array> {
+export async function resampleStatistics(
+  job: ResampleJob,
+  pool: WorkerPool | { workers: number; config: Parameters<typeof createPool>[1] },
+): Promise<Float64Array> {
   const width = job.layout.columns.length * (job.pairedFiles ? 2 : 1);
   if (job.sizes.length === 0 || job.resamples === 0) return new Float64Array(job.sizes.length * job.resamples * width);
   const own = "run" in pool ? undefined : createPool(pool.workers, pool.config);
@@ -102,11 +119,19 @@ export async function resampleStatistics(job: ResampleJob, pool: WorkerPool | { 
 }
 
 function poolFor(s: ScoreSummary, workers: number | undefined): { workers: number; config: Parameters<typeof createPool>[1] } {
-  return { workers: workers ?? defaultWorkers(), config: { metrics: s.metricSpecs, fields: s.fields, output: { kind: "scores", positionKey: "line" }, keepStatistics: true } };
+  return {
+    workers: workers ?? defaultWorkers(),
+    config: { metrics: s.metricSpecs, fields: s.fields, output: { kind: "scores", positionKey: "line" }, keepStatistics: true },
+  };
 }
 
 /** A `Resampler` over statistics files, on a worker pool. */
-function fileResampler(files: readonly string[], pairedFiles: readonly string[] | undefined, rowWidth: number, pool: Parameters<typeof resampleStatistics>[1]): Resampler {
+function fileResampler(
+  files: readonly string[],
+  pairedFiles: readonly string[] | undefined,
+  rowWidth: number,
+  pool: Parameters<typeof resampleStatistics>[1],
+): Resampler {
   return (job) => resampleStatistics({ files, ...(pairedFiles ? { pairedFiles } : {}), rowWidth, ...job }, pool);
 }
 
@@ -135,7 +160,8 @@ export async function corpusScores(run: ScoredRun): Promise<ScoreTable<number>> 
   const metrics = await mainThreadMetrics(s.metricSpecs);
   await ready();
   const out: ScoreTable<number> = {};
-  for (const [name, m] of Object.entries(summarizeMetrics(metrics, s.partials, s.rows.scored, 1, s.sequential))) out[name] = { ...m.scores };
+  for (const [name, m] of Object.entries(summarizeMetrics(metrics, s.partials, s.rows.scored, 1, s.sequential)))
+    out[name] = { ...m.scores };
   return out;
 }
 
@@ -150,7 +176,10 @@ export async function corpusScores(run: ScoredRun): Promise<ScoreTable<number>> 
 export async function bootstrapCi(run: ScoredRun, options: StatisticsOptions = {}): Promise<ScoreTable<ConfidenceInterval>> {
   const s = loadRun(run);
   const st = statisticsOf(s, "run");
-  const opts = resolveBootstrap({ ...(options.resamples !== undefined ? { resamples: options.resamples } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) })!;
+  const opts = resolveBootstrap({
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  })!;
   const metrics = await mainThreadMetrics(s.metricSpecs);
   if (s.rows.scored === 0) throw new InvalidArgumentError("run: no scored rows to resample", { argument: "run" });
   return bootstrapFromFiles(metrics, st.files, st.rowWidth, s.rows.scored, opts, poolFor(s, options.workers));
@@ -172,14 +201,25 @@ export interface SliceScoresOptions {
  * const bySlice = await sliceScores(summary, { lang: rows.map((r) => r.lang) }, { bootstrap: true });
  * bySlice.lang[0].scores.bleu.bleu;
  */
-export async function sliceScores(run: ScoredRun, slices: Record<string, SliceKeys>, options: SliceScoresOptions = {}): Promise<Record<string, SliceScore[]>> {
+export async function sliceScores(
+  run: ScoredRun,
+  slices: Record<string, SliceKeys>,
+  options: SliceScoresOptions = {},
+): Promise<Record<string, SliceScore[]>> {
   const s = loadRun(run);
   const st = statisticsOf(s, "run");
-  if (slices === null || typeof slices !== "object") throw new InvalidArgumentError("slices must be { field: values }", { argument: "slices" });
+  if (slices === null || typeof slices !== "object")
+    throw new InvalidArgumentError("slices must be { field: values }", { argument: "slices" });
   const boot = resolveBootstrap(options.bootstrap);
   const metrics = await mainThreadMetrics(s.metricSpecs);
   await ready();
-  return sliceScoresOf(metrics, { rowWidth: st.rowWidth, records: s.rows.records, rows: () => fileRows(st.files, st.rowWidth) }, slices, boot, fileResampler(st.files, undefined, st.rowWidth, poolFor(s, options.workers)));
+  return sliceScoresOf(
+    metrics,
+    { rowWidth: st.rowWidth, records: s.rows.records, rows: () => fileRows(st.files, st.rowWidth) },
+    slices,
+    boot,
+    fileResampler(st.files, undefined, st.rowWidth, poolFor(s, options.workers)),
+  );
 }
 
 export interface PairedTestOptions extends StatisticsOptions {
@@ -203,10 +243,21 @@ export interface PairedTestOptions extends StatisticsOptions {
 export async function pairedTest(options: PairedTestOptions): Promise<PairedTestResult> {
   const a = loadRun(options.baseline, "baseline");
   const b = loadRun(options.system, "system");
-  if (!a.statistics || !b.statistics) throw new InvalidArgumentError("both runs must keep statistics (scoreFile with keepStatistics: true or bootstrap)", { argument: "baseline" });
-  if (stableJson(a.metricSpecs) !== stableJson(b.metricSpecs)) throw new InvalidArgumentError("the two runs used different metrics or options", { argument: "system" });
-  if (a.rows.records !== b.rows.records) throw new InvalidArgumentError(`the two runs have different row counts (${a.rows.records} vs ${b.rows.records}): they must score the same references row by row`, { argument: "system" });
-  const opts = resolveBootstrap({ ...(options.resamples !== undefined ? { resamples: options.resamples } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) })!;
+  if (!a.statistics || !b.statistics)
+    throw new InvalidArgumentError("both runs must keep statistics (scoreFile with keepStatistics: true or bootstrap)", {
+      argument: "baseline",
+    });
+  if (stableJson(a.metricSpecs) !== stableJson(b.metricSpecs))
+    throw new InvalidArgumentError("the two runs used different metrics or options", { argument: "system" });
+  if (a.rows.records !== b.rows.records)
+    throw new InvalidArgumentError(
+      `the two runs have different row counts (${a.rows.records} vs ${b.rows.records}): they must score the same references row by row`,
+      { argument: "system" },
+    );
+  const opts = resolveBootstrap({
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  })!;
   const metrics = await mainThreadMetrics(a.metricSpecs);
   const rowWidth = a.statistics.rowWidth;
   await ready();

@@ -21,7 +21,10 @@ export interface ReportRun {
   /** The output rows in order; each call starts a new pass. CSV output yields its header as `{ line: 1, row: null }`. */
   rows(): AsyncIterable<OutputRow>;
   /** Corpus scores per slice from the run's statistics (`slices`: one value per record), as the harness's `sliceScores`. */
-  sliceScores?(slices: Record<string, SliceKeys>, options: { readonly bootstrap?: { readonly resamples: number; readonly seed: number } }): Promise<Record<string, SliceScore[]>>;
+  sliceScores?(
+    slices: Record<string, SliceKeys>,
+    options: { readonly bootstrap?: { readonly resamples: number; readonly seed: number } },
+  ): Promise<Record<string, SliceScore[]>>;
 }
 
 /** How a metric column is named in tables: `bleu`, `rouge1` (not "rouge rouge1"), `byob-f1.precision`. */
@@ -93,7 +96,11 @@ export interface ReportData {
     /** Rows that share the worst score (when more than are shown, `rows` holds a deterministic sample of them). */
     readonly tie?: { readonly score: number; readonly count: number };
   }[];
-  readonly signatures: readonly { readonly name: string; readonly signature: string; readonly scoringPaths?: Readonly<Record<string, number>> }[];
+  readonly signatures: readonly {
+    readonly name: string;
+    readonly signature: string;
+    readonly scoringPaths?: Readonly<Record<string, number>>;
+  }[];
   readonly notes: readonly string[];
   readonly judge?: Readonly<Record<string, unknown>>;
   /** The slice fields used (given with --by or detected). */
@@ -121,7 +128,10 @@ export interface ComparisonData {
   readonly resamples: number;
   readonly seed: number;
   readonly metrics: readonly PairedRow[];
-  readonly slices: readonly { readonly field: string; readonly values: readonly { readonly value: string; readonly rows: number; readonly metrics: readonly PairedRow[] }[] }[];
+  readonly slices: readonly {
+    readonly field: string;
+    readonly values: readonly { readonly value: string; readonly rows: number; readonly metrics: readonly PairedRow[] }[];
+  }[];
 }
 
 export interface CollectOptions {
@@ -186,7 +196,8 @@ function valueOf(row: Record<string, unknown>, m: RunMetric, key: string): numbe
 
 function reasonOf(row: Record<string, unknown>, m: RunMetric): string | undefined {
   const obj = row[m.name];
-  if (typeof obj === "object" && obj !== null && typeof (obj as Record<string, unknown>).reason === "string") return (obj as Record<string, unknown>).reason as string;
+  if (typeof obj === "object" && obj !== null && typeof (obj as Record<string, unknown>).reason === "string")
+    return (obj as Record<string, unknown>).reason as string;
   const v = row[`${m.name}.reason`];
   return typeof v === "string" && v ? v : undefined;
 }
@@ -244,7 +255,16 @@ function newSeries(metrics: readonly RunMetric[]): Series[] {
     const headline = { column: metric.headline, key: "score" };
     const cols = metric.columns.length ? [headline, ...metric.columns.filter((c) => c.column !== metric.headline)] : [headline];
     for (const c of cols) {
-      series.push({ metric, key: c.key, column: c.column, counts: new Array<number>(BINS).fill(0), n: 0, sum: 0, min: Infinity, max: -Infinity });
+      series.push({
+        metric,
+        key: c.key,
+        column: c.column,
+        counts: new Array<number>(BINS).fill(0),
+        n: 0,
+        sum: 0,
+        min: Infinity,
+        max: -Infinity,
+      });
     }
   }
   return series;
@@ -448,8 +468,20 @@ function seriesData(s: Series): SeriesData {
 export async function collectReportData(run: ReportRun, options: CollectOptions = {}): Promise<ReportData> {
   const m = run.manifest;
   const fields = m.fields;
-  const metricKeys = m.metrics.flatMap((x) => [x.name, ...x.columns.map((c) => `${x.name}.${c.key}`), `${x.name}.score`, `${x.name}.reason`]);
-  const exclude = new Set<string>([fields.hypothesis, ...fields.references, ...(fields.id ? [fields.id] : []), ...metricKeys, "input", "_error"]);
+  const metricKeys = m.metrics.flatMap((x) => [
+    x.name,
+    ...x.columns.map((c) => `${x.name}.${c.key}`),
+    `${x.name}.score`,
+    `${x.name}.reason`,
+  ]);
+  const exclude = new Set<string>([
+    fields.hypothesis,
+    ...fields.references,
+    ...(fields.id ? [fields.id] : []),
+    ...metricKeys,
+    "input",
+    "_error",
+  ]);
   const by = options.by ?? (await detectSlices(run, exclude));
   // slices: corpus scores from the harness over the run's statistics (score runs), else means of row
   // scores; the pass over the rows only records each row's slice value
@@ -483,7 +515,11 @@ export async function collectReportData(run: ReportRun, options: CollectOptions 
         ...(w.count > shownAtWorst ? { tie: { score: w.score, count: w.count } } : {}),
       };
     }),
-    signatures: m.metrics.map((x) => ({ name: x.name, signature: x.signature, ...(x.scoringPaths ? { scoringPaths: x.scoringPaths } : {}) })),
+    signatures: m.metrics.map((x) => ({
+      name: x.name,
+      signature: x.signature,
+      ...(x.scoringPaths ? { scoringPaths: x.scoringPaths } : {}),
+    })),
     notes,
     ...(m.judge ? { judge: m.judge } : {}),
     sliceFields: by,
@@ -513,7 +549,13 @@ export function pairedReportRows(metrics: readonly RunMetric[], table: ScoreTabl
 }
 
 /** A two-system report's comparison section from a paired test (`slices`: the fields it was run with). */
-export function comparisonData(baseline: string, system: string, metrics: readonly RunMetric[], result: PairedTestResult, slices: readonly string[]): ComparisonData {
+export function comparisonData(
+  baseline: string,
+  system: string,
+  metrics: readonly RunMetric[],
+  result: PairedTestResult,
+  slices: readonly string[],
+): ComparisonData {
   return {
     baseline,
     system,

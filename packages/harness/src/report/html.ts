@@ -55,17 +55,28 @@ export function histogramSvg(s: SeriesData): string {
   parts.push(`<line x1="${left}" y1="${top + ph}" x2="${W - right}" y2="${top + ph}" class="axis"/>`);
   for (let i = 0; i <= 4; i++) {
     const v = (i / 4) * s.scale;
-    parts.push(`<text x="${x(v).toFixed(1)}" y="${H - bottom + 16}" class="tick" text-anchor="middle">${s.scale === 100 ? v : v.toFixed(2)}</text>`);
+    parts.push(
+      `<text x="${x(v).toFixed(1)}" y="${H - bottom + 16}" class="tick" text-anchor="middle">${s.scale === 100 ? v : v.toFixed(2)}</text>`,
+    );
   }
   if (s.n > 0) {
-    parts.push(`<line class="mean" x1="${x(s.mean).toFixed(1)}" y1="${top}" x2="${x(s.mean).toFixed(1)}" y2="${top + ph}"><title>mean of rows ${fmt(s.mean, s.scale)}</title></line>`);
+    parts.push(
+      `<line class="mean" x1="${x(s.mean).toFixed(1)}" y1="${top}" x2="${x(s.mean).toFixed(1)}" y2="${top + ph}"><title>mean of rows ${fmt(s.mean, s.scale)}</title></line>`,
+    );
   }
   if (s.corpus !== undefined && Number.isFinite(s.corpus)) {
     const cx = x(s.corpus);
-    if (s.ci) parts.push(`<rect class="ci" x="${x(s.ci.lower).toFixed(1)}" y="${top}" width="${Math.max(1, x(s.ci.upper) - x(s.ci.lower)).toFixed(1)}" height="${ph}"><title>95% CI ${fmt(s.ci.lower, s.scale)}–${fmt(s.ci.upper, s.scale)}</title></rect>`);
-    parts.push(`<line class="corpus" x1="${cx.toFixed(1)}" y1="${top - 4}" x2="${cx.toFixed(1)}" y2="${top + ph}"><title>corpus ${fmt(s.corpus, s.scale)}</title></line>`);
+    if (s.ci)
+      parts.push(
+        `<rect class="ci" x="${x(s.ci.lower).toFixed(1)}" y="${top}" width="${Math.max(1, x(s.ci.upper) - x(s.ci.lower)).toFixed(1)}" height="${ph}"><title>95% CI ${fmt(s.ci.lower, s.scale)}–${fmt(s.ci.upper, s.scale)}</title></rect>`,
+      );
+    parts.push(
+      `<line class="corpus" x1="${cx.toFixed(1)}" y1="${top - 4}" x2="${cx.toFixed(1)}" y2="${top + ph}"><title>corpus ${fmt(s.corpus, s.scale)}</title></line>`,
+    );
     const anchor = cx > W - 90 ? "end" : cx < left + 60 ? "start" : "middle";
-    parts.push(`<text x="${cx.toFixed(1)}" y="${top - 6}" class="corpus-label" text-anchor="${anchor}">corpus ${fmt(s.corpus, s.scale)}</text>`);
+    parts.push(
+      `<text x="${cx.toFixed(1)}" y="${top - 6}" class="corpus-label" text-anchor="${anchor}">corpus ${fmt(s.corpus, s.scale)}</text>`,
+    );
   }
   return `<svg class="hist" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(`${s.label}: distribution of row scores`)}">${parts.join("")}</svg>`;
 }
@@ -171,7 +182,12 @@ function marked(textValue: string, other: ReadonlySet<string>, cls: string): str
 }
 
 function words(textValue: string): Set<string> {
-  return new Set(textValue.split(/\s+/).map(norm).filter((w) => w !== ""));
+  return new Set(
+    textValue
+      .split(/\s+/)
+      .map(norm)
+      .filter((w) => w !== ""),
+  );
 }
 
 function worstRow(r: RowSample, rank: number, scale: number): string {
@@ -182,9 +198,16 @@ function worstRow(r: RowSample, rank: number, scale: number): string {
     .map(([k, v]) => `<span class="chip" title="${escapeHtml(k)}">${escapeHtml(v)}</span>`)
     .join("");
   const refs = r.references.length
-    ? r.references.map((ref, i) => `<div class="ref">${r.references.length > 1 ? `<span class="refno">${i + 1}</span>` : ""}${marked(ref, hypWords, "add")}</div>`).join("")
+    ? r.references
+        .map(
+          (ref, i) =>
+            `<div class="ref">${r.references.length > 1 ? `<span class="refno">${i + 1}</span>` : ""}${marked(ref, hypWords, "add")}</div>`,
+        )
+        .join("")
     : `<span class="muted">(none)</span>`;
-  const input = r.input ? `<div class="input"><b>input</b> ${escapeHtml(r.input.length > 1500 ? `${r.input.slice(0, 1500)}…` : r.input)}</div>` : "";
+  const input = r.input
+    ? `<div class="input"><b>input</b> ${escapeHtml(r.input.length > 1500 ? `${r.input.slice(0, 1500)}…` : r.input)}</div>`
+    : "";
   const reason = r.reason ? `<div class="reason"><b>reason</b> ${escapeHtml(r.reason)}</div>` : "";
   return `<tr>
 <td class="rank">${rank}</td>
@@ -264,11 +287,19 @@ footer{color:var(--muted);font-size:12px;text-align:center;padding:20px}
 /** Render the report. */
 export function renderReport(d: ReportData): string {
   const stat = (value: string, label: string) => `<div class="stat"><b>${value}</b><span>${label}</span></div>`;
-  const judge = d.judge as { model?: string; cost?: { costUsd?: number | null; inputTokens?: number; outputTokens?: number; calls?: number; cachedCalls?: number } } | undefined;
+  const judge = d.judge as
+    | {
+        model?: string;
+        cost?: { costUsd?: number | null; inputTokens?: number; outputTokens?: number; calls?: number; cachedCalls?: number };
+      }
+    | undefined;
   const judgeStats = judge
     ? stat(escapeHtml(String(judge.model ?? "?")), "judge model") +
       stat(judge.cost?.costUsd === null || judge.cost?.costUsd === undefined ? "n/a" : `$${judge.cost.costUsd.toFixed(4)}`, "judge cost") +
-      stat(`${(judge.cost?.calls ?? 0).toLocaleString("en-US")} / ${(judge.cost?.cachedCalls ?? 0).toLocaleString("en-US")}`, "judge calls / cached")
+      stat(
+        `${(judge.cost?.calls ?? 0).toLocaleString("en-US")} / ${(judge.cost?.cachedCalls ?? 0).toLocaleString("en-US")}`,
+        "judge calls / cached",
+      )
     : "";
   const charts = d.series.map(seriesCard).join("\n");
   const slices = d.slices.length
@@ -276,7 +307,10 @@ export function renderReport(d: ReportData): string {
     : `<p class="muted">No slice field (pass <code>--by FIELD</code>).</p>`;
   const worst = d.worst
     .map(
-      (w, i) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>${
+      (
+        w,
+        i,
+      ) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>${
         w.tie
           ? `<p class="hint tie">${w.tie.count.toLocaleString("en-US")} rows tie at the worst score, ${fmt(w.tie.score, w.scale)}; those shown are a deterministic sample of them (the same on every run).</p>`
           : ""
@@ -287,8 +321,14 @@ ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
     )
     .join("\n");
   const paths = (p: Readonly<Record<string, number>> | undefined) =>
-    p ? `<br><span class="muted">scoring paths: ${Object.entries(p).map(([k, n]) => `${escapeHtml(k)} ${n.toLocaleString("en-US")}`).join(", ")}</span>` : "";
-  const sigs = d.signatures.map((s) => `<tr><th scope="row">${escapeHtml(s.name)}</th><td>${escapeHtml(s.signature)}${paths(s.scoringPaths)}</td></tr>`).join("\n");
+    p
+      ? `<br><span class="muted">scoring paths: ${Object.entries(p)
+          .map(([k, n]) => `${escapeHtml(k)} ${n.toLocaleString("en-US")}`)
+          .join(", ")}</span>`
+      : "";
+  const sigs = d.signatures
+    .map((s) => `<tr><th scope="row">${escapeHtml(s.name)}</th><td>${escapeHtml(s.signature)}${paths(s.scoringPaths)}</td></tr>`)
+    .join("\n");
   const notes = d.notes.length ? `<div class="notes">${d.notes.map(escapeHtml).join("<br>")}</div>` : "";
   return `<!doctype html>
 <html lang="en">

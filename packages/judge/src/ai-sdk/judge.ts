@@ -109,7 +109,7 @@ export class AiSdkJudge implements JudgeModel {
     const loader = typeof model === "function" ? model : undefined;
     if (!loader && !isModelObject(model)) {
       throw new JudgeConfigError(
-        "fromAiSdk(model): expected an AI SDK language model object (such as anthropic(\"claude-sonnet-4-5\")); " +
+        'fromAiSdk(model): expected an AI SDK language model object (such as anthropic("claude-sonnet-4-5")); ' +
           'for a model name use the prefixed form "anthropic:claude-sonnet-4-5"',
         { argument: "model" },
       );

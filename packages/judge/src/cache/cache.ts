@@ -154,7 +154,8 @@ export class JudgeCache {
   discard(key: string): void {
     this.counters.hits--;
     this.counters.misses++;
-    if (this.mode === "read-only") throw new CacheMissError(key, `The cached reply for key ${key.slice(0, 16)}… no longer validates and the cache is read-only`);
+    if (this.mode === "read-only")
+      throw new CacheMissError(key, `The cached reply for key ${key.slice(0, 16)}… no longer validates and the cache is read-only`);
   }
 
   /**

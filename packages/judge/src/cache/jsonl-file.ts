@@ -138,7 +138,10 @@ function decode(body: Buffer, from = 0): string | undefined {
 }
 
 function warningOf(path: string, line: RawLine, skippedBytes: number, torn: boolean): CacheFileWarning {
-  const preview = new TextDecoder().decode(line.head.subarray(0, skippedBytes)).replace(/\uFFFD+$/, "").slice(0, PREVIEW_CHARS);
+  const preview = new TextDecoder()
+    .decode(line.head.subarray(0, skippedBytes))
+    .replace(/\uFFFD+$/, "")
+    .slice(0, PREVIEW_CHARS);
   const where = `line ${line.number} (byte ${line.offset}, ${skippedBytes} bytes)`;
   return {
     code: torn ? "TORN_CACHE_LINE" : "UNREADABLE_CACHE_LINE",

@@ -59,7 +59,11 @@ export function dummyNames(count: number, random: () => number): string[] {
  */
 export function resolveDummyWinner(winner: string, dummies: readonly string[]): string {
   if (dummies.includes(winner)) return winner;
-  const cleaned = winner.trim().replace(/^\$+|\$+$/g, "").trim().toLowerCase();
+  const cleaned = winner
+    .trim()
+    .replace(/^\$+|\$+$/g, "")
+    .trim()
+    .toLowerCase();
   const match = dummies.find((d) => d.toLowerCase() === cleaned);
   if (match === undefined) {
     throw new JudgeReplyError("winner", "unknown-reference", [`'${winner}' is not one of the contestants (${dummies.join(", ")})`]);
@@ -78,7 +82,11 @@ export function unmaskReason(reason: string, realByDummy: ReadonlyMap<string, st
 function fieldValue(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value.map((item: unknown) =>
-      typeof item === "object" && item !== null && "inputParameters" in item ? (item as ToolCall).toJSON() : typeof item === "string" ? item : retrievalContextText(item as RetrievalContextItem),
+      typeof item === "object" && item !== null && "inputParameters" in item
+        ? (item as ToolCall).toJSON()
+        : typeof item === "string"
+          ? item
+          : retrievalContextText(item as RetrievalContextItem),
     );
   }
   return value;

@@ -1,6 +1,13 @@
 // DeepEval ContextualRecallMetric (docs/spec/judges.md §2.5): the share of the expected output's sentences the
 // retrieval context supports. Calls: verdicts (one per sentence) → reason.
-import { LLMTestCaseParams, prettifyList, retrievalContextText, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
+import {
+  LLMTestCaseParams,
+  prettifyList,
+  retrievalContextText,
+  type Evaluation,
+  type LLMTestCase,
+  type MeasureContext,
+} from "@evalkern/metrics/deepeval";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
 import { reasonPrompt, reasonsExcept, reasonsOf, verdictListSchema, type Verdict } from "./shared-prompts.js";

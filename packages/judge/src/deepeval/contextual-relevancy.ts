@@ -1,6 +1,13 @@
 // DeepEval ContextualRelevancyMetric (docs/spec/judges.md §2.6): the share of statements in the retrieved nodes
 // that are relevant to the input. Calls: one per node (concurrent in asyncMode) → reason.
-import { LLMTestCaseParams, prettifyList, retrievalContextText, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
+import {
+  LLMTestCaseParams,
+  prettifyList,
+  retrievalContextText,
+  type Evaluation,
+  type LLMTestCase,
+  type MeasureContext,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly } from "./render.js";
@@ -54,11 +61,12 @@ export class ContextualRelevancyMetric extends JudgeMetric {
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     const nodes = (testCase.retrievalContext ?? []).map(retrievalContextText);
     const perNode = await this.gather(
-      nodes.map((node) => async () =>
-        (
-          await this.judge(
-            nodeVerdictsSchema,
-            `Extract the high-level statements made in the context below, then decide for each whether it is relevant to the input: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
+      nodes.map(
+        (node) => async () =>
+          (
+            await this.judge(
+              nodeVerdictsSchema,
+              `Extract the high-level statements made in the context below, then decide for each whether it is relevant to the input: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
 
 Input:
 ${testCase.input}
@@ -67,9 +75,9 @@ Context:
 ${node}
 
 ${jsonOnly('{"verdicts": [{"statement": "<statement>", "verdict": "yes" | "no", "reason": "<string or null>"}, ...]}')}`,
-            { signal },
-          )
-        ).verdicts as RelevancyStatementVerdict[],
+              { signal },
+            )
+          ).verdicts as RelevancyStatementVerdict[],
       ),
     );
     const all = perNode.flat();
@@ -82,7 +90,10 @@ ${jsonOnly('{"verdicts": [{"statement": "<statement>", "verdict": "yes" | "no", 
             score: this.score,
             context: `Input:\n${testCase.input}`,
             sections: [
-              { title: "Why some retrieved statements are irrelevant", items: all.filter((v) => v.verdict === "no" && v.reason !== null).map((v) => v.reason as string) },
+              {
+                title: "Why some retrieved statements are irrelevant",
+                items: all.filter((v) => v.verdict === "no" && v.reason !== null).map((v) => v.reason as string),
+              },
               { title: "Relevant statements", items: all.filter((v) => v.verdict !== "no").map((v) => v.statement) },
             ],
           }),

@@ -8,7 +8,10 @@ import { judgeSchema, optionalText, stringList, verdictWord } from "./schema.js"
 import { reasonPrompt, reasonsOf, type Verdict } from "./shared-prompts.js";
 
 const intentionsSchema = judgeSchema("intentions", z.object({ intentions: stringList }));
-const intentionVerdictSchema = judgeSchema("intention_verdict", z.object({ verdict: verdictWord(["yes", "no"] as const), reason: optionalText }));
+const intentionVerdictSchema = judgeSchema(
+  "intention_verdict",
+  z.object({ verdict: verdictWord(["yes", "no"] as const), reason: optionalText }),
+);
 
 /** `count(verdict != "no") / n`; 1 with no intentions. */
 export function conversationCompletenessScore(verdicts: readonly { verdict: string }[]): number {
@@ -51,10 +54,11 @@ ${jsonOnly('{"intentions": ["<intention>", ...]}')}`,
       { signal },
     );
     const verdicts: Verdict<"yes" | "no">[] = await this.gather(
-      intentions.map((intention) => () =>
-        this.judge(
-          intentionVerdictSchema,
-          `Judging the whole conversation below, was this user intention satisfied by the assistant? Answer "yes" or "no". For "no", give a reason that quotes the assistant where relevant; otherwise the reason may be null.
+      intentions.map(
+        (intention) => () =>
+          this.judge(
+            intentionVerdictSchema,
+            `Judging the whole conversation below, was this user intention satisfied by the assistant? Answer "yes" or "no". For "no", give a reason that quotes the assistant where relevant; otherwise the reason may be null.
 
 Intention:
 ${intention}
@@ -63,8 +67,8 @@ Conversation:
 ${conversation}
 
 ${jsonOnly('{"verdict": "yes" | "no", "reason": "<string or null>"}')}`,
-          { signal },
-        ),
+            { signal },
+          ),
       ),
     );
     return {

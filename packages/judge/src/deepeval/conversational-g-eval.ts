@@ -93,7 +93,15 @@ function paramNames(params: readonly MultiTurnParams[]): string {
  */
 export class ConversationalGEval extends ConversationalJudgeMetric {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
-  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "name", "evaluationParams", "criteria", "evaluationSteps", "rubric", "topLogprobs"];
+  static readonly optionKeys: readonly string[] = [
+    ...JUDGE_METRIC_OPTION_KEYS,
+    "name",
+    "evaluationParams",
+    "criteria",
+    "evaluationSteps",
+    "rubric",
+    "topLogprobs",
+  ];
 
   readonly metricName: string;
   readonly evaluationParams: readonly MultiTurnParams[];
@@ -116,7 +124,10 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
     this.metricName = o.name;
     const params = o.evaluationParams ?? [MultiTurnParams.CONTENT];
     if (!Array.isArray(params) || params.length === 0 || !params.every((p) => isMultiTurnParam(p))) {
-      throw new JudgeMetricConfigError("evaluationParams", "ConversationalGEval: 'evaluationParams' must be a non-empty list of MultiTurnParams");
+      throw new JudgeMetricConfigError(
+        "evaluationParams",
+        "ConversationalGEval: 'evaluationParams' must be a non-empty list of MultiTurnParams",
+      );
     }
     this.evaluationParams = Object.freeze([...params]);
     const { criteria, evaluationSteps } = checkCriteria(o.criteria, o.evaluationSteps, "ConversationalGEval");
@@ -242,6 +253,10 @@ ${jsonOnly(`{"reason": "<string>", "score": <integer ${min}-${max}>}`)}`,
       weighted.scoring === "logprob-weighted"
         ? `logprob-weighted (judge score ${judgeScore}, weighted ${weighted.score})`
         : `raw judge score ${judgeScore} (${weighted.fallback ?? "no logprobs"})`;
-    return { score: normalizeGEvalScore(weighted.score, [min, max]), reason, verboseSteps: [...verbose, `Scoring: ${how} on [${min}, ${max}]`] };
+    return {
+      score: normalizeGEvalScore(weighted.score, [min, max]),
+      reason,
+      verboseSteps: [...verbose, `Scoring: ${how} on [${min}, ${max}]`],
+    };
   }
 }

@@ -387,7 +387,10 @@ export class DeepAcyclicGraph {
     }
     for (const node of visited) {
       if (node.kind === "task" && node.evaluationParams === null && !(parents.get(node) ?? []).some((p) => p.kind === "task")) {
-        throw new JudgeMetricConfigError("rootNodes", "DeepAcyclicGraph: a TaskNode must have either 'evaluationParams' or a TaskNode parent");
+        throw new JudgeMetricConfigError(
+          "rootNodes",
+          "DeepAcyclicGraph: a TaskNode must have either 'evaluationParams' or a TaskNode parent",
+        );
       }
     }
     this.indegree = indegree;

@@ -134,7 +134,10 @@ export function checkRubric(value: unknown, owner: string): readonly Rubric[] | 
         `${owner}: rubric[${index}] must be {scoreRange: [start, end], expectedOutcome} or {score: [start, end], expected_outcome} with integers 0 <= start <= end <= 10`,
       );
     }
-    return Object.freeze({ scoreRange: Object.freeze([range[0], range[1]]) as readonly [number, number], expectedOutcome: r.expectedOutcome });
+    return Object.freeze({
+      scoreRange: Object.freeze([range[0], range[1]]) as readonly [number, number],
+      expectedOutcome: r.expectedOutcome,
+    });
   });
   rubric.sort((a, b) => a.scoreRange[0] - b.scoreRange[0]);
   for (let i = 1; i < rubric.length; i++) {
@@ -234,7 +237,15 @@ ${jsonOnly('{"steps": ["<step>", ...]}')}`;
  */
 export class GEval extends JudgeMetric {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
-  static readonly optionKeys: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "name", "evaluationParams", "criteria", "evaluationSteps", "rubric", "topLogprobs"];
+  static readonly optionKeys: readonly string[] = [
+    ...JUDGE_METRIC_OPTION_KEYS,
+    "name",
+    "evaluationParams",
+    "criteria",
+    "evaluationSteps",
+    "rubric",
+    "topLogprobs",
+  ];
 
   /** The criterion's name, without the `[GEval]` suffix. */
   readonly metricName: string;
@@ -301,7 +312,9 @@ export class GEval extends JudgeMetric {
 
   private steps(signal: AbortSignal | undefined): Promise<readonly string[]> {
     if (this.evaluationSteps) return Promise.resolve(this.evaluationSteps);
-    return this.generatedSteps.get(() => this.judge(stepsSchema, evaluationStepsPrompt(this.criteria as string, this.evaluationParams), { signal }));
+    return this.generatedSteps.get(() =>
+      this.judge(stepsSchema, evaluationStepsPrompt(this.criteria as string, this.evaluationParams), { signal }),
+    );
   }
 
   private scorePrompt(steps: readonly string[], testCase: LLMTestCase): string {

@@ -31,7 +31,11 @@ const OPTION_KEYS: readonly string[] = [...JUDGE_METRIC_OPTION_KEYS, "maxContext
  * The text nearest above and below the image at `index` (DeepEval `get_image_context`): the closest
  * text part on each side, skipping images; `maxContextSize` keeps the last / first characters.
  */
-export function imageContext(parts: readonly MultimodalPart[], index: number, maxContextSize: number | null): { above: string | null; below: string | null } {
+export function imageContext(
+  parts: readonly MultimodalPart[],
+  index: number,
+  maxContextSize: number | null,
+): { above: string | null; below: string | null } {
   let above: string | null = null;
   let below: string | null = null;
   for (let i = index - 1; i >= 0; i--) {
@@ -76,11 +80,14 @@ abstract class ImageContextMetric extends JudgeMetric {
     const parts = parseMultimodalString(testCase.actualOutput ?? "");
     const indices = parts.flatMap((part, i) => (MLLMImage.isInstance(part) ? [i] : []));
     if (indices.length === 0) {
-      throw new InvalidArgumentError(`The test case must have at least one image in the \`actual_output\` to calculate ${this.name} score`, {
-        argument: "actualOutput",
-        expected: "at least one image",
-        actual: "none",
-      });
+      throw new InvalidArgumentError(
+        `The test case must have at least one image in the \`actual_output\` to calculate ${this.name} score`,
+        {
+          argument: "actualOutput",
+          expected: "at least one image",
+          actual: "none",
+        },
+      );
     }
     const contexts = indices.map((i) => imageContext(parts, i, this.maxContextSize));
     const results = await this.gather(

@@ -111,7 +111,12 @@ export {
   type WindowScore,
   type WindowVerdicts,
 } from "./turn-rag.js";
-export { TurnFaithfulnessMetric, NO_CLAIMS_REASON, type TurnFaithfulnessOptions, type TurnFaithfulnessArtefacts } from "./turn-faithfulness.js";
+export {
+  TurnFaithfulnessMetric,
+  NO_CLAIMS_REASON,
+  type TurnFaithfulnessOptions,
+  type TurnFaithfulnessArtefacts,
+} from "./turn-faithfulness.js";
 export { TurnContextualPrecisionMetric, NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";
 export { TurnContextualRecallMetric, turnContextualRecallScore } from "./turn-contextual-recall.js";
 export { TurnContextualRelevancyMetric, turnContextualRelevancyScore } from "./turn-contextual-relevancy.js";

@@ -29,7 +29,10 @@ const knowledgeSchema = judgeSchema(
     ),
   }),
 );
-const retentionVerdictSchema = judgeSchema("knowledge_retention_verdict", z.object({ verdict: verdictWord(["yes", "no"] as const), reason: optionalText }));
+const retentionVerdictSchema = judgeSchema(
+  "knowledge_retention_verdict",
+  z.object({ verdict: verdictWord(["yes", "no"] as const), reason: optionalText }),
+);
 
 /** `count(verdict == "no") / n` (turns that did not forget); 1 with no verdicts. */
 export function knowledgeRetentionScore(verdicts: readonly { verdict: string }[]): number {

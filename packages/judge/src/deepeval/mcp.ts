@@ -267,10 +267,11 @@ export class MultiTurnMCPUseMetric extends MCPConversationalMetric {
     this.tasks = mcpTasks(testCase.turns);
     const ask = (schema: typeof primitivesSchema, question: string) =>
       this.gather(
-        this.tasks.map((task) => () =>
-          this.judge(schema, [question, `What the MCP servers offered:\n${servers}`, renderTask(task), SCORE_SHAPE].join("\n\n"), {
-            signal,
-          }),
+        this.tasks.map(
+          (task) => () =>
+            this.judge(schema, [question, `What the MCP servers offered:\n${servers}`, renderTask(task), SCORE_SHAPE].join("\n\n"), {
+              signal,
+            }),
         ),
       );
     const primitives = await ask(
@@ -287,7 +288,10 @@ export class MultiTurnMCPUseMetric extends MCPConversationalMetric {
     );
     return {
       score: Math.min(meanOrZero(primitives), meanOrZero(args)),
-      reason: this.finalReason([...primitives, ...args].map((s) => s.reason), signal),
+      reason: this.finalReason(
+        [...primitives, ...args].map((s) => s.reason),
+        signal,
+      ),
       verboseSteps: [
         `Tasks:\n${prettifyList(this.tasks)}`,
         `Individual Scores & Reasons for Primitives:\n${prettifyList(primitives)}`,
@@ -325,22 +329,26 @@ export class MCPTaskCompletionMetric extends MCPConversationalMetric {
   protected override async evaluateAsync(testCase: ConversationalTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     this.tasks = mcpTasks(testCase.turns);
     const scores = await this.gather(
-      this.tasks.map((task) => () =>
-        this.judge(
-          taskSchema,
-          [
-            "An assistant worked on a user's task, using MCP servers where it chose to. Judge how completely the steps it took " +
-              "accomplish the task, from 0 (not at all) to 1 (fully), with a short reason naming what is missing.",
-            renderTask(task),
-            SCORE_SHAPE,
-          ].join("\n\n"),
-          { signal },
-        ),
+      this.tasks.map(
+        (task) => () =>
+          this.judge(
+            taskSchema,
+            [
+              "An assistant worked on a user's task, using MCP servers where it chose to. Judge how completely the steps it took " +
+                "accomplish the task, from 0 (not at all) to 1 (fully), with a short reason naming what is missing.",
+              renderTask(task),
+              SCORE_SHAPE,
+            ].join("\n\n"),
+            { signal },
+          ),
       ),
     );
     return {
       score: meanOrZero(scores),
-      reason: this.finalReason(scores.map((s) => s.reason), signal),
+      reason: this.finalReason(
+        scores.map((s) => s.reason),
+        signal,
+      ),
       verboseSteps: [`Tasks:\n${prettifyList(this.tasks)}`, `Individual Scores & Reasons:\n${prettifyList(scores)}`],
     };
   }

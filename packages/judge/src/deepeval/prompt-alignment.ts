@@ -42,7 +42,10 @@ export class PromptAlignmentMetric extends JudgeMetric {
     const o: Partial<PromptAlignmentOptions> = options ?? {};
     const instructions = o.promptInstructions;
     if (!Array.isArray(instructions) || instructions.length === 0 || instructions.some((i) => typeof i !== "string" || i.trim() === "")) {
-      throw new JudgeMetricConfigError("promptInstructions", "PromptAlignmentMetric: 'promptInstructions' must be a non-empty list of non-blank strings");
+      throw new JudgeMetricConfigError(
+        "promptInstructions",
+        "PromptAlignmentMetric: 'promptInstructions' must be a non-empty list of non-blank strings",
+      );
     }
     this.promptInstructions = Object.freeze([...instructions]);
   }
@@ -91,10 +94,7 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string or null>"
           }),
           signal,
         ),
-      verboseSteps: [
-        `Prompt Instructions:\n${prettifyList(this.promptInstructions)}`,
-        `Verdicts:\n${prettifyList(verdicts)}`,
-      ],
+      verboseSteps: [`Prompt Instructions:\n${prettifyList(this.promptInstructions)}`, `Verdicts:\n${prettifyList(verdicts)}`],
     };
   }
 }

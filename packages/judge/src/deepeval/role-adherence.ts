@@ -23,7 +23,11 @@ function breachesFor(assistantIndices: ReadonlySet<number>): JudgeSchema<z.outpu
   const validator = breachesZod.superRefine((value, ctx) => {
     value.verdicts.forEach((v, i) => {
       if (!assistantIndices.has(v.index)) {
-        ctx.addIssue({ code: "custom", path: ["verdicts", i, "index"], message: `turn ${v.index} is not an assistant turn (indices are 0-based)` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["verdicts", i, "index"],
+          message: `turn ${v.index} is not an assistant turn (indices are 0-based)`,
+        });
       }
     });
   });

@@ -132,7 +132,10 @@ ${jsonOnly('{"questions": ["<question>", ...]}')}`,
             { signal },
           )
         ).questions;
-      const counted = { ...answersSchema, validator: withCount(answersZod, "answers", questions.length, "question") } as typeof answersSchema;
+      const counted = {
+        ...answersSchema,
+        validator: withCount(answersZod, "answers", questions.length, "question"),
+      } as typeof answersSchema;
       const [originalAnswers, summaryAnswers] = await this.gatherPair(
         () => this.judge(counted, this.answersPrompt(original, questions), { signal }),
         () => this.judge(counted, this.answersPrompt(summary, questions), { signal }),

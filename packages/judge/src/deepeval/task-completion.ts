@@ -1,6 +1,12 @@
 // DeepEval TaskCompletionMetric (docs/spec/judges.md §4.2). Calls: task & outcome → verdict (its reason is the
 // metric's reason).
-import { formatToolCallsForPrompt, LLMTestCaseParams, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
+import {
+  formatToolCallsForPrompt,
+  LLMTestCaseParams,
+  type Evaluation,
+  type LLMTestCase,
+  type MeasureContext,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { traceText } from "./agentic.js";
 import { JudgeMetricConfigError } from "./errors.js";
@@ -36,7 +42,8 @@ export class TaskCompletionMetric extends JudgeMetric {
   constructor(options: TaskCompletionOptions = {}) {
     super(options, { defaultThreshold: 0.5, requiresTrace: true });
     const task = options.task ?? null;
-    if (task !== null && typeof task !== "string") throw new JudgeMetricConfigError("task", "TaskCompletionMetric: 'task' must be a string");
+    if (task !== null && typeof task !== "string")
+      throw new JudgeMetricConfigError("task", "TaskCompletionMetric: 'task' must be a string");
     this.task = task;
   }
 

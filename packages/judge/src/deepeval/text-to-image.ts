@@ -46,7 +46,9 @@ export function requireImageCount(metric: string, field: "input" | "output", ima
   );
 }
 
-const QUALITY_PROMPT = (image: MLLMImage): string => `You are rating an AI-generated image for how well it was made, regardless of what it shows.
+const QUALITY_PROMPT = (
+  image: MLLMImage,
+): string => `You are rating an AI-generated image for how well it was made, regardless of what it shows.
 
 Give two scores from 0 to 10:
 1. Naturalness: 0 when the scene looks plainly unnatural (impossible lighting or shadows, a wrong sense of distance or scale); 10 when it looks entirely natural.
@@ -73,7 +75,11 @@ abstract class GeneratedImageMetric extends JudgeMetric {
   protected checkInput(_testCase: LLMTestCase): void {}
 
   /** The semantic-consistency call for this metric. */
-  protected abstract consistency(testCase: LLMTestCase, output: MLLMImage, signal: AbortSignal | undefined): Promise<{ score: number[]; reasoning: string }>;
+  protected abstract consistency(
+    testCase: LLMTestCase,
+    output: MLLMImage,
+    signal: AbortSignal | undefined,
+  ): Promise<{ score: number[]; reasoning: string }>;
 
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     assertImageSupport(this.model, this.name);

@@ -122,10 +122,11 @@ ${formatToolCallsForPrompt(this.availableTools) || "[]"}`;
     const [selection, argumentScores] = await this.gatherPair(
       () =>
         this.gather(
-          interactions.map((parts) => () =>
-            this.judge(
-              selectionSchema,
-              `Be strict. Judge only WHICH tools the assistant chose for the user's request, given the tools available — not how they were called or whether they worked. Every tool used should serve the request; an unrelated, redundant or speculative call lowers the score, and so does ignoring a clearly better available tool (at most 0.5 then). When unsure whether a tool was needed, assume it was not.
+          interactions.map(
+            (parts) => () =>
+              this.judge(
+                selectionSchema,
+                `Be strict. Judge only WHICH tools the assistant chose for the user's request, given the tools available — not how they were called or whether they worked. Every tool used should serve the request; an unrelated, redundant or speculative call lowers the score, and so does ignoring a clearly better available tool (at most 0.5 then). When unsure whether a tool was needed, assume it was not.
 
 ${ANCHORED_SCALE}
 
@@ -134,16 +135,17 @@ ${this.evidence(parts)}
 In the reason, name the tools that were or were not appropriate (one to three sentences).
 
 ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
-              { signal },
-            ),
+                { signal },
+              ),
           ),
         ),
       () =>
         this.gather(
-          withTools.map((parts) => () =>
-            this.judge(
-              argumentsSchema,
-              `Be strict. Judge only the ARGUMENTS the assistant passed to the tools it called: are the input parameters correct, complete and taken from what the user asked (no invented or missing values)? Do not judge which tools were chosen.
+          withTools.map(
+            (parts) => () =>
+              this.judge(
+                argumentsSchema,
+                `Be strict. Judge only the ARGUMENTS the assistant passed to the tools it called: are the input parameters correct, complete and taken from what the user asked (no invented or missing values)? Do not judge which tools were chosen.
 
 ${ANCHORED_SCALE}
 
@@ -152,8 +154,8 @@ ${this.evidence(parts)}
 In the reason, name the arguments that were wrong, missing or invented (one to three sentences).
 
 ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
-              { signal },
-            ),
+                { signal },
+              ),
           ),
         ),
     );

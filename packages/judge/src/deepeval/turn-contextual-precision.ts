@@ -68,9 +68,7 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string>"}, ...]}
       reasonContext:
         `User messages:\n${window.userContent}\n\nUseful ("yes") nodes should rank above useless ("no") ones. ` +
         `Refer to nodes by their rank (1-based) and do not use the word "verdict".`,
-      reasonSections: [
-        { title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) },
-      ],
+      reasonSections: [{ title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) }],
     };
   }
 

@@ -57,11 +57,12 @@ export class TurnContextualRelevancyMetric extends TurnRagMetric<{ readonly verd
     const nodes = window.retrievalContext;
     if (nodes.length === 0) return { score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } };
     const perNode = await this.gather(
-      nodes.map((node) => async () =>
-        (
-          await this.judge(
-            nodeVerdictsSchema,
-            `Extract the high-level statements made in the context below, which an assistant retrieved during a conversation, then decide for each whether it is relevant to the user's messages: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
+      nodes.map(
+        (node) => async () =>
+          (
+            await this.judge(
+              nodeVerdictsSchema,
+              `Extract the high-level statements made in the context below, which an assistant retrieved during a conversation, then decide for each whether it is relevant to the user's messages: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
 
 User messages:
 ${window.userContent}
@@ -70,9 +71,9 @@ Context:
 ${node}
 
 ${jsonOnly('{"verdicts": [{"statement": "<statement>", "verdict": "yes" | "no", "reason": "<string or null>"}, ...]}')}`,
-            { signal },
-          )
-        ).verdicts as RelevancyStatementVerdict[],
+              { signal },
+            )
+          ).verdicts as RelevancyStatementVerdict[],
       ),
     );
     const verdicts = perNode.flat();

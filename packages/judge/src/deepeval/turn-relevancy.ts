@@ -2,7 +2,14 @@
 // conversation is cut into unit interactions (a user's turn(s) and the assistant's reply), and one
 // verdict is asked per interaction over a sliding window of the last `windowSize` interactions.
 // Score: count(verdict != "no") / n; 1 with no complete interaction.
-import { MultiTurnParams, prettifyList, type ConversationalTestCase, type Evaluation, type MeasureContext, type Turn } from "@evalkern/metrics/deepeval";
+import {
+  MultiTurnParams,
+  prettifyList,
+  type ConversationalTestCase,
+  type Evaluation,
+  type MeasureContext,
+  type Turn,
+} from "@evalkern/metrics/deepeval";
 import { z } from "zod";
 import { JudgeMetricConfigError } from "./errors.js";
 import { ConversationalJudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
@@ -98,21 +105,24 @@ export class TurnRelevancyMetric extends ConversationalJudgeMetric {
   protected override async evaluateAsync(testCase: ConversationalTestCase, { signal }: MeasureContext): Promise<Evaluation> {
     const windows = slidingWindows(unitInteractions(testCase.turns), this.windowSize).map((window) => window.flat());
     const verdicts: Verdict<"yes" | "no">[] = await this.gather(
-      windows.map((window) => () =>
-        this.judge(
-          turnVerdictSchema,
-          `Below is the latest part of a conversation between a user and an assistant. Decide whether the assistant's LAST message is relevant to what the user asked, in the context of the conversation shown: "yes" or "no". A reply that changes the subject, ignores the question, or answers something else is "no". For "no", give a reason that quotes the last message; for "yes" the reason may be null.
+      windows.map(
+        (window) => () =>
+          this.judge(
+            turnVerdictSchema,
+            `Below is the latest part of a conversation between a user and an assistant. Decide whether the assistant's LAST message is relevant to what the user asked, in the context of the conversation shown: "yes" or "no". A reply that changes the subject, ignores the question, or answers something else is "no". For "no", give a reason that quotes the last message; for "yes" the reason may be null.
 
 Conversation:
 ${renderTurns(window)}
 
 ${jsonOnly('{"verdict": "yes" | "no", "reason": "<string or null>"}')}`,
-          { signal },
-        ),
+            { signal },
+          ),
       ),
     );
     this.verdicts = verdicts;
-    const irrelevant = verdicts.flatMap((v, index) => (v.verdict === "no" ? [`Message ${index + 1}: ${v.reason ?? "(no reason given)"}`] : []));
+    const irrelevant = verdicts.flatMap((v, index) =>
+      v.verdict === "no" ? [`Message ${index + 1}: ${v.reason ?? "(no reason given)"}`] : [],
+    );
     return {
       score: turnRelevancyScore(verdicts),
       reason: () =>

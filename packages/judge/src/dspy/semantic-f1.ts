@@ -156,9 +156,19 @@ export class SemanticF1 {
     const messages = semanticF1Messages(question, groundTruth, response, this.decompositional);
     let result: GenerateResult<{ reasoning: string; recall: number; precision: number; discussion?: string }>;
     if (this.decompositional) {
-      result = await this.model.generate({ messages, schema: DecompositionalSemanticRecallPrecision, metric: this.tag, promptVersion: DSPY_PROMPT_VERSION });
+      result = await this.model.generate({
+        messages,
+        schema: DecompositionalSemanticRecallPrecision,
+        metric: this.tag,
+        promptVersion: DSPY_PROMPT_VERSION,
+      });
     } else {
-      result = await this.model.generate({ messages, schema: SemanticRecallPrecision, metric: this.tag, promptVersion: DSPY_PROMPT_VERSION });
+      result = await this.model.generate({
+        messages,
+        schema: SemanticRecallPrecision,
+        metric: this.tag,
+        promptVersion: DSPY_PROMPT_VERSION,
+      });
     }
     const { recall, precision, reasoning } = result.value;
     const f1 = judgeF1(precision, recall);
@@ -208,8 +218,16 @@ export class CompleteAndGrounded {
     const context = fieldText(pred, "context", "pred");
     const common = { metric: this.tag, promptVersion: DSPY_PROMPT_VERSION } as const;
     // Sequential, as in DSPy.
-    const completeness = await this.model.generate({ messages: completenessMessages(question, groundTruth, response), schema: AnswerCompleteness, ...common });
-    const groundedness = await this.model.generate({ messages: groundednessMessages(question, context, response), schema: AnswerGroundedness, ...common });
+    const completeness = await this.model.generate({
+      messages: completenessMessages(question, groundTruth, response),
+      schema: AnswerCompleteness,
+      ...common,
+    });
+    const groundedness = await this.model.generate({
+      messages: groundednessMessages(question, context, response),
+      schema: AnswerGroundedness,
+      ...common,
+    });
     const recall = completeness.value.completeness;
     const precision = groundedness.value.groundedness;
     const f1 = judgeF1(precision, recall);

@@ -16,9 +16,7 @@ export function entriesOf(source: MetricInput, argument: string): Array<[string,
 export function renderFields(source: MetricInput, argument: string): string {
   const entries = entriesOf(source, argument);
   if (entries.length === 0) return "(no fields)";
-  return entries
-    .map(([name, value]) => `### ${name}\n${typeof value === "string" ? value : JSON.stringify(value, null, 2)}`)
-    .join("\n\n");
+  return entries.map(([name, value]) => `### ${name}\n${typeof value === "string" ? value : JSON.stringify(value, null, 2)}`).join("\n\n");
 }
 
 /** Validate an optional USD → millisatoshi rate. */

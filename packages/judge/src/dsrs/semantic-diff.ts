@@ -59,16 +59,27 @@ export function semanticDiffJudge(options: SemanticDiffOptions): SemanticDiffJud
   const model = resolveJudge(options?.model, "semanticDiffJudge");
   const fixed = options.costMsats ?? SEMANTIC_DIFF_COST_MSATS;
   if (!Number.isSafeInteger(fixed) || fixed < 0) {
-    throw new JudgeConfigError("options.costMsats must be a non-negative integer", { argument: "options.costMsats", actual: String(fixed) });
+    throw new JudgeConfigError("options.costMsats must be a non-negative integer", {
+      argument: "options.costMsats",
+      actual: String(fixed),
+    });
   }
   const rate = checkRate(options.msatsPerUsd);
   const scoring = options.scoring ?? "similarity";
   if (scoring !== "similarity" && scoring !== "binary") {
-    throw new JudgeConfigError('options.scoring must be "similarity" or "binary"', { argument: "options.scoring", actual: String(scoring) });
+    throw new JudgeConfigError('options.scoring must be "similarity" or "binary"', {
+      argument: "options.scoring",
+      actual: String(scoring),
+    });
   }
   const tag = options.tag ?? "diff";
   return async ({ expected, actual }) => {
-    const result = await model.generate({ messages: messages(expected, actual), schema: SemanticEquivalence, metric: tag, promptVersion: DSRS_PROMPT_VERSION });
+    const result = await model.generate({
+      messages: messages(expected, actual),
+      schema: SemanticEquivalence,
+      metric: tag,
+      promptVersion: DSRS_PROMPT_VERSION,
+    });
     const { reason, equivalent, similarity } = result.value;
     const value = scoring === "binary" ? (equivalent ? 1 : 0) : similarity;
     const verdict = equivalent ? "Semantically equivalent" : "Not semantically equivalent";
@@ -86,7 +97,9 @@ export function semanticDiffJudge(options: SemanticDiffOptions): SemanticDiffJud
  * const diff = semanticDiffMetric({ model: judge });
  * await diff.evaluate({ expected: "return a + b" }, { output: "return b + a" }); // ~1.0
  */
-export function semanticDiffMetric(options: SemanticDiffOptions & { readonly diff?: Omit<DiffMetricOptions, "strictness" | "semanticJudge"> }): DiffMetric {
+export function semanticDiffMetric(
+  options: SemanticDiffOptions & { readonly diff?: Omit<DiffMetricOptions, "strictness" | "semanticJudge"> },
+): DiffMetric {
   const { diff, ...judgeOptions } = options;
   return new DiffMetric({
     ...(diff ?? {}),

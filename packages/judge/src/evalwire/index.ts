@@ -8,4 +8,3 @@ export {
   type LlmJudgeEvaluatorOptions,
   type LlmJudgeOutcome,
 } from "./llm-judge.js";
-

@@ -56,10 +56,10 @@ function evaluatorOptions(options: unknown): CheckedOptions {
     throw new JudgeConfigError('onError must be "silent" or "reraise"', { argument: "onError", actual: String(onError) });
   }
   if (onError === "reraise" && errorCallback == null) {
-    throw new JudgeConfigError(
-      "errorCallback is required when onError is \"reraise\": pass a function that receives the error",
-      { argument: "errorCallback", expected: "a function" },
-    );
+    throw new JudgeConfigError('errorCallback is required when onError is "reraise": pass a function that receives the error', {
+      argument: "errorCallback",
+      expected: "a function",
+    });
   }
   if (errorCallback != null && typeof errorCallback !== "function") {
     throw new JudgeConfigError("errorCallback must be a function", { argument: "errorCallback" });
@@ -153,7 +153,10 @@ export function makeLlmJudgeEvaluator<T extends Record<string, unknown>>(
   options: LlmJudgeEvaluatorOptions | SnakeCased<LlmJudgeEvaluatorOptions> = {},
 ): LlmJudgeEvaluator<T[keyof T]> {
   const { resultKey, onError, errorCallback, tag } = evaluatorOptions(options);
-  if (typeof modelOrName !== "string" && (typeof modelOrName !== "object" || modelOrName === null || typeof modelOrName.generate !== "function")) {
+  if (
+    typeof modelOrName !== "string" &&
+    (typeof modelOrName !== "object" || modelOrName === null || typeof modelOrName.generate !== "function")
+  ) {
     throw new JudgeConfigError("model must be a JudgeModel or a model name", { argument: "model" });
   }
   const model = resolveJudge(modelOrName, "makeLlmJudgeEvaluator");
@@ -198,7 +201,9 @@ export function makeLlmJudgeEvaluator<T extends Record<string, unknown>>(
     }
   };
 
-  const llmJudge = (async (output: unknown, expected: unknown) => (await detailed(output, expected)).value) as LlmJudgeEvaluator<T[keyof T]>;
+  const llmJudge = (async (output: unknown, expected: unknown) => (await detailed(output, expected)).value) as LlmJudgeEvaluator<
+    T[keyof T]
+  >;
   Object.defineProperties(llmJudge, {
     name: { value: "llm_judge" },
     detailed: { value: detailed },

@@ -162,7 +162,7 @@ export class RetryingTransport {
       default:
         if (http) {
           // a capability rejection that could not step down ends as the HTTP error it was
-          const counted = cls.kind === "capability" ? usage.requests ?? attempt : attempt;
+          const counted = cls.kind === "capability" ? (usage.requests ?? attempt) : attempt;
           const after = cls.retryable ? ` after ${attempt} attempts` : "";
           const detail = { ...http, attempts: counted };
           return new JudgeHttpError(`HTTP ${http.status} from the judge server${after}: ${message}`, detail, options);

@@ -6,9 +6,7 @@ import { extractJson } from "../json.js";
 import type { JudgeMessage, JudgeSchema } from "../model.js";
 import { validateWith } from "../schema.js";
 
-export type Interpretation<T> =
-  | { ok: true; value: T }
-  | { ok: false; failure: OutputFailure; message: string; issues: readonly string[] };
+export type Interpretation<T> = { ok: true; value: T } | { ok: false; failure: OutputFailure; message: string; issues: readonly string[] };
 
 export function schemaInstruction(schema: JudgeSchema<unknown>): string {
   return (
@@ -26,7 +24,8 @@ export function withInstruction(messages: readonly JudgeMessage[], instruction: 
     if (m.role === "user") {
       out[i] = {
         role: "user",
-        content: typeof m.content === "string" ? `${m.content}\n\n${instruction}` : [...m.content, { type: "text", text: `\n\n${instruction}` }],
+        content:
+          typeof m.content === "string" ? `${m.content}\n\n${instruction}` : [...m.content, { type: "text", text: `\n\n${instruction}` }],
       };
       return out;
     }

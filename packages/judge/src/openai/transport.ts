@@ -70,7 +70,10 @@ export class OpenAITransport implements Transport {
     const opts = { ...(signal ? { signal } : {}), timeout: this.timeoutMs, maxRetries: 0 };
     let response: unknown;
     if (endpoint === "chat") {
-      response = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, opts);
+      response = await this.client.chat.completions.create(
+        body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+        opts,
+      );
     } else if (endpoint === "completions") {
       response = await this.client.completions.create(body as unknown as OpenAI.Completions.CompletionCreateParamsNonStreaming, opts);
     } else if (endpoint === "embeddings") {

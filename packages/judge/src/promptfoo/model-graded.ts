@@ -105,7 +105,9 @@ function customMessages(rubricPrompt: NonNullable<ModelGradedOptions["rubricProm
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   const isMessage = (m: unknown): m is { role: string; content: string } =>
-    typeof m === "object" && m !== null && typeof (m as { role?: unknown }).role === "string" &&
+    typeof m === "object" &&
+    m !== null &&
+    typeof (m as { role?: unknown }).role === "string" &&
     typeof (m as { content?: unknown }).content === "string";
   if (list.length > 0 && list.every(isMessage)) {
     return list.map((m: { role: string; content: string }) => ({
@@ -134,10 +136,7 @@ function templateVars(base: Record<string, unknown>, vars: Readonly<Record<strin
 // llm-rubric
 // ---------------------------------------------------------------------------------------------------
 
-const RubricVerdict = zodSchema(
-  "rubric_verdict",
-  z.object({ reason: z.string(), pass: z.boolean(), score: z.number() }),
-);
+const RubricVerdict = zodSchema("rubric_verdict", z.object({ reason: z.string(), pass: z.boolean(), score: z.number() }));
 
 const RUBRIC_PROMPT = `Grade an output against a rubric.
 
@@ -227,7 +226,9 @@ async function factuality(ctx: GraderContext): Promise<GraderResult> {
 
 /** A custom rubric prompt as one text (the classification instruction is appended to it). */
 function customPromptText(rubricPrompt: NonNullable<ModelGradedOptions["rubricPrompt"]>, vars: Record<string, unknown>): string {
-  return customMessages(rubricPrompt, vars).map((m) => m.content).join("\n\n");
+  return customMessages(rubricPrompt, vars)
+    .map((m) => m.content)
+    .join("\n\n");
 }
 
 /**
@@ -282,7 +283,17 @@ export async function selectBest(ctx: GraderContext): Promise<GraderResult[]> {
   const candidates = outputs.map((o, i) => `<output index="${i}">\n${text(o)}\n</output>`).join("\n");
   const vars = templateVars({ criteria, candidates, outputs: outputs.map(text) }, ctx.vars);
   const messages = gradingMessages(ctx, SELECT_BEST_PROMPT, vars);
-  const schema = zodSchema("best_output", z.object({ reason: z.string(), index: z.number().int().min(0).max(outputs.length - 1) }));
+  const schema = zodSchema(
+    "best_output",
+    z.object({
+      reason: z.string(),
+      index: z
+        .number()
+        .int()
+        .min(0)
+        .max(outputs.length - 1),
+    }),
+  );
   const signal = ctx.signal ? { signal: ctx.signal } : {};
   const reply = await judgeOf(ctx, "select-best").generate({ messages, schema, metric: "select-best", ...signal });
   const { index, reason } = await validateReply(schema, reply.value);

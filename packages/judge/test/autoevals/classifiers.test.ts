@@ -149,7 +149,10 @@ describe("the factories", () => {
     expect(() => LLMClassifierFromTemplate(section)).toThrow(JudgeConfigError);
     expect(() => LLMClassifierFromTemplate({ name: "X", promptTemplate: "p", choiceScores: {} })).toThrow(JudgeConfigError);
     expect(() => LLMClassifierFromTemplate({ name: "X", promptTemplate: "p", choiceScores: { a: Number.NaN } })).toThrow(JudgeConfigError);
-    const thread = [{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }];
+    const thread = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "yo" },
+    ];
     expect(renderTemplate("{{{a}}}-{{& b}}", { a: thread, b: null })).toBe("user: hi\nassistant: yo-");
   });
 });

@@ -5,7 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CacheMissError, FileCacheStore, JudgeCache, MemoryCacheStore, OpenAICompatibleJudge, canonicalJson, zodSchema, type CacheFileWarning } from "../../src/index.js";
+import {
+  CacheMissError,
+  FileCacheStore,
+  JudgeCache,
+  MemoryCacheStore,
+  OpenAICompatibleJudge,
+  canonicalJson,
+  zodSchema,
+  type CacheFileWarning,
+} from "../../src/index.js";
 import { testJudge } from "../support/judge.js";
 import { chatJson, chatText, slow, startServer, type ScriptedServer } from "../support/server.js";
 
@@ -86,7 +95,10 @@ describe("in-memory cache", () => {
 describe("a cache path the system will not create", () => {
   it.each(["jsonl", "dir"] as const)("%s: under /proc the write fails with the system's error instead of hanging", async (layout) => {
     if (process.platform !== "linux") return;
-    const store = new FileCacheStore({ path: layout === "jsonl" ? "/proc/evalkern-no-such/deeper/cache.jsonl" : "/proc/evalkern-no-such/deeper/cache", layout });
+    const store = new FileCacheStore({
+      path: layout === "jsonl" ? "/proc/evalkern-no-such/deeper/cache.jsonl" : "/proc/evalkern-no-such/deeper/cache",
+      layout,
+    });
     const error = await store.set("a".repeat(64), { value: 1 } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as { code?: string }).code).toMatch(/^E[A-Z]+$/);
@@ -140,7 +152,10 @@ describe.each(["jsonl", "dir"] as const)("on-disk cache (%s)", (layout) => {
     // EVALKERN_JUDGE_API_KEY, a read-write judge is a config error, a read-only one is not
     const offline = { model: "test-judge", env: {} };
     expect(() => new OpenAICompatibleJudge(offline)).toThrow(/No API key/);
-    const keyless = new OpenAICompatibleJudge({ ...offline, cache: new JudgeCache({ store: new FileCacheStore({ path, layout }), mode: "read-only" }) });
+    const keyless = new OpenAICompatibleJudge({
+      ...offline,
+      cache: new JudgeCache({ store: new FileCacheStore({ path, layout }), mode: "read-only" }),
+    });
     const again = await Promise.all(["a", "b", "c"].map((x) => keyless.generate({ messages: q(x), schema: Score })));
     expect(again.map((r) => r.value)).toEqual(recorded.map((r) => r.value));
   });
@@ -180,7 +195,15 @@ describe("JSONL file format", () => {
 });
 
 describe("JSONL cache after a crash (issue 19.15)", () => {
-  const entry = (text: string) => ({ version: 1 as const, endpoint: "chat" as const, model: "m", data: { text }, inputTokens: 1, outputTokens: 1, createdAt: "t" });
+  const entry = (text: string) => ({
+    version: 1 as const,
+    endpoint: "chat" as const,
+    model: "m",
+    data: { text },
+    inputTokens: 1,
+    outputTokens: 1,
+    createdAt: "t",
+  });
 
   it("a record appended after a torn last line starts on its own line and replays; a warning names the torn tail", async () => {
     const path = join(dir, "crash.jsonl");
@@ -285,7 +308,9 @@ describe("JSONL cache after a crash (issue 19.15)", () => {
     const store = new FileCacheStore({ path, onWarning: (w) => warnings.push(w) });
     expect((await store.get("first"))?.data).toEqual({ text: "one" });
     expect((await store.get("last"))?.data).toEqual({ text: "two" });
-    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes])).toEqual([["UNREADABLE_CACHE_LINE", 2, first.length, holeEnd - first.length]]);
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes])).toEqual([
+      ["UNREADABLE_CACHE_LINE", 2, first.length, holeEnd - first.length],
+    ]);
     await rm(path);
   }, 120_000);
 });

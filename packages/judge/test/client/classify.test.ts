@@ -180,7 +180,11 @@ describe("the thin transport's failures, classified", () => {
 
   const transport = (baseURL: string, timeoutMs = 5_000): OpenAITransport =>
     new OpenAITransport(createOpenAIClient({ baseURL, apiKey: "k", apiVersion: undefined, timeoutMs }), timeoutMs);
-  const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => "resolved", (e: unknown) => e);
+  const failure = (promise: Promise<unknown>): Promise<unknown> =>
+    promise.then(
+      () => "resolved",
+      (e: unknown) => e,
+    );
 
   it("sends one request once and resolves with the parsed body", async () => {
     server.enqueue("chat", chatText("hello"), chatText("never asked"));

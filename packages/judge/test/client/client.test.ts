@@ -45,10 +45,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const Verdict = zodSchema(
-  "verdict",
-  z.object({ reason: z.string(), verdict: z.enum(["yes", "no", "idk"]) }),
-);
+const Verdict = zodSchema("verdict", z.object({ reason: z.string(), verdict: z.enum(["yes", "no", "idk"]) }));
 const ask = [{ role: "user" as const, content: "Is the sky blue?" }];
 
 describe("structured output", () => {
@@ -274,7 +271,9 @@ describe("timeouts and aborts", () => {
     server.enqueue("chat", slow(2_000, chatText("late")));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const e = await testJudge(server).generate({ messages: ask, signal: controller.signal }).catch((x: unknown) => x);
+    const e = await testJudge(server)
+      .generate({ messages: ask, signal: controller.signal })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(JudgeAbortedError);
   });
 });
@@ -294,9 +293,7 @@ describe("concurrency", () => {
     const limiter = new ConcurrencyLimiter(2);
     const a = testJudge(server, { limiter, model: "a" });
     const b = testJudge(server, { limiter, model: "b" });
-    await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).generate({ messages: [{ role: "user", content: `q${i}` }] })),
-    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).generate({ messages: [{ role: "user", content: `q${i}` }] })));
     expect(server.maxInFlight).toBe(2);
   });
 });
@@ -355,7 +352,10 @@ describe("usage and cost", () => {
 describe("logprobs", () => {
   it("requests logprobs with top_logprobs capped by the model maximum and returns them", async () => {
     const content = '{"reason":"fine","score":7}';
-    server.enqueue("chat", chatText(content, { logprobs: textLogprobs(content, (t) => (t === "7" ? { "7": -0.2, "8": -1.9 } : undefined)) }));
+    server.enqueue(
+      "chat",
+      chatText(content, { logprobs: textLogprobs(content, (t) => (t === "7" ? { "7": -0.2, "8": -1.9 } : undefined)) }),
+    );
     const judge = testJudge(server, { capabilities: { maxTopLogprobs: 5 } });
     const result = await judge.generate({ messages: ask, logprobs: true, topLogprobs: 20 });
     expect(server.requests[0]!.body).toMatchObject({ logprobs: true, top_logprobs: 5 });
@@ -427,7 +427,12 @@ describe("configuration", () => {
 
   it("omits temperature for models that reject it and uses max_completion_tokens when asked", async () => {
     server.handle("chat", () => chatText("ok"));
-    await testJudge(server, { capabilities: { supportsTemperature: false }, maxTokens: 64, maxTokensParam: "max_completion_tokens", seed: 7 }).generate({ messages: ask });
+    await testJudge(server, {
+      capabilities: { supportsTemperature: false },
+      maxTokens: 64,
+      maxTokensParam: "max_completion_tokens",
+      seed: 7,
+    }).generate({ messages: ask });
     const body = server.requests[0]!.body;
     expect(body.temperature).toBeUndefined();
     expect(body.max_completion_tokens).toBe(64);
@@ -440,8 +445,20 @@ describe("log-likelihood of continuations (/v1/completions, echo)", () => {
     // context "The cat" (7 chars) + continuation " sat": tokens The| cat| sat
     server.enqueue(
       "completions",
-      completion({ tokens: [{ token: "The", logprob: null }, { token: " cat", logprob: -2 }, { token: " sat", logprob: -1.5, top: { " sat": -1.5, " ran": -2 } }] }),
-      completion({ tokens: [{ token: "The", logprob: null }, { token: " cat", logprob: -2 }, { token: " ran", logprob: -2, top: { " sat": -1.5, " ran": -2 } }] }),
+      completion({
+        tokens: [
+          { token: "The", logprob: null },
+          { token: " cat", logprob: -2 },
+          { token: " sat", logprob: -1.5, top: { " sat": -1.5, " ran": -2 } },
+        ],
+      }),
+      completion({
+        tokens: [
+          { token: "The", logprob: null },
+          { token: " cat", logprob: -2 },
+          { token: " ran", logprob: -2, top: { " sat": -1.5, " ran": -2 } },
+        ],
+      }),
     );
     const judge = testJudge(server);
     const scores = await judge.scoreContinuations("The cat ", ["sat", "ran"]);
@@ -458,7 +475,14 @@ describe("log-likelihood of continuations (/v1/completions, echo)", () => {
     server.enqueue(
       "completions",
       errorReply(400, "max_tokens must be at least 1, got 0.", { param: "max_tokens" }),
-      completion({ tokens: [{ token: "A", logprob: null }, { token: " b", logprob: -0.5 }, { token: " c", logprob: -0.25 }, { token: "!", logprob: -3 }] }),
+      completion({
+        tokens: [
+          { token: "A", logprob: null },
+          { token: " b", logprob: -0.5 },
+          { token: " c", logprob: -0.25 },
+          { token: "!", logprob: -3 },
+        ],
+      }),
     );
     const judge = testJudge(server);
     const [ll] = await judge.loglikelihood("A", [" b c"]);
@@ -468,7 +492,9 @@ describe("log-likelihood of continuations (/v1/completions, echo)", () => {
 
   it("reports servers without echo as an UnsupportedCapabilityError", async () => {
     server.enqueue("completions", errorReply(404, "Not found"));
-    const e = await testJudge(server).scoreContinuations("ctx", ["x"]).catch((x: unknown) => x);
+    const e = await testJudge(server)
+      .scoreContinuations("ctx", ["x"])
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UnsupportedCapabilityError);
   });
 });

@@ -29,7 +29,11 @@ describe("extractJson without completion (structured output)", () => {
     expect(extractJson(CUT_SEMANTIC, { complete: false })).toMatchObject({ ok: false, incomplete: true });
     expect(extractJson('{"a": {"b": 1}', { complete: false })).toMatchObject({ ok: false, incomplete: true });
     expect(extractJson('{"v": [{"x": "yes"}, {"x": "no", "r": "cu', { complete: false })).toMatchObject({ ok: false, incomplete: true });
-    expect(extractJson('Sure:\n```json\n{"a": [1, 2,]}\n```', { complete: false })).toEqual({ ok: true, value: { a: [1, 2] }, repaired: true });
+    expect(extractJson('Sure:\n```json\n{"a": [1, 2,]}\n```', { complete: false })).toEqual({
+      ok: true,
+      value: { a: [1, 2] },
+      repaired: true,
+    });
     expect(extractJson("no json", { complete: false })).toEqual({ ok: false, reason: "reply contains no JSON object" });
   });
 });
@@ -54,16 +58,33 @@ describe("a cut-off structured reply is never a measurement", () => {
   });
 
   it("CompleteAndGrounded: a cut-off groundedness reply → typed failure, not F1 0", async () => {
-    server.enqueue("chat", chatJson({ reasoning: "r", ground_truth_key_ideas: "1. meat 2. fish", system_response_key_ideas: "1. meat", discussion: "misses fish", completeness: 0.5 }));
-    server.handle("chat", () => chatText('{"reasoning": "r", "system_response_claims": "1. meat", "discussion": "supported", "groundedness": 0'));
+    server.enqueue(
+      "chat",
+      chatJson({
+        reasoning: "r",
+        ground_truth_key_ideas: "1. meat 2. fish",
+        system_response_key_ideas: "1. meat",
+        discussion: "misses fish",
+        completeness: 0.5,
+      }),
+    );
+    server.handle("chat", () =>
+      chatText('{"reasoning": "r", "system_response_claims": "1. meat", "discussion": "supported", "groundedness": 0'),
+    );
     const e = await new CompleteAndGrounded({ model: testJudge(server, { maxReasks: 1 }) }).forward(example, pred).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(JudgeOutputError);
     expect((e as JudgeOutputError).failure).toBe("truncated");
     expect(server.requestsTo("chat")).toHaveLength(3);
   });
 
-  it("G-Eval: a reply cut at the score (`\"score\": 0` of a 0–10 scale) is re-asked, then a failure with score null", async () => {
-    const metric = new GEval({ model: testJudge(server, { maxReasks: 1 }), name: "Correct", evaluationSteps: ["Is it right?"], evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT], topLogprobs: 0 });
+  it('G-Eval: a reply cut at the score (`"score": 0` of a 0–10 scale) is re-asked, then a failure with score null', async () => {
+    const metric = new GEval({
+      model: testJudge(server, { maxReasks: 1 }),
+      name: "Correct",
+      evaluationSteps: ["Is it right?"],
+      evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT],
+      topLogprobs: 0,
+    });
     server.enqueue("chat", chatText('{"reason": "Right.", "score": 1'), chatJson({ reason: "Right.", score: 10 }));
     expect(await metric.aMeasure(testCase)).toBe(1);
 

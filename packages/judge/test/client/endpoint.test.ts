@@ -71,8 +71,17 @@ describe("OpenAICompatibleJudge as a ModelEndpoint", () => {
   it("a vLLM-style top-level error body (no `error` wrapper) still reads as a max_tokens 0 refusal", async () => {
     server.enqueue(
       "completions",
-      jsonReply({ object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", param: null, code: 400 }, 400),
-      completion({ tokens: [{ token: "Hi", logprob: null }, { token: " there", logprob: -0.5 }, { token: "!", logprob: -9 }] }),
+      jsonReply(
+        { object: "error", message: "max_tokens must be at least 1, got 0.", type: "BadRequestError", param: null, code: 400 },
+        400,
+      ),
+      completion({
+        tokens: [
+          { token: "Hi", logprob: null },
+          { token: " there", logprob: -0.5 },
+          { token: "!", logprob: -9 },
+        ],
+      }),
     );
     const [score] = await testJudge(server).scoreContinuations("Hi", [" there"]);
     expect(score).toEqual({ logprob: -0.5, isGreedy: true, tokenCount: 1 });
@@ -81,10 +90,25 @@ describe("OpenAICompatibleJudge as a ModelEndpoint", () => {
 
   it("chatCompletion and textCompletion: the contract's option names, usage and requests", async () => {
     server.enqueue("chat", chatText("Paris", { usage: { prompt_tokens: 7, completion_tokens: 1 } }));
-    server.enqueue("completions", jsonReply({ id: "c", object: "text_completion", model: "m", choices: [{ index: 0, text: " 4", finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
+    server.enqueue(
+      "completions",
+      jsonReply({
+        id: "c",
+        object: "text_completion",
+        model: "m",
+        choices: [{ index: 0, text: " 4", finish_reason: "stop" }],
+        usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+      }),
+    );
     const endpoint: ModelEndpoint = new OpenAICompatibleJudge({ baseUrl: server.baseURL, model: "m", env: {} });
     expect(endpoint.baseUrl).toBe(server.baseURL);
-    const chat = await endpoint.chatCompletion([{ role: "system", content: "Be brief." }, { role: "user", content: "Capital of France?" }], { maxTokens: 16, temperature: 0.5, topP: 0.9 });
+    const chat = await endpoint.chatCompletion(
+      [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Capital of France?" },
+      ],
+      { maxTokens: 16, temperature: 0.5, topP: 0.9 },
+    );
     expect(chat).toEqual({ text: "Paris", finishReason: "stop", usage: { inputTokens: 7, outputTokens: 1, requests: 1 } });
     expect(server.requestsTo("chat")[0]!.body).toMatchObject({ model: "m", max_tokens: 16, temperature: 0.5, top_p: 0.9 });
     const text = await endpoint.textCompletion("2+2=", { maxTokens: 4 });

@@ -70,7 +70,10 @@ describe.each([0, 1, 2])("a server returning %i generated token(s) under max_tok
     // " New" + " York" + " City"; " Paris"; the moved " " alone
     expect(scores.map((s) => s.logprob)).toEqual([-1.625 + -0.875 + -0.5, -0.5, -3]);
     expect(scores.map((s) => s.tokenCount)).toEqual([3, 1, 1]);
-    const prompts = server.requestsTo("completions").filter((r) => r.body.max_tokens === 1).map((r) => r.body.prompt);
+    const prompts = server
+      .requestsTo("completions")
+      .filter((r) => r.body.max_tokens === 1)
+      .map((r) => r.body.prompt);
     expect(prompts.sort()).toEqual([SPACE_CONTEXT, `${SPACE_CONTEXT}New York City`, `${SPACE_CONTEXT}Paris`]);
   });
 

@@ -1,6 +1,16 @@
 // Pure helpers: tolerant JSON extraction, Retry-After parsing and backoff, the limiter, price lookup.
 import { describe, expect, it } from "vitest";
-import { ConcurrencyLimiter, JudgeAbortedError, JudgeConfigError, backoffDelay, costOf, extractJson, lookupPrice, parseRetryAfter, retryPolicy } from "../../src/index.js";
+import {
+  ConcurrencyLimiter,
+  JudgeAbortedError,
+  JudgeConfigError,
+  backoffDelay,
+  costOf,
+  extractJson,
+  lookupPrice,
+  parseRetryAfter,
+  retryPolicy,
+} from "../../src/index.js";
 
 describe("extractJson", () => {
   it.each([

@@ -14,7 +14,11 @@ import {
 } from "../../src/deepeval/index.js";
 import { FakeJudge, reasonReply, reply } from "./support.js";
 
-const trace = { name: "agent", input: "Book a table for 2 at 8pm", children: [{ type: "tool", name: "search", input: { q: "restaurants" } }] };
+const trace = {
+  name: "agent",
+  input: "Book a table for 2 at 8pm",
+  children: [{ type: "tool", name: "search", input: { q: "restaurants" } }],
+};
 const agentRun = (withTrace = true) =>
   new LLMTestCase({
     input: "Book a table for 2 at 8pm",
@@ -54,7 +58,10 @@ describe("TaskCompletionMetric", () => {
   });
 
   it("a verdict outside [0, 1] is a schema error", async () => {
-    const judge = new FakeJudge([reply("task_outcome", { task: "t", outcome: "o" }), reply("task_completion_verdict", { verdict: 1.5, reason: "?" })]);
+    const judge = new FakeJudge([
+      reply("task_outcome", { task: "t", outcome: "o" }),
+      reply("task_completion_verdict", { verdict: 1.5, reason: "?" }),
+    ]);
     await expect(new TaskCompletionMetric({ model: judge }).aMeasure(agentRun())).rejects.toThrow(JudgeReplyError);
   });
 });
@@ -117,7 +124,12 @@ describe("KnowledgeRetentionMetric", () => {
 
   it("knowledge per user turn, a verdict per assistant turn with prior knowledge, count(no) / n", async () => {
     const judge = new FakeJudge([
-      reply("knowledge", { data: [{ key: "name", value: "Alice" }, { key: "departure city", value: "Paris" }] }),
+      reply("knowledge", {
+        data: [
+          { key: "name", value: "Alice" },
+          { key: "departure city", value: "Paris" },
+        ],
+      }),
       reply("knowledge", { data: [] }),
       reply("knowledge_retention_verdict", { verdict: "no", reason: null }),
       reply("knowledge_retention_verdict", { verdict: "yes", reason: "Asked again for the departure city (Paris)." }),
@@ -155,7 +167,9 @@ describe("KnowledgeRetentionMetric", () => {
       reply("knowledge_retention_verdict", { verdict: "yes", reason: "forgot" }),
       reply("knowledge_retention_verdict", { verdict: "no" }),
     ]);
-    expect(await new KnowledgeRetentionMetric({ model: judge, strictMode: true, includeReason: false }).aMeasure(conversation(turns))).toBe(0);
+    expect(await new KnowledgeRetentionMetric({ model: judge, strictMode: true, includeReason: false }).aMeasure(conversation(turns))).toBe(
+      0,
+    );
   });
 });
 
@@ -200,7 +214,12 @@ describe("RoleAdherenceMetric", () => {
 
   it("(A − breaches) / A over assistant turns; repeated indices count once", async () => {
     const judge = new FakeJudge([
-      reply("out_of_character", { verdicts: [{ index: 3, reason: "Dropped the persona." }, { index: 3, reason: "again" }] }),
+      reply("out_of_character", {
+        verdicts: [
+          { index: 3, reason: "Dropped the persona." },
+          { index: 3, reason: "again" },
+        ],
+      }),
       reasonReply(),
     ]);
     const metric = new RoleAdherenceMetric({ model: judge });
@@ -212,7 +231,9 @@ describe("RoleAdherenceMetric", () => {
 
   it("an index that is not an assistant turn violates the schema", async () => {
     const judge = new FakeJudge([reply("out_of_character", { verdicts: [{ index: 0, reason: "user" }] })]);
-    const failure = await new RoleAdherenceMetric({ model: judge }).aMeasure(conversation(turns, { chatbotRole: "a pirate" })).catch((e: unknown) => e);
+    const failure = await new RoleAdherenceMetric({ model: judge })
+      .aMeasure(conversation(turns, { chatbotRole: "a pirate" }))
+      .catch((e: unknown) => e);
     expect((failure as JudgeReplyError).issues[0]).toContain("turn 0 is not an assistant turn");
   });
 
@@ -226,6 +247,8 @@ describe("RoleAdherenceMetric", () => {
     expect(roleAdherenceScore(0, 0)).toBe(1);
     expect(roleAdherenceScore(2, 5)).toBe(0);
     const onlyUser = new FakeJudge([reply("out_of_character", { verdicts: [] }), reasonReply()]);
-    expect(await new RoleAdherenceMetric({ model: onlyUser }).aMeasure(conversation([{ role: "user", content: "hi" }], { chatbotRole: "p" }))).toBe(1);
+    expect(
+      await new RoleAdherenceMetric({ model: onlyUser }).aMeasure(conversation([{ role: "user", content: "hi" }], { chatbotRole: "p" })),
+    ).toBe(1);
   });
 });

@@ -263,7 +263,12 @@ describe("ToolUseMetric", () => {
 
   it("DeepEval's empty mean: a conversation that called no tool scores 0; strict mode binarises", async () => {
     route((schema) => (schema === "tool_selection" ? { score: 1, reason: "No tool was needed." } : { reason: "r" }));
-    const noTools = new ConversationalTestCase({ turns: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello!" }] });
+    const noTools = new ConversationalTestCase({
+      turns: [
+        { role: "user", content: "Hi" },
+        { role: "assistant", content: "Hello!" },
+      ],
+    });
     const metric = new ToolUseMetric({ model: judge(), availableTools, includeReason: false });
     // selection mean 1, argument list empty → 0 / 1 = 0 → min 0
     expect(await metric.aMeasure(noTools)).toBe(0);

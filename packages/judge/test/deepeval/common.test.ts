@@ -43,7 +43,11 @@ describe("every metric", () => {
   const model = new FakeJudge();
   const params = [LLMTestCaseParams.INPUT];
   const dag = new DeepAcyclicGraph([
-    new BinaryJudgementNode({ criteria: "?", evaluationParams: params, children: [new VerdictNode({ verdict: true, score: 1 }), new VerdictNode({ verdict: false, score: 0 })] }),
+    new BinaryJudgementNode({
+      criteria: "?",
+      evaluationParams: params,
+      children: [new VerdictNode({ verdict: true, score: 1 }), new VerdictNode({ verdict: false, score: 0 })],
+    }),
   ]);
   const singleTurn = [
     new AnswerRelevancyMetric({ model }),
@@ -62,7 +66,11 @@ describe("every metric", () => {
     new PlanAdherenceMetric({ model }),
     new StepEfficiencyMetric({ model }),
   ];
-  const conversational = [new KnowledgeRetentionMetric({ model }), new ConversationCompletenessMetric({ model }), new RoleAdherenceMetric({ model })];
+  const conversational = [
+    new KnowledgeRetentionMetric({ model }),
+    new ConversationCompletenessMetric({ model }),
+    new RoleAdherenceMetric({ model }),
+  ];
 
   it("has DeepEval's names, default threshold 0.5, includeReason true, and direction", () => {
     expect([...singleTurn, ...conversational].map((m) => m.name)).toEqual([
@@ -90,7 +98,11 @@ describe("every metric", () => {
       expect(metric.includeReason).toBe(true);
       expect(metric.evaluationModel).toBe("fake-judge");
     }
-    expect([...singleTurn, ...conversational].filter((m) => !m.higherIsBetter).map((m) => m.name)).toEqual(["Hallucination", "Bias", "Toxicity"]);
+    expect([...singleTurn, ...conversational].filter((m) => !m.higherIsBetter).map((m) => m.name)).toEqual([
+      "Hallucination",
+      "Bias",
+      "Toxicity",
+    ]);
   });
 
   it("measure() throws SyncMeasureUnsupportedError (judge metrics are aMeasure-only)", () => {
@@ -98,7 +110,12 @@ describe("every metric", () => {
     const chat = new ConversationalTestCase({ turns: [{ role: "user", content: "hi" }], chatbotRole: "r" });
     for (const metric of conversational) expect(() => metric.measure(chat)).toThrow(SyncMeasureUnsupportedError);
     const arenaMetric = new ArenaGEval({ model, name: "A", criteria: "c", evaluationParams: params });
-    const arena = new ArenaTestCase({ contestants: [{ name: "x", testCase: { input: "q" } }, { name: "y", testCase: { input: "q" } }] });
+    const arena = new ArenaTestCase({
+      contestants: [
+        { name: "x", testCase: { input: "q" } },
+        { name: "y", testCase: { input: "q" } },
+      ],
+    });
     expect(() => arenaMetric.measure(arena)).toThrow(SyncMeasureUnsupportedError);
     expect(model.calls).toHaveLength(0);
   });
@@ -119,11 +136,21 @@ describe("cost and tokens", () => {
     expect(metric.evaluationCost).toBe(0.75);
     expect(metric.inputTokens).toBe(33);
     expect(metric.outputTokens).toBe(9);
-    expect(metric.toMetricData()).toMatchObject({ name: "Answer Relevancy", score: 1, evaluationCost: 0.75, inputTokens: 33, success: true });
+    expect(metric.toMetricData()).toMatchObject({
+      name: "Answer Relevancy",
+      score: 1,
+      evaluationCost: 0.75,
+      inputTokens: 33,
+      success: true,
+    });
   });
 
   it("an unknown price poisons the cost (null) but tokens still add up; unpriced judges report null", async () => {
-    const judge = new FakeJudge([reply("statements", { statements: ["a"] }), reply("verdicts", { verdicts: [{ verdict: "yes" }] }, { usage: { costUsd: null } }), reasonReply()]);
+    const judge = new FakeJudge([
+      reply("statements", { statements: ["a"] }),
+      reply("verdicts", { verdicts: [{ verdict: "yes" }] }, { usage: { costUsd: null } }),
+      reasonReply(),
+    ]);
     const metric = new AnswerRelevancyMetric({ model: judge });
     await metric.aMeasure(testCase);
     expect(metric.evaluationCost).toBeNull();
@@ -167,7 +194,11 @@ describe("verbose logs, failures as values, abort", () => {
   it("verbose logs hold the intermediate artefacts; verboseMode prints them", async () => {
     const printed: string[] = [];
     const judge = new FakeJudge([reply("statements", { statements: ["Paris is big"] }), verdicts(["no", "off"]), reasonReply("because")]);
-    const metric = new AnswerRelevancyMetric({ model: judge, verboseMode: true, verbosePrinter: (name, logs) => printed.push(`${name}|${logs}`) });
+    const metric = new AnswerRelevancyMetric({
+      model: judge,
+      verboseMode: true,
+      verbosePrinter: (name, logs) => printed.push(`${name}|${logs}`),
+    });
     await metric.aMeasure(testCase);
     expect(metric.verboseLogs).toContain('Statements:\n[\n    "Paris is big"\n]');
     expect(metric.verboseLogs).toContain('"verdict": "no"');
@@ -175,7 +206,10 @@ describe("verbose logs, failures as values, abort", () => {
   });
 
   it("tryMeasure returns the failure as a value", async () => {
-    const ok = await tryMeasure(new AnswerRelevancyMetric({ model: new FakeJudge([reply("statements", { statements: [] }), reasonReply("r")]) }), testCase);
+    const ok = await tryMeasure(
+      new AnswerRelevancyMetric({ model: new FakeJudge([reply("statements", { statements: [] }), reasonReply("r")]) }),
+      testCase,
+    );
     expect(ok).toEqual({ ok: true, score: 1, success: true, reason: "r" });
     const bad = await tryMeasure(new AnswerRelevancyMetric({ model: new FakeJudge([reply("statements", { nope: 1 })]) }), testCase);
     expect(bad.ok).toBe(false);

@@ -63,12 +63,19 @@ describe("ConversationalDAGMetric", () => {
         children: [
           new ConversationalNonBinaryJudgementNode({
             criteria: "Are the confirmed details complete?",
-            children: [new ConversationalVerdictNode({ verdict: "complete", score: 8 }), new ConversationalVerdictNode({ verdict: "partial", score: 3 })],
+            children: [
+              new ConversationalVerdictNode({ verdict: "complete", score: 8 }),
+              new ConversationalVerdictNode({ verdict: "partial", score: 3 }),
+            ],
           }),
         ],
       }),
     ]);
-    const metric = new ConversationalDAGMetric({ model: testJudge(server, { price: { inputPerMTok: 1, outputPerMTok: 2 } }), name: "Booking", dag });
+    const metric = new ConversationalDAGMetric({
+      model: testJudge(server, { price: { inputPerMTok: 1, outputPerMTok: 2 } }),
+      name: "Booking",
+      dag,
+    });
     expect(metric.name).toBe("Booking [ConversationalDAG]");
     expect(await metric.aMeasure(conversation())).toBeCloseTo(0.8, 12);
     expect(metric.success).toBe(true);
@@ -76,7 +83,9 @@ describe("ConversationalDAGMetric", () => {
     const [task, judgement, reason] = server.requestsTo("chat");
     expect([task, judgement, reason].map((r) => schemaOf(r!))).toEqual(["task_output", "non_binary_verdict", "reason"]);
     // The window shows turns 0..1 only, each as its role and content.
-    expect(promptOf(task!)).toContain("Full Conversation:\nRole:\nuser\n\nContent:\nBook a table for two on Friday.\n\nRole:\nassistant\n\n");
+    expect(promptOf(task!)).toContain(
+      "Full Conversation:\nRole:\nuser\n\nContent:\nBook a table for two on Friday.\n\nRole:\nassistant\n\n",
+    );
     expect(promptOf(task!)).not.toContain("penguins");
     expect(promptOf(judgement!)).toContain('Confirmed details:\n["Friday 8pm","two people"]');
     expect(promptOf(reason!)).toContain("ConversationalNonBinaryJudgementNode (level 1)");
@@ -124,29 +133,43 @@ describe("ConversationalDAGMetric", () => {
     expect(
       () =>
         new DeepAcyclicGraph([
-          new ConversationalBinaryJudgementNode({ criteria: "c", evaluationParams: ["content"], children: [single, new VerdictNode({ verdict: false, score: 0 })] }),
+          new ConversationalBinaryJudgementNode({
+            criteria: "c",
+            evaluationParams: ["content"],
+            children: [single, new VerdictNode({ verdict: false, score: 0 })],
+          }),
         ]),
     ).toThrow(/cannot mix conversational and single-turn nodes/);
     const singleDag = new DeepAcyclicGraph([
-      new BinaryJudgementNode({ criteria: "c", evaluationParams: [LLMTestCaseParams.INPUT], children: [single, new VerdictNode({ verdict: false, score: 0 })] }),
+      new BinaryJudgementNode({
+        criteria: "c",
+        evaluationParams: [LLMTestCaseParams.INPUT],
+        children: [single, new VerdictNode({ verdict: false, score: 0 })],
+      }),
     ]);
     expect(() => new ConversationalDAGMetric({ model: testJudge(server), name: "x", dag: singleDag })).toThrow(JudgeMetricConfigError);
-    const convoDag = new DeepAcyclicGraph([new ConversationalBinaryJudgementNode({ criteria: "c", evaluationParams: ["content"], children: leaves(1, 0) })]);
+    const convoDag = new DeepAcyclicGraph([
+      new ConversationalBinaryJudgementNode({ criteria: "c", evaluationParams: ["content"], children: leaves(1, 0) }),
+    ]);
     expect(() => new DAGMetric({ model: testJudge(server), name: "x", dag: convoDag })).toThrow(/ConversationalDAGMetric/);
-    expect(() => new ConversationalTaskNode({ instructions: "i", outputLabel: "o", evaluationParams: ["input" as "content"], children: [] })).toThrow(
-      /MultiTurnParams/,
-    );
-    expect(() => new ConversationalVerdictNode({ verdict: true, child: new DAGMetric({ model: testJudge(server), name: "x", dag: singleDag }) as never })).toThrow(
-      /conversational metric/,
-    );
+    expect(
+      () => new ConversationalTaskNode({ instructions: "i", outputLabel: "o", evaluationParams: ["input" as "content"], children: [] }),
+    ).toThrow(/MultiTurnParams/);
+    expect(
+      () =>
+        new ConversationalVerdictNode({
+          verdict: true,
+          child: new DAGMetric({ model: testJudge(server), name: "x", dag: singleDag }) as never,
+        }),
+    ).toThrow(/conversational metric/);
 
     // DeepEval's window rule: 0 <= start < end < turns; checked against the conversation before any call.
     const windowed = new DeepAcyclicGraph([
       new ConversationalBinaryJudgementNode({ criteria: "c", evaluationParams: ["content"], turnWindow: [2, 4], children: leaves(1, 0) }),
     ]);
-    await expect(new ConversationalDAGMetric({ model: testJudge(server), name: "w", dag: windowed }).aMeasure(conversation())).rejects.toThrow(
-      /turnWindow \[2, 4\] does not fit a conversation of 4 turns/,
-    );
+    await expect(
+      new ConversationalDAGMetric({ model: testJudge(server), name: "w", dag: windowed }).aMeasure(conversation()),
+    ).rejects.toThrow(/turnWindow \[2, 4\] does not fit a conversation of 4 turns/);
     expect(server.requests).toHaveLength(0);
 
     server.handle("chat", () => chatJson({ verdict: "perhaps", reason: "?" }));

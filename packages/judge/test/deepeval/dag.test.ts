@@ -18,7 +18,11 @@ import {
 import { FakeJudge, reasonReply, reply } from "./support.js";
 
 const { ACTUAL_OUTPUT, INPUT, EXPECTED_OUTPUT } = LLMTestCaseParams;
-const testCase = new LLMTestCase({ input: "Summarise the meeting", actualOutput: "## Intro\nWe met.\n## Outcome\nShip it.", expectedOutput: "x" });
+const testCase = new LLMTestCase({
+  input: "Summarise the meeting",
+  actualOutput: "## Intro\nWe met.\n## Outcome\nShip it.",
+  expectedOutput: "x",
+});
 
 /** Task (extract headings) → Binary (has all headings?) → false: 0 / true → NonBinary (tone) → 10 / 6 / 2. */
 function formatDag() {
@@ -124,11 +128,21 @@ describe("DAGMetric traversal", () => {
   it("a node waits for all incoming edges; when a verdict never arrives no leaf fires (score null)", async () => {
     // TaskC needs J1=true AND J2=false; TaskD needs J1=false AND J2=true. With J1 = J2 = true neither runs.
     const leafFor = (criteria: string) =>
-      new BinaryJudgementNode({ criteria, evaluationParams: [INPUT], children: [new VerdictNode({ verdict: true, score: 10 }), new VerdictNode({ verdict: false, score: 0 })] });
+      new BinaryJudgementNode({
+        criteria,
+        evaluationParams: [INPUT],
+        children: [new VerdictNode({ verdict: true, score: 10 }), new VerdictNode({ verdict: false, score: 0 })],
+      });
     const taskC = new TaskNode({ instructions: "c", outputLabel: "C", evaluationParams: [INPUT], children: [leafFor("c?")] });
     const taskD = new TaskNode({ instructions: "d", outputLabel: "D", evaluationParams: [INPUT], children: [leafFor("d?")] });
-    const j1 = new BinaryJudgementNode({ criteria: "j1?", children: [new VerdictNode({ verdict: true, child: taskC }), new VerdictNode({ verdict: false, child: taskD })] });
-    const j2 = new BinaryJudgementNode({ criteria: "j2?", children: [new VerdictNode({ verdict: true, child: taskD }), new VerdictNode({ verdict: false, child: taskC })] });
+    const j1 = new BinaryJudgementNode({
+      criteria: "j1?",
+      children: [new VerdictNode({ verdict: true, child: taskC }), new VerdictNode({ verdict: false, child: taskD })],
+    });
+    const j2 = new BinaryJudgementNode({
+      criteria: "j2?",
+      children: [new VerdictNode({ verdict: true, child: taskD }), new VerdictNode({ verdict: false, child: taskC })],
+    });
     const taskA = new TaskNode({ instructions: "a", outputLabel: "A", evaluationParams: [INPUT], children: [j1] });
     const taskB = new TaskNode({ instructions: "b", outputLabel: "B", evaluationParams: [INPUT], children: [j2] });
     const dag = new DeepAcyclicGraph([taskA, taskB]);
@@ -168,7 +182,10 @@ describe("DAGMetric traversal", () => {
       outputLabel: "Words",
       evaluationParams: [ACTUAL_OUTPUT],
       children: [
-        new BinaryJudgementNode({ criteria: "More than 3 words?", children: [new VerdictNode({ verdict: true, score: 8 }), new VerdictNode({ verdict: false, score: 3 })] }),
+        new BinaryJudgementNode({
+          criteria: "More than 3 words?",
+          children: [new VerdictNode({ verdict: true, score: 8 }), new VerdictNode({ verdict: false, score: 3 })],
+        }),
       ],
     });
     const root = new BinaryJudgementNode({
@@ -191,7 +208,13 @@ describe("DAGMetric traversal", () => {
 describe("DAGMetric children", () => {
   it("a GEval child is re-created on the DAG's judge; its score, reason and cost become the DAG's", async () => {
     const otherJudge = new FakeJudge();
-    const child = new GEval({ model: otherJudge, name: "Tone", criteria: "Is it polite?", evaluationParams: [ACTUAL_OUTPUT], threshold: 0.9 });
+    const child = new GEval({
+      model: otherJudge,
+      name: "Tone",
+      criteria: "Is it polite?",
+      evaluationParams: [ACTUAL_OUTPUT],
+      threshold: 0.9,
+    });
     const dag = new DeepAcyclicGraph([
       new BinaryJudgementNode({
         criteria: "Is there an answer?",
@@ -215,11 +238,14 @@ describe("DAGMetric children", () => {
   });
 
   it("any other metric child is copied and measured with its own judge; its cost accrues to the DAG", async () => {
-    const childJudge = new FakeJudge([
-      reply("statements", { statements: ["a", "b"] }),
-      reply("verdicts", { verdicts: [{ verdict: "yes" }, { verdict: "no", reason: "off" }] }),
-      reasonReply("child reason"),
-    ], { usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.01 } });
+    const childJudge = new FakeJudge(
+      [
+        reply("statements", { statements: ["a", "b"] }),
+        reply("verdicts", { verdicts: [{ verdict: "yes" }, { verdict: "no", reason: "off" }] }),
+        reasonReply("child reason"),
+      ],
+      { usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.01 } },
+    );
     const child = new AnswerRelevancyMetric({ model: childJudge });
     const dag = new DeepAcyclicGraph([
       new BinaryJudgementNode({
@@ -240,7 +266,11 @@ describe("DAGMetric children", () => {
   it("a failing child fails the DAG with its error", async () => {
     const child = new AnswerRelevancyMetric({ model: new FakeJudge([reply("statements", { statements: "not a list" })]) });
     const dag = new DeepAcyclicGraph([
-      new BinaryJudgementNode({ criteria: "?", evaluationParams: [INPUT], children: [new VerdictNode({ verdict: true, child }), new VerdictNode({ verdict: false, score: 0 })] }),
+      new BinaryJudgementNode({
+        criteria: "?",
+        evaluationParams: [INPUT],
+        children: [new VerdictNode({ verdict: true, child }), new VerdictNode({ verdict: false, score: 0 })],
+      }),
     ]);
     const metric = new DAGMetric({ model: new FakeJudge([reply("binary_verdict", { verdict: true, reason: "r" })]), name: "D", dag });
     await expect(metric.aMeasure(testCase)).rejects.toThrow(JudgeReplyError);
@@ -265,7 +295,8 @@ describe("DAG validation", () => {
 
   it("graph rules", () => {
     const judgement = () => new BinaryJudgementNode({ criteria: "?", evaluationParams: [INPUT], children: [leaf(true), leaf(false)] });
-    const task = (children: DAGInnerNode[] = [judgement()]) => new TaskNode({ instructions: "x", outputLabel: "X", evaluationParams: [INPUT], children });
+    const task = (children: DAGInnerNode[] = [judgement()]) =>
+      new TaskNode({ instructions: "x", outputLabel: "X", evaluationParams: [INPUT], children });
     expect(() => new DeepAcyclicGraph([judgement(), task()])).toThrow(/more than one root node/);
     expect(() => new DeepAcyclicGraph([])).toThrow(JudgeMetricConfigError);
     const shared = judgement();
@@ -282,13 +313,20 @@ describe("DAG validation", () => {
   it("a task parent's output feeds a task child (chained tasks)", async () => {
     const last = new BinaryJudgementNode({ criteria: "ok?", children: [leaf(true, 9), leaf(false, 1)] });
     const second = new TaskNode({ instructions: "Count them", outputLabel: "Count", children: [last] });
-    const first = new TaskNode({ instructions: "List names", outputLabel: "Names", evaluationParams: [EXPECTED_OUTPUT], children: [second] });
+    const first = new TaskNode({
+      instructions: "List names",
+      outputLabel: "Names",
+      evaluationParams: [EXPECTED_OUTPUT],
+      children: [second],
+    });
     const judge = new FakeJudge([
       reply("task_output", { output: ["Ann", "Bo"] }),
       reply("task_output", { output: "2" }),
       reply("binary_verdict", { verdict: true, reason: "fine" }),
     ]);
-    expect(await new DAGMetric({ model: judge, name: "N", dag: new DeepAcyclicGraph([first]), includeReason: false }).aMeasure(testCase)).toBe(0.9);
+    expect(
+      await new DAGMetric({ model: judge, name: "N", dag: new DeepAcyclicGraph([first]), includeReason: false }).aMeasure(testCase),
+    ).toBe(0.9);
     expect(judge.calls[1]!.prompt).toContain('Names:\n["Ann","Bo"]');
     expect(judge.calls[2]!.prompt).toContain("Count:\n2");
     expect(judge.calls[2]!.prompt).not.toContain("Names:");

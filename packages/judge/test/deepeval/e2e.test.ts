@@ -37,7 +37,12 @@ describe("DeepEval metrics over HTTP", () => {
     server.enqueue(
       "chat",
       chatJson({ statements: ["Paris is the capital.", "I like trains."] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "Trains are off-topic." }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "Trains are off-topic." },
+        ],
+      }),
       chatJson({ reason: "The score is 0.50 because half the answer is about trains." }),
     );
     const metric = new AnswerRelevancyMetric({ model: testJudge(server, { price }) });
@@ -80,14 +85,21 @@ describe("DeepEval metrics over HTTP", () => {
     const skewed = '{"reason":"Fine.","score":8}';
     server.enqueue(
       "chat",
-      chatText(skewed, { logprobs: textLogprobs(skewed, (t) => (t === "8" ? { "8": Math.log(0.6), "9": Math.log(0.3), "2": Math.log(0.1) } : undefined)) }),
+      chatText(skewed, {
+        logprobs: textLogprobs(skewed, (t) => (t === "8" ? { "8": Math.log(0.6), "9": Math.log(0.3), "2": Math.log(0.1) } : undefined)),
+      }),
     );
     expect(await metric.aMeasure(testCase)).toBeCloseTo((8 * 0.6 + 9 * 0.3 + 2 * 0.1) / 10, 12); // 0.77
   });
 
   it("GEval: a server that rejects logprobs falls back to the raw score", async () => {
     server.enqueue("chat", unsupported("logprobs"), chatJson({ reason: "ok", score: 6 }));
-    const metric = new GEval({ model: testJudge(server), name: "C", evaluationSteps: ["s"], evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT] });
+    const metric = new GEval({
+      model: testJudge(server),
+      name: "C",
+      evaluationSteps: ["s"],
+      evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT],
+    });
     expect(await metric.aMeasure(testCase)).toBeCloseTo(0.6, 12);
     expect(metric.scoring).toBe("raw");
     expect(server.requestsTo("chat")[1]!.body.logprobs).toBeUndefined();
@@ -97,8 +109,18 @@ describe("DeepEval metrics over HTTP", () => {
     server.enqueue(
       "chat",
       chatJson({ statements: ["a", "b"] }),
-      chatJson({ verdicts: [{ verdict: "maybe", reason: null }, { verdict: "yes", reason: null }] }),
-      chatJson({ verdicts: [{ verdict: "perhaps", reason: null }, { verdict: "yes", reason: null }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "maybe", reason: null },
+          { verdict: "yes", reason: null },
+        ],
+      }),
+      chatJson({
+        verdicts: [
+          { verdict: "perhaps", reason: null },
+          { verdict: "yes", reason: null },
+        ],
+      }),
       chatText('{"verdicts": [{"verdict": "unclear"}'),
     );
     const metric = new AnswerRelevancyMetric({ model: testJudge(server, { price }) });
@@ -116,7 +138,12 @@ describe("DeepEval metrics over HTTP", () => {
       "chat",
       chatJson({ truths: ["Paris is the capital of France."] }),
       chatJson({ claims: ["Paris is the capital.", "The speaker likes trains."] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "idk", reason: "Not in the context." }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "idk", reason: "Not in the context." },
+        ],
+      }),
       chatJson({ reason: "The score is 1.00 because nothing is contradicted." }),
     );
     const judge = testJudge(server, { price, cache: new JudgeCache() });
@@ -167,7 +194,11 @@ describe("DeepEval metrics over HTTP", () => {
     const metric = new DAGMetric({ model: testJudge(server), name: "Cities", dag });
     expect(await metric.aMeasure(testCase)).toBe(0.8);
     expect(metric.reason).toBe("The score is 0.8 because a city is named.");
-    expect(server.requestsTo("chat").map((r) => r.body.response_format.json_schema.name)).toEqual(["task_output", "binary_verdict", "reason"]);
+    expect(server.requestsTo("chat").map((r) => r.body.response_format.json_schema.name)).toEqual([
+      "task_output",
+      "binary_verdict",
+      "reason",
+    ]);
     expect(server.requestsTo("chat")[1]!.body.messages[0].content).toContain('Cities:\n["Paris"]');
   });
 });

@@ -152,7 +152,13 @@ describe("DSPy judges fall back to the configured default judge", () => {
     configure({ judge: testJudge(server, { model: "outer" }) });
     server.enqueue(
       "chat",
-      chatJson({ reasoning: "r", ground_truth_key_ideas: "1. Paris", system_response_key_ideas: "1. Paris", discussion: "all there", completeness: 1 }),
+      chatJson({
+        reasoning: "r",
+        ground_truth_key_ideas: "1. Paris",
+        system_response_key_ideas: "1. Paris",
+        discussion: "all there",
+        completeness: 1,
+      }),
       chatJson({ reasoning: "r", system_response_claims: "1. Paris", discussion: "grounded", groundedness: 1 }),
     );
     const inner = testJudge(server, { model: "inner" });
@@ -250,7 +256,12 @@ describe("G-Eval: DeepEval's rubric form and a bounded score schema", () => {
       evaluationParams: [LLMTestCaseParams.ACTUAL_OUTPUT],
     });
     const content = '{"reason":"ok","score":8}';
-    server.enqueue("chat", chatJson(JSON.parse(content), { logprobs: textLogprobs(content, (t) => (t === "8" ? { "8": Math.log(0.5), "9": Math.log(0.5) } : undefined)) }));
+    server.enqueue(
+      "chat",
+      chatJson(JSON.parse(content), {
+        logprobs: textLogprobs(content, (t) => (t === "8" ? { "8": Math.log(0.5), "9": Math.log(0.5) } : undefined)),
+      }),
+    );
     const score = await metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "a" }));
     expect(metric.scoring).toBe("logprob-weighted");
     expect(score).toBeCloseTo(0.85, 12);
@@ -274,11 +285,7 @@ describe("every judge measurement reports its scoring path", () => {
   });
 
   it("repaired-and-re-asked when a cut-off reply was asked again (the score never comes from the repaired one)", async () => {
-    server.enqueue(
-      "chat",
-      chatText('{"statements": ["Paris is the capital."]', { finishReason: "length" }),
-      ...relevancyReplies(),
-    );
+    server.enqueue("chat", chatText('{"statements": ["Paris is the capital."]', { finishReason: "length" }), ...relevancyReplies());
     const metric = new AnswerRelevancyMetric({ model: testJudge(server) });
     expect(await metric.aMeasure(testCase)).toBe(1);
     expect(metric.scoringPath).toBe("repaired-and-re-asked");
@@ -318,7 +325,11 @@ describe("every judge measurement reports its scoring path", () => {
   });
 
   it("DSPy judges put it on the prediction", async () => {
-    server.enqueue("chat", chatText('{"reasoning": "r", "recall": 1', { finishReason: "length" }), chatJson({ reasoning: "r", recall: 1, precision: 1 }));
+    server.enqueue(
+      "chat",
+      chatText('{"reasoning": "r", "recall": 1', { finishReason: "length" }),
+      chatJson({ reasoning: "r", recall: 1, precision: 1 }),
+    );
     const result = await new SemanticF1({ model: testJudge(server) }).forward(
       Example.from({ question: "q", response: "Paris" }),
       Prediction.from({ response: "Paris" }),

@@ -29,7 +29,14 @@ describe("logprobWeightedScore", () => {
     const tokens: TokenLogprob[] = [
       { token: "7", logprob: 0, topLogprobs: [{ token: "7", logprob: 0 }] }, // "7 apples" inside the reason
       { token: " apples", logprob: 0, topLogprobs: [] },
-      { token: "7", logprob: P(0.5), topLogprobs: [{ token: "7", logprob: P(0.5) }, { token: "9", logprob: P(0.5) }] },
+      {
+        token: "7",
+        logprob: P(0.5),
+        topLogprobs: [
+          { token: "7", logprob: P(0.5) },
+          { token: "9", logprob: P(0.5) },
+        ],
+      },
     ];
     expect(logprobWeightedScore(7, tokens).score).toBe(8);
   });
@@ -54,7 +61,16 @@ describe("logprobWeightedScore", () => {
   });
 
   it("exactly ln(0.01) is kept (the filter is logprob < ln 0.01)", () => {
-    const tokens: TokenLogprob[] = [{ token: "2", logprob: 0, topLogprobs: [{ token: "2", logprob: Math.log(0.01) }, { token: "4", logprob: Math.log(0.01) }] }];
+    const tokens: TokenLogprob[] = [
+      {
+        token: "2",
+        logprob: 0,
+        topLogprobs: [
+          { token: "2", logprob: Math.log(0.01) },
+          { token: "4", logprob: Math.log(0.01) },
+        ],
+      },
+    ];
     expect(logprobWeightedScore(2, tokens).score).toBeCloseTo(3, 12);
   });
 
@@ -140,10 +156,21 @@ describe("GEval", () => {
 
   it("rejects overlapping rubric ranges, a one-value scale, and missing criteria", () => {
     const base = { model: new FakeJudge(), name: "C", evaluationParams: params, evaluationSteps: ["s"] };
-    expect(() => new GEval({ ...base, rubric: [{ scoreRange: [0, 2], expectedOutcome: "a" }, { scoreRange: [2, 5], expectedOutcome: "b" }] })).toThrow(/overlap/);
+    expect(
+      () =>
+        new GEval({
+          ...base,
+          rubric: [
+            { scoreRange: [0, 2], expectedOutcome: "a" },
+            { scoreRange: [2, 5], expectedOutcome: "b" },
+          ],
+        }),
+    ).toThrow(/overlap/);
     expect(() => new GEval({ ...base, rubric: [{ scoreRange: [5, 5], expectedOutcome: "a" }] })).toThrow(/at least two scores/);
     expect(() => new GEval({ ...base, rubric: [{ scoreRange: [0, 11], expectedOutcome: "a" }] })).toThrow(JudgeMetricConfigError);
-    expect(() => new GEval({ model: new FakeJudge(), name: "C", evaluationParams: params })).toThrow(/either 'criteria' or 'evaluationSteps'/);
+    expect(() => new GEval({ model: new FakeJudge(), name: "C", evaluationParams: params })).toThrow(
+      /either 'criteria' or 'evaluationSteps'/,
+    );
     expect(() => new GEval({ ...base, criteria: "   " })).toThrow(/non-blank/);
     expect(() => new GEval({ ...base, evaluationParams: [] })).toThrow(/non-empty/);
     expect(() => new GEval({ ...base, topLogprobs: 21 })).toThrow(/0\.\.20/);
@@ -167,7 +194,10 @@ describe("GEval", () => {
       evaluationSteps: ["s"],
       evaluationParams: params,
       strictMode: true,
-      rubric: [{ scoreRange: [0, 4], expectedOutcome: "bad" }, { scoreRange: [5, 10], expectedOutcome: "good" }],
+      rubric: [
+        { scoreRange: [0, 4], expectedOutcome: "bad" },
+        { scoreRange: [5, 10], expectedOutcome: "good" },
+      ],
     });
     expect(metric.threshold).toBe(1);
     expect(await metric.aMeasure(testCase)).toBe(1);
@@ -265,7 +295,9 @@ describe("ArenaGEval", () => {
     const prompts: string[] = [];
     for (let i = 0; i < 2; i++) {
       const judge = picking("hi");
-      await new ArenaGEval({ model: judge, name: "P", evaluationSteps: ["s"], evaluationParams: params, random: seeded() }).aMeasure(arena());
+      await new ArenaGEval({ model: judge, name: "P", evaluationSteps: ["s"], evaluationParams: params, random: seeded() }).aMeasure(
+        arena(),
+      );
       prompts.push(judge.calls[0]!.prompt);
     }
     expect(prompts[0]).toBe(prompts[1]);
@@ -274,6 +306,14 @@ describe("ArenaGEval", () => {
   it("resolveDummyWinner and unmaskReason", () => {
     expect(resolveDummyWinner("$bob$", ["Alice", "Bob"])).toBe("Bob");
     expect(() => resolveDummyWinner("Carol", ["Alice", "Bob"])).toThrow(JudgeReplyError);
-    expect(unmaskReason("$Alice$ beats Bob.", new Map([["Alice", "gpt"], ["Bob", "llama"]]))).toBe("gpt beats llama.");
+    expect(
+      unmaskReason(
+        "$Alice$ beats Bob.",
+        new Map([
+          ["Alice", "gpt"],
+          ["Bob", "llama"],
+        ]),
+      ),
+    ).toBe("gpt beats llama.");
   });
 });

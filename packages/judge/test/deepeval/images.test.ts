@@ -43,7 +43,10 @@ const partsOf = (r: RecordedRequest): Part[] => {
   expect(r.body.messages[0].role).toBe("user");
   return r.body.messages[0].content as Part[];
 };
-const imageUrls = (r: RecordedRequest): string[] => partsOf(r).filter((p) => p.type === "image_url").map((p) => p.image_url?.url ?? "");
+const imageUrls = (r: RecordedRequest): string[] =>
+  partsOf(r)
+    .filter((p) => p.type === "image_url")
+    .map((p) => p.image_url?.url ?? "");
 const priced = () => testJudge(server, { price: { inputPerMTok: 1, outputPerMTok: 2 } });
 
 /** Answers by the schema name of the request (concurrent calls arrive in any order). */
@@ -82,7 +85,12 @@ describe("image parts sent to the judge", () => {
   });
 
   it("a text-only test case still sends a plain string", async () => {
-    server.enqueue("chat", chatJson({ statements: ["a"] }), chatJson({ verdicts: [{ verdict: "yes", reason: null }] }), chatJson({ reason: "ok" }));
+    server.enqueue(
+      "chat",
+      chatJson({ statements: ["a"] }),
+      chatJson({ verdicts: [{ verdict: "yes", reason: null }] }),
+      chatJson({ reason: "ok" }),
+    );
     await new AnswerRelevancyMetric({ model: testJudge(server) }).aMeasure(new LLMTestCase({ input: "q", actualOutput: "a" }));
     for (const r of server.requestsTo("chat")) expect(typeof r.body.messages[0].content).toBe("string");
   });
@@ -97,7 +105,9 @@ describe("image parts sent to the judge", () => {
       expect(error).toBeInstanceOf(UnsupportedCapabilityError);
       expect((error as UnsupportedCapabilityError).capability).toBe("images");
       expect((error as Error).message).toMatch(/the test case holds images but the judge '.*' does not accept image input/);
-      await expect(new TextToImageMetric({ model: judge }).aMeasure(new LLMTestCase({ input: "a dog", actualOutput: [image] }))).rejects.toThrow(UnsupportedCapabilityError);
+      await expect(
+        new TextToImageMetric({ model: judge }).aMeasure(new LLMTestCase({ input: "a dog", actualOutput: [image] })),
+      ).rejects.toThrow(UnsupportedCapabilityError);
     }
     expect(server.requests).toHaveLength(0);
   });
@@ -107,9 +117,13 @@ describe("image parts sent to the judge", () => {
     writeFileSync(path, "");
     truncateSync(path, 30 * 1024 * 1024);
     const metric = new TextToImageMetric({ model: testJudge(server) });
-    const error = await metric.aMeasure(new LLMTestCase({ input: "a lake", actualOutput: [new MLLMImage({ url: path })] })).catch((e: unknown) => e);
+    const error = await metric
+      .aMeasure(new LLMTestCase({ input: "a lake", actualOutput: [new MLLMImage({ url: path })] }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageTooLargeError);
-    expect((error as Error).message).toBe(`image ${path} is 30.0 MiB, over the 20.0 MiB limit for images sent to a judge (MLLMImage maxBytes)`);
+    expect((error as Error).message).toBe(
+      `image ${path} is 30.0 MiB, over the 20.0 MiB limit for images sent to a judge (MLLMImage maxBytes)`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -147,7 +161,7 @@ describe("TextToImageMetric", () => {
     const sc = calls.find((c) => schemaOf(c) === "semantic_consistency")!;
     expect(partsOf(sc)[0]?.text).toContain("A red bicycle by a lake");
     // two calls of 10 prompt + 5 completion tokens at $1 / $2 per million
-    expect(metric.evaluationCost).toBeCloseTo(2 * (10 + 10) / 1e6, 15);
+    expect(metric.evaluationCost).toBeCloseTo((2 * (10 + 10)) / 1e6, 15);
     expect(metric.inputTokens).toBe(20);
   });
 
@@ -165,7 +179,10 @@ describe("TextToImageMetric", () => {
 
   it("re-asks a malformed judgement, then fails with a typed error", async () => {
     routeBySchema({
-      semantic_consistency: [{ score: [8, 7], reasoning: "two scores" }, { score: [7], reasoning: "ok" }],
+      semantic_consistency: [
+        { score: [8, 7], reasoning: "two scores" },
+        { score: [7], reasoning: "ok" },
+      ],
       perceptual_quality: [{ score: [10, 10], reasoning: "fine" }],
     });
     const metric = new TextToImageMetric({ model: testJudge(server), asyncMode: false });
@@ -174,7 +191,9 @@ describe("TextToImageMetric", () => {
     server.reset();
     const bad = { score: [11], reasoning: "out of range" };
     routeBySchema({ semantic_consistency: [bad, bad, bad], perceptual_quality: [{ score: [5, 5], reasoning: "" }] });
-    await expect(new TextToImageMetric({ model: testJudge(server), asyncMode: false }).aMeasure(testCase)).rejects.toThrow(JudgeOutputError);
+    await expect(new TextToImageMetric({ model: testJudge(server), asyncMode: false }).aMeasure(testCase)).rejects.toThrow(
+      JudgeOutputError,
+    );
   });
 
   it("needs input and actual output (skippable), and exactly one output image", async () => {
@@ -228,7 +247,10 @@ describe("ImageCoherenceMetric, ImageHelpfulnessMetric, ImageReferenceMetric", (
       const [first, second] = server.requestsTo("chat");
       expect(imageUrls(first!)).toEqual([a.url]);
       expect(imageUrls(second!)).toEqual([b.url]);
-      const text = (r: RecordedRequest) => partsOf(r).map((p) => p.text ?? "").join("");
+      const text = (r: RecordedRequest) =>
+        partsOf(r)
+          .map((p) => p.text ?? "")
+          .join("");
       // maxContextSize 10: the last 10 characters above, the first 10 below.
       expect(text(first!)).toContain("in light.");
       expect(text(first!)).toContain("Chlorophyl");

@@ -31,7 +31,13 @@ describe("PromptAlignmentMetric", () => {
   it("scores count(yes)/n over one verdict per instruction, then asks for the reason", async () => {
     server.enqueue(
       "chat",
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "It shouts: 'HELLO ADA!'" }, { verdict: "yes", reason: null }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "It shouts: 'HELLO ADA!'" },
+          { verdict: "yes", reason: null },
+        ],
+      }),
       chatJson({ reason: "The score is 0.67 because the reply shouts." }),
     );
     const metric = new PromptAlignmentMetric({
@@ -51,9 +57,19 @@ describe("PromptAlignmentMetric", () => {
     server.enqueue(
       "chat",
       chatJson({ verdicts: [{ verdict: "yes", reason: null }] }),
-      chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "no", reason: "caps" }] }),
+      chatJson({
+        verdicts: [
+          { verdict: "yes", reason: null },
+          { verdict: "no", reason: "caps" },
+        ],
+      }),
     );
-    const metric = new PromptAlignmentMetric({ model: testJudge(server), promptInstructions: ["a", "b"], strictMode: true, includeReason: false });
+    const metric = new PromptAlignmentMetric({
+      model: testJudge(server),
+      promptInstructions: ["a", "b"],
+      strictMode: true,
+      includeReason: false,
+    });
     expect(await metric.aMeasure(testCase)).toBe(0);
     expect(metric.threshold).toBe(1);
     expect(metric.scoringPath).toBe("repaired-and-re-asked");
@@ -63,7 +79,9 @@ describe("PromptAlignmentMetric", () => {
   it("needs instructions, input and actual output", async () => {
     expect(() => new PromptAlignmentMetric({ model: testJudge(server), promptInstructions: [] })).toThrow(JudgeMetricConfigError);
     const metric = new PromptAlignmentMetric({ model: testJudge(server), promptInstructions: ["a"] });
-    await expect(metric.aMeasure(new LLMTestCase({ input: "q" }))).rejects.toThrow(/'actual_output' cannot be None for the 'Prompt Alignment' metric/);
+    await expect(metric.aMeasure(new LLMTestCase({ input: "q" }))).rejects.toThrow(
+      /'actual_output' cannot be None for the 'Prompt Alignment' metric/,
+    );
   });
 });
 
@@ -95,7 +113,11 @@ describe("TurnRelevancyMetric", () => {
       if (schemaOf(request) === "reason") return chatJson({ reason: "The score is 0.67 because message 2 talks about penguins." });
       const window = JSON.parse(promptOf(request).split("Conversation:\n")[1]!.split("\n\nReply with")[0]!) as { content: string }[];
       const last = window[window.length - 1]!.content;
-      return chatJson(last.includes("penguins") ? { verdict: "No, off-topic", reason: "'Our chef loves penguins.' ignores the booking." } : { verdict: "yes", reason: null });
+      return chatJson(
+        last.includes("penguins")
+          ? { verdict: "No, off-topic", reason: "'Our chef loves penguins.' ignores the booking." }
+          : { verdict: "yes", reason: null },
+      );
     });
     const metric = new TurnRelevancyMetric({ model: testJudge(server), windowSize: 2 });
     const score = await metric.aMeasure(new ConversationalTestCase({ turns: [...turns] }));
@@ -126,7 +148,12 @@ describe("ConversationalGEval", () => {
   it("generates steps from the criteria, shows the conversation, weights the score by logprobs and normalises it", async () => {
     server.enqueue("chat", chatJson({ steps: ["Check the outcome.", "Check the tone."] }));
     const content = '{"reason":"Refund issued politely.","score":8}';
-    server.enqueue("chat", chatJson(JSON.parse(content), { logprobs: textLogprobs(content, (t) => (t === "8" ? { "8": Math.log(0.5), "10": Math.log(0.5) } : undefined)) }));
+    server.enqueue(
+      "chat",
+      chatJson(JSON.parse(content), {
+        logprobs: textLogprobs(content, (t) => (t === "8" ? { "8": Math.log(0.5), "10": Math.log(0.5) } : undefined)),
+      }),
+    );
     const metric = new ConversationalGEval({
       model: testJudge(server),
       name: "Resolution",
@@ -157,8 +184,15 @@ describe("ConversationalGEval", () => {
     expect(await metric.aMeasure(conversation)).toBeCloseTo(0.75, 12);
     expect(metric.scoringPath).toBe("raw-score");
 
-    const needsScenario = new ConversationalGEval({ model: testJudge(server), name: "S", evaluationSteps: ["x"], evaluationParams: ["scenario"] });
-    await expect(needsScenario.aMeasure(new ConversationalTestCase({ turns: [{ role: "user", content: "hi" }] }))).rejects.toThrow(/'scenario'/);
+    const needsScenario = new ConversationalGEval({
+      model: testJudge(server),
+      name: "S",
+      evaluationSteps: ["x"],
+      evaluationParams: ["scenario"],
+    });
+    await expect(needsScenario.aMeasure(new ConversationalTestCase({ turns: [{ role: "user", content: "hi" }] }))).rejects.toThrow(
+      /'scenario'/,
+    );
 
     server.enqueue("chat", chatJson({ reason: "r", score: 1 }));
     const strict = new ConversationalGEval({ model: testJudge(server), name: "S", evaluationSteps: ["x"], strictMode: true });

@@ -10,14 +10,25 @@ import { AnswerRelevancyMetric, FaithfulnessMetric, GEval } from "@evalkern/judg
 
 const model = { name: "test-judge", generate: async () => ({ value: {}, usage: null }) } as never;
 
-const checked = Object.entries(judge).filter(
-  ([, value]) => typeof value === "function" && Object.hasOwn(value, "optionKeys"),
-) as Array<[string, new (options: object) => unknown]>;
+const checked = Object.entries(judge).filter(([, value]) => typeof value === "function" && Object.hasOwn(value, "optionKeys")) as Array<
+  [string, new (options: object) => unknown]
+>;
 
 describe("DeepEval judge metrics refuse unknown option keys", () => {
   it("covers every judge metric class", () => {
     const names = checked.map(([name]) => name);
-    for (const name of ["AnswerRelevancyMetric", "FaithfulnessMetric", "GEval", "ConversationalGEval", "DAGMetric", "BiasMetric", "ToxicityMetric", "ArenaGEval", "TurnRelevancyMetric", "SummarizationMetric"]) {
+    for (const name of [
+      "AnswerRelevancyMetric",
+      "FaithfulnessMetric",
+      "GEval",
+      "ConversationalGEval",
+      "DAGMetric",
+      "BiasMetric",
+      "ToxicityMetric",
+      "ArenaGEval",
+      "TurnRelevancyMetric",
+      "SummarizationMetric",
+    ]) {
       expect(names).toContain(name);
     }
     expect(names.length).toBeGreaterThanOrEqual(20);

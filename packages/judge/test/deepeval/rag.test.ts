@@ -281,8 +281,19 @@ describe("ContextualRelevancyMetric", () => {
   it("one call per node, then count(yes) / total over all statements (#nodes + 1 calls)", async () => {
     const testCase = qa({ retrievalContext: ["node one", "node two"] });
     const judge = new FakeJudge([
-      reply("verdicts", { verdicts: [{ statement: "s1", verdict: "yes" }, { statement: "s2", verdict: "no", reason: "about cats" }] }),
-      reply("verdicts", { verdicts: [{ statement: "s3", verdict: "yes", reason: null }, { statement: "s4", verdict: "yes" }, { statement: "s5", verdict: "no", reason: "weather" }] }),
+      reply("verdicts", {
+        verdicts: [
+          { statement: "s1", verdict: "yes" },
+          { statement: "s2", verdict: "no", reason: "about cats" },
+        ],
+      }),
+      reply("verdicts", {
+        verdicts: [
+          { statement: "s3", verdict: "yes", reason: null },
+          { statement: "s4", verdict: "yes" },
+          { statement: "s5", verdict: "no", reason: "weather" },
+        ],
+      }),
       reasonReply(),
     ]);
     const metric = new ContextualRelevancyMetric({ model: judge });
@@ -330,7 +341,11 @@ describe("BiasMetric and ToxicityMetric (lower is better)", () => {
   });
 
   it("Toxicity: count(yes) / n with the toxicity rubric", async () => {
-    const judge = new FakeJudge([reply("opinions", { opinions: ["o1", "o2"] }), verdicts(["yes", "mockery"], ["yes", "threat"]), reasonReply()]);
+    const judge = new FakeJudge([
+      reply("opinions", { opinions: ["o1", "o2"] }),
+      verdicts(["yes", "mockery"], ["yes", "threat"]),
+      reasonReply(),
+    ]);
     const metric = new ToxicityMetric({ model: judge, threshold: 0.9 });
     expect(await metric.aMeasure(qa())).toBe(1);
     expect(metric.success).toBe(false);
@@ -355,7 +370,11 @@ describe("PIILeakageMetric (higher is better)", () => {
   });
 
   it("strict: 0 below 1", async () => {
-    const judge = new FakeJudge([reply("extracted_pii", { extracted_pii: ["x", "y"] }), verdicts(["no", "a"], ["yes", "b"]), reasonReply()]);
+    const judge = new FakeJudge([
+      reply("extracted_pii", { extracted_pii: ["x", "y"] }),
+      verdicts(["no", "a"], ["yes", "b"]),
+      reasonReply(),
+    ]);
     expect(await new PIILeakageMetric({ model: judge, strictMode: true }).aMeasure(qa())).toBe(0);
   });
 });
@@ -421,7 +440,12 @@ describe("SummarizationMetric", () => {
       reply("answers", { answers: ["yes"] }),
       reply("answers", { answers: ["yes"] }),
     ]);
-    const metric = new SummarizationMetric({ model: judge, assessmentQuestions: ["Is the fee waived?"], asyncMode: false, includeReason: false });
+    const metric = new SummarizationMetric({
+      model: judge,
+      assessmentQuestions: ["Is the fee waived?"],
+      asyncMode: false,
+      includeReason: false,
+    });
     // No claims → alignment 0 (unlike Faithfulness), so the score is 0 whatever the coverage.
     expect(await metric.aMeasure(doc())).toBe(0);
     expect(metric.scoreBreakdown).toEqual({ Alignment: 0, Coverage: 1 });
@@ -437,7 +461,13 @@ describe("SummarizationMetric", () => {
       reply("answers", { answers: ["yes", "no"] }),
       verdicts("yes"),
     ]);
-    const metric = new SummarizationMetric({ model: judge, assessmentQuestions: ["a?", "b?"], strictMode: true, asyncMode: false, includeReason: false });
+    const metric = new SummarizationMetric({
+      model: judge,
+      assessmentQuestions: ["a?", "b?"],
+      strictMode: true,
+      asyncMode: false,
+      includeReason: false,
+    });
     expect(await metric.aMeasure(doc())).toBe(0);
     expect(metric.scoreBreakdown).toEqual({ Alignment: 1, Coverage: 0 });
   });

@@ -72,7 +72,9 @@ describe("README-deepeval.md examples", () => {
 
       const printed: string[] = [];
       const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };
-      const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+      const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+        ...args: string[]
+      ) => (...values: unknown[]) => Promise<void>;
       const names = [...judgeImports.names, ...metricImports.names];
       const run = new AsyncFunction("console", ...names, body);
       await run(

@@ -93,7 +93,9 @@ export class FakeJudge implements JudgeModel {
     if (typeof next === "function") next = next(generic);
     if (next instanceof Error) throw next;
     if (next.schema !== request.schema?.name) {
-      throw new Error(`FakeJudge: call #${this.calls.length} used schema '${request.schema?.name}' but the script expected '${next.schema}'`);
+      throw new Error(
+        `FakeJudge: call #${this.calls.length} used schema '${request.schema?.name}' but the script expected '${next.schema}'`,
+      );
     }
     return {
       value: next.value as T,

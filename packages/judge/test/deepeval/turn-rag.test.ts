@@ -53,11 +53,17 @@ describe("turn windows", () => {
   it("cut the conversation into unit interactions and slide a window over them; retrieval context comes from assistant turns", () => {
     const windows = turnWindows(conversation(), 2);
     expect(windows).toHaveLength(3);
-    expect(windows[0]).toEqual({ userContent: "How long do I have to return a jacket?", assistantContent: "You have 30 days.", retrievalContext: [A, B] });
+    expect(windows[0]).toEqual({
+      userContent: "How long do I have to return a jacket?",
+      assistantContent: "You have 30 days.",
+      retrievalContext: [A, B],
+    });
     expect(windows[1]!.retrievalContext).toEqual([A, B, C]);
     expect(windows[2]!.userContent).toBe("And if it was on sale?\nThanks!");
     expect(windows[2]!.retrievalContext).toEqual([C]);
-    expect(() => new Turn({ role: "assistant", content: "x", retrievalContext: "not a list" as unknown as string[] })).toThrow(/retrievalContext/);
+    expect(() => new Turn({ role: "assistant", content: "x", retrievalContext: "not a list" as unknown as string[] })).toThrow(
+      /retrievalContext/,
+    );
     expect(() => new TurnFaithfulnessMetric({ model: testJudge(server), windowSize: 0 })).toThrow(JudgeMetricConfigError);
   });
 });
@@ -68,8 +74,20 @@ describe("TurnContextualPrecisionMetric", () => {
     server.handle("chat", (request) => {
       const prompt = promptOf(request);
       if (schemaOf(request) === "reason") return chatJson({ reason: prompt.includes("Window 1") ? "final reason" : "window reason" });
-      if (prompt.includes("returned the 2 nodes")) return chatJson({ verdicts: [{ verdict: "yes", reason: "A" }, { verdict: "no", reason: "B" }] });
-      return chatJson({ verdicts: [{ verdict: "no", reason: "A" }, { verdict: "no", reason: "B" }, { verdict: "yes", reason: "C" }] });
+      if (prompt.includes("returned the 2 nodes"))
+        return chatJson({
+          verdicts: [
+            { verdict: "yes", reason: "A" },
+            { verdict: "no", reason: "B" },
+          ],
+        });
+      return chatJson({
+        verdicts: [
+          { verdict: "no", reason: "A" },
+          { verdict: "no", reason: "B" },
+          { verdict: "yes", reason: "C" },
+        ],
+      });
     });
 
   it("weighted cumulative precision per window against the expected outcome, then the mean", async () => {
@@ -83,7 +101,9 @@ describe("TurnContextualPrecisionMetric", () => {
     expect(metric.reason).toBe("final reason");
     expect(calls("verdicts")).toHaveLength(3);
     expect(promptOf(calls("verdicts")[0]!)).toContain(outcome);
-    const final = calls("reason").map(promptOf).find((p) => p.includes("Window 1"))!;
+    const final = calls("reason")
+      .map(promptOf)
+      .find((p) => p.includes("Window 1"))!;
     expect(final).toContain("Window 3 (score 0.3333333333333333): window reason");
     // 3 verdict + 3 window reason + 1 final reason calls, each 10 prompt × $1/M + 5 completion × $2/M.
     expect(metric.evaluationCost).toBeCloseTo(7 * 20e-6, 15);
@@ -105,7 +125,9 @@ describe("TurnContextualPrecisionMetric", () => {
     const failure = await metric.aMeasure(conversation()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(MissingTestCaseParamsError);
     expect((failure as MissingTestCaseParamsError).params).toEqual(["expected_outcome"]);
-    expect(metric.error).toBe("'expected_outcome' in a conversational test case cannot be empty for the 'Turn Contextual Precision' metric.");
+    expect(metric.error).toBe(
+      "'expected_outcome' in a conversational test case cannot be empty for the 'Turn Contextual Precision' metric.",
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -124,8 +146,19 @@ describe("TurnContextualRecallMetric", () => {
     server.handle("chat", (request) => {
       const prompt = promptOf(request);
       if (schemaOf(request) === "reason") return chatJson({ reason: "r" });
-      if (prompt.includes(A)) return chatJson({ verdicts: [{ verdict: "yes", reason: "1st node" }, { verdict: "no", reason: "nothing" }] });
-      return chatJson({ verdicts: [{ verdict: "no", reason: "nothing" }, { verdict: "yes", reason: "1st node" }] });
+      if (prompt.includes(A))
+        return chatJson({
+          verdicts: [
+            { verdict: "yes", reason: "1st node" },
+            { verdict: "no", reason: "nothing" },
+          ],
+        });
+      return chatJson({
+        verdicts: [
+          { verdict: "no", reason: "nothing" },
+          { verdict: "yes", reason: "1st node" },
+        ],
+      });
     });
     const metric = new TurnContextualRecallMetric({ model: testJudge(server), windowSize: 1 });
     // windows: [A, B] → 1/2; [C] → 1/2; no context → 1. Mean 2/3.
@@ -133,7 +166,9 @@ describe("TurnContextualRecallMetric", () => {
     expect(metric.windows[2]).toMatchObject({ score: 1, reason: NO_RETRIEVAL_CONTEXT_REASON });
     expect(calls("verdicts")).toHaveLength(2);
     expect(calls("reason")).toHaveLength(3); // two windows + the final reason
-    await expect(new TurnContextualRecallMetric({ model: testJudge(server) }).aMeasure(conversation())).rejects.toThrow(/'expected_outcome'/);
+    await expect(new TurnContextualRecallMetric({ model: testJudge(server) }).aMeasure(conversation())).rejects.toThrow(
+      /'expected_outcome'/,
+    );
   });
 });
 
@@ -161,7 +196,9 @@ describe("TurnContextualRelevancyMetric", () => {
     // windows: [A, B] → 1/2; [C] → 1/3; none → 1. Mean (1/2 + 1/3 + 1) / 3 = 11/18.
     expect(await metric.aMeasure(conversation())).toBeCloseTo(11 / 18, 12);
     expect(calls("verdicts")).toHaveLength(3);
-    const windowReason = calls("reason").map(promptOf).find((p) => p.includes("shipping time"))!;
+    const windowReason = calls("reason")
+      .map(promptOf)
+      .find((p) => p.includes("shipping time"))!;
     expect(windowReason).toContain("shipping time: not about returns");
 
     server.reset();
@@ -183,7 +220,12 @@ describe("TurnFaithfulnessMetric", () => {
         return chatJson({ claims: [] });
       case "verdicts":
         return prompt.includes("Shipping is free.")
-          ? chatJson({ verdicts: [{ verdict: "yes", reason: null }, { verdict: "idk", reason: "Free shipping is not mentioned." }] })
+          ? chatJson({
+              verdicts: [
+                { verdict: "yes", reason: null },
+                { verdict: "idk", reason: "Free shipping is not mentioned." },
+              ],
+            })
           : chatJson({ verdicts: [{ verdict: "yes", reason: null }] });
       default:
         return chatJson({ reason: "r" });
@@ -201,7 +243,12 @@ describe("TurnFaithfulnessMetric", () => {
 
     server.reset();
     server.handle("chat", handler);
-    const penalised = new TurnFaithfulnessMetric({ model: testJudge(server), windowSize: 1, penalizeAmbiguousClaims: true, includeReason: false });
+    const penalised = new TurnFaithfulnessMetric({
+      model: testJudge(server),
+      windowSize: 1,
+      penalizeAmbiguousClaims: true,
+      includeReason: false,
+    });
     // window 2: (2 − 1) / 2 = 0.5. Mean (1 + 0.5 + 1) / 3 = 5/6.
     expect(await penalised.aMeasure(conversation())).toBeCloseTo(5 / 6, 12);
     expect(penalised.reason).toBeNull();

@@ -80,7 +80,11 @@ describe("SemanticF1", () => {
   });
 
   it("clamps out-of-range judge numbers and gives 0 when both are 0", async () => {
-    server.enqueue("chat", chatJson({ reasoning: "r", recall: 1.5, precision: -0.1 }), chatJson({ reasoning: "r", recall: 0, precision: 0 }));
+    server.enqueue(
+      "chat",
+      chatJson({ reasoning: "r", recall: 1.5, precision: -0.1 }),
+      chatJson({ reasoning: "r", recall: 0, precision: 0 }),
+    );
     const metric = new SemanticF1({ model: testJudge(server) });
     expect((await metric.forward(example, pred)).score).toBe(0);
     expect((await metric.forward(example, pred)).score).toBe(0);
@@ -113,7 +117,9 @@ describe("SemanticF1", () => {
   });
 
   it("accepts plain objects; a missing field is a JudgeInputError; a failing judge rejects, never scores", async () => {
-    await expect(new SemanticF1({ model: testJudge(server) }).forward({ question: "q" }, { response: "r" })).rejects.toBeInstanceOf(JudgeInputError);
+    await expect(new SemanticF1({ model: testJudge(server) }).forward({ question: "q" }, { response: "r" })).rejects.toBeInstanceOf(
+      JudgeInputError,
+    );
     for (let i = 0; i < 3; i++) server.enqueue("chat", chatJson({ reasoning: "r", recall: "high", precision: 1 }));
     const error = await new SemanticF1({ model: testJudge(server) })
       .forward({ question: "q", response: "a" }, { response: "b" })
@@ -123,7 +129,9 @@ describe("SemanticF1", () => {
   });
 
   it("works as a plain DSPy metric function and reports its usage", async () => {
-    server.handle("chat", () => chatJson({ reasoning: "r", recall: 1, precision: 1 }, { usage: { prompt_tokens: 200, completion_tokens: 20 } }));
+    server.handle("chat", () =>
+      chatJson({ reasoning: "r", recall: 1, precision: 1 }, { usage: { prompt_tokens: 200, completion_tokens: 20 } }),
+    );
     const judge = testJudge(server, { price: { inputPerMTok: 5, outputPerMTok: 10 } });
     const metric = new SemanticF1({ model: judge }).asMetric();
     const result = await metric(example, pred);
@@ -139,7 +147,13 @@ describe("CompleteAndGrounded", () => {
       slow(
         20,
         schemaName(req) === "answer_completeness"
-          ? chatJson({ reasoning: "r", ground_truth_key_ideas: "a b", system_response_key_ideas: "a", discussion: "misses b", completeness: 0.5 })
+          ? chatJson({
+              reasoning: "r",
+              ground_truth_key_ideas: "a b",
+              system_response_key_ideas: "a",
+              discussion: "misses b",
+              completeness: 0.5,
+            })
           : chatJson({ reasoning: "r", system_response_claims: "a", discussion: "a is supported", groundedness: 1 }),
       ),
     );
@@ -151,14 +165,21 @@ describe("CompleteAndGrounded", () => {
     expect(result.feedback).toContain("misses b");
     expect(result.feedback).toContain("a is supported");
     expect((await metric.forward(example, pred, "trace")).score).toBe(true);
-    expect(server.requests.map(schemaName)).toEqual(["answer_completeness", "answer_groundedness", "answer_completeness", "answer_groundedness"]);
+    expect(server.requests.map(schemaName)).toEqual([
+      "answer_completeness",
+      "answer_groundedness",
+      "answer_completeness",
+      "answer_groundedness",
+    ]);
     expect(server.maxInFlight).toBe(1);
     // pred.context (a list of passages) is numbered in the groundedness prompt.
     expect(server.requests[1]!.body.messages.at(-1).content).toContain("[1] Cats are obligate carnivores.\n[2] Many cats like fish.");
   });
 
   it("needs pred.context", async () => {
-    await expect(new CompleteAndGrounded({ model: testJudge(server) }).forward(example, { response: "x" })).rejects.toBeInstanceOf(JudgeInputError);
+    await expect(new CompleteAndGrounded({ model: testJudge(server) }).forward(example, { response: "x" })).rejects.toBeInstanceOf(
+      JudgeInputError,
+    );
   });
 });
 
@@ -170,7 +191,9 @@ describe("cache replay", () => {
       k++;
       return chatJson({ reasoning: `r${k}`, recall: 0.1 * k, precision: 1 - 0.05 * k });
     });
-    const examples = ["a", "b", "c"].map((q) => [Example.from({ question: q, response: `gold ${q}` }), Prediction.from({ response: `answer ${q}` })] as const);
+    const examples = ["a", "b", "c"].map(
+      (q) => [Example.from({ question: q, response: `gold ${q}` }), Prediction.from({ response: `answer ${q}` })] as const,
+    );
     const recorded = new SemanticF1({ model: testJudge(server, { cache: new JudgeCache({ store: new FileCacheStore({ path }) }) }) });
     const first = await Promise.all(examples.map(([e, p]) => recorded.forward(e, p)));
     expect(server.requests).toHaveLength(3);

@@ -1,14 +1,7 @@
 // dsrs LlmJudgeMetric (a real judge behind dsrs's interface) and DiffMetric's Semantic strictness.
 import { DiffMetric, Example, MetricScore, ScorerBuilder } from "@evalkern/metrics/dsrs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_CRITERIA,
-  JudgeCache,
-  JudgeOutputError,
-  LlmJudgeMetric,
-  semanticDiffJudge,
-  semanticDiffMetric,
-} from "../../src/index.js";
+import { DEFAULT_CRITERIA, JudgeCache, JudgeOutputError, LlmJudgeMetric, semanticDiffJudge, semanticDiffMetric } from "../../src/index.js";
 import { testJudge } from "../support/judge.js";
 import { chatJson, startServer, type ScriptedServer } from "../support/server.js";
 
@@ -32,7 +25,10 @@ describe("LlmJudgeMetric", () => {
   });
 
   it("system prompt + criteria as the system message, input and output as the user message → MetricScore", async () => {
-    server.enqueue("chat", chatJson({ reason: "handles the empty list", score: 0.75 }, { usage: { prompt_tokens: 300, completion_tokens: 30 } }));
+    server.enqueue(
+      "chat",
+      chatJson({ reason: "handles the empty list", score: 0.75 }, { usage: { prompt_tokens: 300, completion_tokens: 30 } }),
+    );
     const judge = testJudge(server, { model: "gpt-test", price: { inputPerMTok: 1, outputPerMTok: 2 } });
     const metric = new LlmJudgeMetric({ model: judge });
     const input = Example.from({ goal: "sum a list", expected: "def s(xs): return sum(xs)" });
@@ -75,8 +71,14 @@ describe("LlmJudgeMetric", () => {
 
   it("plugs into the dsrs Scorer as the default truth judge", async () => {
     server.handle("chat", () => chatJson({ reason: "fine", score: 0.5 }));
-    const scorer = new ScorerBuilder().withDefaultTruthMetrics({ judge: new LlmJudgeMetric({ model: testJudge(server) }) }).rollouts(1).build();
-    const card = await scorer.score(() => ({ output: "x = 1" }), [{ id: "t1", goal: "set x", goldFiles: [{ path: "a.py", content: "x = 1" }] }]);
+    const scorer = new ScorerBuilder()
+      .withDefaultTruthMetrics({ judge: new LlmJudgeMetric({ model: testJudge(server) }) })
+      .rollouts(1)
+      .build();
+    const card = await scorer.score(
+      () => ({ output: "x = 1" }),
+      [{ id: "t1", goal: "set x", goldFiles: [{ path: "a.py", content: "x = 1" }] }],
+    );
     expect(card.perMetric.llm_judge).toBe(0.5);
     expect(card.perMetric.diff).toBe(1);
     expect(card.totalCostMsats).toBe(100);
@@ -99,7 +101,10 @@ describe("DiffMetric Semantic strictness", () => {
 
   it("binary scoring; the empty-expected path makes no call (0.5, as every strictness)", async () => {
     server.enqueue("chat", chatJson({ reason: "different", equivalent: false, similarity: 0.4 }));
-    const diff = new DiffMetric({ strictness: "Semantic", semanticJudge: semanticDiffJudge({ model: testJudge(server), scoring: "binary" }) });
+    const diff = new DiffMetric({
+      strictness: "Semantic",
+      semanticJudge: semanticDiffJudge({ model: testJudge(server), scoring: "binary" }),
+    });
     expect((await diff.evaluate({ expected: "a" }, { output: "b" })).value).toBe(0);
     const empty = await diff.evaluate({ expected: "" }, { output: "b" });
     expect(empty.value).toBe(0.5);
@@ -107,7 +112,7 @@ describe("DiffMetric Semantic strictness", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("withStrictness(\"Semantic\") on a DiffMetric that has the judge", async () => {
+  it('withStrictness("Semantic") on a DiffMetric that has the judge', async () => {
     server.enqueue("chat", chatJson({ reason: "r", equivalent: true, similarity: 1 }));
     const diff = new DiffMetric().withSemanticJudge(semanticDiffJudge({ model: testJudge(server) })).withStrictness("Semantic");
     expect((await diff.evaluate({ gold: "x" }, { answer: "y" })).value).toBe(1);

@@ -17,7 +17,7 @@ beforeEach(() => server.reset());
 const BoolVerdict = zodSchema("verdict", z.object({ explanation: z.string(), score: z.boolean() }));
 const Rating = zodSchema("rating", z.object({ explanation: z.string(), score: z.number().int().min(1).max(5) }));
 const MaybeBool = zodSchema("maybe", z.object({ explanation: z.string(), score: z.boolean().nullable() }));
-const TEMPLATE = "Answer: {output}\nExpected: {expected_output}\nReply like {{\"score\": true}}. Keep {this} as is.";
+const TEMPLATE = 'Answer: {output}\nExpected: {expected_output}\nReply like {{"score": true}}. Keep {this} as is.';
 const lastPrompt = (): string => server.requests.at(-1)!.body.messages[0].content;
 
 describe("prompt formatting", () => {
@@ -103,7 +103,10 @@ describe("results and zero values", () => {
     expect(() => makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, { onError: "reraise" })).toThrow(JudgeConfigError);
     server.enqueue("chat", errorReply(401, "no"));
     const seen: unknown[] = [];
-    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, { onError: "reraise", errorCallback: (e) => seen.push(e) });
+    const judge = makeLlmJudgeEvaluator(testJudge(server), TEMPLATE, BoolVerdict, {
+      onError: "reraise",
+      errorCallback: (e) => seen.push(e),
+    });
     const error = await judge("o", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JudgeHttpError);
     expect(seen).toEqual([error]);

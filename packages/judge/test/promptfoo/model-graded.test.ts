@@ -129,7 +129,11 @@ describe("select-best", () => {
     server.enqueue("chat", chatJson({ reason: "funniest", index: 1 }));
     const outputs = ["a dull joke", "a great joke", "no joke"];
     const results = await selectBest({ output: outputs[0], outputs, value: "the funniest", judge: testJudge(server) });
-    expect(results.map((r) => [r.pass, r.score])).toEqual([[false, 0], [true, 1], [false, 0]]);
+    expect(results.map((r) => [r.pass, r.score])).toEqual([
+      [false, 0],
+      [true, 1],
+      [false, 0],
+    ]);
     expect(results[1]!.reason).toBe("Output selected as the best: the funniest");
     expect(results[0]!.reason).toBe("Output not selected: the funniest");
     for (const o of outputs) expect(messages()[0]!.content).toContain(o);

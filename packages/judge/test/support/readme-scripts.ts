@@ -15,17 +15,31 @@ const promptText = (request: RecordedRequest): string => request.body.messages.m
 function turnRagVerdicts(request: RecordedRequest): ScriptedReply {
   const prompt = promptText(request);
   const secondWindow = prompt.includes("top floor") || prompt.includes("Tickets");
-  if (prompt.includes("Claims:")) return chatJson({ verdicts: secondWindow ? [v("yes"), v("no", "The café is on the ground floor.")] : [v("yes")] });
-  if (prompt.includes("retriever returned the")) return chatJson({ verdicts: secondWindow ? [v("yes", "café"), v("no", "tickets")] : [v("yes", "9am")] });
-  if (prompt.includes("Split the expected outcome")) return chatJson({ verdicts: secondWindow ? [v("no", "-"), v("yes", "1st node")] : [v("yes", "1st node"), v("no", "-")] });
+  if (prompt.includes("Claims:"))
+    return chatJson({ verdicts: secondWindow ? [v("yes"), v("no", "The café is on the ground floor.")] : [v("yes")] });
+  if (prompt.includes("retriever returned the"))
+    return chatJson({ verdicts: secondWindow ? [v("yes", "café"), v("no", "tickets")] : [v("yes", "9am")] });
+  if (prompt.includes("Split the expected outcome"))
+    return chatJson({ verdicts: secondWindow ? [v("no", "-"), v("yes", "1st node")] : [v("yes", "1st node"), v("no", "-")] });
   const tickets = prompt.includes("Context:\nTickets");
-  return chatJson({ verdicts: [{ statement: tickets ? "Tickets cost 12 euros." : "A relevant fact.", verdict: tickets ? "no" : "yes", reason: tickets ? "Not asked." : null }] });
+  return chatJson({
+    verdicts: [
+      {
+        statement: tickets ? "Tickets cost 12 euros." : "A relevant fact.",
+        verdict: tickets ? "no" : "yes",
+        reason: tickets ? "Not asked." : null,
+      },
+    ],
+  });
 }
 
 /** The scripted judge replies of each example, keyed by title, then by schema name. */
 export const README_SCRIPTS: Record<string, Script> = {
   "The judge client": {
-    verdict: [() => chatJson({ reason: "Paris is the capital of France.", verdict: "yes" }, { usage: { prompt_tokens: 40, completion_tokens: 12 } })],
+    verdict: [
+      () =>
+        chatJson({ reason: "Paris is the capital of France.", verdict: "yes" }, { usage: { prompt_tokens: 40, completion_tokens: 12 } }),
+    ],
   },
   "DSPy: SemanticF1 and CompleteAndGrounded": {
     decompositional_semantic_recall_precision: Array.from({ length: 2 }, () => ({
@@ -46,17 +60,16 @@ export const README_SCRIPTS: Record<string, Script> = {
       },
     ],
     answer_groundedness: [
-      { reasoning: "r", system_response_claims: "Rayleigh scattering makes the sky blue.", discussion: "Passage 1 supports it.", groundedness: 1 },
+      {
+        reasoning: "r",
+        system_response_claims: "Rayleigh scattering makes the sky blue.",
+        discussion: "Passage 1 supports it.",
+        groundedness: 1,
+      },
     ],
   },
   "evalwire: makeLlmJudgeEvaluator": {
-    correctness: [
-      { explanation: "Paris is expected.", score: true },
-      { explanation: "Lyon is not Paris.", score: false },
-      bad,
-      bad,
-      bad,
-    ],
+    correctness: [{ explanation: "Paris is expected.", score: true }, { explanation: "Lyon is not Paris.", score: false }, bad, bad, bad],
   },
   "dsrs: LlmJudgeMetric and Semantic DiffMetric": {
     judge_verdict: [
@@ -112,8 +125,6 @@ export function readmeModeration(): ScriptedReply {
   return moderation({ flagged: false, scores: { violence: 0.01, harassment: 0.02 } });
 }
 
-
-
 const v = (verdict: string, reason: string | null = null) => ({ verdict, reason });
 
 /** The scripted judge replies of each example, keyed by example title. */
@@ -127,14 +138,22 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
       { verdicts: [v("yes"), v("idk", "The context does not mention ticket prices.")] },
       { verdicts: [v("yes", "'Opening hours: 9am-6pm' gives the answer."), v("no", "'The café serves lunch' is unrelated.")] },
       { verdicts: [v("yes", "1st node: 'Opening hours: 9am-6pm, Tuesday to Sunday'.")] },
-      { verdicts: [{ statement: "Opening hours are 9am-6pm.", ...v("yes") }, { statement: "Open Tuesday to Sunday.", ...v("yes") }] },
+      {
+        verdicts: [
+          { statement: "Opening hours are 9am-6pm.", ...v("yes") },
+          { statement: "Open Tuesday to Sunday.", ...v("yes") },
+        ],
+      },
       { verdicts: [{ statement: "The café serves lunch.", ...v("no", "Lunch is unrelated to opening hours.") }] },
       { verdicts: [v("yes", "Both say 9am."), v("no", "The context says admission is free; the answer says 12 euros.")] },
     ],
     reason: Array.from({ length: 6 }, () => ({ reason: "The score is as it is because of the verdicts." })),
   },
   "Bias, toxicity and PII leakage": {
-    opinions: [{ opinions: ["People who can't read a manual are hopeless."] }, { opinions: ["People who can't read a manual are hopeless."] }],
+    opinions: [
+      { opinions: ["People who can't read a manual are hopeless."] },
+      { opinions: ["People who can't read a manual are hopeless."] },
+    ],
     verdicts: [
       { verdicts: [v("no")] },
       { verdicts: [v("yes", "Dismissive and insulting; say 'The manual covers this step.' instead.")] },
@@ -182,7 +201,9 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
     reason: [{ reason: "The score is 1 because both headings are present and the tone is professional." }],
   },
   "Agents (needs a trace for plan adherence and step efficiency)": {
-    task_outcome: [{ task: "Book a table for two at 8pm tonight.", outcome: "The agent searched twice and booked Chez Nous for two at 20:00." }],
+    task_outcome: [
+      { task: "Book a table for two at 8pm tonight.", outcome: "The agent searched twice and booked Chez Nous for two at 20:00." },
+    ],
     task_completion_verdict: [{ verdict: 1, reason: "The table was booked as asked." }],
     task: [{ task: "Book a table for two at 8pm tonight." }, { task: "Book a table for two at 8pm tonight." }],
     plan: [{ plan: ["Search restaurants", "Book one"] }],
@@ -193,8 +214,18 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
   },
   Conversations: {
     knowledge: [
-      { data: [{ key: "name", value: "Sam" }, { key: "departure city", value: "Lisbon" }] },
-      { data: [{ key: "destination", value: "Rome" }, { key: "needs", value: ["flight", "hotel"] }] },
+      {
+        data: [
+          { key: "name", value: "Sam" },
+          { key: "departure city", value: "Lisbon" },
+        ],
+      },
+      {
+        data: [
+          { key: "destination", value: "Rome" },
+          { key: "needs", value: ["flight", "hotel"] },
+        ],
+      },
     ],
     knowledge_retention_verdict: [v("no"), v("yes", "Asked again for the departure city (Lisbon).")],
     intentions: [{ intentions: ["Book a flight from Lisbon to Rome", "Book a hotel in Rome"] }],
@@ -210,11 +241,21 @@ export const DEEPEVAL_README_SCRIPTS: Record<string, Script> = {
   },
   // Windows are judged concurrently, so the replies are routed by what each prompt shows.
   "Conversational RAG and conversational DAG": {
-    truths: Array.from({ length: 2 }, () => (request: RecordedRequest) =>
-      chatJson({ truths: promptText(request).includes("ground floor") ? ["The café is on the ground floor."] : ["The museum opens at 9am."] }),
+    truths: Array.from(
+      { length: 2 },
+      () => (request: RecordedRequest) =>
+        chatJson({
+          truths: promptText(request).includes("ground floor") ? ["The café is on the ground floor."] : ["The museum opens at 9am."],
+        }),
     ),
-    claims: Array.from({ length: 2 }, () => (request: RecordedRequest) =>
-      chatJson({ claims: promptText(request).includes("top floor") ? ["There is a café.", "The café is on the top floor."] : ["The museum opens at 9am."] }),
+    claims: Array.from(
+      { length: 2 },
+      () => (request: RecordedRequest) =>
+        chatJson({
+          claims: promptText(request).includes("top floor")
+            ? ["There is a café.", "The café is on the top floor."]
+            : ["The museum opens at 9am."],
+        }),
     ),
     verdicts: Array.from({ length: 9 }, () => turnRagVerdicts),
     reason: Array.from({ length: 13 }, () => ({ reason: "The score is as it is because of the verdicts." })),

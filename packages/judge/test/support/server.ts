@@ -305,7 +305,10 @@ export function completion(options: CompletionReplyOptions): ScriptedReply {
 }
 
 /** A `/v1/embeddings` reply with `vectors` as `data[i].embedding` (usage: `prompt_tokens`, default 8). */
-export function embeddings(vectors: readonly (readonly number[])[], options: { readonly promptTokens?: number | null } = {}): ScriptedReply {
+export function embeddings(
+  vectors: readonly (readonly number[])[],
+  options: { readonly promptTokens?: number | null } = {},
+): ScriptedReply {
   const body: Record<string, unknown> = {
     object: "list",
     model: "__request__",
@@ -328,7 +331,10 @@ export function vectorsFor(table: Readonly<Record<string, readonly number[]>>, t
     const texts = typeof input === "string" ? [input] : Array.isArray(input) ? (input as string[]) : [];
     const missing = texts.filter((t) => !(t in table));
     if (missing.length > 0) return errorReply(400, `no scripted vector for ${JSON.stringify(missing[0])}`, { code: "unscripted_text" });
-    return embeddings(texts.map((t) => table[t] as readonly number[]), { promptTokens: texts.length * tokensPerText });
+    return embeddings(
+      texts.map((t) => table[t] as readonly number[]),
+      { promptTokens: texts.length * tokensPerText },
+    );
   };
 }
 
@@ -346,7 +352,9 @@ export function moderation(...results: ModerationInit[]): ScriptedReply {
     id: "modr-test",
     model: "omni-moderation-latest",
     results: results.map((r) => {
-      const flaggedSet = new Set(r.flaggedCategories ?? (r.flagged ? Object.keys(r.scores).filter((k) => (r.scores[k] as number) >= 0.5) : []));
+      const flaggedSet = new Set(
+        r.flaggedCategories ?? (r.flagged ? Object.keys(r.scores).filter((k) => (r.scores[k] as number) >= 0.5) : []),
+      );
       return {
         flagged: r.flagged,
         categories: Object.fromEntries(Object.keys(r.scores).map((k) => [k, flaggedSet.has(k)])),
@@ -385,7 +393,12 @@ export function rateLimited(retryAfterSeconds?: number, options: { readonly ms?:
     if (options.ms) headers["retry-after-ms"] = String(Math.round(retryAfterSeconds * 1000));
     else headers["retry-after"] = String(retryAfterSeconds);
   }
-  return errorReply(429, "Rate limit reached (scripted)", { type: "rate_limit_error", code: options.code ?? "rate_limit_exceeded" }, headers);
+  return errorReply(
+    429,
+    "Rate limit reached (scripted)",
+    { type: "rate_limit_error", code: options.code ?? "rate_limit_exceeded" },
+    headers,
+  );
 }
 
 /** HTTP 429 with code `insufficient_quota` (should not be retried). */

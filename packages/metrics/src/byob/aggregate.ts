@@ -47,7 +47,8 @@ export function aggregateScores(scores: readonly Readonly<Record<string, unknown
   if (scores.length === 0) return {};
   const keys = new Set<string>();
   for (const row of scores) {
-    if (typeof row !== "object" || row === null || Array.isArray(row)) throw new PythonCompatError("AttributeError", "each score row must be a dict");
+    if (typeof row !== "object" || row === null || Array.isArray(row))
+      throw new PythonCompatError("AttributeError", "each score row must be a dict");
     for (const [k, v] of Object.entries(row)) if (numericValue(v) !== undefined) keys.add(k);
   }
   const out: Record<string, AggregatedScore> = {};

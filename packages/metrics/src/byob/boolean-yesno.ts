@@ -30,8 +30,7 @@ export function extractYesNo(response: unknown): "yes" | "no" | null {
       const c = lower.charCodeAt(i);
       if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) {
         if (run.length <= 10) run += lower[i]; // no yes/no word is longer; a longer run only has to stay unequal
-      }
-      else if (run !== "") {
+      } else if (run !== "") {
         runs++;
         if (YES.has(run)) return "yes";
         if (NO.has(run)) return "no";

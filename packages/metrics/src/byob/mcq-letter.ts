@@ -74,7 +74,12 @@ export function targetLetter(target: unknown, metadata: unknown): string {
   }
   const sl = pyLower(s);
   const md = metadata as Record<string, unknown>;
-  for (const [key, letter] of [["a", "A"], ["b", "B"], ["c", "C"], ["d", "D"]] as const) {
+  for (const [key, letter] of [
+    ["a", "A"],
+    ["b", "B"],
+    ["c", "C"],
+    ["d", "D"],
+  ] as const) {
     const v = Object.prototype.hasOwnProperty.call(md, key) ? md[key] : undefined;
     if (typeof v === "string" && pyLower(pyStrip(v)) === sl) return letter;
   }

@@ -51,7 +51,8 @@ export function resolveGoldIndex(target: unknown, choices: readonly unknown[]): 
   if (chars.length === 1) {
     const up = pyUpper(s);
     if (pyIsAlphaStr(up)) {
-      if (Array.from(up).length !== 1) throw new PythonCompatError("TypeError", `ord() expected a character, but string of length ${Array.from(up).length} found`);
+      if (Array.from(up).length !== 1)
+        throw new PythonCompatError("TypeError", `ord() expected a character, but string of length ${Array.from(up).length} found`);
       const idx = up.codePointAt(0)! - 65;
       if (idx >= 0 && idx < n) return idx;
     }
@@ -87,7 +88,8 @@ export const multipleChoiceAcc = pythonName((sample: ScorerInput): { acc: number
   checkSample(sample);
   const zero = { acc: 0.0, acc_norm: 0.0, acc_greedy: 0.0 };
   const metadata = sample.metadata === undefined || sample.metadata === null ? {} : sample.metadata;
-  if (typeof metadata !== "object" || Array.isArray(metadata)) throw new PythonCompatError("AttributeError", `'${pyTypeName(metadata)}' object has no attribute 'get'`);
+  if (typeof metadata !== "object" || Array.isArray(metadata))
+    throw new PythonCompatError("AttributeError", `'${pyTypeName(metadata)}' object has no attribute 'get'`);
   const choicesRaw = payloadList(metadata, "_choices");
   const logprobsRaw = payloadList(metadata, "_choices_logprobs");
   const greedy = payloadList(metadata, "_choices_is_greedy");

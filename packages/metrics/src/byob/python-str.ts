@@ -3,7 +3,7 @@
 // strip, split and lower live in src/python/str.ts, shared with the DeepEval rule metrics.
 import { pythonLowerBatch } from "@evalkern/core-wasm";
 import { PythonCompatError } from "../errors.js";
-import { pyDecimalValue, pyIsDigit, } from "../python/re/unicode.js";
+import { pyDecimalValue, pyIsDigit } from "../python/re/unicode.js";
 import { PyFloat, pyStr, pyTypeName } from "../python/repr.js";
 
 import { pyStrip } from "../python/str.js";

@@ -47,7 +47,8 @@ export function checkScoreDict(name: string, out: unknown): ScoreDict {
   if (Object.getOwnPropertySymbols(out).length > 0) throw new ScorerResultError(name, "metric names must be strings, got a symbol key");
   for (const [key, value] of Object.entries(out)) {
     if (typeof value === "boolean") continue;
-    if (typeof value !== "number") throw new ScorerResultError(name, `value of ${JSON.stringify(key)} must be a boolean or a number, got ${describe(value)}`, key);
+    if (typeof value !== "number")
+      throw new ScorerResultError(name, `value of ${JSON.stringify(key)} must be a boolean or a number, got ${describe(value)}`, key);
     if (!Number.isFinite(value)) throw new ScorerResultError(name, `value of ${JSON.stringify(key)} must be finite, got ${value}`, key);
   }
   return out as ScoreDict;
@@ -88,7 +89,8 @@ export function scorer(fn: (sample: ScorerInput) => unknown): Scorer {
 }
 
 /** Was `fn` made by `scorer()`? (BYOB's `fn._is_scorer`) */
-export const isScorer = (fn: unknown): fn is Scorer => typeof fn === "function" && (fn as unknown as Record<symbol, unknown>)[SCORER] === true;
+export const isScorer = (fn: unknown): fn is Scorer =>
+  typeof fn === "function" && (fn as unknown as Record<symbol, unknown>)[SCORER] === true;
 
 /** Python's `__name__` of a scorer: the JS function name, snake_case for the built-ins. */
 const scorerName = (fn: ScorerFn): string => BUILTIN_NAMES.get(fn) ?? fn.name;

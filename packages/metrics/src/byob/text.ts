@@ -131,4 +131,3 @@ export const chrf = pythonName((sample: ScorerInput): { chrf: number; chrf_pp: n
   for (const f of fs) sumPp += f;
   return { chrf: chrfScore, chrf_pp: (100.0 * sumPp) / fs.length };
 }, "chrf");
-

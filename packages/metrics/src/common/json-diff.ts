@@ -89,7 +89,9 @@ function jsonText(v: unknown, path: string): string {
   try {
     return JSON.stringify(v, sortedKeys);
   } catch (e) {
-    throw new InvalidArgumentError(`JSONDiff compares JSON values: ${path} cannot be written as JSON (${(e as Error).message})`, { argument: path });
+    throw new InvalidArgumentError(`JSONDiff compares JSON values: ${path} cannot be written as JSON (${(e as Error).message})`, {
+      argument: path,
+    });
   }
 }
 

@@ -51,7 +51,10 @@ export function scorerText(value: unknown, argument: string): string {
   } catch {
     // a null-prototype object (no toString/valueOf), or one whose conversion throws: autoevals' template
     // literal would throw a TypeError too; say which argument it was
-    throw new InvalidArgumentError(`${argument} cannot be turned into text (an object without a usable toString)`, { argument, actual: "object" });
+    throw new InvalidArgumentError(`${argument} cannot be turned into text (an object without a usable toString)`, {
+      argument,
+      actual: "object",
+    });
   }
 }
 

@@ -86,8 +86,7 @@ export function scoreOf(value: unknown): number {
  */
 export function feedbackOf(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const feedback =
-    value instanceof Example ? value.get("feedback") : (value as Record<string, unknown>).feedback;
+  const feedback = value instanceof Example ? value.get("feedback") : (value as Record<string, unknown>).feedback;
   return typeof feedback === "string" ? feedback : undefined;
 }
 

@@ -153,9 +153,7 @@ export class MetricValueError extends EvalkernError {
   override readonly code: string = "METRIC_VALUE";
   readonly value: unknown;
   constructor(value: unknown) {
-    super(
-      `metric must return a finite number (as an f32), got ${typeof value === "number" ? String(value) : typeof value}`,
-    );
+    super(`metric must return a finite number (as an f32), got ${typeof value === "number" ? String(value) : typeof value}`);
     this.value = value;
   }
 }
@@ -209,9 +207,7 @@ export async function evaluate<In, Out>(
   }
   let done = 0;
   const report =
-    displayProgress && options.onProgress
-      ? () => options.onProgress!({ label: "Processing", done: ++done, total: count })
-      : undefined;
+    displayProgress && options.onProgress ? () => options.onProgress!({ label: "Processing", done: ++done, total: count }) : undefined;
 
   const predictions = await mapConcurrent(examples, maxConcurrency, (ex) => evaluator.forward(ex), report);
   const failures: EvaluationFailure[] = [];
@@ -277,11 +273,14 @@ export interface FeedbackMetric {
 function checkScore(score: unknown): number {
   const x = typeof score === "number" ? f32(score) : NaN;
   if (!Number.isFinite(x)) {
-    throw new InvalidArgumentError(`score must be a finite number within the f32 range, got ${typeof score === "number" ? score : typeof score}`, {
-      argument: "score",
-      expected: "finite f32",
-      actual: typeof score === "number" ? String(score) : typeof score,
-    });
+    throw new InvalidArgumentError(
+      `score must be a finite number within the f32 range, got ${typeof score === "number" ? score : typeof score}`,
+      {
+        argument: "score",
+        expected: "finite f32",
+        actual: typeof score === "number" ? String(score) : typeof score,
+      },
+    );
   }
   return x;
 }
@@ -409,9 +408,7 @@ export async function multiObjectiveMetric<In, Out>(
  * });
  * await fe.multiObjectiveMetric(ex, pred); // [{ score: 1, feedback: "exact match", metadata: {} }]
  */
-export function defineFeedbackEvaluator<In = Example, Out = Prediction>(
-  spec: FeedbackEvaluatorSpec<In, Out>,
-): FeedbackEvaluator<In, Out> {
+export function defineFeedbackEvaluator<In = Example, Out = Prediction>(spec: FeedbackEvaluatorSpec<In, Out>): FeedbackEvaluator<In, Out> {
   if (typeof spec !== "object" || spec === null || typeof spec.feedbackMetric !== "function") {
     throw new InvalidArgumentError("a feedback evaluator needs a feedbackMetric function", { argument: "evaluator.feedbackMetric" });
   }

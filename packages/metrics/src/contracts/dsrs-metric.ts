@@ -254,9 +254,7 @@ export class MetricSet {
 export type MetricWeights = ReadonlyMap<string, number> | Readonly<Record<string, number>>;
 
 /** Scores by metric name: a `Map` or a plain object, of `MetricScore`s or bare values. */
-export type NamedScores =
-  | ReadonlyMap<string, MetricScore | number>
-  | Readonly<Record<string, MetricScore | number>>;
+export type NamedScores = ReadonlyMap<string, MetricScore | number> | Readonly<Record<string, MetricScore | number>>;
 
 function weightOf(weights: MetricWeights | undefined, name: string): number {
   if (weights === undefined) return 1;

@@ -27,8 +27,10 @@ type Check = readonly [score: number, reason: string];
 
 /** Stop words and agent boilerplate DeepEval drops before comparing outputs (they inflate the overlap). */
 const STOP_WORDS: ReadonlySet<string> = new Set(
-  ("the a an is are was were i will now based on information provided to of in and that this with for it my next step " +
-    "going so do be have has not but as or from at by about above below up its let").split(" "),
+  (
+    "the a an is are was were i will now based on information provided to of in and that this with for it my next step " +
+    "going so do be have has not but as or from at by about above below up its let"
+  ).split(" "),
 );
 
 /** Outputs with fewer meaningful words than this are not compared (an overlap of a few words says nothing). */

@@ -5,13 +5,7 @@ import { checkConversationalTestCaseParams, checkLLMTestCaseParams } from "./che
 import type { ConversationalTestCase } from "./conversational-test-case.js";
 import { InvalidEvaluationError } from "./errors.js";
 import type { LLMTestCase } from "./llm-test-case.js";
-import {
-  MetricCore,
-  type EvaluationBase,
-  type MeasureOptions,
-  type MetricKind,
-  type MetricOptions,
-} from "./metric-core.js";
+import { MetricCore, type EvaluationBase, type MeasureOptions, type MetricKind, type MetricOptions } from "./metric-core.js";
 import type { LLMTestCaseParams, MultiTurnParams } from "./params.js";
 import { describeValue, pyFloatRepr } from "./python-compat.js";
 

@@ -5,13 +5,7 @@ import { ArenaTestCase, assertSharedInputs } from "./arena-test-case.js";
 import { ConversationalTestCase } from "./conversational-test-case.js";
 import { MissingTestCaseParamsError } from "./errors.js";
 import { LLMTestCase } from "./llm-test-case.js";
-import {
-  LLM_TEST_CASE_FIELD,
-  LLMTestCaseParams,
-  MultiTurnParams,
-  isLLMTestCaseParam,
-  isMultiTurnParam,
-} from "./params.js";
+import { LLM_TEST_CASE_FIELD, LLMTestCaseParams, MultiTurnParams, isLLMTestCaseParam, isMultiTurnParam } from "./params.js";
 import { describeValue, englishList } from "./python-compat.js";
 
 /** What the checks need from a metric: its display name, and a place to record the error. */

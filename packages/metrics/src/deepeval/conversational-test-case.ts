@@ -80,8 +80,11 @@ export class Turn {
     this.retrievalContext = toRetrievalContext(owner, "retrievalContext", record.retrievalContext);
     this.toolsCalled = toToolCallList(owner, "toolsCalled", record.toolsCalled);
     this.metadata = optionalRecord(owner, "metadata", aliased(owner, record, "metadata", "additionalMetadata"));
-    ({ mcpToolsCalled: this.mcpToolsCalled, mcpResourcesCalled: this.mcpResourcesCalled, mcpPromptsCalled: this.mcpPromptsCalled } =
-      mcpCalls(owner, record));
+    ({
+      mcpToolsCalled: this.mcpToolsCalled,
+      mcpResourcesCalled: this.mcpResourcesCalled,
+      mcpPromptsCalled: this.mcpPromptsCalled,
+    } = mcpCalls(owner, record));
     Object.freeze(this);
   }
 
@@ -233,9 +236,7 @@ export class ConversationalTestCase {
   }
 
   static isInstance(value: unknown): value is ConversationalTestCase {
-    return (
-      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CONVERSATION_MARKER] === true
-    );
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CONVERSATION_MARKER] === true;
   }
 
   static from(value: ConversationalTestCase | ConversationalTestCaseInit | SnakeCased<ConversationalTestCaseInit>): ConversationalTestCase {

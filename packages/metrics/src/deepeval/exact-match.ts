@@ -117,11 +117,7 @@ export class ExactMatchMetric extends BaseMetric {
     return {
       score: f1,
       reason,
-      verboseSteps: [
-        `Precision: ${pyFormatFixed(precision, 2)}`,
-        `Recall: ${pyFormatFixed(recall, 2)}`,
-        `F1: ${pyFormatFixed(f1, 2)}`,
-      ],
+      verboseSteps: [`Precision: ${pyFormatFixed(precision, 2)}`, `Recall: ${pyFormatFixed(recall, 2)}`, `F1: ${pyFormatFixed(f1, 2)}`],
     };
   }
 }

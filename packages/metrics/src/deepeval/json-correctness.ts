@@ -22,7 +22,8 @@ function compile(schema: unknown): ValidateFunction {
       actual: describeValue(schema),
     });
   }
-  const dialect = isPlainObject(schema) && typeof schema.$schema === "string" && schema.$schema.includes("2020-12") ? "2020-12" : "draft-07";
+  const dialect =
+    isPlainObject(schema) && typeof schema.$schema === "string" && schema.$schema.includes("2020-12") ? "2020-12" : "draft-07";
   const ajv = dialect === "2020-12" ? new Ajv2020({ allErrors: true, strict: false }) : new Ajv({ allErrors: true, strict: false });
   try {
     return ajv.compile(schema as AnySchema);

@@ -168,16 +168,17 @@ export class LLMTestCase {
     this.trace = optionalRecord(owner, "trace", record.trace);
     this.images = images.images;
     this.mcpServers = toMCPServerList(owner, "mcpServers", record.mcpServers);
-    ({ mcpToolsCalled: this.mcpToolsCalled, mcpResourcesCalled: this.mcpResourcesCalled, mcpPromptsCalled: this.mcpPromptsCalled } =
-      mcpCalls(owner, record));
+    ({
+      mcpToolsCalled: this.mcpToolsCalled,
+      mcpResourcesCalled: this.mcpResourcesCalled,
+      mcpPromptsCalled: this.mcpPromptsCalled,
+    } = mcpCalls(owner, record));
     Object.freeze(this);
   }
 
   /** True for an `LLMTestCase` from any copy of this package. */
   static isInstance(value: unknown): value is LLMTestCase {
-    return (
-      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[LLM_TEST_CASE_MARKER] === true
-    );
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[LLM_TEST_CASE_MARKER] === true;
   }
 
   /** An `LLMTestCase` as is, or one built from its fields. */

@@ -249,10 +249,7 @@ export interface MCPCalls {
 export const MCP_CALL_FIELDS = ["mcpToolsCalled", "mcpResourcesCalled", "mcpPromptsCalled"] as const;
 
 /** The validated MCP call lists of a record (absent ones null). */
-export function mcpCalls(
-  owner: string,
-  record: Record<string, unknown>,
-): MCPCalls {
+export function mcpCalls(owner: string, record: Record<string, unknown>): MCPCalls {
   return {
     mcpToolsCalled: toMCPToolCallList(owner, "mcpToolsCalled", record.mcpToolsCalled),
     mcpResourcesCalled: toMCPResourceCallList(owner, "mcpResourcesCalled", record.mcpResourcesCalled),

@@ -67,9 +67,7 @@ const METRIC_MARKER = Symbol.for("evalkern.deepeval.metric");
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
+    (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function"
   );
 }
 
@@ -369,4 +367,3 @@ export abstract class MetricCore<TTestCase, TEvaluation extends EvaluationBase, 
     return clone;
   }
 }
-

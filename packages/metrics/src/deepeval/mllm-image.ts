@@ -138,7 +138,8 @@ export class MLLMImage {
   #loaded: Promise<string> | undefined;
 
   constructor(init: MLLMImageInit) {
-    if (!isPlainObject(init)) throw new InvalidArgumentError("MLLMImage: expected an object such as { url } or { dataBase64, mimeType }", { argument: "init" });
+    if (!isPlainObject(init))
+      throw new InvalidArgumentError("MLLMImage: expected an object such as { url } or { dataBase64, mimeType }", { argument: "init" });
     const url = text(init.url, "url");
     const dataBase64 = text(init.dataBase64, "dataBase64");
     const blob = init.blob ?? null;
@@ -146,7 +147,9 @@ export class MLLMImage {
       throw new InvalidArgumentError("MLLMImage: 'blob' must be a Blob", { argument: "blob" });
     }
     if (url === null && dataBase64 === null && blob === null) {
-      throw new InvalidArgumentError("MLLMImage: give a 'url' (or local path), 'dataBase64' with 'mimeType', or a 'blob'", { argument: "init" });
+      throw new InvalidArgumentError("MLLMImage: give a 'url' (or local path), 'dataBase64' with 'mimeType', or a 'blob'", {
+        argument: "init",
+      });
     }
     const maxBytes = init.maxBytes ?? MAX_IMAGE_BYTES;
     if (typeof maxBytes !== "number" || !Number.isInteger(maxBytes) || maxBytes <= 0) {
@@ -154,7 +157,8 @@ export class MLLMImage {
     }
     this.maxBytes = maxBytes;
     this.id = text(init.id, "id") ?? randomId();
-    if (this.id === "" || this.id.includes("]")) throw new InvalidArgumentError("MLLMImage: 'id' must be non-empty without ']'", { argument: "id" });
+    if (this.id === "" || this.id.includes("]"))
+      throw new InvalidArgumentError("MLLMImage: 'id' must be non-empty without ']'", { argument: "id" });
     this.url = url;
     this.dataBase64 = dataBase64;
     this.blob = blob;
@@ -163,8 +167,10 @@ export class MLLMImage {
       throw new InvalidArgumentError("MLLMImage: 'local' must be a boolean", { argument: "local" });
     }
     this.local = dataBase64 === null && blob === null && url !== null && (init.local ?? !remote);
-    if (this.local && remote) throw new InvalidArgumentError(`MLLMImage: '${url}' is a remote URL, not a local file`, { argument: "local" });
-    const name = text(init.filename, "filename") ?? (url === null ? null : lastPathPart(this.local ? localPath(url) : url.split(/[?#]/)[0] ?? ""));
+    if (this.local && remote)
+      throw new InvalidArgumentError(`MLLMImage: '${url}' is a remote URL, not a local file`, { argument: "local" });
+    const name =
+      text(init.filename, "filename") ?? (url === null ? null : lastPathPart(this.local ? localPath(url) : (url.split(/[?#]/)[0] ?? "")));
     this.filename = name === "" ? null : name;
     this.mimeType = text(init.mimeType, "mimeType") ?? (blob?.type || null) ?? (this.filename ? guessMimeType(this.filename) : null);
     if (dataBase64 !== null && this.mimeType === null) {
@@ -224,7 +230,10 @@ export class MLLMImage {
   /** The object form carried through JSON (a Blob's bytes cannot be: read it into `dataBase64` first). */
   toJSON(): MLLMImageJSON {
     if (this.blob !== null) {
-      throw new ImageUnavailableError(this.filename ?? "(Blob)", "MLLMImage: an image from a Blob has no JSON form; build it from { dataBase64, mimeType } to serialise it");
+      throw new ImageUnavailableError(
+        this.filename ?? "(Blob)",
+        "MLLMImage: an image from a Blob has no JSON form; build it from { dataBase64, mimeType } to serialise it",
+      );
     }
     return {
       id: this.id,

@@ -77,11 +77,7 @@ export class ToolCall {
   /** DeepEval's `ToolCall.__eq__`: same name, input parameters and output. */
   equals(other: unknown): boolean {
     if (!ToolCall.isInstance(other)) return false;
-    return (
-      this.name === other.name &&
-      pyEquals(this.inputParameters, other.inputParameters) &&
-      pyEquals(this.output, other.output)
-    );
+    return this.name === other.name && pyEquals(this.inputParameters, other.inputParameters) && pyEquals(this.output, other.output);
   }
 
   /** A key that is equal for equal calls (DeepEval's `__hash__`, with missing input parameters as `{}`). */

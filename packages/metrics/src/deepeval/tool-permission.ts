@@ -53,10 +53,11 @@ export class ToolPermissionMetric extends BaseMetric {
     const allowed = optionalStringArray("ToolPermissionMetric", "allowedTools", options.allowedTools);
     const denied = optionalStringArray("ToolPermissionMetric", "deniedTools", options.deniedTools);
     if (allowed === null && denied === null) {
-      throw new InvalidArgumentError(
-        "ToolPermissionMetric: give 'allowedTools' (an allowlist), 'deniedTools' (a denylist) or both",
-        { argument: "allowedTools", expected: "an array of tool names", actual: "neither given" },
-      );
+      throw new InvalidArgumentError("ToolPermissionMetric: give 'allowedTools' (an allowlist), 'deniedTools' (a denylist) or both", {
+        argument: "allowedTools",
+        expected: "an array of tool names",
+        actual: "neither given",
+      });
     }
     this.allowedTools = allowed === null ? null : new Set(allowed);
     this.deniedTools = new Set(denied ?? []);

@@ -92,10 +92,7 @@ function checkBatch(predictions: unknown, answers: unknown): void {
     throw new PythonCompatError("ValueError", "predictions and answers must be arrays (one answers_list per prediction)");
   }
   if (predictions.length !== answers.length) {
-    throw new PythonCompatError(
-      "ValueError",
-      `predictions and answers differ in length (${predictions.length} vs ${answers.length})`,
-    );
+    throw new PythonCompatError("ValueError", `predictions and answers differ in length (${predictions.length} vs ${answers.length})`);
   }
   for (let i = 0; i < predictions.length; i++) answerList(predictions[i], answers[i], i);
 }

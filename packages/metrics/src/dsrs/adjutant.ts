@@ -10,9 +10,37 @@ export type AdjutantMetric = (example: FieldSource | undefined, prediction: Fiel
 
 /** The 32 verbs an actionable instruction starts with (lowercased prefix test, no word boundary). */
 export const ACTIONABLE_VERBS: readonly string[] = Object.freeze([
-  "add", "create", "update", "modify", "remove", "delete", "implement", "write", "read", "run", "test",
-  "fix", "change", "refactor", "move", "rename", "install", "configure", "set", "define", "import",
-  "export", "build", "deploy", "check", "verify", "ensure", "understand", "analyze", "find", "search",
+  "add",
+  "create",
+  "update",
+  "modify",
+  "remove",
+  "delete",
+  "implement",
+  "write",
+  "read",
+  "run",
+  "test",
+  "fix",
+  "change",
+  "refactor",
+  "move",
+  "rename",
+  "install",
+  "configure",
+  "set",
+  "define",
+  "import",
+  "export",
+  "build",
+  "deploy",
+  "check",
+  "verify",
+  "ensure",
+  "understand",
+  "analyze",
+  "find",
+  "search",
   "execute",
 ]);
 
@@ -55,8 +83,7 @@ function stringAt(item: unknown, key: string): string {
 /** Non-empty, and every `action` is exactly `read`, `edit` or `bash`. */
 export function hasValidActionTypes(subtasks: readonly unknown[]): boolean {
   return (
-    subtasks.length > 0 &&
-    subtasks.every((item) => isJsonObject(item) && typeof item.action === "string" && VALID_ACTIONS.has(item.action))
+    subtasks.length > 0 && subtasks.every((item) => isJsonObject(item) && typeof item.action === "string" && VALID_ACTIONS.has(item.action))
   );
 }
 

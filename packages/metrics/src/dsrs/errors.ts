@@ -48,7 +48,11 @@ export class TreeSitterNotInstalledError extends GrammarUnavailableError {
   /** What to run: `npm i web-tree-sitter tree-sitter-wasms`. */
   readonly install: string = TREE_SITTER_INSTALL;
   constructor(missing: string, options?: { cause?: unknown }) {
-    super("*", `${missing} is not installed: syntax checks need the optional peer dependencies web-tree-sitter and tree-sitter-wasms. Install them with \`${TREE_SITTER_INSTALL}\``, options);
+    super(
+      "*",
+      `${missing} is not installed: syntax checks need the optional peer dependencies web-tree-sitter and tree-sitter-wasms. Install them with \`${TREE_SITTER_INSTALL}\``,
+      options,
+    );
     this.missing = missing;
   }
 }

@@ -50,7 +50,8 @@ function serdeViolation(text: string): { reason: string; index: number } | undef
       i++;
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
-      if (depth > SERDE_MAX_DEPTH) return { reason: `recursion limit exceeded (more than ${SERDE_MAX_DEPTH} nested arrays/objects)`, index: i };
+      if (depth > SERDE_MAX_DEPTH)
+        return { reason: `recursion limit exceeded (more than ${SERDE_MAX_DEPTH} nested arrays/objects)`, index: i };
       i++;
     } else if (c === 0x5d || c === 0x7d) {
       depth--;

@@ -57,7 +57,10 @@ function expectedOutput(expected: unknown): { found: boolean; value: unknown } {
     return { found: value !== undefined, value };
   }
   if (expected instanceof Map) {
-    return { found: expected.has("expected_output") && expected.get("expected_output") !== undefined, value: expected.get("expected_output") };
+    return {
+      found: expected.has("expected_output") && expected.get("expected_output") !== undefined,
+      value: expected.get("expected_output"),
+    };
   }
   const type = isNone(expected) ? "NoneType" : pyTypeName(expected as PyValue);
   throw new PythonCompatError("AttributeError", `'${type}' object has no attribute 'get'`);
@@ -108,10 +111,7 @@ export function parseExpected(expected: unknown, options: ParseExpectedOptions =
 // ---------------------------------------------------------------------------------------------
 // Python sequence operations on outputs
 
-type Window =
-  | { kind: "items"; items: readonly PyValue[] }
-  | { kind: "str"; chars: string[] }
-  | { kind: "bytes"; bytes: Uint8Array };
+type Window = { kind: "items"; items: readonly PyValue[] } | { kind: "str"; chars: string[] } | { kind: "bytes"; bytes: Uint8Array };
 
 function sliceIndex(k: unknown): number | undefined {
   if (k === null || k === undefined) return undefined;
@@ -310,7 +310,11 @@ export function makeContainsEvaluator(): Evaluator<boolean> {
  */
 export function makeJsonMatchEvaluator(keys: readonly PyValue[] | null = null): Evaluator<number> {
   if (keys !== null && keys !== undefined && !Array.isArray(keys)) {
-    throw new InvalidArgumentError("keys must be an array of keys or null", { argument: "keys", expected: "array or null", actual: typeof keys });
+    throw new InvalidArgumentError("keys must be an array of keys or null", {
+      argument: "keys",
+      expected: "array or null",
+      actual: typeof keys,
+    });
   }
   const fixedKeys = keys === null || keys === undefined ? null : [...keys];
   return named((output: unknown, expected: unknown): number => {
@@ -357,7 +361,10 @@ export function makeJsonMatchEvaluator(keys: readonly PyValue[] | null = null): 
  * makeNumericToleranceEvaluator(1e-6, 0.01)("99.5", { expected_output: "100" }); // true
  */
 export function makeNumericToleranceEvaluator(atol = 1e-6, rtol = 0.0): Evaluator<boolean> {
-  for (const [name, value] of [["atol", atol], ["rtol", rtol]] as const) {
+  for (const [name, value] of [
+    ["atol", atol],
+    ["rtol", rtol],
+  ] as const) {
     if (typeof value !== "number") {
       throw new InvalidArgumentError(`${name} must be a number`, { argument: name, expected: "number", actual: typeof value });
     }

@@ -223,8 +223,17 @@ function isPythonType(type: unknown, data: unknown, exact: unknown): boolean {
 
 const SCHEMA_MAPS = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"];
 const SCHEMA_VALUES = [
-  "additionalItems", "additionalProperties", "contains", "propertyNames", "if", "then", "else", "not",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "additionalItems",
+  "additionalProperties",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "not",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
@@ -262,7 +271,10 @@ function rewrite(schema: unknown, draft7: boolean, depth = 0): unknown {
     } else if (key === "items") {
       put(key, Array.isArray(value) ? value.map((sub) => rewrite(sub, draft7, depth + 1)) : rewrite(value, draft7, depth + 1));
     } else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) {
-      put(key, value.map((sub) => rewrite(sub, draft7, depth + 1)));
+      put(
+        key,
+        value.map((sub) => rewrite(sub, draft7, depth + 1)),
+      );
     } else if (SCHEMA_VALUES.includes(key)) {
       put(key, rewrite(value, draft7, depth + 1));
     } else {
@@ -322,7 +334,13 @@ function addPythonKeywords(ajv: Ajv | Ajv2020, current: () => Run): void {
     errors: false,
     validate: (schema: unknown, data: unknown, _parent?: unknown, cxt?: DataValidationCxt) => {
       const instance = withExact(exactOf(data, cxt, current()), current());
-      const options = Array.isArray(schema) ? schema : typeof schema === "string" ? Array.from(schema) : isPlainObject(schema) ? Object.keys(schema) : undefined;
+      const options = Array.isArray(schema)
+        ? schema
+        : typeof schema === "string"
+          ? Array.from(schema)
+          : isPlainObject(schema)
+            ? Object.keys(schema)
+            : undefined;
       if (options === undefined) throw new PythonCompatError("TypeError", `'enum' must be iterable, got ${typeof schema}`);
       return options.some((option) => jsonEqual(option, instance));
     },

@@ -149,7 +149,11 @@ function checkInput(input: unknown, index: number | undefined): asserts input is
   }
   const { choices, logprobs, isGreedy } = input as MultipleChoiceInput;
   if (!Array.isArray(choices) || choices.length === 0 || choices.some((c) => typeof c !== "string")) {
-    throw new InvalidArgumentError(`choices${at} must be a non-empty array of strings`, { argument: "choices", index, expected: "string[] (length >= 1)" });
+    throw new InvalidArgumentError(`choices${at} must be a non-empty array of strings`, {
+      argument: "choices",
+      index,
+      expected: "string[] (length >= 1)",
+    });
   }
   if (!Array.isArray(logprobs) || logprobs.length !== choices.length || logprobs.some((v) => typeof v !== "number")) {
     throw new InvalidArgumentError(`logprobs${at} must be an array of ${choices.length} numbers (one per choice)`, {
@@ -158,7 +162,10 @@ function checkInput(input: unknown, index: number | undefined): asserts input is
       expected: `number[${choices.length}]`,
     });
   }
-  if (isGreedy !== undefined && (!Array.isArray(isGreedy) || isGreedy.length !== choices.length || isGreedy.some((v) => typeof v !== "boolean"))) {
+  if (
+    isGreedy !== undefined &&
+    (!Array.isArray(isGreedy) || isGreedy.length !== choices.length || isGreedy.some((v) => typeof v !== "boolean"))
+  ) {
     throw new InvalidArgumentError(`isGreedy${at} must be an array of ${choices.length} booleans (one per choice)`, {
       argument: "isGreedy",
       index,

@@ -13,7 +13,11 @@ function requiredElements(type: string, references: readonly string[], options: 
   if (raw === undefined || raw === null || raw === "") return [];
   const v = typeof raw === "object" && !Array.isArray(raw) ? (raw as { requiredElements?: unknown }).requiredElements : raw;
   if (v === undefined) return [];
-  if (typeof v === "string") return v.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (typeof v === "string")
+    return v
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   if (Array.isArray(v)) return v.map(String);
   throw badValue(type, "the required elements must be a comma-separated string, a list, or { requiredElements }");
 }

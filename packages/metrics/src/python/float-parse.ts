@@ -108,8 +108,5 @@ export function pyFloat(value: PyValue): number {
     if (parsed === undefined) invalid(text);
     return parsed;
   }
-  throw new PythonCompatError(
-    "TypeError",
-    `float() argument must be a string or a real number, not '${pyTypeName(value ?? null)}'`,
-  );
+  throw new PythonCompatError("TypeError", `float() argument must be a string or a real number, not '${pyTypeName(value ?? null)}'`);
 }

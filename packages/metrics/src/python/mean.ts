@@ -56,7 +56,8 @@ export function ratioToDouble(numerator: bigint, denominator: bigint, scale = 0)
   }
   let magnitude: number;
   if (e > 971) magnitude = Infinity;
-  else if (e < -1022) magnitude = Number(q) * 2 ** -1022 * 2 ** (e + 1022); // exact: a subnormal multiple of 2^-1074
+  else if (e < -1022)
+    magnitude = Number(q) * 2 ** -1022 * 2 ** (e + 1022); // exact: a subnormal multiple of 2^-1074
   else magnitude = Number(q) * 2 ** e;
   return negative ? -magnitude : magnitude;
 }

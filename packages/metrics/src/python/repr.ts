@@ -57,7 +57,15 @@ export function pyTypeName(v: unknown, numbers: NumberModel = "json"): string {
   if (PyFloat.isInstance(v)) return "float";
   if (typeof v === "string") return "str";
   if (Array.isArray(v)) return "list";
-  if (v instanceof PyTuple || v instanceof PySet || v instanceof PyDict || v instanceof PyBytes || v instanceof PyComplex || v instanceof PyEllipsis) return v.pyType;
+  if (
+    v instanceof PyTuple ||
+    v instanceof PySet ||
+    v instanceof PyDict ||
+    v instanceof PyBytes ||
+    v instanceof PyComplex ||
+    v instanceof PyEllipsis
+  )
+    return v.pyType;
   if (typeof v === "object") return "dict";
   return typeof v;
 }
@@ -215,7 +223,11 @@ function pyStrOrRepr(v: unknown, numbers: NumberModel): string {
   if (Array.isArray(v)) return `[${v.map(item).join(", ")}]`;
   if (v instanceof PyTuple) return v.items.length === 1 ? `(${item(v.items[0])},)` : `(${v.items.map(item).join(", ")})`;
   if (v instanceof PySet) return v.size === 0 ? "set()" : `{${v.items.map(item).join(", ")}}`;
-  if (v instanceof PyDict) return `{${v.entries().map(([k, x]) => `${item(k)}: ${item(x)}`).join(", ")}}`;
+  if (v instanceof PyDict)
+    return `{${v
+      .entries()
+      .map(([k, x]) => `${item(k)}: ${item(x)}`)
+      .join(", ")}}`;
   if (v instanceof PyBytes) return pyBytesRepr(v.bytes);
   if (v instanceof PyComplex) {
     if (v.real === 0 && !Object.is(v.real, -0)) return `${complexPart(v.imag)}j`;

@@ -73,7 +73,8 @@ export function pyRound(x: number, ndigits: number): number {
  * and the double nearest a `digits`-decimal number prints as that number.
  */
 export function pyFormatFixed(x: number, digits: number): string {
-  if (!Number.isInteger(digits) || digits < 0 || digits > 100) throw new PythonCompatError("ValueError", "precision must be an integer from 0 to 100");
+  if (!Number.isInteger(digits) || digits < 0 || digits > 100)
+    throw new PythonCompatError("ValueError", "precision must be an integer from 0 to 100");
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   const text = pyRound(x, digits).toFixed(digits);

@@ -38,4 +38,3 @@ export function pySplit(s: string): string[] {
 
 /** `str.lower()` (full mapping, Final_Sigma; Unicode 14.0 via core-wasm). */
 export const pyLower = (s: string): string => pythonLower(s);
-

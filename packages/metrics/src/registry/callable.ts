@@ -15,7 +15,9 @@ export type RuleFunction = (...args: never[]) => unknown;
 function asNumber(v: unknown, what: string): number {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "number" && Number.isFinite(v)) return v;
-  throw new InvalidArgumentError(`${what} returned ${typeof v === "number" ? String(v) : typeof v}, not a boolean or finite number`, { argument: what });
+  throw new InvalidArgumentError(`${what} returned ${typeof v === "number" ? String(v) : typeof v}, not a boolean or finite number`, {
+    argument: what,
+  });
 }
 
 /** Output keys of a callable spec: its name, or `name.key` per kept record key. */
@@ -44,7 +46,8 @@ export function callableMetric(
       row[at] = asNumber(value, spec.name);
       return;
     }
-    if (typeof value !== "object" || value === null) throw new InvalidArgumentError(`${spec.name} returned ${typeof value}, not a record`, { argument: spec.name });
+    if (typeof value !== "object" || value === null)
+      throw new InvalidArgumentError(`${spec.name} returned ${typeof value}, not a record`, { argument: spec.name });
     keys.forEach((key, c) => {
       row[at + c] = asNumber((value as Record<string, unknown>)[key], `${spec.name}.${key}`);
     });
@@ -71,14 +74,22 @@ export function callableMetric(
         for (let i = 0; i < h.length; i++) take(values[i], out, i * width);
       } else {
         for (let i = 0; i < h.length; i++) {
-          const value = call === "pair" ? f(h[i], r[i], opt, rows?.[i]) : f({ response: h[i], target: r[i]![0], metadata: {}, config: opt });
+          const value =
+            call === "pair" ? f(h[i], r[i], opt, rows?.[i]) : f({ response: h[i], target: r[i]![0], metadata: {}, config: opt });
           take(value, out, i * width);
         }
       }
       return out;
     },
     rowValues: (stats) => stats.slice(),
-    corpusScores: (sums, k, count) => meanColumns(sums, k, width, Array.from({ length: width }, (_, c) => c), count),
+    corpusScores: (sums, k, count) =>
+      meanColumns(
+        sums,
+        k,
+        width,
+        Array.from({ length: width }, (_, c) => c),
+        count,
+      ),
     corpusDetails(sum, count) {
       const d: Record<string, number> = {};
       columns.forEach((c, j) => (d[c] = count > 0 ? sum[j]! / count : 0));

@@ -22,7 +22,6 @@ const CHRF_OPTIONS: OptionSchemas = {
   epsSmoothing: { type: "boolean", default: false, help: "true | false" },
 };
 
-
 export const chrf: LexicalMetric = {
   name: "chrf",
   family: "sacrebleu",

@@ -121,7 +121,13 @@ export interface LexicalMetric {
 }
 
 /** Mean of statistics column `col` over `count` rows, for k rows of sums. */
-export function meanColumns(sums: Float64Array, k: number, width: number, cols: readonly number[], count: number | ArrayLike<number>): Float64Array {
+export function meanColumns(
+  sums: Float64Array,
+  k: number,
+  width: number,
+  cols: readonly number[],
+  count: number | ArrayLike<number>,
+): Float64Array {
   const out = new Float64Array(k * cols.length);
   for (let r = 0; r < k; r++) {
     const n = typeof count === "number" ? count : count[r]!;
@@ -133,7 +139,11 @@ export function meanColumns(sums: Float64Array, k: number, width: number, cols: 
 /** The headline output column: the column named `name`, else `name.headline` / `headline`, else the first. */
 export function headlineColumn(name: string, columns: readonly string[], headline: string | undefined): string {
   const keyOf = (c: string) => (c === name ? "score" : c.startsWith(`${name}.`) ? c.slice(name.length + 1) : c);
-  return columns.find((c) => keyOf(c) === "score") ?? (headline !== undefined ? columns.find((c) => keyOf(c) === headline) : undefined) ?? columns[0]!;
+  return (
+    columns.find((c) => keyOf(c) === "score") ??
+    (headline !== undefined ? columns.find((c) => keyOf(c) === headline) : undefined) ??
+    columns[0]!
+  );
 }
 
 /**
@@ -219,4 +229,3 @@ export function summedStatistics(
     signature: parts.signature,
   };
 }
-

@@ -28,8 +28,15 @@ export class MetricOptionError extends InvalidArgumentError {
   /** The option key at fault. */
   readonly key: string;
   readonly suggestion: string | undefined;
-  constructor(message: string, context: { metric: string; key: string; argument: string; suggestion?: string; expected?: string; actual?: string }) {
-    super(message, { argument: context.argument, ...(context.expected !== undefined ? { expected: context.expected } : {}), ...(context.actual !== undefined ? { actual: context.actual } : {}) });
+  constructor(
+    message: string,
+    context: { metric: string; key: string; argument: string; suggestion?: string; expected?: string; actual?: string },
+  ) {
+    super(message, {
+      argument: context.argument,
+      ...(context.expected !== undefined ? { expected: context.expected } : {}),
+      ...(context.actual !== undefined ? { actual: context.actual } : {}),
+    });
     this.metric = context.metric;
     this.key = context.key;
     this.suggestion = context.suggestion;

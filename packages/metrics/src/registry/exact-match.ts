@@ -19,6 +19,7 @@ export const em: LexicalMetric = {
       metric: "em",
       width: 1,
       statistics: (h, r) => Float64Array.from(EMBatch(h, r)),
-      signature: (nrefs, tool) => `EM|nrefs:${nrefs}|normalize:dspy-normalize_text|multiref:any|agg:mean|version:dspy-3.3.1|${kernelTail(tool)}`,
+      signature: (nrefs, tool) =>
+        `EM|nrefs:${nrefs}|normalize:dspy-normalize_text|multiref:any|agg:mean|version:dspy-3.3.1|${kernelTail(tool)}`,
     }),
 };

@@ -19,7 +19,19 @@ export {
 export { UnknownMetricError, MetricOptionError, MetricNotLoadedError, UnknownOptionError } from "./errors.js";
 export { checkOptions, didYouMean, plainOptions, stableJson, type OptionSchema, type OptionSchemas, type OptionType } from "./options.js";
 export { callableMetric, callableColumns, type RuleFunction } from "./callable.js";
-export { registerMetric, listMetrics, findMetric, getMetric, metricSpec, normalizeMetricSpec, createMetric, ruleForModule, lexicalMetric, loadMetrics, isBuiltinMetric } from "./registry.js";
+export {
+  registerMetric,
+  listMetrics,
+  findMetric,
+  getMetric,
+  metricSpec,
+  normalizeMetricSpec,
+  createMetric,
+  ruleForModule,
+  lexicalMetric,
+  loadMetrics,
+  isBuiltinMetric,
+} from "./registry.js";
 export { pairScore, type PairScore } from "./pair-score.js";
 export { BUILTIN_METRIC_NAMES, type BuiltinMetricName } from "./builtin-names.js";
 export { ruleMetric, RULES_VERSION, type RuleTarget, type RuleEntry } from "./rules.js";

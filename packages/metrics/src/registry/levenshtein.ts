@@ -21,7 +21,7 @@ export const levenshtein: LexicalMetric = {
         // similarity against each reference, best one kept
         const a: string[] = [];
         const b: string[] = [];
-        for (let i = 0; i < h.length; i++) for (const ref of r[i]!) (a.push(h[i]!), b.push(ref));
+        for (let i = 0; i < h.length; i++) for (const ref of r[i]!) a.push(h[i]!), b.push(ref);
         const sims = levenshteinSimilarityBatch(a, b);
         const out = new Float64Array(h.length);
         let k = 0;

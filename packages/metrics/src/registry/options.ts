@@ -84,7 +84,14 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
           const hint = typeof item === "string" ? didYouMean(item, s.values) : undefined;
           throw new MetricOptionError(
             `${metric}: option ${key} must be ${s.type === "string[]" ? "a list of " : ""}${s.values.map((x) => JSON.stringify(x)).join(" | ")}, got ${describeValue(item)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}`,
-            { metric, key, argument: `${where}.${key}`, expected: s.values.join(" | "), actual: describeValue(item), ...(hint ? { suggestion: hint } : {}) },
+            {
+              metric,
+              key,
+              argument: `${where}.${key}`,
+              expected: s.values.join(" | "),
+              actual: describeValue(item),
+              ...(hint ? { suggestion: hint } : {}),
+            },
           );
         }
       }

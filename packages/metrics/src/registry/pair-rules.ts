@@ -9,7 +9,13 @@
  * them for callers (and worker threads) that name the public subpath.
  */
 export { answerExactMatch, answerPassageMatch } from "./groups/dspy.js";
-export { evalwireExactMatch, evalwireContains, evalwireMembership, evalwireJsonMatch, evalwireNumericTolerance } from "./groups/evalwire.js";
+export {
+  evalwireExactMatch,
+  evalwireContains,
+  evalwireMembership,
+  evalwireJsonMatch,
+  evalwireNumericTolerance,
+} from "./groups/evalwire.js";
 export { evalwireRegex } from "./groups/evalwire-regex.js";
 export { numericDiff, jsonDiff } from "./groups/autoevals.js";
 export { autoevalsExactMatch, validJson } from "./groups/autoevals-json.js";

@@ -26,10 +26,22 @@ const targetKey = (module: string, exportName: string, call: string) => `${modul
  * `replace` is set (then an entry of the same canonical name is replaced).
  */
 export function registerMetric(metric: LexicalMetric, options: { replace?: boolean } = {}): void {
-  if (typeof metric !== "object" || metric === null || typeof metric.name !== "string" || metric.name === "" || typeof metric.spec !== "function") {
-    throw new UnknownMetricError("registerMetric: a metric needs a non-empty name and a spec() function", String((metric as { name?: unknown } | null)?.name), undefined, "metric");
+  if (
+    typeof metric !== "object" ||
+    metric === null ||
+    typeof metric.name !== "string" ||
+    metric.name === "" ||
+    typeof metric.spec !== "function"
+  ) {
+    throw new UnknownMetricError(
+      "registerMetric: a metric needs a non-empty name and a spec() function",
+      String((metric as { name?: unknown } | null)?.name),
+      undefined,
+      "metric",
+    );
   }
-  if (metric.name === "module") throw new UnknownMetricError('registerMetric: "module" is reserved for plug-in module specs', metric.name, undefined, "metric");
+  if (metric.name === "module")
+    throw new UnknownMetricError('registerMetric: "module" is reserved for plug-in module specs', metric.name, undefined, "metric");
   const names = [metric.name, ...(metric.aliases ?? [])];
   const existing = byName.get(metric.name);
   if (existing && options.replace && existing.name === metric.name) {
@@ -37,17 +49,39 @@ export function registerMetric(metric: LexicalMetric, options: { replace?: boole
     ordered.splice(ordered.indexOf(existing), 1, metric);
   } else {
     for (const n of names) {
-      if (byName.has(n)) throw new UnknownMetricError(`registerMetric: the name ${JSON.stringify(n)} is taken by ${byName.get(n)!.name}`, n, undefined, "metric");
+      if (byName.has(n))
+        throw new UnknownMetricError(
+          `registerMetric: the name ${JSON.stringify(n)} is taken by ${byName.get(n)!.name}`,
+          n,
+          undefined,
+          "metric",
+        );
     }
     ordered.push(metric);
   }
   for (const n of names) byName.set(n, metric);
   const rule = metric as Partial<RuleEntry>;
-  if (rule.target && typeof rule.loaded === "function") byTarget.set(targetKey(rule.target.module, rule.target.export, rule.target.call), rule as RuleEntry);
+  if (rule.target && typeof rule.loaded === "function")
+    byTarget.set(targetKey(rule.target.module, rule.target.export, rule.target.call), rule as RuleEntry);
 }
 
 const builtins = new Set<LexicalMetric>();
-for (const m of [bleu, chrf, chrfPlusPlus, ter, rouge, rougeSingle("rouge1"), rougeSingle("rouge2"), rougeSingle("rougeL"), rougeSingle("rougeLsum"), f1, hotpotF1, em, levenshtein, ...RULE_METRICS]) {
+for (const m of [
+  bleu,
+  chrf,
+  chrfPlusPlus,
+  ter,
+  rouge,
+  rougeSingle("rouge1"),
+  rougeSingle("rouge2"),
+  rougeSingle("rougeL"),
+  rougeSingle("rougeLsum"),
+  f1,
+  hotpotF1,
+  em,
+  levenshtein,
+  ...RULE_METRICS,
+]) {
   registerMetric(m);
   builtins.add(m);
 }
@@ -75,7 +109,13 @@ export function findMetric(name: string): LexicalMetric | undefined {
 export function getMetric(name: string, argument = "metric"): LexicalMetric {
   const m = typeof name === "string" ? byName.get(name) : undefined;
   if (m) return m;
-  const hint = typeof name === "string" ? didYouMean(name, ordered.map((d) => d.name)) : undefined;
+  const hint =
+    typeof name === "string"
+      ? didYouMean(
+          name,
+          ordered.map((d) => d.name),
+        )
+      : undefined;
   throw new UnknownMetricError(
     `unknown metric ${JSON.stringify(name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ${ordered.map((d) => d.name).join(", ")}`,
     String(name),
@@ -100,11 +140,19 @@ export function metricSpec(name: string, options: unknown = {}, as?: string, whe
  * A normalized spec (defaults filled in, values validated) of a `{ metric, name, options }` spec naming a
  * registry metric: presets resolve to the metric they fix options of; rule metrics to their module spec.
  */
-export function normalizeMetricSpec(spec: { readonly metric: string; readonly name: string; readonly options?: unknown }, where = "options"): MetricSpecJson {
+export function normalizeMetricSpec(
+  spec: { readonly metric: string; readonly name: string; readonly options?: unknown },
+  where = "options",
+): MetricSpecJson {
   const first = metricSpec(spec.metric, spec.options, spec.name, where);
   if (first.metric === "module") return first;
   const base = getMetric(first.metric);
-  if (!base.resolve || !base.create) throw new UnknownMetricError(`metric ${JSON.stringify(first.metric)} has no implementation (a preset must name a metric that has one)`, first.metric, undefined);
+  if (!base.resolve || !base.create)
+    throw new UnknownMetricError(
+      `metric ${JSON.stringify(first.metric)} has no implementation (a preset must name a metric that has one)`,
+      first.metric,
+      undefined,
+    );
   if (base !== findMetric(spec.metric)) checkOptions(base.name, base.options, first.options, where);
   return { metric: first.metric, name: first.name, options: base.resolve(first.options) };
 }
@@ -132,11 +180,23 @@ export async function loadMetrics(names?: readonly string[]): Promise<void> {
 export function createMetric(spec: MetricSpecJson, fn?: RuleFunction): MetricInstance {
   if (spec.metric === "module") {
     const rule = ruleForModule(spec);
-    if (rule) return rule.loaded() ? rule.create(spec) : callableMetric(spec, fn, { metric: rule.name, higherIsBetter: rule.higherIsBetter, ...(rule.headline ? { headline: rule.headline } : {}) });
+    if (rule)
+      return rule.loaded()
+        ? rule.create(spec)
+        : callableMetric(spec, fn, {
+            metric: rule.name,
+            higherIsBetter: rule.higherIsBetter,
+            ...(rule.headline ? { headline: rule.headline } : {}),
+          });
     return callableMetric(spec, fn);
   }
   const def = getMetric(spec.metric);
-  if (!def.create) throw new MetricOptionError(`${def.name}: not a normalized spec (normalize it with normalizeMetricSpec first)`, { metric: def.name, key: "", argument: "metric" });
+  if (!def.create)
+    throw new MetricOptionError(`${def.name}: not a normalized spec (normalize it with normalizeMetricSpec first)`, {
+      metric: def.name,
+      key: "",
+      argument: "metric",
+    });
   return def.create(spec);
 }
 

@@ -6,7 +6,19 @@ import { MetricOptionError } from "./errors.js";
 import { kernelTail } from "./kernel-sig.js";
 import type { OptionSchema } from "./options.js";
 
-const ROUGE_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", "rougeL", "rougeLsum"] as const;
+const ROUGE_TYPES = [
+  "rouge1",
+  "rouge2",
+  "rouge3",
+  "rouge4",
+  "rouge5",
+  "rouge6",
+  "rouge7",
+  "rouge8",
+  "rouge9",
+  "rougeL",
+  "rougeLsum",
+] as const;
 const USE_STEMMER: OptionSchema = { type: "boolean", default: false, help: "true | false (Porter stemmer)" };
 
 function resolveRouge(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -15,7 +27,9 @@ function resolveRouge(options: Readonly<Record<string, unknown>>): Record<string
     throw new MetricOptionError(`rouge: ${message}`, { metric: "rouge", key: "types", argument: "options.types" });
   };
   if (!Array.isArray(types) || types.length === 0) bad("options.types must be a non-empty array");
-  for (const t of types) if (typeof t !== "string" || !(ROUGE_TYPES as readonly string[]).includes(t)) bad(`options.types: unknown ROUGE type ${JSON.stringify(t)}`);
+  for (const t of types)
+    if (typeof t !== "string" || !(ROUGE_TYPES as readonly string[]).includes(t))
+      bad(`options.types: unknown ROUGE type ${JSON.stringify(t)}`);
   if (new Set(types).size !== types.length) bad("options.types has duplicates");
   return { types, useStemmer: options.useStemmer === true };
 }
@@ -63,7 +77,10 @@ export const rouge: LexicalMetric = {
       corpusDetails(sum, count) {
         const d: Record<string, unknown> = {};
         types.forEach((t, i) => {
-          d[t] = count > 0 ? { precision: sum[3 * i]! / count, recall: sum[3 * i + 1]! / count, fmeasure: sum[3 * i + 2]! / count } : { precision: 0, recall: 0, fmeasure: 0 };
+          d[t] =
+            count > 0
+              ? { precision: sum[3 * i]! / count, recall: sum[3 * i + 1]! / count, fmeasure: sum[3 * i + 2]! / count }
+              : { precision: 0, recall: 0, fmeasure: 0 };
         });
         return d;
       },

@@ -9,7 +9,11 @@ function resolveF1(options: Readonly<Record<string, unknown>>): Record<string, u
   const mode = options.mode ?? "dspy";
   const hotpot = options.hotpot ?? false;
   if (hotpot && mode !== "dspy") {
-    throw new MetricOptionError(`f1: options.hotpot applies to mode "dspy" only`, { metric: "f1", key: "hotpot", argument: "options.hotpot" });
+    throw new MetricOptionError(`f1: options.hotpot applies to mode "dspy" only`, {
+      metric: "f1",
+      key: "hotpot",
+      argument: "options.hotpot",
+    });
   }
   return { mode, hotpot };
 }
@@ -33,8 +37,10 @@ export const f1: LexicalMetric = {
       metric: "f1",
       width: 3,
       statistics: (h, r) => tokenF1Batch(h, r, o),
-      details: (sum, count) => (count > 0 ? { f1: sum[0]! / count, precision: sum[1]! / count, recall: sum[2]! / count } : { f1: 0, precision: 0, recall: 0 }),
-      signature: (nrefs, tool) => `TokenF1|nrefs:${nrefs}|mode:${o.mode === "byob" ? "nemo-byob" : "dspy"}|hotpot:${o.hotpot ? "yes" : "no"}|multiref:max|agg:mean|${kernelTail(tool)}`,
+      details: (sum, count) =>
+        count > 0 ? { f1: sum[0]! / count, precision: sum[1]! / count, recall: sum[2]! / count } : { f1: 0, precision: 0, recall: 0 },
+      signature: (nrefs, tool) =>
+        `TokenF1|nrefs:${nrefs}|mode:${o.mode === "byob" ? "nemo-byob" : "dspy"}|hotpot:${o.hotpot ? "yes" : "no"}|multiref:max|agg:mean|${kernelTail(tool)}`,
     });
   },
 };

@@ -73,14 +73,89 @@ function refYesNo(response: string): string | null {
 
 const piece = (xs: string[]): fc.Arbitrary<string> => fc.array(fc.constantFrom(...xs), { maxLength: 30 }).map((a) => a.join(""));
 const GSM_PIECES = [
-  "0", "1", "7", "9", ",", ".", "-", "#", "####", " ", "\n", "\u00a0", "\u2028", "\u001c", "\\boxed{", "}", "{", "\\",
-  "a", "x", "\u0663", "\u0664", "\uff11", "\u{1d7d8}", "\u00b2", "\ud835", "é", "+",
+  "0",
+  "1",
+  "7",
+  "9",
+  ",",
+  ".",
+  "-",
+  "#",
+  "####",
+  " ",
+  "\n",
+  "\u00a0",
+  "\u2028",
+  "\u001c",
+  "\\boxed{",
+  "}",
+  "{",
+  "\\",
+  "a",
+  "x",
+  "\u0663",
+  "\u0664",
+  "\uff11",
+  "\u{1d7d8}",
+  "\u00b2",
+  "\ud835",
+  "é",
+  "+",
 ];
 const MCQ_PIECES = [
-  "A", "b", "C", "j", "J", "k", "I", "a", " ", "  ", "\n", "\u00a0", "(", ")", ".", ":", "-", "answer is", "ANSWER IS ", "option",
-  "Option (", "\\boxed{", "}", "ı", "İ", "é", "日", "_", "1", "\u0301", "x".repeat(60), "\u{1f600}",
+  "A",
+  "b",
+  "C",
+  "j",
+  "J",
+  "k",
+  "I",
+  "a",
+  " ",
+  "  ",
+  "\n",
+  "\u00a0",
+  "(",
+  ")",
+  ".",
+  ":",
+  "-",
+  "answer is",
+  "ANSWER IS ",
+  "option",
+  "Option (",
+  "\\boxed{",
+  "}",
+  "ı",
+  "İ",
+  "é",
+  "日",
+  "_",
+  "1",
+  "\u0301",
+  "x".repeat(60),
+  "\u{1f600}",
 ];
-const YN_PIECES = ["yes", "no", "YES", "Nope", "not", "correct", "x", " ", ",", "1", "İ", "\u212a", "ñ", "Σ", "yesterday", "nah", "ß", "\u{1d400}"];
+const YN_PIECES = [
+  "yes",
+  "no",
+  "YES",
+  "Nope",
+  "not",
+  "correct",
+  "x",
+  " ",
+  ",",
+  "1",
+  "İ",
+  "\u212a",
+  "ñ",
+  "Σ",
+  "yesterday",
+  "nah",
+  "ß",
+  "\u{1d400}",
+];
 
 describe("gsm8k_answer extraction equals the original's regexes", () => {
   test("prediction, gold and _normalize_number on random short texts", () => {
@@ -138,19 +213,49 @@ describe("pathological responses finish in linear time (issue 15.4)", () => {
   const MB = 1_000_000;
 
   test("gsm8k_answer: 10 MB of digits, 2 MB of '1,', 10 MB of '#', '-' and '\\boxed{'", () => {
-    expect(timed(() => gsm8kAnswer({ response: "1".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({ correct: false, parsed: true });
-    expect(timed(() => gsm8kAnswer({ response: "1,".repeat(MB), target: "1".repeat(MB), metadata: {} }))).toEqual({ correct: true, parsed: true });
-    expect(timed(() => gsm8kAnswer({ response: "#".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({ correct: false, parsed: false });
-    expect(timed(() => gsm8kAnswer({ response: "-".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({ correct: false, parsed: false });
-    expect(timed(() => gsm8kAnswer({ response: "\\boxed{1 ".repeat(MB), target: "1", metadata: {} }))).toEqual({ correct: true, parsed: true });
-    expect(timed(() => gsm8kAnswer({ response: "#### " + " ".repeat(5 * MB) + "x 7", target: 7, metadata: {} }))).toEqual({ correct: true, parsed: true });
+    expect(timed(() => gsm8kAnswer({ response: "1".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({
+      correct: false,
+      parsed: true,
+    });
+    expect(timed(() => gsm8kAnswer({ response: "1,".repeat(MB), target: "1".repeat(MB), metadata: {} }))).toEqual({
+      correct: true,
+      parsed: true,
+    });
+    expect(timed(() => gsm8kAnswer({ response: "#".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({
+      correct: false,
+      parsed: false,
+    });
+    expect(timed(() => gsm8kAnswer({ response: "-".repeat(10 * MB), target: "1", metadata: {} }))).toEqual({
+      correct: false,
+      parsed: false,
+    });
+    expect(timed(() => gsm8kAnswer({ response: "\\boxed{1 ".repeat(MB), target: "1", metadata: {} }))).toEqual({
+      correct: true,
+      parsed: true,
+    });
+    expect(timed(() => gsm8kAnswer({ response: "#### " + " ".repeat(5 * MB) + "x 7", target: 7, metadata: {} }))).toEqual({
+      correct: true,
+      parsed: true,
+    });
   });
 
   test("mcq_letter_extract and boolean_yesno: 10 MB responses", () => {
-    expect(timed(() => mcqLetterExtract({ response: "x".repeat(10 * MB), target: "A", metadata: {} }))).toEqual({ correct: false, parsed: false });
-    expect(timed(() => mcqLetterExtract({ response: " ".repeat(5 * MB) + "B" + " ".repeat(5 * MB), target: "B", metadata: {} }))).toEqual({ correct: true, parsed: true });
-    expect(timed(() => booleanYesno({ response: "x ".repeat(5 * MB), target: true, metadata: {} }))).toEqual({ correct: false, parsed: false });
-    expect(timed(() => booleanYesno({ response: "a".repeat(10 * MB) + " yes", target: true, metadata: {} }))).toEqual({ correct: true, parsed: true });
+    expect(timed(() => mcqLetterExtract({ response: "x".repeat(10 * MB), target: "A", metadata: {} }))).toEqual({
+      correct: false,
+      parsed: false,
+    });
+    expect(timed(() => mcqLetterExtract({ response: " ".repeat(5 * MB) + "B" + " ".repeat(5 * MB), target: "B", metadata: {} }))).toEqual({
+      correct: true,
+      parsed: true,
+    });
+    expect(timed(() => booleanYesno({ response: "x ".repeat(5 * MB), target: true, metadata: {} }))).toEqual({
+      correct: false,
+      parsed: false,
+    });
+    expect(timed(() => booleanYesno({ response: "a".repeat(10 * MB) + " yes", target: true, metadata: {} }))).toEqual({
+      correct: true,
+      parsed: true,
+    });
   });
 
   test("a target of many digits: int() past CPython's 4300-digit limit raises ValueError, quickly", () => {

@@ -54,8 +54,16 @@ describe("null-prototype objects behave as the same plain object (a Python dict)
     ["empty", () => Object.create(null), () => ({})],
     ["with keys", () => nullProto({ a: 1, b: "x" }), () => ({ a: 1, b: "x" })],
     ["nested", () => nullProto({ inner: nullProto({ k: [1, nullProto({})] }) }), () => ({ inner: { k: [1, {}] } })],
-    ["retrieval payload", () => nullProto({ retrieved: ["a"], relevant: ["a"], k: 1 }), () => ({ retrieved: ["a"], relevant: ["a"], k: 1 })],
-    ["mc payload", () => nullProto({ _choices: ["a", "b"], _choices_logprobs: [-2, -1] }), () => ({ _choices: ["a", "b"], _choices_logprobs: [-2, -1] })],
+    [
+      "retrieval payload",
+      () => nullProto({ retrieved: ["a"], relevant: ["a"], k: 1 }),
+      () => ({ retrieved: ["a"], relevant: ["a"], k: 1 }),
+    ],
+    [
+      "mc payload",
+      () => nullProto({ _choices: ["a", "b"], _choices_logprobs: [-2, -1] }),
+      () => ({ _choices: ["a", "b"], _choices_logprobs: [-2, -1] }),
+    ],
   ];
   for (const [name, fn] of Object.entries(SCORERS)) {
     test(`${name}`, () => {

@@ -50,7 +50,9 @@ describe("scorer()", () => {
 
   test("rejects zero or three-plus parameters with TypeError, as _validate_scorer_signature", () => {
     expect(pythonError(() => scorer((() => ({})) as unknown as (s: ScorerInput) => unknown))).toBe("TypeError");
-    const legacy = ((response: string, target: string, metadata: object) => ({ r: response, t: target, m: metadata })) as unknown as (s: ScorerInput) => unknown;
+    const legacy = ((response: string, target: string, metadata: object) => ({ r: response, t: target, m: metadata })) as unknown as (
+      s: ScorerInput,
+    ) => unknown;
     expect(pythonError(() => scorer(legacy))).toBe("TypeError");
     expect(pythonError(() => scorer("exact_match" as unknown as (s: ScorerInput) => unknown))).toBe("TypeError");
   });
@@ -122,9 +124,13 @@ describe("scorer inputs", () => {
     expect(pythonError(() => regexMatch({ response: "x", target: ["x"], metadata: {} }))).toBe("TypeError");
     expect(pythonError(() => regexMatch({ response: null, target: "x", metadata: {} }))).toBe("TypeError");
     expect(pythonError(() => retrievalMetrics({ response: "", target: null, metadata: null }))).toBe("AttributeError");
-    expect(pythonError(() => retrievalMetrics({ response: "", target: null, metadata: { retrieved: [[1]], relevant: [[1]] } }))).toBe("TypeError");
+    expect(pythonError(() => retrievalMetrics({ response: "", target: null, metadata: { retrieved: [[1]], relevant: [[1]] } }))).toBe(
+      "TypeError",
+    );
     expect(pythonError(() => mcqLetterExtract({ response: "A", target: "²", metadata: {} }))).toBe("ValueError");
-    expect(pythonError(() => multipleChoiceAcc({ response: "", target: "ß", metadata: { _choices: ["a"], _choices_logprobs: [0] } }))).toBe("TypeError");
+    expect(pythonError(() => multipleChoiceAcc({ response: "", target: "ß", metadata: { _choices: ["a"], _choices_logprobs: [0] } }))).toBe(
+      "TypeError",
+    );
   });
 
   test("an invalid pattern is just a miss in regex_match", () => {

@@ -222,7 +222,9 @@ describe("maxWeightAssignment", () => {
   it("finds the optimal total on random rectangular matrices", () => {
     const matrix = fc
       .tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }))
-      .chain(([r, c]) => fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: c, maxLength: c }), { minLength: r, maxLength: r }));
+      .chain(([r, c]) =>
+        fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: c, maxLength: c }), { minLength: r, maxLength: r }),
+      );
     fc.assert(
       fc.property(matrix, (w) => {
         const a = maxWeightAssignment(w);

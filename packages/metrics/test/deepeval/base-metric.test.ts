@@ -13,13 +13,7 @@ import {
   passes,
   strictScore,
 } from "../../src/deepeval/index.js";
-import {
-  ExclaimMetric,
-  LongestAnswerArena,
-  MetadataScoreMetric,
-  ScriptedJudgeMetric,
-  capturePrinter,
-} from "./fixtures.js";
+import { ExclaimMetric, LongestAnswerArena, MetadataScoreMetric, ScriptedJudgeMetric, capturePrinter } from "./fixtures.js";
 
 const withScore = (score: number | null) => new LLMTestCase({ input: "q", metadata: { score } });
 
@@ -123,9 +117,7 @@ describe("lifecycle", () => {
   it("records the required-parameter message on error before throwing", () => {
     const metric = new MetadataScoreMetric();
     metric.measure(withScore(0.9));
-    expect(() => metric.measure(new LLMTestCase({ input: "q" }))).toThrow(
-      "'metadata' cannot be None for the 'Metadata Score' metric",
-    );
+    expect(() => metric.measure(new LLMTestCase({ input: "q" }))).toThrow("'metadata' cannot be None for the 'Metadata Score' metric");
     expect(metric.error).toBe("'metadata' cannot be None for the 'Metadata Score' metric");
     expect(metric.score).toBeNull();
     expect(metric.reason).toBeNull();
@@ -246,9 +238,7 @@ describe("sync vs async measure", () => {
     const metric = new ScriptedJudgeMetric(() => ({ verdict: 1 }));
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "A." }), { signal: controller.signal }),
-    ).rejects.toThrow();
+    await expect(metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "A." }), { signal: controller.signal })).rejects.toThrow();
     expect(metric.error).not.toBeNull();
     expect(metric.success).toBe(false);
   });
@@ -256,9 +246,7 @@ describe("sync vs async measure", () => {
   it("one instance cannot measure two test cases at once; copy() can", async () => {
     const metric = new ScriptedJudgeMetric(() => ({ verdict: 1, delayMs: 5 }));
     const first = metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "A." }));
-    await expect(metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "B." }))).rejects.toThrow(
-      ConcurrentMeasureError,
-    );
+    await expect(metric.aMeasure(new LLMTestCase({ input: "q", actualOutput: "B." }))).rejects.toThrow(ConcurrentMeasureError);
     const second = metric.copy().aMeasure(new LLMTestCase({ input: "q", actualOutput: "B. C." }));
     expect(await first).toBe(1);
     expect(await second).toBe(1);
@@ -309,12 +297,7 @@ describe("cost and token accounting", () => {
   });
 
   it("an unpriced (user-supplied) judge reports no cost, but counts tokens", async () => {
-    const metric = new ScriptedJudgeMetric(
-      () => ({ verdict: 1, usage: { costUsd: 0.5, inputTokens: 7, outputTokens: 3 } }),
-      {},
-      {},
-      false,
-    );
+    const metric = new ScriptedJudgeMetric(() => ({ verdict: 1, usage: { costUsd: 0.5, inputTokens: 7, outputTokens: 3 } }), {}, {}, false);
     await metric.aMeasure(testCase);
     expect(metric.evaluationCost).toBeNull();
     expect(metric.inputTokens).toBe(24);

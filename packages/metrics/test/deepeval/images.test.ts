@@ -65,7 +65,9 @@ describe("MLLMImage", () => {
     expect(error).toBeInstanceOf(ImageTooLargeError);
     expect((error as ImageTooLargeError).code).toBe("IMAGE_TOO_LARGE");
     expect((error as ImageTooLargeError).sizeBytes).toBe(30 * 1024 * 1024);
-    expect((error as Error).message).toBe(`image ${path} is 30.0 MiB, over the 20.0 MiB limit for images sent to a judge (MLLMImage maxBytes)`);
+    expect((error as Error).message).toBe(
+      `image ${path} is 30.0 MiB, over the 20.0 MiB limit for images sent to a judge (MLLMImage maxBytes)`,
+    );
     // The limit is the image's own: a lower one refuses a small file too.
     const small = join(dir, "small.png");
     writeFileSync(small, PNG);
@@ -113,7 +115,9 @@ describe("images in test cases", () => {
     const image = new MLLMImage({ url: "https://example.com/x.png" });
     const line = JSON.stringify(new LLMTestCase({ input: `Describe ${image}`, actual_output: "A cat." } as never));
     const data = JSON.parse(line) as { input: string; images: Record<string, unknown> };
-    expect(data.images).toEqual({ [image.id]: { id: image.id, url: "https://example.com/x.png", local: false, mimeType: "image/png", filename: "x.png" } });
+    expect(data.images).toEqual({
+      [image.id]: { id: image.id, url: "https://example.com/x.png", local: false, mimeType: "image/png", filename: "x.png" },
+    });
     const back = new LLMTestCase(data as never);
     expect(back.input).toBe(`Describe ${image}`);
     expect(back.images.get(image.id)?.url).toBe("https://example.com/x.png");
@@ -127,7 +131,9 @@ describe("images in test cases", () => {
   });
 
   it("refuses a slug whose image is not known, and a non-image list item", () => {
-    expect(() => new LLMTestCase({ input: "see [DEEPEVAL:IMAGE:nope]" })).toThrow(/names the image \[DEEPEVAL:IMAGE:nope\], which is not known here/);
+    expect(() => new LLMTestCase({ input: "see [DEEPEVAL:IMAGE:nope]" })).toThrow(
+      /names the image \[DEEPEVAL:IMAGE:nope\], which is not known here/,
+    );
     expect(() => new LLMTestCase({ input: ["a", 3 as never] })).toThrow(InvalidArgumentError);
   });
 

@@ -80,7 +80,10 @@ describe("MCP fields on test cases", () => {
   it("a bad entry names its place in the test case", () => {
     const bad = {
       ...fields,
-      mcp_tools_called: [{ name: "forecast", args: { city: "Paris" }, result: toolResult }, { name: "x", args: [] }],
+      mcp_tools_called: [
+        { name: "forecast", args: { city: "Paris" }, result: toolResult },
+        { name: "x", args: [] },
+      ],
     };
     expect(() => new LLMTestCase(bad)).toThrow(/LLMTestCase: 'mcpToolsCalled\[1\]': MCPToolCall: 'args'/);
     const badServer = { input: "q", mcpServers: [{ serverName: "w", transport: "ftp" as never }] };

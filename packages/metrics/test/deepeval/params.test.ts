@@ -50,12 +50,8 @@ describe("checkLLMTestCaseParams", () => {
     expect(two.params).toEqual(["actual_output", "retrieval_context"]);
 
     expect(
-      missing(() =>
-        checkLLMTestCaseParams(testCase, [P.ACTUAL_OUTPUT, P.EXPECTED_OUTPUT, P.CONTEXT, P.TOOLS_CALLED], target()),
-      ).message,
-    ).toBe(
-      "'actual_output', 'expected_output', 'context', and 'tools_called' cannot be None for the 'Answer Relevancy' metric",
-    );
+      missing(() => checkLLMTestCaseParams(testCase, [P.ACTUAL_OUTPUT, P.EXPECTED_OUTPUT, P.CONTEXT, P.TOOLS_CALLED], target())).message,
+    ).toBe("'actual_output', 'expected_output', 'context', and 'tools_called' cannot be None for the 'Answer Relevancy' metric");
   });
 
   it("keeps the order of the required list", () => {
@@ -99,8 +95,7 @@ describe("checkLLMTestCaseParams", () => {
 });
 
 describe("checkConversationalTestCaseParams", () => {
-  const conversation = (extra = {}) =>
-    new ConversationalTestCase({ turns: [{ role: "user", content: "hi" }], ...extra });
+  const conversation = (extra = {}) => new ConversationalTestCase({ turns: [{ role: "user", content: "hi" }], ...extra });
 
   it("checks each listed conversation-level field with its own message, in DeepEval's order", () => {
     const params = [MultiTurnParams.SCENARIO, MultiTurnParams.EXPECTED_OUTCOME, MultiTurnParams.TAGS];
@@ -113,9 +108,7 @@ describe("checkConversationalTestCaseParams", () => {
       "'scenario' in a conversational test case cannot be empty for the 'Answer Relevancy' metric.",
     );
     expect(
-      missing(() =>
-        checkConversationalTestCaseParams(conversation({ expectedOutcome: "x", scenario: "s" }), params, target()),
-      ).params,
+      missing(() => checkConversationalTestCaseParams(conversation({ expectedOutcome: "x", scenario: "s" }), params, target())).params,
     ).toEqual(["tags"]);
     checkConversationalTestCaseParams(conversation({ expectedOutcome: "x", scenario: "s", tags: [] }), params, target());
   });

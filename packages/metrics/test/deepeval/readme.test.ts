@@ -26,24 +26,27 @@ function pairs(): { code: string; expected: string[] }[] {
 }
 
 describe("README-deepeval.md examples", () => {
-  it.each(pairs().map((pair, index) => [index, pair] as const))("example %i runs and prints the documented output", async (_index, { code, expected }) => {
-    const importLine = /import\s*\{([^}]*)\}\s*from\s*"@evalkern\/metrics\/deepeval";\n/;
-    const match = importLine.exec(code);
-    expect(match, "the example imports from @evalkern/metrics/deepeval").not.toBeNull();
-    const names = (match?.[1] ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const body = code.replace(importLine, "");
+  it.each(pairs().map((pair, index) => [index, pair] as const))(
+    "example %i runs and prints the documented output",
+    async (_index, { code, expected }) => {
+      const importLine = /import\s*\{([^}]*)\}\s*from\s*"@evalkern\/metrics\/deepeval";\n/;
+      const match = importLine.exec(code);
+      expect(match, "the example imports from @evalkern/metrics/deepeval").not.toBeNull();
+      const names = (match?.[1] ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const body = code.replace(importLine, "");
 
-    const printed: string[] = [];
-    const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };
-    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
-      ...args: string[]
-    ) => (...values: unknown[]) => Promise<void>;
-    const run = new AsyncFunction("console", ...names, body);
-    await run(fakeConsole, ...names.map((name) => (deepeval as Record<string, unknown>)[name]));
+      const printed: string[] = [];
+      const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };
+      const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+        ...args: string[]
+      ) => (...values: unknown[]) => Promise<void>;
+      const run = new AsyncFunction("console", ...names, body);
+      await run(fakeConsole, ...names.map((name) => (deepeval as Record<string, unknown>)[name]));
 
-    expect(printed).toEqual(expected);
-  });
+      expect(printed).toEqual(expected);
+    },
+  );
 });

@@ -116,7 +116,6 @@ describe("ExactMatchMetric", () => {
     expect(() => new ExactMatchMetric({ computeF1: "yes" as never })).toThrow(InvalidArgumentError);
     expect(() => new ExactMatchMetric("strict" as never)).toThrow(InvalidArgumentError);
   });
-
 });
 
 describe("PatternMatchMetric", () => {
@@ -245,12 +244,24 @@ describe("AgentLoopDetectionMetric", () => {
     expect(metric.reason).toBe("Cycle detected in execution path: agent:bot -> tool:search -> agent:bot.");
     // a direct child with its parent's label is a cycle; siblings with one label are not
     expect(measure(agent([agent([]), { type: "tool", name: "x" }])).scoreBreakdown?.call_graph_cycles).toBe(0);
-    expect(measure(agent([{ type: "tool", name: "x" }, { type: "tool", name: "x" }])).scoreBreakdown?.call_graph_cycles).toBe(1);
+    expect(
+      measure(
+        agent([
+          { type: "tool", name: "x" },
+          { type: "tool", name: "x" },
+        ]),
+      ).scoreBreakdown?.call_graph_cycles,
+    ).toBe(1);
   });
 
   it("identical consecutive LLM outputs: stagnation 0, 0.4 + 0.25 = 0.65", () => {
     const text = words.join(" ");
-    const metric = measure(agent([{ type: "llm", name: "gpt", output: text }, { type: "llm", name: "gpt", output: text.toUpperCase() }]));
+    const metric = measure(
+      agent([
+        { type: "llm", name: "gpt", output: text },
+        { type: "llm", name: "gpt", output: text.toUpperCase() },
+      ]),
+    );
     expect(metric.score).toBe(0.65);
     expect(metric.reason).toBe("Identical reasoning outputs at steps 0 and 1.");
   });
@@ -259,7 +270,12 @@ describe("AgentLoopDetectionMetric", () => {
     // 21 words each: the second swaps the last word, so 20 bigrams each with 19 shared → 19 / 21
     const first = words.slice(0, 21).join(" ");
     const second = [...words.slice(0, 20), "zzzother"].join(" ");
-    const metric = measure(agent([{ type: "llm", name: "a", output: first }, { type: "llm", name: "b", output: second }]));
+    const metric = measure(
+      agent([
+        { type: "llm", name: "a", output: first },
+        { type: "llm", name: "b", output: second },
+      ]),
+    );
     // (0.4 + 0.5 × 0.35 + 0.25) / 1.0 = 0.825
     expect(metric.score).toBe(0.4 + 0.5 * 0.35 + 0.25);
     expect(metric.reason).toBe("High reasoning overlap (0.90) at steps 0 and 1.");
@@ -267,7 +283,12 @@ describe("AgentLoopDetectionMetric", () => {
 
   it("outputs under 20 meaningful words (stop words and short words do not count) are not compared", () => {
     const padded = `${words.slice(0, 19).join(" ")} the and of it an ok`;
-    const metric = measure(agent([{ type: "llm", name: "a", output: padded }, { type: "llm", name: "b", output: padded }]));
+    const metric = measure(
+      agent([
+        { type: "llm", name: "a", output: padded },
+        { type: "llm", name: "b", output: padded },
+      ]),
+    );
     expect(metric.score).toBe(1);
   });
 
@@ -275,9 +296,7 @@ describe("AgentLoopDetectionMetric", () => {
     const loop = agent(Array.from({ length: 6 }, () => search()));
     expect(measure(loop, { checkToolRepetition: false }).score).toBe(1);
     expect(measure(loop, { checkReasoningStagnation: false, checkCallGraphCycles: false }).score).toBe(0);
-    expect(
-      measure(loop, { checkToolRepetition: false, checkReasoningStagnation: false, checkCallGraphCycles: false }).score,
-    ).toBe(1);
+    expect(measure(loop, { checkToolRepetition: false, checkReasoningStagnation: false, checkCallGraphCycles: false }).score).toBe(1);
     expect(measure(agent(Array.from({ length: 4 }, () => search())), { repetitionThreshold: 2 }).score).toBe(0.6);
   });
 

@@ -68,18 +68,12 @@ describe("LLMTestCase", () => {
 
   it("rejects wrong shapes with typed errors naming the field", () => {
     expect(invalid(() => new LLMTestCase({} as never)).argument).toBe("input");
-    expect(invalid(() => new LLMTestCase({ input: 3 } as never)).message).toBe(
-      "LLMTestCase: 'input' must be a string, got number 3",
-    );
+    expect(invalid(() => new LLMTestCase({ input: 3 } as never)).message).toBe("LLMTestCase: 'input' must be a string, got number 3");
     const context = invalid(() => new LLMTestCase({ input: "q", context: ["a", 2] } as never));
     expect(context.argument).toBe("context");
     expect(context.index).toBe(1);
-    expect(invalid(() => new LLMTestCase({ input: "q", context: "a" } as never)).expected).toBe(
-      "an array of strings or null",
-    );
-    expect(invalid(() => new LLMTestCase({ input: "q", retrievalContext: [{ context: "x" }] } as never)).argument).toBe(
-      "retrievalContext",
-    );
+    expect(invalid(() => new LLMTestCase({ input: "q", context: "a" } as never)).expected).toBe("an array of strings or null");
+    expect(invalid(() => new LLMTestCase({ input: "q", retrievalContext: [{ context: "x" }] } as never)).argument).toBe("retrievalContext");
     expect(invalid(() => new LLMTestCase({ input: "q", tokenCost: Number.NaN })).argument).toBe("tokenCost");
     expect(invalid(() => new LLMTestCase({ input: "q", multimodal: "no" } as never)).argument).toBe("multimodal");
     expect(invalid(() => new LLMTestCase({ input: "q", metadata: [] } as never)).argument).toBe("metadata");
@@ -132,9 +126,7 @@ describe("ToolCall", () => {
   it("compares values as Python does: True == 1, None == missing", () => {
     expect(new ToolCall({ name: "a", output: true }).equals(new ToolCall({ name: "a", output: 1 }))).toBe(true);
     expect(new ToolCall({ name: "a", output: null }).equals(new ToolCall({ name: "a" }))).toBe(true);
-    expect(new ToolCall({ name: "a", inputParameters: null }).equals(new ToolCall({ name: "a", inputParameters: {} }))).toBe(
-      false,
-    );
+    expect(new ToolCall({ name: "a", inputParameters: null }).equals(new ToolCall({ name: "a", inputParameters: {} }))).toBe(false);
     expect(pyEquals({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
     expect(pyEquals(Number.NaN, Number.NaN)).toBe(false);
     expect(pyEquals("1", 1)).toBe(false);
@@ -208,14 +200,20 @@ describe("ConversationalTestCase and Turn", () => {
   });
 
   it("rejects empty turns (DeepEval raises TypeError)", () => {
-    expect(invalid(() => new ConversationalTestCase({ turns: [] })).message).toBe(
-      "ConversationalTestCase: 'turns' must not be empty",
-    );
+    expect(invalid(() => new ConversationalTestCase({ turns: [] })).message).toBe("ConversationalTestCase: 'turns' must not be empty");
     expect(invalid(() => new ConversationalTestCase({} as never)).argument).toBe("turns");
   });
 
   it("names the bad turn", () => {
-    const role = invalid(() => new ConversationalTestCase({ turns: [{ role: "user", content: "a" }, { role: "bot", content: "b" }] } as never));
+    const role = invalid(
+      () =>
+        new ConversationalTestCase({
+          turns: [
+            { role: "user", content: "a" },
+            { role: "bot", content: "b" },
+          ],
+        } as never),
+    );
     expect(role.argument).toBe("turns[1].role");
     expect(role.index).toBe(1);
     expect(invalid(() => new ConversationalTestCase({ turns: ["hi"] } as never)).index).toBe(0);
@@ -236,9 +234,7 @@ describe("ArenaTestCase", () => {
   });
 
   it("rejects duplicate names and differing input or expected output, with DeepEval's messages", () => {
-    expect(() => new ArenaTestCase({ contestants: [contestant("a"), contestant("a")] })).toThrow(
-      "All contestant names must be unique.",
-    );
+    expect(() => new ArenaTestCase({ contestants: [contestant("a"), contestant("a")] })).toThrow("All contestant names must be unique.");
     expect(() => new ArenaTestCase({ contestants: [contestant("a"), contestant("b", "other")] })).toThrow(
       "All contestants must have the same 'input'.",
     );

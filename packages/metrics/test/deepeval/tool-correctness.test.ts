@@ -98,10 +98,7 @@ describe("default mode (unordered, recall over expected tools)", () => {
   it("input parameters: the best-weighted unmatched call wins", () => {
     // Expected search{q:x, n:1}; calls search{q:y, n:1} (1/2) and search{q:x, n:1} (1): best 1.
     const expected = [tool("search", { inputParameters: { q: "x", n: 1 } })];
-    const called = [
-      tool("search", { inputParameters: { q: "y", n: 1 } }),
-      tool("search", { inputParameters: { q: "x", n: 1 } }),
-    ];
+    const called = [tool("search", { inputParameters: { q: "y", n: 1 } }), tool("search", { inputParameters: { q: "x", n: 1 } })];
     expect(scoreToolCalling(expected, called, { evaluationParams: ["input_parameters"] }).score).toBe(1);
   });
 
@@ -111,20 +108,17 @@ describe("default mode (unordered, recall over expected tools)", () => {
     expect(metric.score).toBe(0);
     expect(metric.success).toBe(false);
     expect(
-      scoreToolCalling([tool("w", { output: { t: 1 } })], [tool("w", { output: { t: 1.0 } })], { evaluationParams: ["output"] })
-        .score,
+      scoreToolCalling([tool("w", { output: { t: 1 } })], [tool("w", { output: { t: 1.0 } })], { evaluationParams: ["output"] }).score,
     ).toBe(1);
   });
 
   it("the 'missing' list uses full ToolCall equality, whatever the evaluation params", () => {
     // Names match (score 1 without params), so the reason is the success text.
     const expected = [tool("a", { inputParameters: { x: 1 } })];
-    expect(scoreToolCalling(expected, names("a")).reason).toBe(
-      "All expected tools ['a'] were called (order not considered).",
-    );
+    expect(scoreToolCalling(expected, names("a")).reason).toBe("All expected tools ['a'] were called (order not considered).");
     // With params the score drops to 0 and the unequal expected call is listed with its inputs.
     expect(scoreToolCalling(expected, names("a"), { evaluationParams: ["input_parameters"] }).reason).toBe(
-      'Incomplete tool usage: missing tools [ToolCall(\n    name="a",\n    input_parameters={\n        "x": 1\n    }\n)]; expected [\'a\'], called [\'a\']. See more details above.',
+      "Incomplete tool usage: missing tools [ToolCall(\n    name=\"a\",\n    input_parameters={\n        \"x\": 1\n    }\n)]; expected ['a'], called ['a']. See more details above.",
     );
   });
 });
@@ -158,9 +152,7 @@ describe("ordering (weighted LCS)", () => {
       evaluationParams: [ToolCallParams.INPUT_PARAMETERS],
     });
     expect(result.score).toBe(0.75);
-    expect(result.reason).toBe(
-      "Incorrect tool usage: ; expected ['search', 'fetch'], called ['search', 'fetch']. See more details above.",
-    );
+    expect(result.reason).toBe("Incorrect tool usage: ; expected ['search', 'fetch'], called ['search', 'fetch']. See more details above.");
   });
 
   it("correct order scores 1 with DeepEval's text", () => {
@@ -246,7 +238,10 @@ describe("the metric", () => {
   });
 
   it("threshold decides success", async () => {
-    const metric = await measureBoth({ threshold: 0.7, shouldConsiderOrdering: true }, testCase(names("a", "b", "c"), names("b", "a", "c")));
+    const metric = await measureBoth(
+      { threshold: 0.7, shouldConsiderOrdering: true },
+      testCase(names("a", "b", "c"), names("b", "a", "c")),
+    );
     expect(metric.score).toBe(2 / 3);
     expect(metric.success).toBe(false);
   });

@@ -35,7 +35,20 @@ describe("scoreOf / feedbackOf", () => {
   });
 
   it("never yields NaN: anything else is a typed error", () => {
-    for (const bad of [NaN, Infinity, -Infinity, "1", null, undefined, [1], {}, { score: "1" }, { score: NaN }, Prediction.from({}), Promise.resolve(1)]) {
+    for (const bad of [
+      NaN,
+      Infinity,
+      -Infinity,
+      "1",
+      null,
+      undefined,
+      [1],
+      {},
+      { score: "1" },
+      { score: NaN },
+      Prediction.from({}),
+      Promise.resolve(1),
+    ]) {
       expect(() => scoreOf(bad), String(bad)).toThrow(InvalidArgumentError);
     }
   });
@@ -73,7 +86,10 @@ describe("Evaluator (dsrs §1.1)", () => {
     expect(ev.displayProgress).toBe(DEFAULT_DISPLAY_PROGRESS);
     expect(ev.displayProgress).toBe(true);
     expect(ev.specificationVersion).toBe("v1");
-    expect(defineEvaluator({ ...spec, maxConcurrency: 4, displayProgress: false })).toMatchObject({ maxConcurrency: 4, displayProgress: false });
+    expect(defineEvaluator({ ...spec, maxConcurrency: 4, displayProgress: false })).toMatchObject({
+      maxConcurrency: 4,
+      displayProgress: false,
+    });
   });
 
   it("returns the f32 mean, summed in input order", async () => {
@@ -141,7 +157,10 @@ describe("Evaluator (dsrs §1.1)", () => {
   it("reports metric failures: throws, NaN, non-numbers, values beyond f32", async () => {
     const values: unknown[] = [1, NaN, "1", 1e39];
     const result = await evaluate(
-      { forward: (ex: Example) => Prediction.from({ i: ex.get("id") }), metric: (_e: Example, p: Prediction) => values[p.get("i") as number] as number },
+      {
+        forward: (ex: Example) => Prediction.from({ i: ex.get("id") }),
+        metric: (_e: Example, p: Prediction) => values[p.get("i") as number] as number,
+      },
       examples,
     );
     expect(result.ok).toBe(false);
@@ -152,7 +171,15 @@ describe("Evaluator (dsrs §1.1)", () => {
       [3, "metric"],
     ]);
     expect(result.failures.every((f) => f.error instanceof MetricValueError)).toBe(true);
-    const thrown = await evaluate({ ...spec, metric: () => { throw new Error("bad metric"); } }, examples.slice(0, 1));
+    const thrown = await evaluate(
+      {
+        ...spec,
+        metric: () => {
+          throw new Error("bad metric");
+        },
+      },
+      examples.slice(0, 1),
+    );
     expect(!thrown.ok && thrown.failures[0]).toMatchObject({ index: 0, stage: "metric" });
   });
 
@@ -202,9 +229,9 @@ describe("FeedbackEvaluator (dsrs §1.3)", () => {
     expect(await fe.feedbackMetric(ex, pred)).toEqual({ score: 1, feedback: "exact match", metadata: {} });
     expect(await fe.multiObjectiveMetric(ex, pred)).toEqual([{ score: 1, feedback: "exact match", metadata: {} }]);
     // the free function works on a bare spec; plain objects are checked and completed
-    expect(await multiObjectiveMetric({ feedbackMetric: async () => ({ score: 0.5, feedback: "x" }) as FeedbackMetric }, ex, pred)).toEqual([
-      { score: 0.5, feedback: "x", metadata: {} },
-    ]);
+    expect(await multiObjectiveMetric({ feedbackMetric: async () => ({ score: 0.5, feedback: "x" }) as FeedbackMetric }, ex, pred)).toEqual(
+      [{ score: 0.5, feedback: "x", metadata: {} }],
+    );
   });
 
   it("an override replaces the default", async () => {

@@ -149,7 +149,9 @@ describe("subtaskPlanningMetric", () => {
     expect(subtaskPlanningMetric(undefined, { subtasks: "garbage" })).toBe(0);
     expect(subtaskPlanningMetric(undefined, {})).toBe(0);
     expect(subtaskPlanningMetric(undefined, { subtasks: JSON.stringify([sub("read", "my file", "please read")]) })).toBe(0.5);
-    expect(subtaskPlanningMetric(undefined, { subtasks: JSON.stringify([{ action: "read", target: "a.rs", instruction: "Read" }]) })).toBe(0.75);
+    expect(subtaskPlanningMetric(undefined, { subtasks: JSON.stringify([{ action: "read", target: "a.rs", instruction: "Read" }]) })).toBe(
+      0.75,
+    );
   });
 
   it("ignores the example and accepts Predictions", () => {
@@ -207,7 +209,9 @@ describe("combinedMetric (f32, run)", () => {
   });
 
   it("excludes the execution metric and reads one prediction for both parts", () => {
-    expect(combinedMetric(undefined, { subtasks: GOOD_PLAN, result: '{"command": "x"}', reasoning: "r".repeat(30) })).toBe(Math.fround(0.6));
+    expect(combinedMetric(undefined, { subtasks: GOOD_PLAN, result: '{"command": "x"}', reasoning: "r".repeat(30) })).toBe(
+      Math.fround(0.6),
+    );
     const all = { subtasks: GOOD_PLAN, success: true, summary: "A long enough summary.", modified_files: [], confidence: 0.5 };
     expect(combinedMetric(undefined, all)).toBe(1);
     expect(combinedMetric(undefined, {})).toBe(0);

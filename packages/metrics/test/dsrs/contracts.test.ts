@@ -100,7 +100,13 @@ describe("Metric.evaluateBatch", () => {
         return MetricScore.perfect();
       },
     };
-    await expect(evaluateBatch(metric, [[{}, {}], [{}, { fail: true }], [{}, {}]])).rejects.toThrow("broken evaluation");
+    await expect(
+      evaluateBatch(metric, [
+        [{}, {}],
+        [{}, { fail: true }],
+        [{}, {}],
+      ]),
+    ).rejects.toThrow("broken evaluation");
     expect(calls).toBe(2);
   });
 
@@ -117,7 +123,10 @@ describe("Metric.evaluateBatch", () => {
 describe("MetricSet", () => {
   it("routes by tier at insertion and yields proxies then truths, each in insertion order", () => {
     const set = new MetricSet();
-    set.add(constant("t1", "truth", 1, 100)).add(constant("p1", "proxy", 1)).addBoxed(constant("t2", "truth", 1, 7));
+    set
+      .add(constant("t1", "truth", 1, 100))
+      .add(constant("p1", "proxy", 1))
+      .addBoxed(constant("t2", "truth", 1, 7));
     set.add(constant("p2", "proxy", 1, 3));
     expect(set.proxy.map((m) => m.name)).toEqual(["p1", "p2"]);
     expect(set.truth.map((m) => m.name)).toEqual(["t1", "t2"]);

@@ -1,14 +1,7 @@
 // docs/spec/dsrs.md §3.2: DiffMetric (Exact, NormalizedWhitespace, the empty-expected rule, Semantic via a judge).
 import { describe, expect, it } from "vitest";
 import { EvalkernError, InvalidArgumentError } from "../../src/errors.js";
-import {
-  charSetSimilarity,
-  DiffMetric,
-  Example,
-  JudgeRequiredError,
-  MetricScore,
-  normalizeWhitespace,
-} from "../../src/dsrs/index.js";
+import { charSetSimilarity, DiffMetric, Example, JudgeRequiredError, MetricScore, normalizeWhitespace } from "../../src/dsrs/index.js";
 
 describe("DiffMetric defaults", () => {
   it("new(): name diff, NormalizedWhitespace, cost 0, tier truth", () => {
@@ -39,14 +32,14 @@ describe("expected and actual text", () => {
     expect((await exact.evaluate(Example.from({ gold: "x" }), Example.from({ output: "x" }))).value).toBe(1);
   });
 
-  it("falls back to gold only when expected is absent: {expected: 5, gold: \"x\"} gives \"\"", async () => {
+  it('falls back to gold only when expected is absent: {expected: 5, gold: "x"} gives ""', async () => {
     const score = await exact.evaluate({ expected: 5, gold: "x" }, { output: "x" });
     expect(score).toMatchObject({ value: 0.5, details: "No expected output to compare against" });
     const nullExpected = await exact.evaluate({ expected: null, gold: "x" }, { output: "x" });
     expect(nullExpected.value).toBe(0.5);
   });
 
-  it("actual is the first existing of output, result, answer; a non-string gives \"\" with no further fallback", async () => {
+  it('actual is the first existing of output, result, answer; a non-string gives "" with no further fallback', async () => {
     expect((await exact.evaluate({ expected: "r" }, { result: "r", answer: "a" })).value).toBe(1);
     expect((await exact.evaluate({ expected: "a" }, { answer: "a" })).value).toBe(1);
     expect((await exact.evaluate({ expected: "a" }, { output: 7, answer: "a" })).details).toBe("Exact match failed");
@@ -117,7 +110,7 @@ describe("NormalizedWhitespace", () => {
     expect(third.details).toBe("Normalized comparison: 33.3% similar");
   });
 
-  it("different texts can score 1.0 and then keep the details (\"aaab\" vs \"ab\")", async () => {
+  it('different texts can score 1.0 and then keep the details ("aaab" vs "ab")', async () => {
     const score = await metric.evaluate({ expected: "aaab" }, { output: "ab" });
     expect(score).toMatchObject({ value: 1, details: "Normalized comparison: 100.0% similar" });
   });
@@ -160,7 +153,10 @@ describe("Semantic", () => {
     });
     expect(await metric.evaluate({ expected: "two" }, { answer: "2" })).toEqual(MetricScore.new(0.8).withCost(50));
     expect(seen).toEqual([["two", "2"]]);
-    const custom = new DiffMetric({ strictness: "Semantic", semanticJudge: async () => MetricScore.new(0.3).withConfidence(0.6).withCost(7) });
+    const custom = new DiffMetric({
+      strictness: "Semantic",
+      semanticJudge: async () => MetricScore.new(0.3).withConfidence(0.6).withCost(7),
+    });
     expect(await custom.evaluate({ expected: "a" }, { output: "b" })).toMatchObject({ value: 0.3, confidence: 0.6, costMsats: 7 });
   });
 

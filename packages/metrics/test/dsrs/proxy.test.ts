@@ -97,7 +97,7 @@ describe("FormatMetric (§2.1)", () => {
     expectPerfect(await metric.evaluate(NO_INPUT, { data: '{"key": "value"}' }));
     expectFail(await metric.evaluate(NO_INPUT, { data: "{invalid json}" }), "Field 'data' contains invalid JSON");
     expectFail(await metric.evaluate(NO_INPUT, { list: "[1, 2,]" }), "Field 'list' contains invalid JSON");
-    expectPerfect(await metric.evaluate(NO_INPUT, { data: '  \n[1, 2] ' }));
+    expectPerfect(await metric.evaluate(NO_INPUT, { data: "  \n[1, 2] " }));
   });
 
   it("checks only strings starting with { or [ after trimming, and never non-strings", async () => {
@@ -175,7 +175,7 @@ describe("KeywordMetric (§2.2)", () => {
     expect(metric.forbidden).toEqual(["d"]);
   });
 
-  it("with a field: that field only (missing or non-string → \"\")", async () => {
+  it('with a field: that field only (missing or non-string → "")', async () => {
     const metric = new KeywordMetric({ required: ["needle"] }).inField("body");
     expectPerfect(await metric.evaluate(NO_INPUT, { body: "a NEEDLE", title: "" }));
     expect((await metric.evaluate(NO_INPUT, { title: "needle" })).value).toBe(0);
@@ -271,7 +271,7 @@ describe("SyntaxMetric without a language: dsrs's scan (§2.4)", () => {
   });
 
   it("ignores brackets inside strings of all three quote kinds", async () => {
-    expectPerfect(await scan('x = ")" + \'(\' + `[`'));
+    expectPerfect(await scan("x = \")\" + '(' + `[`"));
   });
 
   it("looks one character back only: an escaped backslash before the quote leaves the string open (run)", async () => {

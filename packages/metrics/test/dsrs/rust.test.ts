@@ -98,7 +98,7 @@ describe("{:.1} with ties to even (run)", () => {
 });
 
 describe("Debug of string and char lists (run)", () => {
-  it("quotes and joins with \", \"", () => {
+  it('quotes and joins with ", "', () => {
     expect(debugStringList(["two", "four"])).toBe('["two", "four"]');
     expect(debugStringList([])).toBe("[]");
   });

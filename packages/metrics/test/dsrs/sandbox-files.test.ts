@@ -8,7 +8,13 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_INHERITED_ENV, SandboxMetric, TestPassMetric, WorkingDirectoryNotFoundError, type CommandRequest } from "../../src/dsrs/index.js";
+import {
+  DEFAULT_INHERITED_ENV,
+  SandboxMetric,
+  TestPassMetric,
+  WorkingDirectoryNotFoundError,
+  type CommandRequest,
+} from "../../src/dsrs/index.js";
 import { runCommand } from "../../src/dsrs/process/node-runner.js";
 
 const IS_LINUX = process.platform === "linux";
@@ -18,7 +24,11 @@ afterAll(() => rmSync(host, { recursive: true, force: true }));
 /** Whether bwrap can make its namespaces on this machine (checked here independently of the runner). */
 function bwrapWorks(): boolean {
   if (!IS_LINUX || !existsSync("/usr/bin/bwrap")) return false;
-  const r = spawnSync("/usr/bin/bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--dev", "/dev", "--", "/bin/sh", "-c", "exit 0"], { stdio: "ignore" });
+  const r = spawnSync(
+    "/usr/bin/bwrap",
+    ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--dev", "/dev", "--", "/bin/sh", "-c", "exit 0"],
+    { stdio: "ignore" },
+  );
   return r.status === 0;
 }
 
@@ -40,7 +50,12 @@ console.log(out.join("\\n"));
 `;
 
 function outcomes(stdout: string): Record<string, string> {
-  return Object.fromEntries(stdout.trim().split("\n").map((line) => line.split(" ") as [string, string]));
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" ") as [string, string]),
+  );
 }
 
 describe.runIf(IS_LINUX)("files of a scratch run", () => {
@@ -53,7 +68,13 @@ describe.runIf(IS_LINUX)("files of a scratch run", () => {
   const confined = bwrapWorks();
 
   it(`${confined ? "bubblewrap confines" : "without a working bwrap, the run reports"} the command's files (scratch, no network)`, async () => {
-    const metric = new SandboxMetric({ commands: [[process.execPath, "-e", PROBE, secret, escape]], cwd: project, scratch: true, limits: { network: false }, timeoutMs: 60_000 });
+    const metric = new SandboxMetric({
+      commands: [[process.execPath, "-e", PROBE, secret, escape]],
+      cwd: project,
+      scratch: true,
+      limits: { network: false },
+      timeoutMs: 60_000,
+    });
     const { score, runs } = await metric.run({}, {});
     const run = runs[0]!;
     expect(run.stderr).toBe("");
@@ -81,15 +102,26 @@ describe.runIf(IS_LINUX)("files of a scratch run", () => {
 
   it.runIf(confined)("readOnlyPaths adds host paths the command may read but not write; /bin/sh and python run", async () => {
     const script = `cat ${JSON.stringify(secret)}; echo; echo x > ${JSON.stringify(join(host, "written.txt"))} 2>/dev/null || echo refused; cat /etc/hostname 2>/dev/null || echo no-hostname`;
-    const sh = await new TestPassMetric({ command: ["/bin/sh", "-c", script], scratch: true, readOnlyPaths: [host], timeoutMs: 60_000 }).run({}, {});
+    const sh = await new TestPassMetric({
+      command: ["/bin/sh", "-c", script],
+      scratch: true,
+      readOnlyPaths: [host],
+      timeoutMs: 60_000,
+    }).run({}, {});
     expect(sh.runs[0]!.stdout.trim().split("\n")).toEqual(["host secret", "refused", "no-hostname"]);
     expect(existsSync(join(host, "written.txt"))).toBe(false);
     if (existsSync("/usr/bin/python3")) {
-      const py = await new TestPassMetric({ command: ["/usr/bin/python3", "-c", "import json; print(json.dumps([1]))"], scratch: true, timeoutMs: 60_000 }).run({}, {});
+      const py = await new TestPassMetric({
+        command: ["/usr/bin/python3", "-c", "import json; print(json.dumps([1]))"],
+        scratch: true,
+        timeoutMs: 60_000,
+      }).run({}, {});
       expect(py.runs[0]!.stdout.trim()).toBe("[1]");
       expect(py.runs[0]!.enforced?.files).toBe("bubblewrap");
     }
-    await expect(runCommand({ ...request(["true"]), scratch: true, readOnlyPaths: [join(host, "nope")] })).rejects.toThrow(/readOnlyPaths\[0\].*does not exist/);
+    await expect(runCommand({ ...request(["true"]), scratch: true, readOnlyPaths: [join(host, "nope")] })).rejects.toThrow(
+      /readOnlyPaths\[0\].*does not exist/,
+    );
   });
 
   it("where bwrap cannot make namespaces (no user namespaces), the run goes on unconfined and says so", async () => {
@@ -129,10 +161,14 @@ describe("a working directory that does not exist", () => {
     expect((error as Error).message).toBe(`the working directory ${JSON.stringify(missing)} does not exist`);
     // the same through the metrics, with or without scratch (a scratch copy of a missing folder)
     for (const scratch of [false, true]) {
-      await expect(new SandboxMetric({ commands: [["true"]], cwd: missing, scratch }).evaluate({}, {})).rejects.toMatchObject({ path: missing });
+      await expect(new SandboxMetric({ commands: [["true"]], cwd: missing, scratch }).evaluate({}, {})).rejects.toMatchObject({
+        path: missing,
+      });
     }
     const file = join(host, "a-file");
     writeFileSync(file, "");
-    await expect(new TestPassMetric({ command: ["true"], cwd: file }).evaluate({}, {})).rejects.toThrow(`the working directory ${JSON.stringify(file)} is not a directory`);
+    await expect(new TestPassMetric({ command: ["true"], cwd: file }).evaluate({}, {})).rejects.toThrow(
+      `the working directory ${JSON.stringify(file)} is not a directory`,
+    );
   });
 });

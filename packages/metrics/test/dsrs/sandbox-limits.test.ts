@@ -81,17 +81,27 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     expect(spin.signal === "SIGXCPU" || spin.signal === "SIGKILL").toBe(true);
 
     const files = await runCommand(
-      request(node("const fs = require('fs'); const fds = []; try { for (let i = 0; i < 200; i++) fds.push(fs.openSync(process.execPath, 'r')); console.log('opened all'); } catch (e) { console.log(e.code); }"), {
-        limits: { openFiles: 64 },
-      }),
+      request(
+        node(
+          "const fs = require('fs'); const fds = []; try { for (let i = 0; i < 200; i++) fds.push(fs.openSync(process.execPath, 'r')); console.log('opened all'); } catch (e) { console.log(e.code); }",
+        ),
+        {
+          limits: { openFiles: 64 },
+        },
+      ),
     );
     expect(files.enforced?.openFiles).toBe("rlimit");
     expect(files.stdout.trim()).toBe("EMFILE");
 
     const net = await runCommand(
-      request(node("require('net').connect(9, '127.0.0.1').on('error', (e) => { console.log(e.code); }).on('connect', () => console.log('connected'))"), {
-        limits: { network: false },
-      }),
+      request(
+        node(
+          "require('net').connect(9, '127.0.0.1').on('error', (e) => { console.log(e.code); }).on('connect', () => console.log('connected'))",
+        ),
+        {
+          limits: { network: false },
+        },
+      ),
     );
     if (net.enforced?.network === "none") expect(["ENETUNREACH", "EADDRNOTAVAIL"]).toContain(net.stdout.trim());
     else expect(net.notEnforced).toContain("network");
@@ -105,10 +115,15 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     mkdirSync(project);
     writeFileSync(join(project, "input.txt"), "hello");
     const run = await runCommand(
-      request(node("const fs = require('fs'); console.log(fs.readFileSync('input.txt', 'utf8')); fs.writeFileSync('input.txt', 'changed'); console.log(process.cwd())"), {
-        cwd: project,
-        scratch: true,
-      }),
+      request(
+        node(
+          "const fs = require('fs'); console.log(fs.readFileSync('input.txt', 'utf8')); fs.writeFileSync('input.txt', 'changed'); console.log(process.cwd())",
+        ),
+        {
+          cwd: project,
+          scratch: true,
+        },
+      ),
     );
     const [text, where] = run.stdout.trim().split("\n");
     expect(text).toBe("hello");

@@ -61,7 +61,14 @@ async function diesWithin(pid: number, ms = 10_000): Promise<boolean> {
 describe("defaults and options (dsrs shape)", () => {
   it("SandboxMetric: name sandbox, cargo test, Medium (120 s), cost 500, tier truth", () => {
     const metric = new SandboxMetric();
-    expect(metric).toMatchObject({ name: "sandbox", commands: [["cargo", "test"]], profile: "Medium", timeoutMs: 120_000, costEstimate: 500, tier: "truth" });
+    expect(metric).toMatchObject({
+      name: "sandbox",
+      commands: [["cargo", "test"]],
+      profile: "Medium",
+      timeoutMs: 120_000,
+      costEstimate: 500,
+      tier: "truth",
+    });
     expect(metric.withProfile("Small").timeoutMs).toBe(60_000);
     expect(metric.withProfile("Large").timeoutMs).toBe(300_000);
     expect(metric.withCost(7).costEstimate).toBe(7);
@@ -163,7 +170,9 @@ describe("SandboxMetric against real processes", () => {
   it("a program that cannot start is a failed run, not an exception", async () => {
     const score = await new SandboxMetric({ commands: [["evalkern-no-such-program-xyz", "--x"]] }).evaluate(NO_INPUT, NO_OUTPUT);
     expect(score).toMatchObject({ value: 0, confidence: 0.8 });
-    expect(score.details).toMatch(/^Failed commands: evalkern-no-such-program-xyz --x \(error: spawn evalkern-no-such-program-xyz ENOENT\)$/);
+    expect(score.details).toMatch(
+      /^Failed commands: evalkern-no-such-program-xyz --x \(error: spawn evalkern-no-such-program-xyz ENOENT\)$/,
+    );
   });
 
   it("times out: ends within the timeout plus a small margin, reports it, and kills the process", async () => {
@@ -199,10 +208,11 @@ describe("SandboxMetric against real processes", () => {
 
   it("runs in the working directory", async () => {
     const dir = mkdtempSync(join(scratch, "cwd-"));
-    const score = await new TestPassMetric({ command: node("console.log(process.cwd()); process.exit(9)"), cwd: dir, timeoutMs: 20_000 }).evaluate(
-      NO_INPUT,
-      NO_OUTPUT,
-    );
+    const score = await new TestPassMetric({
+      command: node("console.log(process.cwd()); process.exit(9)"),
+      cwd: dir,
+      timeoutMs: 20_000,
+    }).evaluate(NO_INPUT, NO_OUTPUT);
     expect(score.details).toBe(`Tests failed (exit 9): ${realpathSync(dir)}`);
   });
 
@@ -214,7 +224,9 @@ describe("SandboxMetric against real processes", () => {
 
   it("pipes an output field to stdin when asked", async () => {
     const metric = new TestPassMetric({
-      command: node("let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { console.log('got:' + s); process.exit(s === 'print(1)' ? 0 : 4); })"),
+      command: node(
+        "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { console.log('got:' + s); process.exit(s === 'print(1)' ? 0 : 4); })",
+      ),
       stdinField: "code",
       timeoutMs: 20_000,
     });
@@ -275,15 +287,18 @@ describe("TestPassMetric details", () => {
   });
 
   it("fail: confidence 0.9, the stderr tail preferred over stdout", async () => {
-    const score = await new TestPassMetric({ command: node("console.log('stdout text'); console.error('1 test failed'); process.exit(1)"), timeoutMs: 20_000 }).evaluate(
-      NO_INPUT,
-      NO_OUTPUT,
-    );
+    const score = await new TestPassMetric({
+      command: node("console.log('stdout text'); console.error('1 test failed'); process.exit(1)"),
+      timeoutMs: 20_000,
+    }).evaluate(NO_INPUT, NO_OUTPUT);
     expect(score).toMatchObject({ value: 0, confidence: 0.9, costMsats: 500, details: "Tests failed (exit 1): 1 test failed" });
   });
 
   it("uses stdout when stderr is empty, and No output when both are", async () => {
-    const stdout = await new TestPassMetric({ command: node("console.log('only stdout'); process.exit(2)"), timeoutMs: 20_000 }).evaluate(NO_INPUT, NO_OUTPUT);
+    const stdout = await new TestPassMetric({ command: node("console.log('only stdout'); process.exit(2)"), timeoutMs: 20_000 }).evaluate(
+      NO_INPUT,
+      NO_OUTPUT,
+    );
     expect(stdout.details).toBe("Tests failed (exit 2): only stdout");
     const silent = await new TestPassMetric({ command: node("process.exit(2)"), timeoutMs: 20_000 }).evaluate(NO_INPUT, NO_OUTPUT);
     expect(silent.details).toBe("Tests failed (exit 2): No output");
@@ -300,10 +315,10 @@ describe("TestPassMetric details", () => {
 
   it("a timeout ends in time with its own status", async () => {
     const started = performance.now();
-    const score = await new TestPassMetric({ command: node("console.log('starting'); setInterval(() => {}, 1000)"), timeoutMs: 5_000 }).evaluate(
-      NO_INPUT,
-      NO_OUTPUT,
-    );
+    const score = await new TestPassMetric({
+      command: node("console.log('starting'); setInterval(() => {}, 1000)"),
+      timeoutMs: 5_000,
+    }).evaluate(NO_INPUT, NO_OUTPUT);
     // 5 s: long enough for a Node child to start and print on a busy machine, so its output is in the status
     expect(performance.now() - started).toBeLessThan(5_000 + 10_000);
     expect(score).toMatchObject({ value: 0, confidence: 0.9, details: "Tests failed (timed out after 5000ms): starting" });
@@ -386,19 +401,21 @@ describe("the Node runner", () => {
 });
 
 describe("custom runners (runtime-neutral injection)", () => {
-  const fake = (run: Partial<CommandRun>): CommandRunner => async (req) => ({
-    argv: req.argv,
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    durationMs: 100,
-    stdout: "",
-    stderr: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    truncated: false,
-    ...run,
-  });
+  const fake =
+    (run: Partial<CommandRun>): CommandRunner =>
+    async (req) => ({
+      argv: req.argv,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      durationMs: 100,
+      stdout: "",
+      stderr: "",
+      stdoutBytes: 0,
+      stderrBytes: 0,
+      truncated: false,
+      ...run,
+    });
 
   it("scores whatever the runner reports, with dsrs's texts", async () => {
     const ok = await new SandboxMetric({ runner: fake({}) }).evaluate(NO_INPUT, NO_OUTPUT);
@@ -415,10 +432,15 @@ describe("custom runners (runtime-neutral injection)", () => {
       seen.push(req);
       return fake({})(req);
     };
-    await new TestPassMetric({ command: ["make", "check"], cwd: "/w", env: { A: "1" }, inheritEnv: ["PATH"], timeoutMs: 1234, maxOutputBytes: 99, runner }).evaluate(
-      NO_INPUT,
-      NO_OUTPUT,
-    );
+    await new TestPassMetric({
+      command: ["make", "check"],
+      cwd: "/w",
+      env: { A: "1" },
+      inheritEnv: ["PATH"],
+      timeoutMs: 1234,
+      maxOutputBytes: 99,
+      runner,
+    }).evaluate(NO_INPUT, NO_OUTPUT);
     expect(seen[0]).toMatchObject({ argv: ["make", "check"], cwd: "/w", env: { A: "1" }, inheritEnv: ["PATH"], maxOutputBytes: 99 });
     expect(seen[0]?.timeoutMs).toBeLessThanOrEqual(1234);
   });

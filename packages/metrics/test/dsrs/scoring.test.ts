@@ -103,7 +103,9 @@ function probe(
 }
 
 const task = (id: string, extra: Partial<EvalTask> = {}): EvalTask => ({ id, goal: `goal ${id}`, ...extra });
-const answer = (text = "an answer") => () => ({ answer: text });
+const answer =
+  (text = "an answer") =>
+  () => ({ answer: text });
 
 describe("ScoringConfig (§4.2)", () => {
   it("has dsrs's defaults", () => {
@@ -258,7 +260,13 @@ describe("Scorer flow (§4.5)", () => {
     await new Scorer({ rollouts: 1, proxyThreshold: 0.5, metrics: [probe("p", "proxy", 0.5), truth] }).score(answer(), [task("a")]);
     expect(truth.calls).toHaveLength(1);
     const strict = probe("truth", "truth", 1);
-    await new ScorerBuilder().rollouts(1).proxyThreshold(1.5).metric(probe("p", "proxy", 1)).metric(strict).build().score(answer(), [task("a")]);
+    await new ScorerBuilder()
+      .rollouts(1)
+      .proxyThreshold(1.5)
+      .metric(probe("p", "proxy", 1))
+      .metric(strict)
+      .build()
+      .score(answer(), [task("a")]);
     expect(strict.calls).toHaveLength(0);
   });
 
@@ -283,14 +291,11 @@ describe("Scorer flow (§4.5)", () => {
     const proxy = probe("p", "proxy", (output) => ((output as Example).get("answer") === "good" ? 1 : 0));
     const scorer = new Scorer({ rollouts: 3, aggregation: "mean", metrics: [proxy] });
     const failure = new Error("model down");
-    const card = await scorer.score(
-      () => {
-        call++;
-        if (call === 2) throw failure;
-        return { answer: "good" };
-      },
-      [task("a")],
-    );
+    const card = await scorer.score(() => {
+      call++;
+      if (call === 2) throw failure;
+      return { answer: "good" };
+    }, [task("a")]);
     const t = card.perTask.a;
     expect(t).toMatchObject({ rolloutsCompleted: 3, proxyPassed: true, truthEvaluated: true, rolloutsFailed: 1 });
     expect(t?.score).toBe(2 / 3);
@@ -300,13 +305,17 @@ describe("Scorer flow (§4.5)", () => {
   });
 
   it("every rollout failing: score 0, no metrics, proxyPassed true, truthEvaluated false", async () => {
-    const card = await new Scorer({ metrics: [probe("p", "proxy", 1)] }).score(
-      async () => {
-        throw new Error("no");
-      },
-      [task("a")],
-    );
-    expect(card.perTask.a).toMatchObject({ score: 0, metrics: {}, rolloutsCompleted: 3, proxyPassed: true, truthEvaluated: false, rolloutsFailed: 3 });
+    const card = await new Scorer({ metrics: [probe("p", "proxy", 1)] }).score(async () => {
+      throw new Error("no");
+    }, [task("a")]);
+    expect(card.perTask.a).toMatchObject({
+      score: 0,
+      metrics: {},
+      rolloutsCompleted: 3,
+      proxyPassed: true,
+      truthEvaluated: false,
+      rolloutsFailed: 3,
+    });
     expect(card.perMetric).toEqual({});
     expect(card.overallScore).toBe(0);
   });
@@ -352,10 +361,11 @@ describe("Scorer flow (§4.5)", () => {
 
   it("a duplicate task id overwrites perTask but both count as evaluated", async () => {
     let n = 0;
-    const card = await new Scorer({ rollouts: 1, aggregation: "mean", metrics: [probe("p", "proxy", (o) => Number((o as Example).get("v")))] }).score(
-      () => ({ v: ++n === 1 ? 1 : 0.5 }),
-      [task("same"), task("same")],
-    );
+    const card = await new Scorer({
+      rollouts: 1,
+      aggregation: "mean",
+      metrics: [probe("p", "proxy", (o) => Number((o as Example).get("v")))],
+    }).score(() => ({ v: ++n === 1 ? 1 : 0.5 }), [task("same"), task("same")]);
     expect(card.tasksEvaluated).toBe(2);
     expect(card.perTask.same?.score).toBe(0.5);
     expect(card.overallScore).toBe(0.75);
@@ -384,10 +394,10 @@ describe("Scorer flow (§4.5)", () => {
   });
 
   it("reports totals and a wall-clock duration", async () => {
-    const card = await new Scorer({ rollouts: 2, metrics: [probe("p", "proxy", 1, { cost: 3 }), probe("t", "truth", 1, { cost: 4 })] }).score(answer(), [
-      task("a"),
-      task("b"),
-    ]);
+    const card = await new Scorer({
+      rollouts: 2,
+      metrics: [probe("p", "proxy", 1, { cost: 3 }), probe("t", "truth", 1, { cost: 4 })],
+    }).score(answer(), [task("a"), task("b")]);
     expect(card.totalCostMsats).toBe(2 * 2 * 7);
     expect(card.perTask.a?.costMsats).toBe(14);
     expect(Number.isInteger(card.totalDurationMs)).toBe(true);
@@ -414,14 +424,20 @@ describe("Scorer flow (§4.5)", () => {
 describe("budget (§4.5)", () => {
   it("skips a task whose estimated cost (one rollout, all metrics) exceeds the remaining budget, without calling the predictor", async () => {
     let calls = 0;
-    const scorer = new Scorer({ rollouts: 3, metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })] });
+    const scorer = new Scorer({
+      rollouts: 3,
+      metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })],
+    });
     const card = await scorer.scoreWithBudget(() => (calls++, { a: "x" }), [task("a"), task("b")], 29);
     expect(card).toMatchObject({ tasksSkipped: 2, tasksEvaluated: 0, overallScore: 0 });
     expect(calls).toBe(0);
   });
 
   it("the gate ignores rollouts and gating, so a task can overspend; remaining never goes below 0", async () => {
-    const scorer = new Scorer({ rollouts: 3, metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })] });
+    const scorer = new Scorer({
+      rollouts: 3,
+      metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })],
+    });
     // Budget 30: task a passes the gate (estimate 30), spends 10 + 20 in rollout 1, then only proxies
     // (10 each, never budget-checked) while the truth metric is skipped; task b is then skipped.
     const card = await scorer.scoreWithBudget(answer(), [task("a"), task("b")], 30);
@@ -479,10 +495,7 @@ describe("the default scorer end to end", () => {
       { id: "good", goal: "write add", goldFiles: [{ path: "add.js", content: "function add(a, b) { return a + b; }" }] },
       { id: "short", goal: "write add", goldFiles: [{ path: "add.js", content: "function add(a, b) { return a + b; }" }] },
     ];
-    const card = await scorer.score(
-      () => ({ output: "function add(a, b) {\n  return a + b;\n}" }),
-      tasks.slice(0, 1),
-    );
+    const card = await scorer.score(() => ({ output: "function add(a, b) {\n  return a + b;\n}" }), tasks.slice(0, 1));
     expect(card.perTask.good).toMatchObject({ score: 1, proxyPassed: true, truthEvaluated: true });
     expect(card.perMetric).toEqual({ format: 1, length: 1, syntax: 1, diff: 1 });
     const short = await scorer.score(() => ({ output: "x(" }), tasks.slice(1));

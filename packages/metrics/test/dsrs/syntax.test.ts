@@ -24,7 +24,7 @@ const SNIPPETS: Record<SyntaxLanguage, { valid: string[]; invalid: string[] }> =
     valid: [
       "const add = (a, b) => a + b;\nexport default add;",
       "function f() {\n  // it's fine\n  return `x${y}` + /re[)]/g.source;\n}",
-      "const el = <div className=\"x\">{items.map((i) => <Item key={i} />)}</div>;",
+      'const el = <div className="x">{items.map((i) => <Item key={i} />)}</div>;',
       "class A { #p = 1; static m() { return this.#p ?? 0; } }",
     ],
     invalid: ["function f( { return 1 }", "const a = (1;", "let = ;", "if (x) { y(); "],
@@ -45,14 +45,14 @@ const SNIPPETS: Record<SyntaxLanguage, { valid: string[]; invalid: string[] }> =
     valid: [
       "def f(x):\n    return 'a'  # it's fine\n",
       "class A:\n    @property\n    def v(self) -> int:\n        return [i ** 2 for i in range(3) if i][0]\n",
-      "async def main():\n    async with ctx() as c:\n        await c.run(f\"{x!r}\")\n",
+      'async def main():\n    async with ctx() as c:\n        await c.run(f"{x!r}")\n',
       "",
     ],
     invalid: ["def f(x)\n    return 1\n", "x = (1, 2\n", "print(1))\n", "return = 5\n"],
   },
   rust: {
     valid: [
-      "fn main() { let x = 1; /* c */ println!(\"{}\", x); }",
+      'fn main() { let x = 1; /* c */ println!("{}", x); }',
       "pub struct P<'a> { name: &'a str }\nimpl<'a> P<'a> { fn n(&self) -> &'a str { self.name } }",
       "fn f() -> Result<(), Box<dyn std::error::Error>> { let c = 'x'; let _ = c; Ok(()) }",
     ],
@@ -115,9 +115,7 @@ describe("syntax problems point at the error", () => {
       line: 1,
       column: 22,
     });
-    expect((await checkSyntax("const a = (1;", "javascript"))?.message).toBe(
-      'Syntax error (JavaScript) at line 1, column 13: missing ")"',
-    );
+    expect((await checkSyntax("const a = (1;", "javascript"))?.message).toBe('Syntax error (JavaScript) at line 1, column 13: missing ")"');
   });
 
   it("reports unexpected text with line and code-point column", async () => {
@@ -133,7 +131,9 @@ describe("syntax problems point at the error", () => {
     expect((await checkSyntax('{"a": 1} // c', "json"))?.message).toBe(
       "Syntax error (JSON) at line 1, column 10: comments are not allowed in JSON",
     );
-    expect((await checkSyntax("1 2", "json"))?.message).toBe("Syntax error (JSON) at line 1, column 3: trailing characters after the JSON value");
+    expect((await checkSyntax("1 2", "json"))?.message).toBe(
+      "Syntax error (JSON) at line 1, column 3: trailing characters after the JSON value",
+    );
     expect((await checkSyntax("", "json"))?.message).toBe("Syntax error (JSON) at line 1, column 1: expected a JSON value");
     expect((await checkSyntax("[1e400]", "json"))?.message).toBe("Syntax error (JSON) at line 1, column 2: number out of range");
     expect((await checkSyntax('["\\ud800"]', "json"))?.message).toContain("unpaired leading surrogate");
@@ -153,7 +153,10 @@ describe("SyntaxMetric with a language", () => {
   it("accepts code the dsrs scan rejects: Rust lifetimes, regex literals, escaped backslashes", async () => {
     const rust = "fn f<'a>(s: &'a str) -> &'a str { s }";
     expect(await new SyntaxMetric().evaluate(NO_INPUT, { code: rust })).toMatchObject({ value: 0, details: "Unbalanced parentheses" });
-    expect(await new SyntaxMetric().withLanguage("rust").evaluate(NO_INPUT, { code: rust })).toMatchObject({ value: 1, details: undefined });
+    expect(await new SyntaxMetric().withLanguage("rust").evaluate(NO_INPUT, { code: rust })).toMatchObject({
+      value: 1,
+      details: undefined,
+    });
     const js = 'const s = "a\\\\"; const r = /[(]/;';
     expect((await new SyntaxMetric().evaluate(NO_INPUT, { code: js })).value).toBe(0);
     expect((await new SyntaxMetric({ language: "js" }).evaluate(NO_INPUT, { code: js })).value).toBe(1);
@@ -192,8 +195,8 @@ describe("compareSyntaxTrees / DiffMetric AstEquivalent", () => {
     ["javascript", "function f(a,b){return a+b}", "function f(a, b) {\n  // add them\n  return a + b;\n}\n"],
     ["javascript", "const s = 'x';", 'const s = "x"'],
     ["javascript", "f(a, b,); const o = {a: 1,}", "f(a, b)\nconst o = { a: 1 }"],
-    ["typescript", "interface A{b:string}\nlet x:A={b:'y'}", "interface A {\n  b: string\n}\n/* c */ let x: A = { b: \"y\" };"],
-    ["python", "def f(x):\n    return 'a'  # c\n", "def f(x):\n  # comment\n  return \"a\"\n"],
+    ["typescript", "interface A{b:string}\nlet x:A={b:'y'}", 'interface A {\n  b: string\n}\n/* c */ let x: A = { b: "y" };'],
+    ["python", "def f(x):\n    return 'a'  # c\n", 'def f(x):\n  # comment\n  return "a"\n'],
     ["python", "x = [1,2,3]", "x = [\n    1,\n    2,\n    3,\n]"],
     ["python", "total = a + \\\n    b", "total = a + b"],
     ["rust", "fn main(){let v=vec![1,2,];/* c */}", "fn main() {\n    // c\n    let v = vec![1, 2];\n}"],

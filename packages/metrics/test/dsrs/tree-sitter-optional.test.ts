@@ -3,7 +3,13 @@
 // works as before. The missing packages are simulated with loaders that fail exactly as Node does.
 import { createRequire } from "node:module";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkSyntax, configureTreeSitter, GrammarUnavailableError, TREE_SITTER_INSTALL, TreeSitterNotInstalledError } from "../../src/dsrs/index.js";
+import {
+  checkSyntax,
+  configureTreeSitter,
+  GrammarUnavailableError,
+  TREE_SITTER_INSTALL,
+  TreeSitterNotInstalledError,
+} from "../../src/dsrs/index.js";
 import { EvalkernError } from "../../src/index.js";
 import { nodeGrammarPath } from "../../src/dsrs/syntax/node-grammars.js";
 import { resetParserClass } from "../../src/dsrs/syntax/tree-sitter.js";

@@ -61,10 +61,18 @@ describe("parseExpected", () => {
 
 describe("evaluators", () => {
   it("carry the Python function names", () => {
-    expect([
-      makeTopKEvaluator(), makeMembershipEvaluator(), makeExactMatchEvaluator(), makeContainsEvaluator(),
-      makeRegexEvaluator(), makeJsonMatchEvaluator(), makeSchemaEvaluator({}), makeNumericToleranceEvaluator(),
-    ].map((fn) => fn.name)).toEqual(["top_k", "is_in", "exact_match", "contains", "regex_match", "json_match", "schema_valid", "numeric_close"]);
+    expect(
+      [
+        makeTopKEvaluator(),
+        makeMembershipEvaluator(),
+        makeExactMatchEvaluator(),
+        makeContainsEvaluator(),
+        makeRegexEvaluator(),
+        makeJsonMatchEvaluator(),
+        makeSchemaEvaluator({}),
+        makeNumericToleranceEvaluator(),
+      ].map((fn) => fn.name),
+    ).toEqual(["top_k", "is_in", "exact_match", "contains", "regex_match", "json_match", "schema_valid", "numeric_close"]);
   });
 
   it("top_k follows list.index, str.index and Python slicing", () => {

@@ -156,10 +156,16 @@ describe("literalEval", () => {
 
   it("rejects names, calls and operators with ValueError, broken text with SyntaxError", () => {
     for (const src of ["a", "true", "null", "nan", "inf", "é", "x()", "a.b", "[x for x in y]", "lambda: 1", "not 1"]) {
-      expect(pythonType(() => parse(src)), src).toBe("ValueError");
+      expect(
+        pythonType(() => parse(src)),
+        src,
+      ).toBe("ValueError");
     }
     for (const src of ["['a', 'b'", "🙂", "'unterminated", "x = 1", "1 2", ",", "\u30001", "\n  1", "1\n  "]) {
-      expect(pythonType(() => parse(src)), src).toBe("SyntaxError");
+      expect(
+        pythonType(() => parse(src)),
+        src,
+      ).toBe("SyntaxError");
     }
   });
 

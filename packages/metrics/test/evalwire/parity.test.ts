@@ -23,8 +23,7 @@ import { decodeTagged, goldenError, readEvalwireGoldens, type EvalwireGolden } f
 const goldens = readEvalwireGoldens();
 const typedGoldens = readEvalwireGoldens("bigint");
 
-const num = (value: PyValue | undefined, fallback: number): number =>
-  value === undefined || value === null ? fallback : Number(value);
+const num = (value: PyValue | undefined, fallback: number): number => (value === undefined || value === null ? fallback : Number(value));
 
 const evaluatorCache = new Map<string, Evaluator<number | boolean>>();
 
@@ -133,10 +132,13 @@ describe("evalwire parity (golden/evalwire.jsonl)", () => {
         const outcome = run(() => evaluate(golden.args.output, golden.args.expected));
         const expectedError = goldenError(golden.out);
         if (expectedError !== undefined) {
-          return "error" in outcome && outcome.error === expectedError ? undefined : `expected ${expectedError}, ${describeOutcome(outcome)}`;
+          return "error" in outcome && outcome.error === expectedError
+            ? undefined
+            : `expected ${expectedError}, ${describeOutcome(outcome)}`;
         }
         if ("error" in outcome) return `expected ${String(golden.out)}, ${describeOutcome(outcome)}`;
-        if (typeof golden.out === "boolean") return outcome.value === golden.out ? undefined : `expected ${golden.out}, ${describeOutcome(outcome)}`;
+        if (typeof golden.out === "boolean")
+          return outcome.value === golden.out ? undefined : `expected ${golden.out}, ${describeOutcome(outcome)}`;
         // Floats exactly (docs/spec/rule-metrics.md §7): top_k's exact mean and json_match's ratio.
         return typeof outcome.value === "number" && Object.is(outcome.value, Number(golden.out))
           ? undefined

@@ -83,12 +83,35 @@ describe("pyEquals (Python ==)", () => {
   });
 
   it("knows Python truthiness and type names", () => {
-    for (const falsy of ["", 0, -0, 0n, false, null, [], {}, new PyTuple([]), new PySet(), new PyComplex(0, 0), new PyBytes(new Uint8Array())]) {
+    for (const falsy of [
+      "",
+      0,
+      -0,
+      0n,
+      false,
+      null,
+      [],
+      {},
+      new PyTuple([]),
+      new PySet(),
+      new PyComplex(0, 0),
+      new PyBytes(new Uint8Array()),
+    ]) {
       expect(pyTruthy(falsy)).toBe(false);
     }
     for (const truthy of ["0", 1, [0], { a: 0 }, PY_ELLIPSIS, new PyComplex(0, 1)]) expect(pyTruthy(truthy)).toBe(true);
     expect([1, 1.5, -0, 1n, true, "s", null, [], {}, new PyTuple([]), PY_ELLIPSIS].map(pyTypeName)).toEqual([
-      "int", "float", "float", "int", "bool", "str", "NoneType", "list", "dict", "tuple", "ellipsis",
+      "int",
+      "float",
+      "float",
+      "int",
+      "bool",
+      "str",
+      "NoneType",
+      "list",
+      "dict",
+      "tuple",
+      "ellipsis",
     ]);
   });
 });
@@ -114,8 +137,34 @@ describe("pyFloat (Python float())", () => {
   });
 
   it("rejects what Python rejects", () => {
-    for (const text of ["", " ", ".", "e5", "1e", "0x10", "1__0", "_1", "1_", "1_.5", "1._5", "\u001c7", "7\u001f", "\u200b7", "\ufeff7", "²", "Ⅻ", "infinit", "nan1", "1 2", "--1", "7\u0000"]) {
-      expect(pythonType(() => pyFloat(text)), JSON.stringify(text)).toBe("ValueError");
+    for (const text of [
+      "",
+      " ",
+      ".",
+      "e5",
+      "1e",
+      "0x10",
+      "1__0",
+      "_1",
+      "1_",
+      "1_.5",
+      "1._5",
+      "\u001c7",
+      "7\u001f",
+      "\u200b7",
+      "\ufeff7",
+      "²",
+      "Ⅻ",
+      "infinit",
+      "nan1",
+      "1 2",
+      "--1",
+      "7\u0000",
+    ]) {
+      expect(
+        pythonType(() => pyFloat(text)),
+        JSON.stringify(text),
+      ).toBe("ValueError");
     }
   });
 
@@ -169,13 +218,36 @@ describe("pyJsonLoads (json.loads)", () => {
     expect(pyJsonLoads("1e400")).toBe(Infinity);
     expect(pyJsonLoads('{"a": 1, "a": 2}')).toEqual({ a: 2 });
     expect(pyJsonLoads('"\\ud83d\\ude00\\u00e9"')).toBe("😀é");
-    expect(pyJsonLoads(' \t\n\r[1]\r\n')).toEqual([1]);
+    expect(pyJsonLoads(" \t\n\r[1]\r\n")).toEqual([1]);
     expect(pyJsonLoads('{"__proto__": 1}')).toEqual(JSON.parse('{"__proto__": 1}'));
   });
 
   it("raises JSONDecodeError where Python does", () => {
-    for (const text of ["", " ", "\ufeff1", "[1,]", '{"a": 1,}', "1 x", "nan", "-NaN", "+1", ".5", "1.", "01", "True", "'a'", '"\t"', '"\\x41"', "\u00a01", "[1\u3000]", "\f1"]) {
-      expect(pythonType(() => pyJsonLoads(text)), JSON.stringify(text)).toBe("json.JSONDecodeError");
+    for (const text of [
+      "",
+      " ",
+      "\ufeff1",
+      "[1,]",
+      '{"a": 1,}',
+      "1 x",
+      "nan",
+      "-NaN",
+      "+1",
+      ".5",
+      "1.",
+      "01",
+      "True",
+      "'a'",
+      '"\t"',
+      '"\\x41"',
+      "\u00a01",
+      "[1\u3000]",
+      "\f1",
+    ]) {
+      expect(
+        pythonType(() => pyJsonLoads(text)),
+        JSON.stringify(text),
+      ).toBe("json.JSONDecodeError");
     }
   });
 

@@ -55,12 +55,16 @@ describe("mc.jsonl lmeval entries", () => {
         ? isGoldenError(got) && got.error === want.error
         : typeof got === "object" &&
           got !== null &&
-          (["acc", "acc_norm", "acc_bytes", "exact_match"] as const).every((k) => Object.is((got as Record<string, unknown>)[k], want[k])) &&
+          (["acc", "acc_norm", "acc_bytes", "exact_match"] as const).every((k) =>
+            Object.is((got as Record<string, unknown>)[k], want[k]),
+          ) &&
           Object.keys(got).length === 4;
       if (!ok) bad.push({ id: line.id, got, want });
     }
     const skipped = lines.length - scored.length;
-    console.log(`[lmeval.parity] multiple_choice: ${scored.length - bad.length}/${scored.length} lines matched (${skipped} more lm-eval skipped, checked below)`);
+    console.log(
+      `[lmeval.parity] multiple_choice: ${scored.length - bad.length}/${scored.length} lines matched (${skipped} more lm-eval skipped, checked below)`,
+    );
     expect(bad).toEqual([]);
   });
 

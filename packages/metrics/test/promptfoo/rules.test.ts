@@ -8,9 +8,27 @@ import { commaSeparated, countWords, extractJsonValues } from "../../src/promptf
 import { getMetric, lexicalMetric, loadMetrics, type RowFields } from "../../src/registry/index.js";
 
 const NAMES = [
-  "contains-any", "icontains-any", "contains-all", "icontains-all", "starts-with", "word-count", "contains-json", "is-xml", "contains-xml",
-  "is-html", "contains-html", "is-sql", "contains-sql", "is-valid-openai-function-call", "is-valid-openai-tools-call", "is-refusal",
-  "finish-reason", "perplexity", "perplexity-score", "cost", "latency",
+  "contains-any",
+  "icontains-any",
+  "contains-all",
+  "icontains-all",
+  "starts-with",
+  "word-count",
+  "contains-json",
+  "is-xml",
+  "contains-xml",
+  "is-html",
+  "contains-html",
+  "is-sql",
+  "contains-sql",
+  "is-valid-openai-function-call",
+  "is-valid-openai-tools-call",
+  "is-refusal",
+  "finish-reason",
+  "perplexity",
+  "perplexity-score",
+  "cost",
+  "latency",
 ];
 
 beforeAll(async () => {
@@ -41,7 +59,11 @@ describe("contains-any / icontains-any / contains-all / icontains-all", () => {
     expect(score("contains-all", "OPTION1, Option2 and option3", options)).toBe(0);
   });
   it("a string value is promptfoo's comma-separated list, quotes keeping commas", () => {
-    expect(commaSeparated("contains-any", 'option1, "option2, with comma" ,, option3')).toEqual(["option1", "option2, with comma", "option3"]);
+    expect(commaSeparated("contains-any", 'option1, "option2, with comma" ,, option3')).toEqual([
+      "option1",
+      "option2, with comma",
+      "option3",
+    ]);
     expect(commaSeparated("contains-any", '"say ""hi""", x')).toEqual(['say "hi"', "x"]);
     expect(score("contains-any", "has option2, with comma", { value: 'a, "option2, with comma"' })).toBe(1);
     expect(() => score("contains-any", "x", { value: '"open' })).toThrow(InvalidArgumentError);
@@ -199,12 +221,16 @@ describe("is-valid-openai-function-call / is-valid-openai-tools-call", () => {
   const tools = [{ type: "function", function: getWeather }];
   const call = (args: object, name = "getCurrentTemperature") => ({ name, arguments: JSON.stringify(args) });
   it("a function call of a declared function with valid arguments passes", () => {
-    expect(score("is-valid-openai-function-call", JSON.stringify(call({ location: "San Francisco, CA", unit: "Fahrenheit" })), { functions })).toBe(1);
+    expect(
+      score("is-valid-openai-function-call", JSON.stringify(call({ location: "San Francisco, CA", unit: "Fahrenheit" })), { functions }),
+    ).toBe(1);
   });
   it("invalid arguments, an unknown function, or no call fail", () => {
     expect(score("is-valid-openai-function-call", JSON.stringify(call({ location: "San Francisco, CA" })), { functions })).toBe(0);
     expect(score("is-valid-openai-function-call", JSON.stringify(call({ location: "SF", unit: "Kelvin" })), { functions })).toBe(0);
-    expect(score("is-valid-openai-function-call", JSON.stringify(call({ location: "SF", unit: "Celsius" }, "getWeather")), { functions })).toBe(0);
+    expect(
+      score("is-valid-openai-function-call", JSON.stringify(call({ location: "SF", unit: "Celsius" }, "getWeather")), { functions }),
+    ).toBe(0);
     expect(score("is-valid-openai-function-call", "The temperature is 60F", { functions })).toBe(0);
   });
   it("tools calls: every call must be valid", () => {
@@ -262,7 +288,10 @@ describe("perplexity / perplexity-score (the row's logprobs)", () => {
     expect(score("perplexity-score", "x", {}, [], { logprobs: [0, 0] })).toBe(0.5);
   });
   it("reads the judge client's token logprobs, OpenAI's content list, and JSON text", () => {
-    const tokens = [{ token: "a", logprob: -1 }, { token: "b", logprob: -3 }];
+    const tokens = [
+      { token: "a", logprob: -1 },
+      { token: "b", logprob: -3 },
+    ];
     expect(score("perplexity", "x", {}, [], { logprobs: tokens })).toBeCloseTo(Math.exp(2), 12);
     expect(score("perplexity", "x", {}, [], { logprobs: { content: tokens } })).toBeCloseTo(Math.exp(2), 12);
     expect(score("perplexity", "x", {}, [], { logProbs: "[-1, -3]" })).toBeCloseTo(Math.exp(2), 12);

@@ -59,7 +59,10 @@ describe("re.search parity (CPython fixture)", () => {
         got = { err: e.pythonType };
       }
       const exp = c.err !== undefined ? { err: c.err } : c.m;
-      if (JSON.stringify(got) !== JSON.stringify(exp)) misses.push(`${JSON.stringify(c.p)} flags ${c.f} on ${JSON.stringify(c.s)}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`);
+      if (JSON.stringify(got) !== JSON.stringify(exp))
+        misses.push(
+          `${JSON.stringify(c.p)} flags ${c.f} on ${JSON.stringify(c.s)}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`,
+        );
     }
     expect(misses).toEqual([]);
   });
@@ -107,8 +110,34 @@ describe("Python re semantics (docs/spec/rule-metrics.md §0.1, §2.4)", () => {
 
   test("syntax Python accepts and rejects", () => {
     const rejects = (p: string): void => expect(() => compilePython(p), p).toThrow(PythonRegexError);
-    for (const p of ["(?<x>a)", String.raw`\p{L}`, "(?<=a+)b", String.raw`\z`, String.raw`\e`, "(?L)a", "(?(1)a|b)", "a**", "[a-", "a(?i)b", "[\\d-z]"]) rejects(p);
-    for (const p of ["(?P<n>a)(?P=n)", "a{,2}", "a++", "(?>a)", String.raw`\A\Z`, String.raw`\x41\u00e9\U0001F600`, "(?x) a # c", "(?-i:a)", "(a)?(?(1)b|c)", "[[:alpha:]]", "a{3", "(?#c)x"]) {
+    for (const p of [
+      "(?<x>a)",
+      String.raw`\p{L}`,
+      "(?<=a+)b",
+      String.raw`\z`,
+      String.raw`\e`,
+      "(?L)a",
+      "(?(1)a|b)",
+      "a**",
+      "[a-",
+      "a(?i)b",
+      "[\\d-z]",
+    ])
+      rejects(p);
+    for (const p of [
+      "(?P<n>a)(?P=n)",
+      "a{,2}",
+      "a++",
+      "(?>a)",
+      String.raw`\A\Z`,
+      String.raw`\x41\u00e9\U0001F600`,
+      "(?x) a # c",
+      "(?-i:a)",
+      "(a)?(?(1)b|c)",
+      "[[:alpha:]]",
+      "a{3",
+      "(?#c)x",
+    ]) {
       expect(() => compilePython(p), p).not.toThrow();
     }
     expect(t("a{,2}b", "aab")).toBe(true);
@@ -205,7 +234,9 @@ describe("round(x, n)", () => {
 
 describe("repr / str", () => {
   test(`${fixture.repr.length} float reprs`, () => {
-    const misses = fixture.repr.filter((c) => pyFloatRepr(fromHex(c.x)) !== c.repr).map((c) => `${c.x}: ${c.repr} vs ${pyFloatRepr(fromHex(c.x))}`);
+    const misses = fixture.repr
+      .filter((c) => pyFloatRepr(fromHex(c.x)) !== c.repr)
+      .map((c) => `${c.x}: ${c.repr} vs ${pyFloatRepr(fromHex(c.x))}`);
     expect(misses).toEqual([]);
   });
 

@@ -148,7 +148,8 @@ describe("the reduced alphabet gives CPython's answers", () => {
         const p = compilePython(c.p, c.f, { alphabet });
         const m = p.search(c.s!);
         const got = m === null ? null : Array.from({ length: p.groups + 1 }, (_, g) => [...m.span(g)]);
-        if (JSON.stringify(got) !== JSON.stringify(c.m)) misses.push(`${JSON.stringify(c.p)} on ${JSON.stringify(c.s)}: ${JSON.stringify(got)}`);
+        if (JSON.stringify(got) !== JSON.stringify(c.m))
+          misses.push(`${JSON.stringify(c.p)} on ${JSON.stringify(c.s)}: ${JSON.stringify(got)}`);
         if (p.test(c.s!) !== (m !== null)) misses.push(`${JSON.stringify(c.p)}: test() and search() disagree`);
         const auto = compilePython(c.p, c.f);
         const spans = (q: typeof p): string => JSON.stringify(Array.from(q.finditer(c.s!), (x) => [x.start, x.end]));

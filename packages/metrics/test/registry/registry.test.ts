@@ -48,8 +48,32 @@ const refs = PAIRS.map((p) => p[1]);
 describe("registry: names", () => {
   it("lists every kernel metric and the pair rules the CLI offers, in help order", () => {
     const names = listMetrics().map((m) => m.name);
-    expect(names.slice(0, 13)).toEqual(["bleu", "chrf", "chrf++", "ter", "rouge", "rouge1", "rouge2", "rougeL", "rougeLsum", "f1", "hotpot-f1", "em", "levenshtein"]);
-    for (const n of ["answer-exact-match", "byob-f1", "byob-bleu", "gsm8k", "evalwire-regex", "evalwire-numeric", "numeric-diff", "json-diff"]) expect(names).toContain(n);
+    expect(names.slice(0, 13)).toEqual([
+      "bleu",
+      "chrf",
+      "chrf++",
+      "ter",
+      "rouge",
+      "rouge1",
+      "rouge2",
+      "rougeL",
+      "rougeLsum",
+      "f1",
+      "hotpot-f1",
+      "em",
+      "levenshtein",
+    ]);
+    for (const n of [
+      "answer-exact-match",
+      "byob-f1",
+      "byob-bleu",
+      "gsm8k",
+      "evalwire-regex",
+      "evalwire-numeric",
+      "numeric-diff",
+      "json-diff",
+    ])
+      expect(names).toContain(n);
     expect(new Set(names).size).toBe(names.length);
   });
 
@@ -117,7 +141,11 @@ describe("registry: options", () => {
   });
 
   it("wrong types and values are MetricOptionErrors (INVALID_OPTION)", () => {
-    expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toMatchObject({ code: "INVALID_OPTION", metric: "bleu", key: "lowercase" });
+    expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toMatchObject({
+      code: "INVALID_OPTION",
+      metric: "bleu",
+      key: "lowercase",
+    });
     expect(error(() => lexicalMetric("bleu", { lowercase: "yes" }))).toBeInstanceOf(MetricOptionError);
     expect(error(() => lexicalMetric("bleu", { tokenize: "13b" })).message).toContain('did you mean "13a"');
     expect(error(() => lexicalMetric("chrf", { charOrder: 2.5 })).key).toBe("charOrder");
@@ -131,10 +159,22 @@ describe("registry: options", () => {
 
   it("specs: as written by callers, then normalized with defaults", () => {
     expect(metricSpec("chrf++")).toEqual({ metric: "chrf", name: "chrf++", options: { wordOrder: 2 } });
-    expect(metricSpec("rougeL", { useStemmer: true })).toEqual({ metric: "rouge", name: "rougeL", options: { useStemmer: true, types: ["rougeL"] } });
+    expect(metricSpec("rougeL", { useStemmer: true })).toEqual({
+      metric: "rouge",
+      name: "rougeL",
+      options: { useStemmer: true, types: ["rougeL"] },
+    });
     expect(metricSpec("f1", { mode: "byob" }, "nemo_f1")).toEqual({ metric: "tokenF1", name: "nemo_f1", options: { mode: "byob" } });
-    expect(normalizeMetricSpec({ metric: "f1", name: "f1" })).toEqual({ metric: "tokenF1", name: "f1", options: { mode: "dspy", hotpot: false } });
-    expect(normalizeMetricSpec({ metric: "rouge", name: "rouge" })).toEqual({ metric: "rouge", name: "rouge", options: { types: ["rouge1", "rouge2", "rougeL", "rougeLsum"], useStemmer: false } });
+    expect(normalizeMetricSpec({ metric: "f1", name: "f1" })).toEqual({
+      metric: "tokenF1",
+      name: "f1",
+      options: { mode: "dspy", hotpot: false },
+    });
+    expect(normalizeMetricSpec({ metric: "rouge", name: "rouge" })).toEqual({
+      metric: "rouge",
+      name: "rouge",
+      options: { types: ["rouge1", "rouge2", "rougeL", "rougeLsum"], useStemmer: false },
+    });
     expect(metricSpec("byob-f1")).toEqual({
       metric: "module",
       name: "byob-f1",
@@ -145,7 +185,12 @@ describe("registry: options", () => {
       options: {},
       version: "@evalkern/metrics@0.1.0",
     });
-    expect(metricSpec("json-diff")).toMatchObject({ metric: "module", module: "@evalkern/metrics/registry/rules", export: "jsonDiff", call: "pair" });
+    expect(metricSpec("json-diff")).toMatchObject({
+      metric: "module",
+      module: "@evalkern/metrics/registry/rules",
+      export: "jsonDiff",
+      call: "pair",
+    });
     // the module a rule spec names exports the function it names
     const modules: Record<string, Record<string, unknown>> = {
       "@evalkern/metrics/registry/rules": pairRules,
@@ -184,7 +229,11 @@ describe("registry: numbers equal the kernels' per-call functions", () => {
     for (const [name, sentence, corpus] of [
       ["bleu", (h: string, r: string[]) => sentenceBleu(h, r).score, () => corpusBleu(hyps, refs).score],
       ["chrf", (h: string, r: string[]) => sentenceChrf(h, r).score, () => corpusChrf(hyps, refs).score],
-      ["chrf++", (h: string, r: string[]) => sentenceChrf(h, r, { wordOrder: 2 }).score, () => corpusChrf(hyps, refs, { wordOrder: 2 }).score],
+      [
+        "chrf++",
+        (h: string, r: string[]) => sentenceChrf(h, r, { wordOrder: 2 }).score,
+        () => corpusChrf(hyps, refs, { wordOrder: 2 }).score,
+      ],
     ] as const) {
       const m = lexicalMetric(name);
       const stats = m.statistics(hyps, refs);
@@ -200,8 +249,16 @@ describe("registry: numbers equal the kernels' per-call functions", () => {
     const r = lexicalMetric("rouge", { useStemmer: true });
     const rows = r.rowValues(r.statistics(hyps, refs), hyps.length);
     hyps.forEach((h, i) => {
-      const want = rougeScore(h, refs[i]!, { types: ["rouge1", "rouge2", "rougeL", "rougeLsum"], useStemmer: true }) as unknown as Record<string, { fmeasure: number }>;
-      expect(Array.from(rows.subarray(4 * i, 4 * i + 4))).toEqual([want.rouge1!.fmeasure, want.rouge2!.fmeasure, want.rougeL!.fmeasure, want.rougeLsum!.fmeasure]);
+      const want = rougeScore(h, refs[i]!, { types: ["rouge1", "rouge2", "rougeL", "rougeLsum"], useStemmer: true }) as unknown as Record<
+        string,
+        { fmeasure: number }
+      >;
+      expect(Array.from(rows.subarray(4 * i, 4 * i + 4))).toEqual([
+        want.rouge1!.fmeasure,
+        want.rouge2!.fmeasure,
+        want.rougeL!.fmeasure,
+        want.rougeLsum!.fmeasure,
+      ]);
     });
     const f = lexicalMetric("f1", { mode: "byob" });
     f.rowValues(f.statistics(hyps, refs), hyps.length).forEach((v, i) => expect(v).toBe(tokenF1(hyps[i]!, refs[i]!, { mode: "byob" }).f1));
@@ -280,7 +337,9 @@ describe("registry: plug-ins", () => {
 describe("README.md registry examples", () => {
   const fence = /```js\n([\s\S]*?)\n```\s*```text\n([\s\S]*?)\n```/g;
   const examples = [...readme.matchAll(fence)].map((m) => ({ code: m[1]!, expected: m[2]! }));
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<void>;
 
   it("has the two registry examples", () => expect(examples.length).toBe(2));
 

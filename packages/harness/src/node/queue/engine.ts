@@ -17,7 +17,11 @@ let loading: Promise<QueueEngine> | undefined;
 
 function isModuleNotFound(error: unknown, name: string): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
-  return (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND") && typeof e.message === "string" && e.message.includes(`'${name}'`);
+  return (
+    (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND") &&
+    typeof e.message === "string" &&
+    e.message.includes(`'${name}'`)
+  );
 }
 
 async function load(name: "bullmq" | "ioredis", importer: () => Promise<unknown>): Promise<unknown> {
@@ -39,8 +43,14 @@ const DEFAULT_IMPORTERS: EngineImporters = { bullmq: () => import("bullmq"), ior
 
 async function importEngine(importers: EngineImporters): Promise<QueueEngine> {
   const [bullmq, ioredis] = await Promise.all([load("bullmq", importers.bullmq), load("ioredis", importers.ioredis)]);
-  const missing = [bullmq, ioredis].filter((m): m is { missing: string; error: unknown } => typeof (m as { missing?: unknown }).missing === "string");
-  if (missing.length > 0) throw new QueueEngineNotInstalledError(missing.map((m) => m.missing), { cause: missing[0]!.error });
+  const missing = [bullmq, ioredis].filter(
+    (m): m is { missing: string; error: unknown } => typeof (m as { missing?: unknown }).missing === "string",
+  );
+  if (missing.length > 0)
+    throw new QueueEngineNotInstalledError(
+      missing.map((m) => m.missing),
+      { cause: missing[0]!.error },
+    );
   return { bullmq: bullmq as typeof BullMQ, ioredis: ioredis as typeof IORedis };
 }
 

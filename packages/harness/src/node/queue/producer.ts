@@ -103,7 +103,8 @@ export interface DistributedScoreOptions extends ScoreFileOptions {
 
 function positiveInt(v: unknown, name: string, dflt: number): number {
   if (v === undefined) return dflt;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError(`${name} must be a positive integer`, { argument: name });
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
+    throw new InvalidArgumentError(`${name} must be a positive integer`, { argument: name });
   return v;
 }
 
@@ -200,7 +201,9 @@ class QueuePool implements WorkerPool {
     const silent = Date.now() - this.lastContact;
     if (silent > 3 * this.o.pollMs + 2000 && !this.disconnected) {
       this.disconnected = true;
-      this.o.log(`queue ${this.conn.safeUrl}: no answer from Redis for ${Math.round(silent / 1000)} s; waiting up to ${Math.round(this.o.connectionTimeoutMs / 1000)} s for it to come back`);
+      this.o.log(
+        `queue ${this.conn.safeUrl}: no answer from Redis for ${Math.round(silent / 1000)} s; waiting up to ${Math.round(this.o.connectionTimeoutMs / 1000)} s for it to come back`,
+      );
     }
     if (silent > this.o.connectionTimeoutMs) {
       this.fail(
@@ -362,13 +365,17 @@ class QueuePool implements WorkerPool {
           if (!f.retried && (job.finishedOn ?? 0) < this.started) {
             // failed before this producer started (an earlier producer of this run): try it again once
             f.retried = true;
-            this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`);
+            this.o.log(
+              `queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`,
+            );
             await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
           } else this.failedJob(f, job);
         } else if (state === "unknown") {
           // lost (Redis restarted without persistence, or the job was removed): add it again
           this.requeued++;
-          this.o.log(`queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} was lost from Redis; added again`);
+          this.o.log(
+            `queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} was lost from Redis; added again`,
+          );
           await this.add(f);
         }
       } catch (e) {
@@ -385,11 +392,18 @@ class QueuePool implements WorkerPool {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     const input = task.input;
     const firstLine = input.kind === "errors" ? input.errors[0]!.position : input.kind === "rows" ? input.firstIndex : input.firstLine;
-    const lastLine = input.kind === "jsonl" || input.kind === "csv" ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0)) : firstLine;
+    const lastLine =
+      input.kind === "jsonl" || input.kind === "csv"
+        ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0))
+        : firstLine;
     const shared = this.o.sharedInput;
     const encoded =
       shared !== undefined && task.offset !== undefined && (input.kind === "jsonl" || input.kind === "csv")
-        ? encode({ ...input, bytes: undefined, shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) } })
+        ? encode({
+            ...input,
+            bytes: undefined,
+            shared: { path: shared, start: task.offset, length: input.bytes.length, sha256: sha256Hex(input.bytes) },
+          })
         : encodeInput(input);
     const id = chunkJobId(this.o.run, this.o.fingerprint, this.o.config, encoded, firstLine);
     const { run, sig, ttlMs, config } = this.o;
@@ -435,14 +449,22 @@ class QueuePool implements WorkerPool {
  * Close the queue's connections: gracefully when Redis answers, else (unreachable, wrong password: a
  * graceful close would wait for it forever) dropped after `ms`.
  */
-export async function closeWithin(items: readonly ({ close(): Promise<void>; disconnect(): Promise<void> } | undefined)[], redis: Redis | undefined, ms: number): Promise<void> {
+export async function closeWithin(
+  items: readonly ({ close(): Promise<void>; disconnect(): Promise<void> } | undefined)[],
+  redis: Redis | undefined,
+  ms: number,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const graceful = Promise.allSettled([...items.map((i) => i?.close()), redis?.quit()]);
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
   const r = await Promise.race([graceful, late]);
   clearTimeout(timer);
   redis?.disconnect();
-  if (r === "late") await Promise.race([Promise.allSettled(items.map((i) => i?.disconnect())), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  if (r === "late")
+    await Promise.race([
+      Promise.allSettled(items.map((i) => i?.disconnect())),
+      new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+    ]);
 }
 
 /**
@@ -499,12 +521,15 @@ function checkpointOfJob(ckptPath: string, fingerprint: string): boolean {
  * });
  */
 export async function scoreFileDistributed(options: DistributedScoreOptions): Promise<ScoreSummary> {
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("scoreFileDistributed(options): options must be an object", { argument: "options" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidArgumentError("scoreFileDistributed(options): options must be an object", { argument: "options" });
   const conn = parseQueueUrl(options.queue);
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
-  if (typeof queueName !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(queueName)) throw new InvalidArgumentError("queueName must be 1–100 letters, digits, '.', '_' or '-'", { argument: "queueName" });
+  if (typeof queueName !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(queueName))
+    throw new InvalidArgumentError("queueName must be 1–100 letters, digits, '.', '_' or '-'", { argument: "queueName" });
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(prefix)) throw new InvalidArgumentError("prefix must be 1–100 letters, digits, '.', '_' or '-'", { argument: "prefix" });
+  if (typeof prefix !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(prefix))
+    throw new InvalidArgumentError("prefix must be 1–100 letters, digits, '.', '_' or '-'", { argument: "prefix" });
   const named = options.job !== undefined ? checkRunName(options.job) : undefined;
   const attempts = positiveInt(options.attempts, "attempts", 3);
   const pollMs = positiveInt(options.pollIntervalMs, "pollIntervalMs", 1000);
@@ -512,7 +537,8 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   const progressMs = positiveInt(options.progressIntervalMs, "progressIntervalMs", 5000);
   const log = (line: string) => options.log?.(conn.redact(line));
   const sharedInput = options.sharedInput;
-  if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0)) throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
+  if (sharedInput !== undefined && (typeof sharedInput !== "string" || sharedInput.length === 0))
+    throw new InvalidArgumentError("sharedInput must be the input's path as the workers see it", { argument: "sharedInput" });
 
   const expireAfterMs = positiveInt(options.expireAfterMs, "expireAfterMs", 900_000);
   if (expireAfterMs < 1000) throw new InvalidArgumentError("expireAfterMs must be at least 1000", { argument: "expireAfterMs" });
@@ -525,43 +551,40 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
   let run = "";
   let resuming = false;
   try {
-    const summary = await scoreFileWith(
-      options,
-      {
-        override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
-        resume: (fingerprint, ckptPath) => (resuming = options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint))),
-        onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
-        chunkPool: async ({ opts, job, rows }) => {
-          c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
-          const opened = c;
-          run = runIdentity(queueRunPath(options.output), named ?? job, job, resuming);
-          try {
-            // what killed producers of this queue left behind (this run's too, when it expired) goes first
-            const swept = await sweepAbandonedRuns(opened.queue, opened.redis, keys);
-            const runs = `${swept.length} abandoned run${swept.length === 1 ? "" : "s"}`;
-            if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${runs} left in Redis`);
-            await keepRunAlive(opened.redis, keys, run, expireAfterMs);
-          } catch (e) {
-            const message = `the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`;
-            throw new QueueConnectionError(message, conn.safeUrl);
-          }
-          const config: RemoteConfig = {
-            metrics: opts.specs,
-            fields: opts.fields,
-            keepStatistics: opts.keepStatistics,
-            ...(rows ? { rows: rows.rows } : {}),
-            strictUtf8: opts.strictUtf8,
-            rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
-          };
-          const sig = await queueSignature(opts.specs);
-          const ttlMs = expireAfterMs;
-          const o = { run, fingerprint: job, config, sig, attempts, pollMs, connectionTimeoutMs, ttlMs, keys, sharedInput, log };
-          const progress = { onProgress: options.onQueueProgress, progressMs };
-          pool = new QueuePool(engine.bullmq.Job, opened.queue, opened.events, opened.redis, conn, { ...o, ...progress });
-          return pool;
-        },
+    const summary = await scoreFileWith(options, {
+      override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
+      resume: (fingerprint, ckptPath) => (resuming = options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint))),
+      onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
+      chunkPool: async ({ opts, job, rows }) => {
+        c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
+        const opened = c;
+        run = runIdentity(queueRunPath(options.output), named ?? job, job, resuming);
+        try {
+          // what killed producers of this queue left behind (this run's too, when it expired) goes first
+          const swept = await sweepAbandonedRuns(opened.queue, opened.redis, keys);
+          const runs = `${swept.length} abandoned run${swept.length === 1 ? "" : "s"}`;
+          if (swept.length > 0) log(`queue ${conn.safeUrl}: removed what ${runs} left in Redis`);
+          await keepRunAlive(opened.redis, keys, run, expireAfterMs);
+        } catch (e) {
+          const message = `the queue ${conn.safeUrl} refused a command: ${safeMessage(e, conn.redact)}${oomHint(e)}`;
+          throw new QueueConnectionError(message, conn.safeUrl);
+        }
+        const config: RemoteConfig = {
+          metrics: opts.specs,
+          fields: opts.fields,
+          keepStatistics: opts.keepStatistics,
+          ...(rows ? { rows: rows.rows } : {}),
+          strictUtf8: opts.strictUtf8,
+          rowTimeoutMs: options.rowTimeoutMs ?? 60_000,
+        };
+        const sig = await queueSignature(opts.specs);
+        const ttlMs = expireAfterMs;
+        const o = { run, fingerprint: job, config, sig, attempts, pollMs, connectionTimeoutMs, ttlMs, keys, sharedInput, log };
+        const progress = { onProgress: options.onQueueProgress, progressMs };
+        pool = new QueuePool(engine.bullmq.Job, opened.queue, opened.events, opened.redis, conn, { ...o, ...progress });
+        return pool;
       },
-    );
+    });
     // the run is complete: remove its jobs, results and keys from Redis, and its identity
     await removeRun(c?.queue, c?.redis, keys, run);
     rmSync(queueRunPath(options.output), { force: true });
@@ -596,7 +619,10 @@ async function connect(
   prefix: string,
   timeoutMs: number,
 ): Promise<Connections> {
-  const { bullmq: { Queue, QueueEvents }, ioredis: { Redis } } = engine;
+  const {
+    bullmq: { Queue, QueueEvents },
+    ioredis: { Redis },
+  } = engine;
   const swallow = () => undefined; // connection errors surface through the watchdog, not as crashes
   // the event stream is trimmed short: results never travel in it, and the producer polls besides
   const queue = new Queue(queueName, { connection: conn.options, prefix, streams: { events: { maxLen: EVENTS_MAX_LEN } } });

@@ -187,13 +187,47 @@ export function decodeInput(text: unknown): WireInput {
   if (typeof text !== "string") throw new InvalidArgumentError("job input must be a string", { argument: "input" });
   const v = decode<Record<string, unknown>>(text);
   const line = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 1;
-  const presetOk = (p: unknown) => p === undefined || (Array.isArray(p) && p.every((e) => e && typeof e === "object" && line((e as { position?: unknown }).position) && typeof (e as { message?: unknown }).message === "string"));
+  const presetOk = (p: unknown) =>
+    p === undefined ||
+    (Array.isArray(p) &&
+      p.every(
+        (e) =>
+          e &&
+          typeof e === "object" &&
+          line((e as { position?: unknown }).position) &&
+          typeof (e as { message?: unknown }).message === "string",
+      ));
   const sharedOk = (r: unknown) => {
     const x = r as Partial<SharedRange> | undefined;
-    return !!x && typeof x.path === "string" && x.path.length > 0 && Number.isSafeInteger(x.start) && x.start! >= 0 && Number.isSafeInteger(x.length) && x.length! >= 0 && typeof x.sha256 === "string" && /^[0-9a-f]{64}$/.test(x.sha256);
+    return (
+      !!x &&
+      typeof x.path === "string" &&
+      x.path.length > 0 &&
+      Number.isSafeInteger(x.start) &&
+      x.start! >= 0 &&
+      Number.isSafeInteger(x.length) &&
+      x.length! >= 0 &&
+      typeof x.sha256 === "string" &&
+      /^[0-9a-f]{64}$/.test(x.sha256)
+    );
   };
-  if (v && (v.kind === "jsonl" || v.kind === "csv") && (v.bytes instanceof Uint8Array || (v.bytes === undefined && sharedOk(v.shared))) && line(v.firstLine) && presetOk(v.presetErrors)) {
-    if (v.kind === "csv" && !(Array.isArray(v.header) && v.header.every((h) => typeof h === "string") && typeof v.delimiter === "string" && v.delimiter.length === 1 && (v.quote === undefined || typeof v.quote === "boolean"))) {
+  if (
+    v &&
+    (v.kind === "jsonl" || v.kind === "csv") &&
+    (v.bytes instanceof Uint8Array || (v.bytes === undefined && sharedOk(v.shared))) &&
+    line(v.firstLine) &&
+    presetOk(v.presetErrors)
+  ) {
+    if (
+      v.kind === "csv" &&
+      !(
+        Array.isArray(v.header) &&
+        v.header.every((h) => typeof h === "string") &&
+        typeof v.delimiter === "string" &&
+        v.delimiter.length === 1 &&
+        (v.quote === undefined || typeof v.quote === "boolean")
+      )
+    ) {
       throw new InvalidArgumentError("malformed CSV chunk (header, delimiter, quote)", { argument: "input" });
     }
     return v as unknown as WireInput;
@@ -208,7 +242,14 @@ export function decodeInput(text: unknown): WireInput {
  * the same id; different content never shares one.
  */
 export function chunkJobId(run: string, fingerprint: string, config: RemoteConfig, encodedInput: string, firstLine: number): string {
-  const h = createHash("sha256").update(fingerprint).update("\0").update(encode(config)).update("\0").update(encodedInput).digest("hex").slice(0, 24);
+  const h = createHash("sha256")
+    .update(fingerprint)
+    .update("\0")
+    .update(encode(config))
+    .update("\0")
+    .update(encodedInput)
+    .digest("hex")
+    .slice(0, 24);
   return `${run}.${firstLine}.${h}`;
 }
 
@@ -217,7 +258,9 @@ const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** Check a run name (`--job`): letters, digits, `.`, `_`, `-`, at most 100 (BullMQ ids may not hold `:`). */
 export function checkRunName(name: unknown): string {
   if (typeof name !== "string" || !RUN_NAME.test(name)) {
-    throw new InvalidArgumentError("job must be 1–100 letters, digits, '.', '_' or '-' (starting with a letter or digit)", { argument: "job" });
+    throw new InvalidArgumentError("job must be 1–100 letters, digits, '.', '_' or '-' (starting with a letter or digit)", {
+      argument: "job",
+    });
   }
   return name;
 }
@@ -246,13 +289,16 @@ export interface QueueConnection {
 
 /** Parse `redis://[user][:password@]host[:port][/db]` or `rediss://…` (TLS). */
 export function parseQueueUrl(url: unknown): QueueConnection {
-  if (typeof url !== "string" || url.length === 0) throw new InvalidArgumentError("queue must be a redis:// or rediss:// URL", { argument: "queue" });
+  if (typeof url !== "string" || url.length === 0)
+    throw new InvalidArgumentError("queue must be a redis:// or rediss:// URL", { argument: "queue" });
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     // never echo the text: it may hold a password
-    throw new InvalidArgumentError("queue is not a valid URL (expected redis://[:password@]host[:port][/db] or rediss://…)", { argument: "queue" });
+    throw new InvalidArgumentError("queue is not a valid URL (expected redis://[:password@]host[:port][/db] or rediss://…)", {
+      argument: "queue",
+    });
   }
   if (u.protocol !== "redis:" && u.protocol !== "rediss:") {
     throw new InvalidArgumentError(`queue URL must start with redis:// or rediss:// (got ${u.protocol}//)`, { argument: "queue" });
@@ -262,7 +308,8 @@ export function parseQueueUrl(url: unknown): QueueConnection {
   const username = u.username ? decodeURIComponent(u.username) : undefined;
   const dbText = u.pathname.replace(/^\//, "");
   const db = dbText === "" ? 0 : Number(dbText);
-  if (!Number.isSafeInteger(db) || db < 0) throw new InvalidArgumentError(`queue URL database must be a number (got ${JSON.stringify(dbText)})`, { argument: "queue" });
+  if (!Number.isSafeInteger(db) || db < 0)
+    throw new InvalidArgumentError(`queue URL database must be a number (got ${JSON.stringify(dbText)})`, { argument: "queue" });
   const host = u.hostname.replace(/^\[(.*)\]$/, "$1") || "127.0.0.1";
   const port = u.port ? Number(u.port) : 6379;
   const safe = new URL(url);

@@ -64,7 +64,11 @@ export interface RunWorkerOptions {
   /** Times a chunk may stall (its worker died) before it fails as a poison chunk (default 1). */
   readonly maxStalledCount?: number;
   /** Called before each chunk is scored (logging; tests use it to crash a worker on purpose). */
-  readonly beforeChunk?: (chunk: { readonly run: string; readonly lines: readonly [number, number]; readonly attempt: number }) => void | Promise<void>;
+  readonly beforeChunk?: (chunk: {
+    readonly run: string;
+    readonly lines: readonly [number, number];
+    readonly attempt: number;
+  }) => void | Promise<void>;
   /** Lines about the worker (connected, chunks refused or failed), the password removed. */
   readonly log?: (line: string) => void;
   /**
@@ -112,7 +116,9 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
   for (const m of c.metrics as readonly NormalizedMetric[]) {
     if (!m || typeof m !== "object") reject("a metric spec is not an object");
     if (m.metric === "module" && !ruleForModule(m)) {
-      reject(`metric ${JSON.stringify(m.name)} is a plug-in module (${JSON.stringify(m.module)}); queue workers run built-in registry metrics only`);
+      reject(
+        `metric ${JSON.stringify(m.name)} is a plug-in module (${JSON.stringify(m.module)}); queue workers run built-in registry metrics only`,
+      );
     }
   }
   let specs: NormalizedMetric[];
@@ -133,7 +139,15 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
   if (typeof c.rowTimeoutMs !== "number" || !(c.rowTimeoutMs >= 0) || !Number.isFinite(c.rowTimeoutMs)) reject("malformed rowTimeoutMs");
   if (c.rows !== undefined) {
     const r = c.rows;
-    if (!r || typeof r !== "object" || (r.format !== "jsonl" && r.format !== "csv") || typeof r.delimiter !== "string" || !Array.isArray(r.inputColumns) || typeof r.escapeFormulas !== "boolean" || typeof r.quote !== "boolean") {
+    if (
+      !r ||
+      typeof r !== "object" ||
+      (r.format !== "jsonl" && r.format !== "csv") ||
+      typeof r.delimiter !== "string" ||
+      !Array.isArray(r.inputColumns) ||
+      typeof r.escapeFormulas !== "boolean" ||
+      typeof r.quote !== "boolean"
+    ) {
       reject("malformed rows output settings");
     }
     const again = rowsOutput(specs, r.format, r.delimiter, r.inputColumns as string[], r.escapeFormulas, r.quote);
@@ -149,7 +163,8 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
  * ordinary failure (retried: the file may still be arriving).
  */
 function readShared(r: SharedRange, allowedDirs: readonly string[]): Uint8Array {
-  if (allowedDirs.length === 0) reject("the job names a shared input file, and this worker reads none (start it with sharedInputDirs / --shared-dir)");
+  if (allowedDirs.length === 0)
+    reject("the job names a shared input file, and this worker reads none (start it with sharedInputDirs / --shared-dir)");
   let real: string;
   try {
     real = realpathSync(resolve(r.path));
@@ -270,7 +285,10 @@ function chunkProcessor(ctx: ProcessorContext): ChunkProcessor {
       const transfer = chunk.kind === "jsonl" || chunk.kind === "csv" ? [chunk.bytes.buffer] : [];
       result = await pool.run<ChunkResult>({ type: "chunk", input: chunk }, transfer, controller.signal);
     } catch (e) {
-      if (controller.signal.aborted) throw new Error(`the chunk of lines ${lines[0]}–${lines[1]} was not scored within its time budget of ${Math.round(budget)} ms (rowTimeoutMs)`);
+      if (controller.signal.aborted)
+        throw new Error(
+          `the chunk of lines ${lines[0]}–${lines[1]} was not scored within its time budget of ${Math.round(budget)} ms (rowTimeoutMs)`,
+        );
       throw e;
     } finally {
       if (timer) clearTimeout(timer);
@@ -310,16 +328,21 @@ function unreachableFor(redis: Redis, ms: number): { readonly gone: Promise<void
  * process.on("SIGTERM", () => void worker.close());
  */
 export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker> {
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("runWorker(options): options must be an object", { argument: "options" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidArgumentError("runWorker(options): options must be an object", { argument: "options" });
   const conn = parseQueueUrl(options.queue);
-  const { bullmq: { Worker: BullWorker, Queue, UnrecoverableError }, ioredis: { Redis } } = await loadQueueEngine();
+  const {
+    bullmq: { Worker: BullWorker, Queue, UnrecoverableError },
+    ioredis: { Redis },
+  } = await loadQueueEngine();
   Unrecoverable = UnrecoverableError;
   redactClientDebug(conn.redact);
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const int = (v: unknown, name: string, dflt: number, min = 1): number => {
     if (v === undefined) return dflt;
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`, { argument: name });
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
+      throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`, { argument: name });
     return v;
   };
   const concurrency = int(options.concurrency, "concurrency", defaultWorkers());
@@ -329,7 +352,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   const closeTimeoutMs = int(options.closeTimeoutMs, "closeTimeoutMs", 10_000, 100);
   const log = (line: string) => options.log?.(conn.redact(line));
   const allowedDirs = (options.sharedInputDirs ?? []).map((d) => {
-    if (typeof d !== "string" || d.length === 0) throw new InvalidArgumentError("sharedInputDirs must be directory paths", { argument: "sharedInputDirs" });
+    if (typeof d !== "string" || d.length === 0)
+      throw new InvalidArgumentError("sharedInputDirs must be directory paths", { argument: "sharedInputDirs" });
     try {
       return realpathSync(resolve(d));
     } catch {
@@ -355,7 +379,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   });
   worker.on("error", (e) => log(`queue ${conn.safeUrl}: ${safeMessage(e, conn.redact)}`));
   worker.on("failed", (job, e) => {
-    if (job) log(`chunk of lines ${job.data?.lines?.[0]}–${job.data?.lines?.[1]} (run ${job.data?.run}) failed: ${safeMessage(e, conn.redact)}`);
+    if (job)
+      log(`chunk of lines ${job.data?.lines?.[0]}–${job.data?.lines?.[1]} (run ${job.data?.run}) failed: ${safeMessage(e, conn.redact)}`);
   });
   try {
     await Promise.race([

@@ -16,7 +16,19 @@
 // request's `env.PATH` names one. Elsewhere only the process group (POSIX) or `taskkill /T` (Windows) and
 // the program lookup apply, and every other requested limit is reported as not enforced.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { confineFiles, type FileConfinement } from "./bubblewrap.js";
@@ -196,7 +208,9 @@ export class RunCgroup {
   /** True when the kernel killed a member for exceeding the memory limit. */
   oomKilled(): boolean {
     try {
-      const kills = /^oom_kill (\d+)/m.exec(readFileSync(join(this.dir, this.version === 2 ? "memory.events" : "memory.oom_control"), "utf8"));
+      const kills = /^oom_kill (\d+)/m.exec(
+        readFileSync(join(this.dir, this.version === 2 ? "memory.events" : "memory.oom_control"), "utf8"),
+      );
       if (kills) return Number(kills[1]) > 0;
       return Number(readFileSync(join(this.dir, "memory.failcnt"), "utf8").trim()) > 0;
     } catch {
@@ -266,7 +280,11 @@ export function planLaunch(program: string, request: CommandRequest, env: Readon
   } else argv = unshareNamespaces(argv, limits.network === false, cgroup === undefined, enforced, notEnforced);
 
   const rl: string[] = [];
-  const rlimit = (flag: string, value: number | undefined, name: keyof EnforcedLimits & ("cpuSeconds" | "openFiles" | "fileSizeBytes")): void => {
+  const rlimit = (
+    flag: string,
+    value: number | undefined,
+    name: keyof EnforcedLimits & ("cpuSeconds" | "openFiles" | "fileSizeBytes"),
+  ): void => {
     if (value === undefined) return;
     if (prlimit) {
       rl.push(`--${flag}=${Math.floor(value)}`);

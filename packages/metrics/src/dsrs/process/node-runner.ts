@@ -81,13 +81,17 @@ function checkRequest(request: CommandRequest): void {
     for (const [key, value] of Object.entries(limits)) {
       if (value === undefined) continue;
       if (key === "network") {
-        if (typeof value !== "boolean") throw new InvalidArgumentError("limits.network must be a boolean", { argument: "limits.network", actual: typeof value });
+        if (typeof value !== "boolean")
+          throw new InvalidArgumentError("limits.network must be a boolean", { argument: "limits.network", actual: typeof value });
       } else if (key === "memoryBytes" || key === "cpuSeconds" || key === "openFiles" || key === "fileSizeBytes") {
         if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
           throw new InvalidArgumentError(`limits.${key} must be a positive number`, { argument: `limits.${key}`, actual: String(value) });
         }
       } else {
-        throw new InvalidArgumentError(`limits has no option ${JSON.stringify(key)} (memoryBytes, cpuSeconds, openFiles, fileSizeBytes, network)`, { argument: `limits.${key}` });
+        throw new InvalidArgumentError(
+          `limits has no option ${JSON.stringify(key)} (memoryBytes, cpuSeconds, openFiles, fileSizeBytes, network)`,
+          { argument: `limits.${key}` },
+        );
       }
     }
   }
@@ -117,7 +121,10 @@ function checkPaths(request: CommandRequest): void {
   }
   paths.forEach((path: string, index) => {
     if (!existsSync(path)) {
-      throw new InvalidArgumentError(`readOnlyPaths[${index}] ${JSON.stringify(path)} does not exist`, { argument: "readOnlyPaths", actual: path });
+      throw new InvalidArgumentError(`readOnlyPaths[${index}] ${JSON.stringify(path)} does not exist`, {
+        argument: "readOnlyPaths",
+        actual: path,
+      });
     }
   });
 }

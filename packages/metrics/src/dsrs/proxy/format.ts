@@ -43,7 +43,12 @@ export class FormatMetric implements Metric {
   readonly field: string | undefined;
 
   constructor(options?: FormatMetricOptions) {
-    const o = checkOptionsObject(options, "options", "FormatMetric", { requireNonEmpty: true, requireValidJson: true, field: true, name: true });
+    const o = checkOptionsObject(options, "options", "FormatMetric", {
+      requireNonEmpty: true,
+      requireValidJson: true,
+      field: true,
+      name: true,
+    });
     this.requireNonEmpty = checkBoolean(o.requireNonEmpty, true, "options.requireNonEmpty");
     this.requireValidJson = checkBoolean(o.requireValidJson, false, "options.requireValidJson");
     this.field = optionalString(o.field, "options.field");

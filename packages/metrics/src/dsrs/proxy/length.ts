@@ -43,7 +43,13 @@ export class LengthMetric implements Metric {
   readonly partialCredit: boolean;
 
   constructor(options?: LengthMetricOptions) {
-    const o = checkOptionsObject(options, "options", "LengthMetric", { minChars: true, maxChars: true, field: true, name: true, partialCredit: true });
+    const o = checkOptionsObject(options, "options", "LengthMetric", {
+      minChars: true,
+      maxChars: true,
+      field: true,
+      name: true,
+      partialCredit: true,
+    });
     this.minChars = optionalUnsigned(o.minChars, "options.minChars");
     this.maxChars = optionalUnsigned(o.maxChars, "options.maxChars");
     this.field = optionalString(o.field, "options.field");

@@ -93,7 +93,13 @@ export class SyntaxMetric implements Metric {
   readonly field: string | undefined;
 
   constructor(options?: SyntaxMetricOptions) {
-    const o = checkOptionsObject(options, "options", "SyntaxMetric", { checkBalancedBrackets: true, checkBalancedQuotes: true, language: true, field: true, name: true });
+    const o = checkOptionsObject(options, "options", "SyntaxMetric", {
+      checkBalancedBrackets: true,
+      checkBalancedQuotes: true,
+      language: true,
+      field: true,
+      name: true,
+    });
     this.checkBalancedBrackets = checkBoolean(o.checkBalancedBrackets, true, "options.checkBalancedBrackets");
     this.checkBalancedQuotes = checkBoolean(o.checkBalancedQuotes, true, "options.checkBalancedQuotes");
     this.language = optionalString(o.language, "options.language");

@@ -2,13 +2,7 @@
 // first, truth metrics only when every proxy passed, several rollouts per task, aggregation, msat budget.
 import { rejectUnknownOptions } from "../../options.js";
 import { Example, type FieldSource } from "../../contracts/example.js";
-import {
-  checkMsats,
-  MetricResults,
-  MetricSet,
-  type Metric,
-  type MetricWeights,
-} from "../../contracts/dsrs-metric.js";
+import { checkMsats, MetricResults, MetricSet, type Metric, type MetricWeights } from "../../contracts/dsrs-metric.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { fieldEntries } from "../fields.js";
 import { FormatMetric } from "../proxy/format.js";
@@ -392,7 +386,6 @@ export class Scorer {
   }
 }
 
-
 /** Options of {@link ScorerBuilder.withDefaultTruthMetrics}. */
 export interface DefaultTruthMetricsOptions {
   /**
@@ -424,10 +417,7 @@ export class ScorerBuilder {
 
   /** `FormatMetric` (non-empty check), `LengthMetric` with min 10 bytes, `SyntaxMetric` (automatic field). */
   withDefaultProxyMetrics(): this {
-    this.config = this.config
-      .withMetric(new FormatMetric())
-      .withMetric(new LengthMetric().min(10))
-      .withMetric(new SyntaxMetric());
+    this.config = this.config.withMetric(new FormatMetric()).withMetric(new LengthMetric().min(10)).withMetric(new SyntaxMetric());
     return this;
   }
 

@@ -137,9 +137,7 @@ function info(node: SyntaxNode): NodeInfo {
  * `{ x; }`, Python's `(1,)` vs `(1)`).
  */
 function significance(children: readonly NodeInfo[]): boolean[] {
-  const keep = children.map((child) =>
-    child.named ? !child.node.isExtra : !TERMINATORS.has(child.type),
-  );
+  const keep = children.map((child) => (child.named ? !child.node.isExtra : !TERMINATORS.has(child.type)));
   let next: NodeInfo | undefined;
   for (let i = children.length - 1; i >= 0; i--) {
     if (!keep[i]) continue;
@@ -238,11 +236,7 @@ export type TreeComparison =
  * @example
  * await compareSyntaxTrees("f(a,b,)", "f(a, b) // call", "javascript"); // { kind: "equal" }
  */
-export async function compareSyntaxTrees(
-  expected: string,
-  actual: string,
-  language: SyntaxLanguage,
-): Promise<TreeComparison> {
+export async function compareSyntaxTrees(expected: string, actual: string, language: SyntaxLanguage): Promise<TreeComparison> {
   const expectedSide = await withTree(expected, language, (tree) => ({
     problem: treeProblem(expected, tree.rootNode, language) ?? (language === "json" ? jsonProblem(expected, tree.rootNode) : undefined),
     tokens: canonicalTokens(tree.rootNode, language, expected),

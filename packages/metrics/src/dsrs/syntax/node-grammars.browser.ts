@@ -4,5 +4,8 @@
 import { GrammarUnavailableError } from "../errors.js";
 
 export function nodeGrammarPath(file: string, _resolve?: (id: string) => string): string {
-  throw new GrammarUnavailableError("*", `no default location for ${file} in a browser build: call configureTreeSitter({ loadGrammar }) first`);
+  throw new GrammarUnavailableError(
+    "*",
+    `no default location for ${file} in a browser build: call configureTreeSitter({ loadGrammar }) first`,
+  );
 }

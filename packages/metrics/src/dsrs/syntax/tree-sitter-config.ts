@@ -14,10 +14,7 @@ export interface TreeSitterConfig {
    * path/URL that web-tree-sitter's `Language.load` can read (a file path under Node, a URL elsewhere).
    * Default: under Node, the file from the `tree-sitter-wasms` package.
    */
-  readonly loadGrammar?: (
-    grammarFile: string,
-    language: SyntaxLanguage,
-  ) => Promise<Uint8Array | string> | Uint8Array | string;
+  readonly loadGrammar?: (grammarFile: string, language: SyntaxLanguage) => Promise<Uint8Array | string> | Uint8Array | string;
   /**
    * How to import web-tree-sitter (default: `import("web-tree-sitter")`), for bundlers that provide the
    * module themselves. Only read before the first parse.

@@ -120,7 +120,14 @@ export class DiffMetric implements Metric {
   readonly costMsats: number;
 
   constructor(options?: DiffMetricOptions) {
-    const o = checkOptionsObject(options, "options", "DiffMetric", { strictness: true, field: true, name: true, language: true, semanticJudge: true, costMsats: true });
+    const o = checkOptionsObject(options, "options", "DiffMetric", {
+      strictness: true,
+      field: true,
+      name: true,
+      language: true,
+      semanticJudge: true,
+      costMsats: true,
+    });
     const strictness = o.strictness ?? "NormalizedWhitespace";
     if (!STRICTNESSES.includes(strictness)) {
       throw new InvalidArgumentError(`options.strictness must be one of ${STRICTNESSES.join(", ")}`, {
@@ -139,10 +146,10 @@ export class DiffMetric implements Metric {
     this.semanticJudge = o.semanticJudge;
     this.costMsats = optionalUnsigned(o.costMsats, "options.costMsats") ?? (strictness === "Semantic" ? SEMANTIC_DIFF_COST_MSATS : 0);
     if (strictness === "AstEquivalent" && this.parserLanguage === undefined) {
-      throw new InvalidArgumentError(
-        `DiffMetric "AstEquivalent" needs a supported options.language (${SYNTAX_LANGUAGES.join(", ")})`,
-        { argument: "options.language", actual: String(this.language) },
-      );
+      throw new InvalidArgumentError(`DiffMetric "AstEquivalent" needs a supported options.language (${SYNTAX_LANGUAGES.join(", ")})`, {
+        argument: "options.language",
+        actual: String(this.language),
+      });
     }
     if (strictness === "Semantic" && this.semanticJudge === undefined) {
       throw new JudgeRequiredError(

@@ -4,14 +4,7 @@
 import { checkMsats, evaluateBatch, MetricScore, type Metric, type MetricInput } from "../../contracts/dsrs-metric.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { stringField } from "../fields.js";
-import {
-  checkOptionsObject,
-  checkString,
-  checkStringList,
-  optionalPositive,
-  optionalString,
-  optionalUnsigned,
-} from "../options.js";
+import { checkOptionsObject, checkString, checkStringList, optionalPositive, optionalString, optionalUnsigned } from "../options.js";
 import {
   defaultCommandRunner,
   formatCommand,
@@ -102,7 +95,21 @@ export interface ProcessMetricOptions {
 }
 
 /** Every key of `ProcessMetricOptions` (checked against the type). */
-const PROCESS_OPTION_KEYS = { cwd: true, timeoutMs: true, profile: true, maxOutputBytes: true, env: true, inheritEnv: true, stdinField: true, costMsats: true, name: true, runner: true, limits: true, scratch: true, readOnlyPaths: true } as const satisfies Record<keyof ProcessMetricOptions, true>;
+const PROCESS_OPTION_KEYS = {
+  cwd: true,
+  timeoutMs: true,
+  profile: true,
+  maxOutputBytes: true,
+  env: true,
+  inheritEnv: true,
+  stdinField: true,
+  costMsats: true,
+  name: true,
+  runner: true,
+  limits: true,
+  scratch: true,
+  readOnlyPaths: true,
+} as const satisfies Record<keyof ProcessMetricOptions, true>;
 
 export interface SandboxMetricOptions extends ProcessMetricOptions {
   /** Argument vectors run in order; the first failure stops the rest. Default `[["cargo", "test"]]`. */
@@ -220,7 +227,9 @@ function resolveLimits(value: ResourceLimits | undefined, profile: SandboxProfil
   const out: Record<string, number | boolean> = { memoryBytes };
   for (const [key, v] of Object.entries(value)) {
     if (!LIMIT_KEYS.includes(key)) {
-      throw new InvalidArgumentError(`options.limits has no option ${JSON.stringify(key)}; its options are ${LIMIT_KEYS.join(", ")}`, { argument: `options.limits.${key}` });
+      throw new InvalidArgumentError(`options.limits has no option ${JSON.stringify(key)}; its options are ${LIMIT_KEYS.join(", ")}`, {
+        argument: `options.limits.${key}`,
+      });
     }
     if (v === undefined) continue;
     out[key] = key === "network" ? checkBoolean(v, "options.limits.network") : (optionalPositive(v, `options.limits.${key}`) as number);
@@ -232,7 +241,18 @@ function resolveLimits(value: ResourceLimits | undefined, profile: SandboxProfil
 const RUNNER_GRACE_MS = 1000;
 
 function timedOutRun(argv: readonly string[]): CommandRun {
-  return { argv, exitCode: null, signal: null, timedOut: true, durationMs: 0, stdout: "", stderr: "", stdoutBytes: 0, stderrBytes: 0, truncated: false };
+  return {
+    argv,
+    exitCode: null,
+    signal: null,
+    timedOut: true,
+    durationMs: 0,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    truncated: false,
+  };
 }
 
 /** Run `commands` in order against one deadline; stop at the first failure (dsrs's `continue_on_fail: false`). */
@@ -442,7 +462,10 @@ export class SandboxMetric extends ProcessMetricBase implements Metric {
     const runs = await runAll(this.commands, this.resolved(), output, expected);
     if (runs.every((run) => runSucceeded(run, expected))) {
       const total = runs.reduce((sum, run) => sum + run.durationMs, 0);
-      return { score: MetricScore.perfect().withDetails(`All ${runs.length} commands passed in ${total}ms`).withCost(this.costMsats), runs };
+      return {
+        score: MetricScore.perfect().withDetails(`All ${runs.length} commands passed in ${total}ms`).withCost(this.costMsats),
+        runs,
+      };
     }
     const failed = runs.filter((run) => !runSucceeded(run, expected));
     const list = failed.map((run) => `${formatCommand(run.argv)} (${runStatus(run, this.timeoutMs, expected)})`).join(", ");

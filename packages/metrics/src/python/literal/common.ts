@@ -1,7 +1,6 @@
 // `ast.literal_eval` (CPython 3.11), see ../literal.ts. Options, limits and errors shared by the parts.
 import { PythonCompatError } from "../../errors.js";
 
-
 /** Options of `literalEval`. */
 export interface LiteralEvalOptions {
   /**

@@ -12,8 +12,16 @@ function malformed(what: string): never {
 }
 
 const NODE_NAMES: Record<string, string> = {
-  const: "Constant", tuple: "Tuple", list: "List", set: "Set", dict: "Dict", call: "Call",
-  unary: "UnaryOp", binop: "BinOp", name: "Name", starred: "Starred",
+  const: "Constant",
+  tuple: "Tuple",
+  list: "List",
+  set: "Set",
+  dict: "Dict",
+  call: "Call",
+  unary: "UnaryOp",
+  binop: "BinOp",
+  name: "Name",
+  starred: "Starred",
 };
 
 function nodeName(n: Node | null): string {
@@ -93,9 +101,7 @@ export function convert(n: Node): PyValue {
         const right = convertNumber(n.right);
         if ((typeof left === "number" || typeof left === "bigint") && right instanceof PyComplex) {
           const real = toDouble(left);
-          return n.op === "+"
-            ? new PyComplex(real + right.real, 0 + right.imag)
-            : new PyComplex(real - right.real, 0 - right.imag);
+          return n.op === "+" ? new PyComplex(real + right.real, 0 + right.imag) : new PyComplex(real - right.real, 0 - right.imag);
         }
       }
       break;

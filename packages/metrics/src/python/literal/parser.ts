@@ -384,7 +384,7 @@ export class Parser {
           this.#fail("positional argument follows keyword argument");
         }
         const value = this.#namedExpression();
-        if (this.#isOp("=")) this.#fail("expression cannot contain assignment, perhaps you meant \"==\"?");
+        if (this.#isOp("=")) this.#fail('expression cannot contain assignment, perhaps you meant "=="?');
         if (this.#isKeyword("for") || this.#isKeyword("async")) {
           this.#comprehensionClauses();
           if (args.length > 0 || !this.#isOp(")")) this.#fail("Generator expression must be parenthesized");

@@ -33,17 +33,38 @@ export function decodeEscapes(body: string, bytes: boolean, unicodeName: Literal
     const e = body.charCodeAt(slash + 1);
     i = slash + 2;
     switch (e) {
-      case 0x0a: break;
-      case 0x5c: out += "\\"; break;
-      case 0x27: out += "'"; break;
-      case 0x22: out += '"'; break;
-      case 0x62: out += "\b"; break;
-      case 0x66: out += "\f"; break;
-      case 0x74: out += "\t"; break;
-      case 0x6e: out += "\n"; break;
-      case 0x72: out += "\r"; break;
-      case 0x76: out += "\v"; break;
-      case 0x61: out += "\x07"; break;
+      case 0x0a:
+        break;
+      case 0x5c:
+        out += "\\";
+        break;
+      case 0x27:
+        out += "'";
+        break;
+      case 0x22:
+        out += '"';
+        break;
+      case 0x62:
+        out += "\b";
+        break;
+      case 0x66:
+        out += "\f";
+        break;
+      case 0x74:
+        out += "\t";
+        break;
+      case 0x6e:
+        out += "\n";
+        break;
+      case 0x72:
+        out += "\r";
+        break;
+      case 0x76:
+        out += "\v";
+        break;
+      case 0x61:
+        out += "\x07";
+        break;
       case 0x78:
         out += String.fromCharCode(hex(i, 2, "\\xXX"));
         i += 2;
@@ -98,13 +119,70 @@ export function decodeEscapes(body: string, bytes: boolean, unicodeName: Literal
 }
 
 const HANGUL_L = ["G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H"];
-const HANGUL_V = ["A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE", "WI", "YU", "EU", "YI", "I"];
-const HANGUL_T = ["", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG", "LM", "LB", "LS", "LT", "LP", "LH", "M", "B", "BS", "S", "SS", "NG", "J", "C", "K", "T", "P", "H"];
+const HANGUL_V = [
+  "A",
+  "AE",
+  "YA",
+  "YAE",
+  "EO",
+  "E",
+  "YEO",
+  "YE",
+  "O",
+  "WA",
+  "WAE",
+  "OE",
+  "YO",
+  "U",
+  "WEO",
+  "WE",
+  "WI",
+  "YU",
+  "EU",
+  "YI",
+  "I",
+];
+const HANGUL_T = [
+  "",
+  "G",
+  "GG",
+  "GS",
+  "N",
+  "NJ",
+  "NH",
+  "D",
+  "L",
+  "LG",
+  "LM",
+  "LB",
+  "LS",
+  "LT",
+  "LP",
+  "LH",
+  "M",
+  "B",
+  "BS",
+  "S",
+  "SS",
+  "NG",
+  "J",
+  "C",
+  "K",
+  "T",
+  "P",
+  "H",
+];
 
 // Unicode 14 `Unified_Ideograph` blocks that `unicodedata` names algorithmically.
 const CJK_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0x20000, 0x2a6df], [0x2a700, 0x2b738], [0x2b740, 0x2b81d],
-  [0x2b820, 0x2cea1], [0x2ceb0, 0x2ebe0], [0x30000, 0x3134a],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0x20000, 0x2a6df],
+  [0x2a700, 0x2b738],
+  [0x2b740, 0x2b81d],
+  [0x2b820, 0x2cea1],
+  [0x2ceb0, 0x2ebe0],
+  [0x30000, 0x3134a],
 ];
 
 function lookupUnicodeName(name: string, table: LiteralEvalOptions["unicodeName"]): number | undefined {

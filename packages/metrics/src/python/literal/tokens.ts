@@ -28,16 +28,92 @@ export interface Token {
 }
 
 export const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-  "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-  "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
 ]);
 
 // Longest first, so that `**=` wins over `**` and `*`.
 const OPERATORS = [
-  "**=", "//=", ">>=", "<<=", "...", "!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=",
-  "<<", "<=", "==", ">=", ">>", "@=", "^=", "|=", "%", "&", "(", ")", "*", "+", ",", "-", ".", "/",
-  ":", ";", "<", "=", ">", "@", "[", "]", "^", "{", "|", "}", "~",
+  "**=",
+  "//=",
+  ">>=",
+  "<<=",
+  "...",
+  "!=",
+  "%=",
+  "&=",
+  "**",
+  "*=",
+  "+=",
+  "-=",
+  "->",
+  "//",
+  "/=",
+  ":=",
+  "<<",
+  "<=",
+  "==",
+  ">=",
+  ">>",
+  "@=",
+  "^=",
+  "|=",
+  "%",
+  "&",
+  "(",
+  ")",
+  "*",
+  "+",
+  ",",
+  "-",
+  ".",
+  "/",
+  ":",
+  ";",
+  "<",
+  "=",
+  ">",
+  "@",
+  "[",
+  "]",
+  "^",
+  "{",
+  "|",
+  "}",
+  "~",
 ];
 
 const XID_START = /^\p{XID_Start}$/u;
@@ -45,8 +121,7 @@ const XID_CONTINUE = /^\p{XID_Continue}$/u;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 export const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-const isIdentifierStart = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 128;
+const isIdentifierStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 128;
 const isIdentifierChar = (c: number): boolean => isIdentifierStart(c) || isDigit(c);
 
 const EOF = -1;
@@ -238,8 +313,7 @@ export class Tokenizer {
   }
 
   #radixDigits(radix: number, name: string): void {
-    const ok = (c: number): boolean =>
-      radix === 16 ? isHexDigit(c) : radix === 8 ? c >= 0x30 && c <= 0x37 : c === 0x30 || c === 0x31;
+    const ok = (c: number): boolean => (radix === 16 ? isHexDigit(c) : radix === 8 ? c >= 0x30 && c <= 0x37 : c === 0x30 || c === 0x31);
     do {
       if (this.#peek() === 0x5f) this.#pos++;
       if (!ok(this.#peek())) {

@@ -1,7 +1,6 @@
 // `ast.literal_eval` (CPython 3.11), see ../literal.ts. The syntax tree.
 import type { PyValue } from "../equality.js";
 
-
 // ---------------------------------------------------------------------------------------------
 // Syntax tree: only what `literal_eval` looks at is kept; every other construct is `other`.
 

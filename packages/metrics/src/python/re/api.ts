@@ -200,15 +200,30 @@ export class PythonRegex {
         if (tr.alphabet !== null) {
           const { mapped, origin } = blockText(text, tr.alphabet, true);
           const m = this.#re.matcher(mapped);
-          return m.find() ? new Match(text, this.#spans(m, 0, (k) => origin![k]!)) : null;
+          return m.find()
+            ? new Match(
+                text,
+                this.#spans(m, 0, (k) => origin![k]!),
+              )
+            : null;
         }
         const m = this.#re.matcher(text);
-        return m.find() ? new Match(text, this.#spans(m, 0, (k) => k)) : null;
+        return m.find()
+          ? new Match(
+              text,
+              this.#spans(m, 0, (k) => k),
+            )
+          : null;
       }
       if (this.#relaxed !== undefined && !this.#relaxed.test(text)) return null;
       const { marked, origin } = markText(text, tr.markerKinds, true, tr.alphabet);
       const m = this.#re.matcher(marked);
-      return m.find() ? new Match(text, this.#spans(m, 1, (k) => origin![k]!)) : null;
+      return m.find()
+        ? new Match(
+            text,
+            this.#spans(m, 1, (k) => origin![k]!),
+          )
+        : null;
     }
     return this.#backtrack(text);
   }
@@ -234,11 +249,19 @@ export class PythonRegex {
       if (tr.alphabet !== null) {
         const { mapped, origin } = blockText(text, tr.alphabet, true);
         const m = this.#re.matcher(mapped);
-        while (m.find()) yield new Match(text, this.#spans(m, 0, (k) => origin![k]!));
+        while (m.find())
+          yield new Match(
+            text,
+            this.#spans(m, 0, (k) => origin![k]!),
+          );
         return;
       }
       const m = this.#re.matcher(text);
-      while (m.find()) yield new Match(text, this.#spans(m, 0, (k) => k));
+      while (m.find())
+        yield new Match(
+          text,
+          this.#spans(m, 0, (k) => k),
+        );
       return;
     }
     // general case: search again from the end of the previous match, with the whole text as context
@@ -261,7 +284,14 @@ export class PythonRegex {
   #backtrack(text: string, fromCp = 0): PythonMatch | null {
     const cps = Array.from(text, (c) => c.codePointAt(0)!);
     const g = this.groups + 1;
-    const state: RunState = { cps, start: new Int32Array(g).fill(-1), end: new Int32Array(g).fill(-1), steps: 0, budget: this.#budget, pattern: this.pattern };
+    const state: RunState = {
+      cps,
+      start: new Int32Array(g).fill(-1),
+      end: new Int32Array(g).fill(-1),
+      steps: 0,
+      budget: this.#budget,
+      pattern: this.pattern,
+    };
     this.#state = state;
     if (this.#matcher === undefined) this.#matcher = compileMatcher(this.#root, () => this.#state!);
     const m = this.#matcher;

@@ -35,7 +35,10 @@ export function compileMatcher(n: Node, st: () => RunState): Matcher {
     case "seq": {
       const ms = n.xs.map((x) => compileMatcher(x, st));
       if (ms.length === 0) return (i, k) => k(i);
-      return ms.reduceRight<Matcher>((rest, m) => (i, k) => m(i, (j) => rest(j, k)), (i, k) => k(i));
+      return ms.reduceRight<Matcher>(
+        (rest, m) => (i, k) => m(i, (j) => rest(j, k)),
+        (i, k) => k(i),
+      );
     }
     case "alt": {
       const ms = n.xs.map((x) => compileMatcher(x, st));

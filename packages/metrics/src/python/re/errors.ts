@@ -1,7 +1,6 @@
 // Python `re` (CPython 3.11) on a linear-time engine, see ../regex.ts. The errors of the `re` port.
 import { EvalkernError, PythonCompatError } from "../../errors.js";
 
-
 // ---------------------------------------------------------------------------------------------------
 // Errors
 

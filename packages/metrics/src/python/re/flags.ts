@@ -1,6 +1,5 @@
 // Python `re` (CPython 3.11) on a linear-time engine, see ../regex.ts. The flags of the `re` port.
 
-
 // ---------------------------------------------------------------------------------------------------
 // Flags (the values of Python's `re` module)
 

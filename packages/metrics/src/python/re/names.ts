@@ -16,7 +16,10 @@ export function lookupName(name: string, resolver: UnicodeNameResolver | undefin
     const hex = name.slice(22);
     if ((hex.length === 4 || hex.length === 5) && /^[0-9A-F]+$/.test(hex)) {
       const v = parseInt(hex, 16);
-      const unified = [0x3400, 0x4dbf, 0x4e00, 0x9fff, 0x20000, 0x2a6df, 0x2a700, 0x2b738, 0x2b740, 0x2b81d, 0x2b820, 0x2cea1, 0x2ceb0, 0x2ebe0, 0x30000, 0x3134a];
+      const unified = [
+        0x3400, 0x4dbf, 0x4e00, 0x9fff, 0x20000, 0x2a6df, 0x2a700, 0x2b738, 0x2b740, 0x2b81d, 0x2b820, 0x2cea1, 0x2ceb0, 0x2ebe0, 0x30000,
+        0x3134a,
+      ];
       if (rsHas(unified, v)) return v;
     }
   }
@@ -28,8 +31,59 @@ export function lookupName(name: string, resolver: UnicodeNameResolver | undefin
 }
 
 const JAMO_L = ["G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H"];
-const JAMO_V = ["A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE", "WI", "YU", "EU", "YI", "I"];
-const JAMO_T = ["", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG", "LM", "LB", "LS", "LT", "LP", "LH", "M", "B", "BS", "S", "SS", "NG", "J", "C", "K", "T", "P", "H"];
+const JAMO_V = [
+  "A",
+  "AE",
+  "YA",
+  "YAE",
+  "EO",
+  "E",
+  "YEO",
+  "YE",
+  "O",
+  "WA",
+  "WAE",
+  "OE",
+  "YO",
+  "U",
+  "WEO",
+  "WE",
+  "WI",
+  "YU",
+  "EU",
+  "YI",
+  "I",
+];
+const JAMO_T = [
+  "",
+  "G",
+  "GG",
+  "GS",
+  "N",
+  "NJ",
+  "NH",
+  "D",
+  "L",
+  "LG",
+  "LM",
+  "LB",
+  "LS",
+  "LT",
+  "LP",
+  "LH",
+  "M",
+  "B",
+  "BS",
+  "S",
+  "SS",
+  "NG",
+  "J",
+  "C",
+  "K",
+  "T",
+  "P",
+  "H",
+];
 
 /** CPython `find_syllable`: longest matching jamo short name at each step. */
 function hangulSyllable(rest: string): number | undefined {

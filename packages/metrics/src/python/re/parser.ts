@@ -26,7 +26,13 @@ export type Item =
   | { readonly op: "BRANCH"; readonly branches: SubPattern[] }
   | { readonly op: "SUBPATTERN"; readonly group: number | null; readonly add: number; readonly del: number; readonly p: SubPattern }
   | { readonly op: "ATOMIC_GROUP"; readonly p: SubPattern }
-  | { readonly op: "REPEAT"; readonly kind: "MAX" | "MIN" | "POSSESSIVE"; readonly min: number; readonly max: number; readonly p: SubPattern }
+  | {
+      readonly op: "REPEAT";
+      readonly kind: "MAX" | "MIN" | "POSSESSIVE";
+      readonly min: number;
+      readonly max: number;
+      readonly p: SubPattern;
+    }
   | { readonly op: "ASSERT"; readonly behind: boolean; readonly negate: boolean; readonly p: SubPattern }
   | { readonly op: "GROUPREF"; readonly group: number }
   | { readonly op: "GROUPREF_EXISTS"; readonly group: number; readonly yes: SubPattern; readonly no: SubPattern | null };
@@ -44,7 +50,14 @@ const CATEGORIES: Readonly<Record<string, Item>> = {
   "\\Z": { op: "AT", at: "END_STRING" },
 };
 const ESCAPES: Readonly<Record<string, number>> = {
-  "\\a": 7, "\\b": 8, "\\f": 12, "\\n": 10, "\\r": 13, "\\t": 9, "\\v": 11, "\\\\": 92,
+  "\\a": 7,
+  "\\b": 8,
+  "\\f": 12,
+  "\\n": 10,
+  "\\r": 13,
+  "\\t": 9,
+  "\\v": 11,
+  "\\\\": 92,
 };
 const SPECIAL_CHARS = ".\\[{()*+?^$|";
 const REPEAT_CHARS = "*+?{";
@@ -68,7 +81,10 @@ class State {
 export class SubPattern {
   data: Item[];
   private width: [number, number] | undefined;
-  constructor(readonly state: State, data: Item[] = []) {
+  constructor(
+    readonly state: State,
+    data: Item[] = [],
+  ) {
     this.data = data;
   }
   get length(): number {
@@ -205,7 +221,8 @@ function isIdentifier(s: string): boolean {
   return /^[\p{XID_Start}_][\p{XID_Continue}]*$/u.test(s);
 }
 
-const pyQuote = (s: string): string => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
+const pyQuote = (s: string): string =>
+  s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
 function isDigitToken(t: string | null): boolean {
   return t !== null && t.length === 1 && DIGITS.includes(t);
@@ -289,7 +306,13 @@ function escape(source: Tokenizer, esc: string, state: State): Item {
   } else if (DIGITS.includes(c) && c.length === 1) {
     if (isDigitToken(source.next)) {
       esc += source.get()!;
-      if (OCTDIGITS.includes(esc[1]!) && OCTDIGITS.includes(esc[2]!) && source.next !== null && source.next.length === 1 && OCTDIGITS.includes(source.next)) {
+      if (
+        OCTDIGITS.includes(esc[1]!) &&
+        OCTDIGITS.includes(esc[2]!) &&
+        source.next !== null &&
+        source.next.length === 1 &&
+        OCTDIGITS.includes(source.next)
+      ) {
         esc += source.get()!;
         const v = parseInt(esc.slice(1), 8);
         if (v > 0o377) throw source.error(`octal escape value ${esc} outside of range 0-0o377`, esc.length);
@@ -699,7 +722,8 @@ function parseConditional(source: Tokenizer, state: State, verbose: boolean, nes
 /** Unpacks non-capturing groups without flags into `data`. */
 function unpackPlainGroups(data: Item[]): void {
   // in one pass (a splice per group moved the tail each time)
-  const plain = (it: Item): it is Extract<Item, { op: "SUBPATTERN" }> => it.op === "SUBPATTERN" && it.group === null && it.add === 0 && it.del === 0;
+  const plain = (it: Item): it is Extract<Item, { op: "SUBPATTERN" }> =>
+    it.op === "SUBPATTERN" && it.group === null && it.add === 0 && it.del === 0;
   if (data.some(plain)) {
     const unpacked: Item[] = [];
     for (const it of data) {

@@ -251,12 +251,25 @@ function resolveItem(it: Item, flags: number, pattern: string): Node {
       const ml = (flags & MULTILINE) !== 0;
       const u = (flags & UNICODE) !== 0;
       const at: At =
-        it.at === "BEGINNING" ? (ml ? "BEGINNING_LINE" : "BEGINNING")
-        : it.at === "BEGINNING_STRING" ? "BEGINNING"
-        : it.at === "END" ? (ml ? "END_LINE" : "END")
-        : it.at === "END_STRING" ? "END_STRING"
-        : it.at === "BOUNDARY" ? (u ? "UNI_BOUNDARY" : "BOUNDARY")
-        : u ? "UNI_NON_BOUNDARY" : "NON_BOUNDARY";
+        it.at === "BEGINNING"
+          ? ml
+            ? "BEGINNING_LINE"
+            : "BEGINNING"
+          : it.at === "BEGINNING_STRING"
+            ? "BEGINNING"
+            : it.at === "END"
+              ? ml
+                ? "END_LINE"
+                : "END"
+              : it.at === "END_STRING"
+                ? "END_STRING"
+                : it.at === "BOUNDARY"
+                  ? u
+                    ? "UNI_BOUNDARY"
+                    : "BOUNDARY"
+                  : u
+                    ? "UNI_NON_BOUNDARY"
+                    : "NON_BOUNDARY";
       return { k: "at", at };
     }
     case "BRANCH":

@@ -346,7 +346,14 @@ export function translate(root: Node, groups: number, alpha: Alphabet | null): T
   // marker mode: an anchored prefix skips whole (marker, character) pairs, so the pattern always starts
   // right after a marker whatever code points the text holds
   const source = kinds === null ? body : `\\A${marks}(?:(?s:.)${marks})*?(${body})`;
-  return { source, groupMap, markerKinds: kinds, lookbehind, relaxed: kinds === null || alpha !== null ? null : relax(root), alphabet: alpha };
+  return {
+    source,
+    groupMap,
+    markerKinds: kinds,
+    lookbehind,
+    relaxed: kinds === null || alpha !== null ? null : relax(root),
+    alphabet: alpha,
+  };
 }
 
 /** RE2 text of `n` with assertions and lookbehinds removed (they only ever reject), captures dropped. */
@@ -373,7 +380,15 @@ function relax(n: Node): string {
 }
 
 /** Bits of the marker at one position, for the kinds in `kinds` (bit b = kinds[b] holds). */
-function markerBits(kinds: readonly At[], atStart: boolean, atEnd: boolean, prev: number, next: number, nextIsLast: boolean, empty: boolean): number {
+function markerBits(
+  kinds: readonly At[],
+  atStart: boolean,
+  atEnd: boolean,
+  prev: number,
+  next: number,
+  nextIsLast: boolean,
+  empty: boolean,
+): number {
   let v = 0;
   for (let b = 0; b < kinds.length; b++) {
     let holds: boolean;
