@@ -447,14 +447,12 @@ describe("fuzz: every public entry point, typed errors and finite results only",
       const question = fc.oneof(
         {
           weight: 12,
-          arbitrary: fc
-            .integer({ min: 1, max: 5 })
-            .chain((c) =>
-              fc.record({
-                choices: fc.array(text, { minLength: c, maxLength: c }),
-                logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }),
-              }),
-            ),
+          arbitrary: fc.integer({ min: 1, max: 5 }).chain((c) =>
+            fc.record({
+              choices: fc.array(text, { minLength: c, maxLength: c }),
+              logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }),
+            }),
+          ),
         },
         { weight: 1, arbitrary: fc.record({ choices: fc.anything(), logLikelihoods: fc.anything() }) },
         {

@@ -5,7 +5,6 @@ import type { AddressInfo } from "node:net";
 
 export interface Request {
   readonly path: string;
-  // biome-ignore lint: test convenience
   readonly body: any;
 }
 

@@ -47,7 +47,6 @@ export interface RecordedRequest {
   /** The raw request body. */
   readonly rawBody: string;
   /** The parsed JSON body (undefined when the body is not JSON). Typed loosely for convenient assertions. */
-  // biome-ignore lint: test convenience
   readonly body: any;
   /** The route the request matched. */
   readonly route: Route | null;
