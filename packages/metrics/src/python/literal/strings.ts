@@ -1,6 +1,7 @@
 // `ast.literal_eval` (CPython 3.11), see ../literal.ts. String literal decoding.
 import { type LiteralEvalOptions, syntaxError, valueError } from "./common.js";
 import { isHexDigit } from "./tokens.js";
+import { lookupUnicodeName } from "../char-names.js";
 
 // ---------------------------------------------------------------------------------------------
 // String literal decoding
@@ -116,105 +117,4 @@ export function decodeEscapes(body: string, bytes: boolean, unicodeName: Literal
         }
     }
   }
-}
-
-const HANGUL_L = ["G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H"];
-const HANGUL_V = [
-  "A",
-  "AE",
-  "YA",
-  "YAE",
-  "EO",
-  "E",
-  "YEO",
-  "YE",
-  "O",
-  "WA",
-  "WAE",
-  "OE",
-  "YO",
-  "U",
-  "WEO",
-  "WE",
-  "WI",
-  "YU",
-  "EU",
-  "YI",
-  "I",
-];
-const HANGUL_T = [
-  "",
-  "G",
-  "GG",
-  "GS",
-  "N",
-  "NJ",
-  "NH",
-  "D",
-  "L",
-  "LG",
-  "LM",
-  "LB",
-  "LS",
-  "LT",
-  "LP",
-  "LH",
-  "M",
-  "B",
-  "BS",
-  "S",
-  "SS",
-  "NG",
-  "J",
-  "C",
-  "K",
-  "T",
-  "P",
-  "H",
-];
-
-// Unicode 14 `Unified_Ideograph` blocks that `unicodedata` names algorithmically.
-const CJK_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0x20000, 0x2a6df],
-  [0x2a700, 0x2b738],
-  [0x2b740, 0x2b81d],
-  [0x2b820, 0x2cea1],
-  [0x2ceb0, 0x2ebe0],
-  [0x30000, 0x3134a],
-];
-
-function lookupUnicodeName(name: string, table: LiteralEvalOptions["unicodeName"]): number | undefined {
-  // The two algorithmic families are matched case-sensitively (uppercase hex), as CPython does.
-  if (name.startsWith("HANGUL SYLLABLE ")) {
-    const rest = name.slice(16);
-    let at = 0;
-    // CPython's `find_syllable`: the longest jamo short name at each step, the first on ties.
-    const take = (list: readonly string[]): number => {
-      let best = -1;
-      let length = -1;
-      list.forEach((jamo, index) => {
-        if (jamo.length > length && rest.startsWith(jamo, at)) {
-          best = index;
-          length = jamo.length;
-        }
-      });
-      if (best >= 0) at += length;
-      return best;
-    };
-    const l = take(HANGUL_L);
-    const v = take(HANGUL_V);
-    const t = take(HANGUL_T);
-    if (l >= 0 && v >= 0 && t >= 0 && at === rest.length) return 0xac00 + (l * 21 + v) * 28 + t;
-  }
-  if (name.startsWith("CJK UNIFIED IDEOGRAPH-")) {
-    const digits = name.slice(22);
-    if ((digits.length === 4 || digits.length === 5) && /^[0-9A-F]+$/.test(digits)) {
-      const code = parseInt(digits, 16);
-      if (CJK_RANGES.some(([lo, hi]) => code >= lo && code <= hi)) return code;
-    }
-  }
-  // Every other name (and alias) is matched case-insensitively.
-  return table?.(name.replace(/[a-z]/g, (ch) => ch.toUpperCase()));
 }
