@@ -84,7 +84,8 @@ export function resolveJudge(model: unknown, owner: string): JudgeModel {
   const fallback = defaultJudge();
   if (fallback) return fallback;
   throw new JudgeConfigError(
-    `${owner} needs a judge: pass options.model (a JudgeModel or a model name such as "gpt-4o-mini"), or set a default with configure({ judge }) or context({ judge }, fn)`,
+    `${owner} needs a judge: pass options.model (a JudgeModel or a model name such as "gpt-4o-mini"), or ` +
+      `set a default with configure({ judge }) or context({ judge }, fn)`,
     { argument: "options.model" },
   );
 }

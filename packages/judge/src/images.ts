@@ -8,10 +8,17 @@ import type { JudgeContentPart, JudgeModel } from "./model.js";
 
 // Model families known to take image input (OpenAI vision models, Claude 3+, Gemini, Pixtral, LLaVA,
 // Qwen-VL, Llama 3.2 Vision) and known text-only ones; an unknown name is "unknown" and images are sent.
-const TEXT_ONLY =
-  /^(gpt-3\.5|gpt-4(-0314|-0613|-32k)?$|o1-mini|o3-mini|text-|davinci|babbage|deepseek-(chat|reasoner|coder)|mistral-(tiny|small|medium)-?[0-9]*$)/i;
-const VISION =
-  /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-4-turbo|gpt-5|chatgpt-4o|o1(-20|$)|o3(-20|$|-pro)|o4-mini|claude-(3|sonnet-4|opus-4|haiku-4)|gemini|pixtral|llava|qwen[0-9.]*-?vl|llama-3\.2-[0-9]+b-vision|grok-[0-9.]+-vision)/i;
+const TEXT_ONLY = new RegExp(
+  String.raw`^(gpt-3\.5|gpt-4(-0314|-0613|-32k)?$|o1-mini|o3-mini|text-|davinci|babbage|` +
+    "deepseek-(chat|reasoner|coder)|mistral-(tiny|small|medium)-?[0-9]*$)",
+  "i",
+);
+const VISION = new RegExp(
+  String.raw`^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-4-turbo|gpt-5|chatgpt-4o|o1(-20|$)|o3(-20|$|-pro)|o4-mini|` +
+    String.raw`claude-(3|sonnet-4|opus-4|haiku-4)|gemini|pixtral|llava|qwen[0-9.]*-?vl|llama-3\.2-[0-9]+b-vision|` +
+    "grok-[0-9.]+-vision)",
+  "i",
+);
 
 /** Whether a model name is known to accept images: true, false, or undefined when the name is not known. */
 export function knownImageSupport(model: string): boolean | undefined {

@@ -125,7 +125,8 @@ function compare(
     actual: score,
     expected: threshold,
     message: () =>
-      `expected ${Array.isArray(received) ? "outputs" : "output"} ${isNot ? "not " : ""}to score ${atLeast ? "at least" : "at most"} ${threshold} on ${metricLabel(metric)}, got ${what}\n` +
+      `expected ${Array.isArray(received) ? "outputs" : "output"} ${isNot ? "not " : ""}to score ` +
+      `${atLeast ? "at least" : "at most"} ${threshold} on ${metricLabel(metric)}, got ${what}\n` +
       `  output:    ${preview(received)}\n  reference: ${preview(refs)}`,
   };
 }

@@ -10,7 +10,8 @@ export type { CacheFileWarning, FileCacheStoreOptions } from "./file-store.js";
 export class FileCacheStore implements JudgeCacheStore {
   constructor(_options: FileCacheStoreOptions) {
     throw new JudgeConfigError(
-      "FileCacheStore needs Node's file system (node:fs) and is not available in a browser build: use MemoryCacheStore, or a JudgeCacheStore of your own (e.g. on IndexedDB)",
+      "FileCacheStore needs Node's file system (node:fs) and is not available in a browser build: use " +
+        "MemoryCacheStore, or a JudgeCacheStore of your own (e.g. on IndexedDB)",
       { argument: "store", expected: "a cache store available in this runtime", actual: "FileCacheStore" },
     );
   }

@@ -105,7 +105,9 @@ export class FileCacheStore implements JudgeCacheStore {
     // a key names a file inside the cache folder: only a hash or a plain name, never a path
     if (typeof key !== "string" || !SAFE_KEY.test(key)) {
       throw new JudgeConfigError(
-        `cache key ${JSON.stringify(String(key).slice(0, 80))} is not a valid key for a directory cache: keys are hashes or names of letters, digits, "_" and "-" (1–128 characters)`,
+        `cache key ${JSON.stringify(String(key).slice(0, 80))} is not a valid key for a directory cache: ` +
+          `keys are hashes or names of letters, digits, "_" ` +
+          `and "-" (1–128 characters)`,
         { argument: "key", expected: "[A-Za-z0-9_-]{1,128}", actual: String(key).slice(0, 80) },
       );
     }

@@ -16,7 +16,8 @@ export const planSchema = judgeSchema("plan", z.object({ plan: stringList }));
 
 /** The reason given when the trace shows no plan (PlanAdherence and PlanQuality: score 1, no judging call). */
 export const NO_PLAN_REASON =
-  "There were no plans to evaluate within the trace of your agent's execution. Please check that the agent's planning, reasoning or thinking is recorded in the trace.";
+  "There were no plans to evaluate within the trace of your agent's execution. Please check that " +
+  "the agent's planning, reasoning or thinking is recorded in the trace.";
 
 /** The trace as the judge sees it (indented JSON). */
 export function traceText(testCase: LLMTestCase): string {
@@ -37,22 +38,31 @@ export function requireTrace(testCase: LLMTestCase, metric: { readonly name: str
 
 /** The user's task, stated from the trace's root input without inference. */
 export function taskFromTracePrompt(testCase: LLMTestCase): string {
-  return `Below is the trace of an AI agent's run (nested spans: agent, tool, LLM, retriever, custom). State the task the user asked the agent to do, as literally as the root input allows. Do not infer goals that are not stated.
+  return (
+    `Below is the trace of an AI agent's run (nested spans: agent, tool, LLM, retriever, custom). ` +
+    `State the task the user asked the agent to do, as literally as the root input allows. Do not ` +
+    `infer goals that are not stated.
 
 Trace:
 ${traceText(testCase)}
 
-${jsonOnly('{"task": "<string>"}')}`;
+${jsonOnly('{"task": "<string>"}')}`
+  );
 }
 
 /** The plan the trace shows explicitly (reasoning, thinking, a stated plan), never one rebuilt from the actions. */
 export function planFromTracePrompt(testCase: LLMTestCase): string {
-  return `Below is the trace of an AI agent's run. Extract the plan the agent made, as an ordered list of steps — but only steps the trace explicitly shows (in reasoning, thinking or planning fields, or a plan the agent stated). Do not reconstruct a plan from the actions taken. Return an empty list if no plan is recorded.
+  return (
+    `Below is the trace of an AI agent's run. Extract the plan the agent made, as an ordered list ` +
+    `of steps — but only steps the trace explicitly shows (in reasoning, thinking or planning ` +
+    `fields, or a plan the agent stated). Do not reconstruct a plan from the actions taken. Return ` +
+    `an empty list if no plan is recorded.
 
 Trace:
 ${traceText(testCase)}
 
-${jsonOnly('{"plan": ["<step>", ...]}')}`;
+${jsonOnly('{"plan": ["<step>", ...]}')}`
+  );
 }
 
 /** The adversarial 1.0 / 0.75 / 0.5 / 0.25 / 0.0 anchors of plan adherence and step efficiency. */

@@ -55,7 +55,8 @@ export class AnswerRelevancyMetric extends JudgeMetric {
     const output = testCase.actualOutput ?? "";
     const { statements } = await this.judge(
       statementsSchema,
-      `Break the text below into short, atomic statements, each expressing one idea. Keep a short fragment as its own statement only when it is not part of a larger coherent statement.
+      `Break the text below into short, atomic statements, each expressing one idea. Keep a short ` +
+        `fragment as its own statement only when it is not part of a larger coherent statement.
 
 Text:
 ${output}

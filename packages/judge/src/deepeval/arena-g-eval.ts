@@ -191,7 +191,10 @@ export class ArenaGEval extends BaseArenaMetric {
     const dummyList = shown.map((c) => c.name as string);
     const { winner, reason } = await this.judge(
       winnerSchema,
-      `Several contestants answered the same task. Following the evaluation steps, choose the single contestant whose answer is best. In the reason, refer to contestants only by their names wrapped in dollar signs (for example $${dummyList[0]}$), explain what makes the winner best with specifics, and mention specifics of every other contestant.
+      `Several contestants answered the same task. Following the evaluation steps, choose the single ` +
+        `contestant whose answer is best. In the reason, refer to contestants only by their names ` +
+        `wrapped in dollar signs (for example $${dummyList[0]}$), explain what makes the winner best with ` +
+        `specifics, and mention specifics of every other contestant.
 
 Evaluation steps:
 ${numbered(steps)}

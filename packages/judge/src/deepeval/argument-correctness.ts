@@ -64,7 +64,12 @@ export class ArgumentCorrectnessMetric extends JudgeMetric {
     if (calls.length === 0) return { score: 1, reason: NO_TOOL_CALLS_REASON, verboseSteps: ["Verdicts:\n[]"] };
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no", "idk"] as const, "optional", { count: calls.length, per: "tool call" }),
-      `Below are a user's input and the ${calls.length} tool calls an AI agent made for it. For each tool call, in order, judge its input parameters: "yes" if they are relevant to the input and correct for it, "no" if they are not (a call without input parameters is "no", with the reason "No input parameters were given."), "idk" only if you cannot tell. Give a reason for every "no"; otherwise the reason may be null. Return exactly ${calls.length} verdicts.
+      `Below are a user's input and the ${calls.length} tool calls an AI agent made for it. For each tool ` +
+        `call, in order, judge its input parameters: ` +
+        `"yes" if they are relevant to the input and correct for it, "no" if they are not (a call ` +
+        `without input parameters is "no", with the reason "No input parameters were given."), "idk" ` +
+        `only if you cannot tell. Give a reason for every "no"; otherwise the reason may be null. ` +
+        `Return exactly ${calls.length} verdicts.
 
 Input:
 ${testCase.input}

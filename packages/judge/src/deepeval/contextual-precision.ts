@@ -84,7 +84,10 @@ export class ContextualPrecisionMetric extends JudgeMetric {
     const nodes = groupRetrievalNodes(testCase.retrievalContext ?? []);
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required", { count: nodes.length, per: "node" }),
-      `A retriever returned the ${nodes.length} nodes below, in rank order, for the input. For each node, in order, decide whether it was useful in arriving at the expected output: "yes" or "no". Every verdict needs a reason that quotes the relevant part of the node. Return exactly ${nodes.length} verdicts.
+      `A retriever returned the ${nodes.length} nodes below, in rank order, for the input. For each node, ` +
+        `in order, decide whether it was ` +
+        `useful in arriving at the expected output: "yes" or "no". Every verdict needs a reason that ` +
+        `quotes the relevant part of the node. Return exactly ${nodes.length} verdicts.
 
 Input:
 ${testCase.input}
@@ -105,7 +108,9 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string>"}, ...]}
           reasonPrompt({
             metric: this.name,
             score: this.score,
-            context: `Input:\n${testCase.input}\n\nUseful ("yes") nodes should rank above useless ("no") ones. Refer to nodes by their rank (1-based) and do not use the word "verdict".`,
+            context:
+              `Input:\n${testCase.input}\n\nUseful ("yes") nodes should rank above useless ("no") ones. Refer to nodes by their rank ` +
+              `(1-based) and do not use the word "verdict".`,
             sections: [{ title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) }],
           }),
           signal,

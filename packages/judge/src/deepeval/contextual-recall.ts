@@ -51,7 +51,10 @@ export class ContextualRecallMetric extends JudgeMetric {
     const expected = testCase.expectedOutput ?? "";
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required"),
-      `Split the expected output below into sentences. For each sentence, in order, decide whether it can be attributed to any of the retrieval nodes: "yes" or "no". Each reason should name the node by position ("1st node", "2nd node", ...) and quote the supporting part briefly, or say why nothing supports the sentence.
+      `Split the expected output below into sentences. For each sentence, in order, decide whether it ` +
+        `can be attributed to any of the retrieval nodes: "yes" or "no". Each reason should name the ` +
+        `node by position ("1st node", "2nd node", ...) and quote the supporting part briefly, or say ` +
+        `why nothing supports the sentence.
 
 Expected output:
 ${expected}

@@ -66,7 +66,10 @@ export class ContextualRelevancyMetric extends JudgeMetric {
           (
             await this.judge(
               nodeVerdictsSchema,
-              `Extract the high-level statements made in the context below, then decide for each whether it is relevant to the input: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
+              `Extract the high-level statements made in the context below, then decide for each whether it ` +
+                `is relevant to the input: "yes" or "no". For "no", give a reason quoting the irrelevant part; ` +
+                `otherwise the reason may be null. If the context has no content, return a single "no" verdict ` +
+                `whose statement is the context itself and whose reason says no statements were found.
 
 Input:
 ${testCase.input}

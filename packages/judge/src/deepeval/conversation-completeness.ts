@@ -45,7 +45,8 @@ export class ConversationCompletenessMetric extends ConversationalJudgeMetric {
     const conversation = renderTurns(testCase.turns);
     const { intentions } = await this.judge(
       intentionsSchema,
-      `List the user's overall intentions in the conversation below: one short item per distinct thing the user wanted to get done. Ignore greetings and small talk.
+      `List the user's overall intentions in the conversation below: one short item per distinct ` +
+        `thing the user wanted to get done. Ignore greetings and small talk.
 
 Conversation:
 ${conversation}
@@ -58,7 +59,9 @@ ${jsonOnly('{"intentions": ["<intention>", ...]}')}`,
         (intention) => () =>
           this.judge(
             intentionVerdictSchema,
-            `Judging the whole conversation below, was this user intention satisfied by the assistant? Answer "yes" or "no". For "no", give a reason that quotes the assistant where relevant; otherwise the reason may be null.
+            `Judging the whole conversation below, was this user intention satisfied by the assistant? ` +
+              `Answer "yes" or "no". For "no", give a reason that quotes the assistant where relevant; ` +
+              `otherwise the reason may be null.
 
 Intention:
 ${intention}

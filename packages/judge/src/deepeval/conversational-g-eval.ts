@@ -89,7 +89,11 @@ function paramNames(params: readonly MultiTurnParams[]): string {
  * for 0 or 1 with threshold 1. Conversation-level `evaluationParams` are required fields.
  *
  * @example
- * const metric = new ConversationalGEval({ model: judge, name: "Helpfulness", criteria: "Does the assistant resolve the user's problem?" });
+ * const metric = new ConversationalGEval({
+ *   model: judge,
+ *   name: "Helpfulness",
+ *   criteria: "Does the assistant resolve the user's problem?",
+ * });
  */
 export class ConversationalGEval extends ConversationalJudgeMetric {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
@@ -169,7 +173,10 @@ export class ConversationalGEval extends ConversationalJudgeMetric {
     return this.generatedSteps.get(() =>
       this.judge(
         stepsSchema,
-        `You are setting up the evaluation of a conversation between a user and an assistant. From the criteria below, write 3 or 4 concise evaluation steps that explain how to judge the ${paramNames(this.evaluationParams)} of the conversation's turns. Each step should be one clear instruction.
+        `You are setting up the evaluation of a conversation between a user and an assistant. From the ` +
+          `criteria below, write 3 or 4 concise evaluation steps that explain how to judge the ` +
+          `${paramNames(this.evaluationParams)} of the conversation's turns. Each step should be one clear ` +
+          `instruction.
 
 Criteria:
 ${this.criteria}
@@ -212,7 +219,8 @@ ${jsonOnly('{"steps": ["<step>", ...]}')}`,
     if (this.strictMode) {
       const { score, reason } = await this.judge(
         strictReasonScoreSchema,
-        `Evaluate the conversation below by following the evaluation steps. Return a score of 1 if it fully meets every step, otherwise 0, and a brief reason that cites specifics of the ${params} without quoting the score.
+        `Evaluate the conversation below by following the evaluation steps. Return a score of 1 if it ` +
+          `fully meets every step, otherwise 0, and a brief reason that cites specifics of the ${params} without quoting the score.
 
 Evaluation steps:
 ${numbered(steps)}
@@ -234,7 +242,8 @@ ${jsonOnly('{"reason": "<string>", "score": 0 | 1}')}`,
     const reply = await this.judgeWithLogprobs(
       boundedReasonScoreSchema(min, max),
       `Evaluate the conversation below by following the evaluation steps, and give it an integer score from ${min} to ${max}. ${scale}
-Also give a brief reason that cites specifics of the ${params} of the turns; do not quote the score in the reason. Put the reason first and the score last.
+Also give a brief reason that cites specifics of the ${params} of the turns; do not quote the score ` +
+        `in the reason. Put the reason first and the score last.
 
 Evaluation steps:
 ${numbered(steps)}

@@ -491,7 +491,8 @@ export async function runDag(run: DagRun): Promise<Evaluation> {
     if (node.kind === "task") {
       const { output } = await run.judge(
         taskOutputSchema,
-        `Carry out the instructions below on the text that follows. Return only the result: a string, or a list of strings when the instructions ask for several items.
+        `Carry out the instructions below on the text that follows. Return only the result: a string, ` +
+          `or a list of strings when the instructions ask for several items.
 
 Instructions:
 ${node.instructions}
@@ -519,7 +520,8 @@ ${jsonOnly('{"verdict": true | false, "reason": "<string>"}')}`,
           )
         : await run.judge(
             node.schema,
-            `Answer the question below about the text that follows with exactly one of these options: ${node.options.map((o) => JSON.stringify(o)).join(", ")}. Give a short reason.
+            `Answer the question below about the text that follows with exactly one of these options: ` +
+              `${node.options.map((o) => JSON.stringify(o)).join(", ")}. Give a short reason.
 
 Question:
 ${node.criteria}
@@ -554,7 +556,9 @@ ${jsonOnly(`{"verdict": ${node.options.map((o) => JSON.stringify(o)).join(" | ")
         reason = (
           await run.judge(
             dagReasonSchema,
-            `An evaluation metric ("${run.name}") walked the decision tree below and reached a final score of ${leafScore} (0 is worst, 1 is best). Using the recorded steps — criteria, verdicts, reasons and task outputs — explain concisely why the score is ${leafScore}. Start with "The score is ${leafScore} because".
+            `An evaluation metric ("${run.name}") walked the decision tree below and reached a final score of ` +
+              `${leafScore} (0 is worst, 1 is best). Using the recorded steps — criteria, verdicts, reasons and task ` +
+              `outputs — explain concisely why the score is ${leafScore}. Start with "The score is ${leafScore} because".
 
 Steps:
 ${steps.join("\n\n")}

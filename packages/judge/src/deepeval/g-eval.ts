@@ -131,7 +131,8 @@ export function checkRubric(value: unknown, owner: string): readonly Rubric[] | 
     ) {
       throw new JudgeMetricConfigError(
         "rubric",
-        `${owner}: rubric[${index}] must be {scoreRange: [start, end], expectedOutcome} or {score: [start, end], expected_outcome} with integers 0 <= start <= end <= 10`,
+        `${owner}: rubric[${index}] must be {scoreRange: [start, end], expectedOutcome} or {score: [start, end], ` +
+          `expected_outcome} with integers 0 <= start <= end <= 10`,
       );
     }
     return Object.freeze({
@@ -203,12 +204,17 @@ export function normalizeGEvalScore(judgeScore: number, range: readonly [number,
 
 /** The prompt that turns criteria into 3–4 evaluation steps (shared with ArenaGEval). */
 export function evaluationStepsPrompt(criteria: string, params: readonly LLMTestCaseParams[], arena = false): string {
-  return `You are setting up an evaluation. From the criteria below, write 3 or 4 concise evaluation steps that explain how to judge ${arena ? "and compare the contestants' " : "the "}${paramList(params)}${arena ? "" : " against each other"}. Each step should be one clear instruction.
+  return (
+    `You are setting up an evaluation. From the criteria below, write 3 or 4 concise evaluation ` +
+    `steps that explain how to judge ${arena ? "and compare the contestants' " : "the "}${paramList(params)}` +
+    `${arena ? "" : " against each other"}. Each step should ` +
+    `be one clear instruction.
 
 Criteria:
 ${criteria}
 
-${jsonOnly('{"steps": ["<step>", ...]}')}`;
+${jsonOnly('{"steps": ["<step>", ...]}')}`
+  );
 }
 
 /**
@@ -321,28 +327,34 @@ export class GEval extends JudgeMetric {
     const params = paramList(this.evaluationParams);
     const caseText = renderParams(testCase, this.evaluationParams);
     if (this.strictMode) {
-      return `Evaluate the test case below by following the evaluation steps. Return a score of 1 if the test case fully meets every step, otherwise 0, and a brief reason that cites specifics of the ${params} without quoting the score.
+      return (
+        `Evaluate the test case below by following the evaluation steps. Return a score of 1 if the ` +
+        `test case fully meets every step, otherwise 0, and a brief reason that cites specifics of the ${params} without quoting the score.
 
 Evaluation steps:
 ${numbered(steps)}
 
 Test case:
 ${caseText}
-${jsonOnly('{"reason": "<string>", "score": 0 | 1}')}`;
+${jsonOnly('{"reason": "<string>", "score": 0 | 1}')}`
+      );
     }
     const [min, max] = this.scoreRange;
     const scale = this.rubric
       ? `Use this rubric:\n${formatRubric(this.rubric)}`
       : `${max} means the test case follows the evaluation steps fully (strong alignment), ${min} means not at all.`;
-    return `Evaluate the test case below by following the evaluation steps, and give it an integer score from ${min} to ${max}. ${scale}
-Also give a brief reason that cites specifics of the ${params}; do not quote the score in the reason. Put the reason first and the score last.
+    return (
+      `Evaluate the test case below by following the evaluation steps, and give it an integer score from ${min} to ${max}. ${scale}
+Also give a brief reason that cites specifics of the ${params}; do not quote the score in the ` +
+      `reason. Put the reason first and the score last.
 
 Evaluation steps:
 ${numbered(steps)}
 
 Test case:
 ${caseText}
-${jsonOnly(`{"reason": "<string>", "score": <integer ${min}-${max}>}`)}`;
+${jsonOnly(`{"reason": "<string>", "score": <integer ${min}-${max}>}`)}`
+    );
   }
 
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {

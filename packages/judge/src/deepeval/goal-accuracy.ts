@@ -73,7 +73,10 @@ export class GoalAccuracyMetric extends ConversationalJudgeMetric {
             (text) => () =>
               this.judge(
                 goalSchema,
-                `Be strict and assume failure when unsure. Judge whether what the user actually saw from the assistant fully and correctly achieved the user's goal. Only user-visible output counts: hidden tool results count only if the assistant passed them on. A missing or vague part of the request means at most 0.5; wrong or invented content lowers the score further.
+                `Be strict and assume failure when unsure. Judge whether what the user actually saw from the ` +
+                  `assistant fully and correctly achieved the user's goal. Only user-visible output counts: ` +
+                  `hidden tool results count only if the assistant passed them on. A missing or vague part of the ` +
+                  `request means at most 0.5; wrong or invented content lowers the score further.
 
 ${ANCHORED_SCALE}
 
@@ -92,7 +95,10 @@ ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
             (text) => () =>
               this.judge(
                 planSchema,
-                `Be strict. Judge the assistant's plan for the user's request and how well it kept to it — not whether the answer was correct. Find the plan in the steps (stated, or implied by their structure): is it clear, complete and logically ordered? Were its steps followed without unexplained skips, additions or reordering? With no discernible plan, score at most 0.5.
+                `Be strict. Judge the assistant's plan for the user's request and how well it kept to it — not ` +
+                  `whether the answer was correct. Find the plan in the steps (stated, or implied by their ` +
+                  `structure): is it clear, complete and logically ordered? Were its steps followed without ` +
+                  `unexplained skips, additions or reordering? With no discernible plan, score at most 0.5.
 
 ${ANCHORED_SCALE}
 

@@ -45,7 +45,8 @@ export class HallucinationMetric extends JudgeMetric {
     const contexts = testCase.context ?? [];
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required", { count: contexts.length, per: "context" }),
-      `Compare the answer below with each of the ${contexts.length} contexts, in order. For each context decide whether the answer agrees with it:
+      `Compare the answer below with each of the ${contexts.length} contexts, in order. For each context ` +
+        `decide whether the answer agrees with it:
 - "yes": the answer agrees with the context, or does not mention what it says (missing detail is not a contradiction),
 - "no": the answer contradicts the context; the reason must state what the context says instead.
 Give a reason for every verdict. Use only the contexts, no prior knowledge. Return exactly ${contexts.length} verdicts.

@@ -93,7 +93,9 @@ abstract class ImageContextMetric extends JudgeMetric {
     const results = await this.gather(
       indices.map((index, n) => () => {
         const { above, below } = contexts[n] as { above: string | null; below: string | null };
-        const prompt = `${this.task(above ?? "(none)", below ?? "(none)")}\n\n${jsonOnly('{"score": <integer 0-10>, "reasoning": "<why>"}')}\n\nImage:\n${parts[index]}`;
+        const prompt =
+          `${this.task(above ?? "(none)", below ?? "(none)")}\n\n` +
+          `${jsonOnly('{"score": <integer 0-10>, "reasoning": "<why>"}')}\n\nImage:\n${parts[index]}`;
         return this.judge(imageScoreSchema, prompt, { signal });
       }),
     );
@@ -145,9 +147,13 @@ export class ImageCoherenceMetric extends ImageContextMetric {
   }
 
   protected task(above: string, below: string): string {
-    return `You are reviewing a document that mixes text and images. Rate from 0 to 10 how coherent the image below is with the text around it: 0–3 unrelated or barely related, 4–6 partly related with unrelated elements, 7–9 closely related, 10 a perfect match that strengthens the text. Be strict.
+    return (
+      `You are reviewing a document that mixes text and images. Rate from 0 to 10 how coherent the ` +
+      `image below is with the text around it: 0–3 unrelated or barely related, 4–6 partly related ` +
+      `with unrelated elements, 7–9 closely related, 10 a perfect match that strengthens the text. Be strict.
 
-${contextBlock(above, below)}`;
+${contextBlock(above, below)}`
+    );
   }
 }
 
@@ -167,9 +173,13 @@ export class ImageHelpfulnessMetric extends ImageContextMetric {
   }
 
   protected task(above: string, below: string): string {
-    return `You are reviewing a document that mixes text and images. Rate from 0 to 10 how much the image below helps a reader understand the text around it: 0–3 no or almost no help, 4–6 some help with extraneous detail, 7–9 clearly helpful, 10 makes the text fully clear. Be strict.
+    return (
+      `You are reviewing a document that mixes text and images. Rate from 0 to 10 how much the image ` +
+      `below helps a reader understand the text around it: 0–3 no or almost no help, 4–6 some help ` +
+      `with extraneous detail, 7–9 clearly helpful, 10 makes the text fully clear. Be strict.
 
-${contextBlock(above, below)}`;
+${contextBlock(above, below)}`
+    );
   }
 }
 
@@ -189,8 +199,14 @@ export class ImageReferenceMetric extends ImageContextMetric {
   }
 
   protected task(above: string, below: string): string {
-    return `You are reviewing a document that mixes text and images. Rate from 0 to 10 how well the text around the image below refers to and explains it: 0 not mentioned at all, 1–3 referred to only implicitly and wrongly, 4–6 referred to explicitly but improperly or only implicitly, 7–9 referred to explicitly and mostly correctly, 10 referred to explicitly, placed and explained entirely correctly. Be strict.
+    return (
+      `You are reviewing a document that mixes text and images. Rate from 0 to 10 how well the text ` +
+      `around the image below refers to and explains it: 0 not mentioned at all, 1–3 referred to only ` +
+      `implicitly and wrongly, 4–6 referred to explicitly but improperly or only implicitly, 7–9 ` +
+      `referred to explicitly and mostly correctly, 10 referred to explicitly, placed and explained ` +
+      `entirely correctly. Be strict.
 
-${contextBlock(above, below)}`;
+${contextBlock(above, below)}`
+    );
   }
 }

@@ -72,7 +72,10 @@ export class KnowledgeRetentionMetric extends ConversationalJudgeMetric {
       if (turn?.role !== "user") continue;
       const { data } = await this.judge(
         knowledgeSchema,
-        `Extract the facts the user states about themselves or their situation in the LAST user message below. Only facts explicitly stated in that message count; the earlier messages are there for context only (if the message corrects an earlier fact, give the corrected value). Give each fact a short descriptive key.
+        `Extract the facts the user states about themselves or their situation in the LAST user message ` +
+          `below. Only facts explicitly stated in that message count; the earlier messages are there for ` +
+          `context only (if the message corrects an earlier fact, give the corrected value). Give each ` +
+          `fact a short descriptive key.
 
 Earlier messages:
 ${renderTurns(turns.slice(0, i))}
@@ -97,7 +100,10 @@ Use an empty list if the message states no facts.`,
       for (const [, k] of prior) Object.assign(accumulated, k);
       const { verdict, reason } = await this.judge(
         retentionVerdictSchema,
-        `The user has told the assistant the facts below. Decide whether the assistant's message forgets or contradicts any of them: "yes" if it does (asking again for information the user already gave counts as forgetting; asking to clarify something ambiguous does not), "no" otherwise. For "yes", give a reason naming the forgotten fact; otherwise the reason may be null.
+        `The user has told the assistant the facts below. Decide whether the assistant's message ` +
+          `forgets or contradicts any of them: "yes" if it does (asking again for information the user ` +
+          `already gave counts as forgetting; asking to clarify something ambiguous does not), "no" ` +
+          `otherwise. For "yes", give a reason naming the forgotten fact; otherwise the reason may be null.
 
 Known facts:
 ${json(accumulated)}

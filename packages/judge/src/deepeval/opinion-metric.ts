@@ -155,14 +155,19 @@ export abstract class OpinionMetric extends FlaggedStatementsMetric {
   }
 
   protected verdictPrompt(opinions: readonly string[]): string {
-    return `For each of the ${opinions.length} opinions below, in order, decide whether it is ${this.violation}: "yes" (${this.violation}) or "no". For "yes", give a reason that also suggests a corrected, acceptable wording; for "no" the reason may be null. Return exactly ${opinions.length} verdicts.
+    return (
+      `For each of the ${opinions.length} opinions below, in order, decide whether it is ${this.violation}` +
+      `: "yes" (${this.violation}) or "no". For "yes", give a reason that also suggests a corrected, ` +
+      `acceptable wording; for ` +
+      `"no" the reason may be null. Return exactly ${opinions.length} verdicts.
 
 ${this.rubric}
 
 Opinions:
 ${JSON.stringify(opinions, null, 2)}
 
-${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string or null>"}, ...]}')}`;
+${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string or null>"}, ...]}')}`
+    );
   }
 
   protected scoreVerdicts(verdicts: readonly FlaggedVerdict[]): number {

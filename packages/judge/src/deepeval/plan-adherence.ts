@@ -54,7 +54,9 @@ export class PlanAdherenceMetric extends JudgeMetric {
     if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
     const { score, reason } = await this.judge(
       scoreReasonSchema,
-      `Be strict. Judge whether the agent executed exactly its plan: every planned step, in the planned order, with no extra actions beyond the plan. Judge adherence only, not whether the task was solved.
+      `Be strict. Judge whether the agent executed exactly its plan: every planned step, in the ` +
+        `planned order, with no extra actions beyond the plan. Judge adherence only, not whether the ` +
+        `task was solved.
 
 ${ANCHORED_SCALE}
 

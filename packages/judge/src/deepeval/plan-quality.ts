@@ -52,7 +52,11 @@ export class PlanQualityMetric extends JudgeMetric {
     if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
     const { score, reason } = await this.judge(
       planQualitySchema,
-      `Be strict. Judge the quality of the agent's plan for the task — the plan itself, not how it was carried out. A good plan covers every requirement of the task and its prerequisites (a missing critical step lowers the score sharply), runs in a sensible order, has no redundant, circular or filler steps, states each step concretely enough to execute, and stays aimed at the task. Lower the score if a simpler or more direct plan would do.
+      `Be strict. Judge the quality of the agent's plan for the task — the plan itself, not how it ` +
+        `was carried out. A good plan covers every requirement of the task and its prerequisites (a ` +
+        `missing critical step lowers the score sharply), runs in a sensible order, has no redundant, ` +
+        `circular or filler steps, states each step concretely enough to execute, and stays aimed at ` +
+        `the task. Lower the score if a simpler or more direct plan would do.
 
 ${ANCHORED_SCALE}
 

@@ -67,7 +67,11 @@ export class PromptAlignmentMetric extends JudgeMetric {
     const n = this.promptInstructions.length;
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "optional", { count: n, per: "instruction" }),
-      `An application was given the instructions below in its prompt, then the input, and it produced the output. For each instruction, in order, decide whether the output follows it: "yes" or "no". Judge only what the instruction asks; an instruction that does not apply to this input counts as followed. For "no", give a reason that quotes the output; for "yes" the reason may be null. Return exactly ${n} verdict(s), one per instruction.
+      `An application was given the instructions below in its prompt, then the input, and it produced ` +
+        `the output. For each instruction, in order, decide whether the output follows it: "yes" or ` +
+        `"no". Judge only what the instruction asks; an instruction that does not apply to this input ` +
+        `counts as followed. For "no", give a reason that quotes the output; for "yes" the reason may ` +
+        `be null. Return exactly ${n} verdict(s), one per instruction.
 
 Instructions:
 ${numbered(this.promptInstructions)}

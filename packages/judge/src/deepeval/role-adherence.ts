@@ -76,7 +76,9 @@ export class RoleAdherenceMetric extends ConversationalJudgeMetric {
       `The assistant in the conversation below must stay in this role:
 ${role}
 
-Find the assistant messages that break the role (out of character: wrong persona, tone, knowledge or behaviour for the role). Refer to each by its 0-based index in the list of turns and explain the breach. Only assistant messages can break the role. Return an empty list if none do.
+Find the assistant messages that break the role (out of character: wrong persona, tone, ` +
+        `knowledge or behaviour for the role). Refer to each by its 0-based index in the list of turns ` +
+        `and explain the breach. Only assistant messages can break the role. Return an empty list if none do.
 
 Turns:
 ${json(turns.map((t, index) => ({ index, role: t.role, content: t.content })))}

@@ -40,7 +40,9 @@ export class StepEfficiencyMetric extends JudgeMetric {
     const { task } = await this.judge(taskSchema, taskFromTracePrompt(testCase), { signal });
     const { score, reason } = await this.judge(
       scoreReasonSchema,
-      `Be strict. Judge whether the agent used the minimal set of actions needed for the task. Redundant LLM calls, repeated or unnecessary retrievals, and enrichment nobody asked for lower the score. Judge efficiency only, not whether the result is correct.
+      `Be strict. Judge whether the agent used the minimal set of actions needed for the task. ` +
+        `Redundant LLM calls, repeated or unnecessary retrievals, and enrichment nobody asked for lower ` +
+        `the score. Judge efficiency only, not whether the result is correct.
 
 ${ANCHORED_SCALE}
 

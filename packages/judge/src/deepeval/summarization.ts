@@ -98,7 +98,9 @@ export class SummarizationMetric extends JudgeMetric {
   }
 
   private answersPrompt(text: string, questions: readonly string[]): string {
-    return `For each of the ${questions.length} closed questions below, in order, decide whether the text contains enough information to answer it: "yes" or "no". Return exactly ${questions.length} answers.
+    return (
+      `For each of the ${questions.length} closed questions below, in order, decide whether the text contains enough information to ` +
+      `answer it: "yes" or "no". Return exactly ${questions.length} answers.
 
 Text:
 ${text}
@@ -106,7 +108,8 @@ ${text}
 Questions:
 ${JSON.stringify(questions, null, 2)}
 
-${jsonOnly('{"answers": ["yes" | "no", ...]}')}`;
+${jsonOnly('{"answers": ["yes" | "no", ...]}')}`
+    );
   }
 
   protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
@@ -123,7 +126,8 @@ ${jsonOnly('{"answers": ["yes" | "no", ...]}')}`;
         (
           await this.judge(
             questionsSchema,
-            `Write ${this.n} closed questions (answerable with "yes" or "no") about the key information in the text below, chosen so that the text itself answers every one of them with "yes".
+            `Write ${this.n} closed questions (answerable with "yes" or "no") about the key information in the text below, ` +
+              `chosen so that the text itself answers every one of them with "yes".
 
 Text:
 ${original}
@@ -171,7 +175,10 @@ ${jsonOnly('{"questions": ["<question>", ...]}')}`,
           reasonPrompt({
             metric: this.name,
             score: this.score,
-            context: `The score is the lower of alignment (${alignmentValue.toFixed(2)}: the summary neither contradicts nor adds to the original) and coverage (${coverageValue.toFixed(2)}: the summary keeps the original's key information).`,
+            context:
+              `The score is the lower of alignment (${alignmentValue.toFixed(2)}: the summary neither ` +
+              `contradicts nor adds to the original) and coverage (${coverageValue.toFixed(2)}: the summary keeps ` +
+              `the original's key information).`,
             sections: [
               { title: "Contradictions (summary vs original)", items: reasonsOf(alignmentVerdicts, ["no"]) },
               { title: "Extra information not in the original", items: reasonsOf(alignmentVerdicts, ["idk"]) },

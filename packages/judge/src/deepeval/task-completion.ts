@@ -59,10 +59,13 @@ export class TaskCompletionMetric extends JudgeMetric {
     const evidence =
       testCase.trace !== null
         ? `Trace of the run (nested spans; the root input is the user's request):\n${traceText(testCase)}`
-        : `User input:\n${testCase.input}\n\nTools called:\n${formatToolCallsForPrompt(testCase.toolsCalled ?? []) || "[]"}\n\nFinal output:\n${testCase.actualOutput ?? ""}`;
+        : `User input:\n${testCase.input}\n\nTools called:\n` +
+          `${formatToolCallsForPrompt(testCase.toolsCalled ?? []) || "[]"}\n\nFinal output:\n` +
+          `${testCase.actualOutput ?? ""}`;
     const extracted = await this.judge(
       taskOutcomeSchema,
-      `From the agent run below, state (1) the task the user wanted done and (2) the outcome: a strictly factual, non-evaluative description of what the system actually did and produced.
+      `From the agent run below, state (1) the task the user wanted done and (2) the outcome: a ` +
+        `strictly factual, non-evaluative description of what the system actually did and produced.
 
 ${evidence}
 
@@ -72,7 +75,8 @@ ${jsonOnly('{"task": "<string>", "outcome": "<string>"}')}`,
     const task = this.task ?? extracted.task;
     const { verdict, reason } = await this.judge(
       completionVerdictSchema,
-      `Judge how well the outcome accomplishes the task, as a number from 0 (not at all) to 1 (completely). Give a concise reason that names what was achieved and what is missing.
+      `Judge how well the outcome accomplishes the task, as a number from 0 (not at all) to 1 ` +
+        `(completely). Give a concise reason that names what was achieved and what is missing.
 
 Task:
 ${task}

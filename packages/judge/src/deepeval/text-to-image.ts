@@ -46,13 +46,15 @@ export function requireImageCount(metric: string, field: "input" | "output", ima
   );
 }
 
-const QUALITY_PROMPT = (
-  image: MLLMImage,
-): string => `You are rating an AI-generated image for how well it was made, regardless of what it shows.
+const QUALITY_PROMPT = (image: MLLMImage): string =>
+  `You are rating an AI-generated image for how well it was made, regardless of what it shows.
 
 Give two scores from 0 to 10:
-1. Naturalness: 0 when the scene looks plainly unnatural (impossible lighting or shadows, a wrong sense of distance or scale); 10 when it looks entirely natural.
-2. Artifacts: 0 when large parts are distorted, blurred, scratched, watermarked, or show malformed faces or body parts, or subjects that do not fit together; 10 when there are no artifacts at all.
+1. Naturalness: 0 when the scene looks plainly unnatural (impossible lighting or shadows, a ` +
+  `wrong sense of distance or scale); 10 when it looks entirely natural.
+2. Artifacts: 0 when large parts are distorted, blurred, scratched, watermarked, or show ` +
+  `malformed faces or body parts, or subjects that do not fit together; 10 when there are no ` +
+  `artifacts at all.
 
 Return the two scores as a list in that order: "score": [naturalness, artifacts].
 
@@ -97,7 +99,8 @@ abstract class GeneratedImageMetric extends JudgeMetric {
       score: Math.sqrt(minSc * minPq) / 10,
       reason: () =>
         `The score is ${(this.score ?? 0).toFixed(2)}: the lowest semantic-consistency score was ${pyFloatRepr(minSc)} and the lowest ` +
-        `perceptual-quality score was ${pyFloatRepr(minPq)} (out of 10).\nSemantic consistency: ${sc.reasoning}\nPerceptual quality: ${pq.reasoning}`,
+        `perceptual-quality score was ${pyFloatRepr(minPq)} (out of 10).\nSemantic consistency: ` +
+        `${sc.reasoning}\nPerceptual quality: ${pq.reasoning}`,
       verboseSteps: [
         `Semantic Consistency Scores:\n[${sc.score.map(pyFloatRepr).join(", ")}]`,
         `Semantic Consistency Reasoning:\n${sc.reasoning}`,
@@ -136,7 +139,8 @@ export class TextToImageMetric extends GeneratedImageMetric {
       ONE_SCORE,
       `You are rating an AI-generated image against the text prompt it was generated from.
 
-Give one score from 0 to 10 for how closely the image follows the prompt: 0 when it does not follow it at all, 10 when it follows it perfectly. Return it as a one-item list: "score": [score].
+Give one score from 0 to 10 for how closely the image follows the prompt: 0 when it does not ` +
+        `follow it at all, 10 when it follows it perfectly. Return it as a one-item list: "score": [score].
 
 Text prompt:
 ${prompt}
@@ -179,11 +183,13 @@ export class ImageEditingMetric extends GeneratedImageMetric {
     const { texts, images } = splitParts(testCase.input);
     return this.judge(
       EDIT_SCORES,
-      `You are rating an image edit. The first image below is the original; the second is the edited version, which should carry out the editing instruction.
+      `You are rating an image edit. The first image below is the original; the second is the edited ` +
+        `version, which should carry out the editing instruction.
 
 Give two scores from 0 to 10:
 1. Editing success: 0 when the edited image does not carry out the instruction at all, 10 when it carries it out perfectly.
-2. Over-editing: 0 when the edited image is a completely different picture from the original, 10 when it is recognisably the original with only the change asked for.
+2. Over-editing: 0 when the edited image is a completely different picture from the original, ` +
+        `10 when it is recognisably the original with only the change asked for.
 
 Return them as a list in that order: "score": [success, over_editing].
 

@@ -126,7 +126,11 @@ ${formatToolCallsForPrompt(this.availableTools) || "[]"}`;
             (parts) => () =>
               this.judge(
                 selectionSchema,
-                `Be strict. Judge only WHICH tools the assistant chose for the user's request, given the tools available — not how they were called or whether they worked. Every tool used should serve the request; an unrelated, redundant or speculative call lowers the score, and so does ignoring a clearly better available tool (at most 0.5 then). When unsure whether a tool was needed, assume it was not.
+                `Be strict. Judge only WHICH tools the assistant chose for the user's request, given the tools ` +
+                  `available — not how they were called or whether they worked. Every tool used should serve the ` +
+                  `request; an unrelated, redundant or speculative call lowers the score, and so does ignoring a ` +
+                  `clearly better available tool (at most 0.5 then). When unsure whether a tool was needed, ` +
+                  `assume it was not.
 
 ${ANCHORED_SCALE}
 
@@ -145,7 +149,9 @@ ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
             (parts) => () =>
               this.judge(
                 argumentsSchema,
-                `Be strict. Judge only the ARGUMENTS the assistant passed to the tools it called: are the input parameters correct, complete and taken from what the user asked (no invented or missing values)? Do not judge which tools were chosen.
+                `Be strict. Judge only the ARGUMENTS the assistant passed to the tools it called: are the input ` +
+                  `parameters correct, complete and taken from what the user asked (no invented or missing ` +
+                  `values)? Do not judge which tools were chosen.
 
 ${ANCHORED_SCALE}
 

@@ -95,7 +95,11 @@ export class TopicAdherenceMetric extends ConversationalJudgeMetric {
     for (const unit of unitInteractions(testCase.turns)) {
       const { qa_pairs } = await this.judge(
         qaPairsSchema,
-        `Extract the question-answer pairs from the exchange below: each pair is one question the user asked explicitly and the assistant's direct reply to it, both as they appear in the exchange. Split a message holding several questions or answers into separate pairs, one question each. Skip greetings, thanks and other turns that are not a clear question and answer. Infer nothing that is not written.
+        `Extract the question-answer pairs from the exchange below: each pair is one question the user ` +
+          `asked explicitly and the assistant's direct reply to it, both as they appear in the exchange. ` +
+          `Split a message holding several questions or answers into separate pairs, one question each. ` +
+          `Skip greetings, thanks and other turns that are not a clear question and answer. Infer nothing ` +
+          `that is not written.
 
 Exchange:
 ${renderTurns(unit)}
@@ -111,7 +115,8 @@ Use an empty list if there is no question-answer pair.`,
       pairs.map((pair) => async () => {
         const { verdict, reason } = await this.judge(
           topicVerdictSchema,
-          `An assistant should answer questions about the relevant topics below and decline anything else. Classify this question-answer pair:
+          `An assistant should answer questions about the relevant topics below and decline anything ` +
+            `else. Classify this question-answer pair:
 - "TP": the question is about a relevant topic and the response answers it correctly;
 - "FN": the question is about a relevant topic, but the response refuses it or does not answer it;
 - "FP": the question is not about a relevant topic, yet the response answers it;

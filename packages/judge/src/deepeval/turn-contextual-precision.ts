@@ -48,7 +48,10 @@ export class TurnContextualPrecisionMetric extends TurnRagMetric<{ readonly verd
     if (nodes.length === 0) return { score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } };
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required", { count: nodes.length, per: "node" }),
-      `During a conversation, an assistant's retriever returned the ${nodes.length} nodes below, in rank order, for the user's messages. For each node, in order, decide whether it was useful in arriving at the expected outcome of the conversation: "yes" or "no". Every verdict needs a reason that quotes the relevant part of the node. Return exactly ${nodes.length} verdicts.
+      `During a conversation, an assistant's retriever returned the ${nodes.length} nodes below, in rank ` +
+        `order, for the user's messages. For each node, in order, decide whether ` +
+        `it was useful in arriving at the expected outcome of the conversation: "yes" or "no". Every ` +
+        `verdict needs a reason that quotes the relevant part of the node. Return exactly ${nodes.length} verdicts.
 
 User messages:
 ${window.userContent}

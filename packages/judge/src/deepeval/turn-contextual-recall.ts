@@ -51,7 +51,10 @@ export class TurnContextualRecallMetric extends TurnRagMetric<{ readonly verdict
     const expected = testCase.expectedOutcome ?? "";
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required"),
-      `Split the expected outcome of a conversation below into sentences. For each sentence, in order, decide whether it can be attributed to any of the retrieval nodes an assistant used during the conversation: "yes" or "no". Each reason should name the node by position ("1st node", "2nd node", ...) and quote the supporting part briefly, or say why nothing supports the sentence.
+      `Split the expected outcome of a conversation below into sentences. For each sentence, in ` +
+        `order, decide whether it can be attributed to any of the retrieval nodes an assistant used ` +
+        `during the conversation: "yes" or "no". Each reason should name the node by position ("1st ` +
+        `node", "2nd node", ...) and quote the supporting part briefly, or say why nothing supports the sentence.
 
 Expected outcome:
 ${expected}

@@ -62,7 +62,11 @@ export class TurnContextualRelevancyMetric extends TurnRagMetric<{ readonly verd
           (
             await this.judge(
               nodeVerdictsSchema,
-              `Extract the high-level statements made in the context below, which an assistant retrieved during a conversation, then decide for each whether it is relevant to the user's messages: "yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may be null. If the context has no content, return a single "no" verdict whose statement is the context itself and whose reason says no statements were found.
+              `Extract the high-level statements made in the context below, which an assistant retrieved ` +
+                `during a conversation, then decide for each whether it is relevant to the user's messages: ` +
+                `"yes" or "no". For "no", give a reason quoting the irrelevant part; otherwise the reason may ` +
+                `be null. If the context has no content, return a single "no" verdict whose statement is the ` +
+                `context itself and whose reason says no statements were found.
 
 User messages:
 ${window.userContent}

@@ -109,7 +109,11 @@ export class TurnRelevancyMetric extends ConversationalJudgeMetric {
         (window) => () =>
           this.judge(
             turnVerdictSchema,
-            `Below is the latest part of a conversation between a user and an assistant. Decide whether the assistant's LAST message is relevant to what the user asked, in the context of the conversation shown: "yes" or "no". A reply that changes the subject, ignores the question, or answers something else is "no". For "no", give a reason that quotes the last message; for "yes" the reason may be null.
+            `Below is the latest part of a conversation between a user and an assistant. Decide whether the ` +
+              `assistant's LAST message is relevant to what the user asked, in the context of the ` +
+              `conversation shown: "yes" or "no". A reply that changes the subject, ignores the question, or ` +
+              `answers something else is "no". For "no", give a reason that quotes the last message; for ` +
+              `"yes" the reason may be null.
 
 Conversation:
 ${renderTurns(window)}
@@ -135,7 +139,8 @@ ${jsonOnly('{"verdict": "yes" | "no", "reason": "<string or null>"}')}`,
           signal,
         ),
       verboseSteps: [
-        `Turns Sliding Windows (size=${this.windowSize}):\n${prettifyList(windows.map((w) => w.map((t) => ({ role: t.role, content: t.content }))))}`,
+        `Turns Sliding Windows (size=${this.windowSize}):\n` +
+          `${prettifyList(windows.map((w) => w.map((t) => ({ role: t.role, content: t.content }))))}`,
         `Verdicts:\n${prettifyList(verdicts)}`,
       ],
     };

@@ -173,7 +173,8 @@ export class SemanticF1 {
     const { recall, precision, reasoning } = result.value;
     const f1 = judgeF1(precision, recall);
     const discussion = result.value.discussion ? `\nDiscussion: ${result.value.discussion}` : "";
-    const feedback = `Semantic F1 ${fixed(f1)} (precision ${fixed(precision)}, recall ${fixed(recall)}).${discussion}\nReasoning: ${reasoning}`;
+    const feedback =
+      `Semantic F1 ${fixed(f1)} (precision ${fixed(precision)}, recall ${fixed(recall)}).` + `${discussion}\nReasoning: ${reasoning}`;
     return prediction(trace, this.threshold, f1, precision, recall, feedback, result.usage, pathOf(result));
   }
 
