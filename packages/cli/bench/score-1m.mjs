@@ -37,7 +37,8 @@ await new Promise((resolve, reject) => {
   child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`make-pairs exited ${code}`))));
 });
 console.log(
-  `input: ${rows.toLocaleString("en-US")} rows (make-pairs.mjs --seed 9 --no-edge), ${(statSync(input).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  `input: ${rows.toLocaleString("en-US")} rows (make-pairs.mjs --seed 9 --no-edge), ${(statSync(input).size / 1e6).toFixed(1)} ` +
+    `MB, made in ${((performance.now() - t) / 1000).toFixed(1)} s`,
 );
 
 /** Run the command; resolve with wall ms and peak RSS (MiB) sampled from /proc/<pid>/status. */
@@ -79,14 +80,16 @@ for (const [label, extra] of [
   const r = await run(["score", input, ...metrics, "-o", out, "--workers", workers, "--no-progress", ...extra]);
   results.push([label, r.ms, r.peakMiB]);
   console.log(
-    `${label}: ${(r.ms / 1000).toFixed(1)} s wall, peak RSS ${r.peakMiB.toFixed(0)} MiB, ${Math.round((rows * 1000) / r.ms).toLocaleString("en-US")} rows/s`,
+    `${label}: ${(r.ms / 1000).toFixed(1)} s wall, peak RSS ${r.peakMiB.toFixed(0)} MiB, ` +
+      `${Math.round((rows * 1000) / r.ms).toLocaleString("en-US")} rows/s`,
   );
   if (label.startsWith("score (95%")) console.log(r.stdout.split("\n").slice(0, 10).join("\n"));
 }
 const rep = await run(["report", join(dir, "out.jsonl"), "-o", join(dir, "report.html")]);
 results.push(["report", rep.ms, rep.peakMiB]);
 console.log(
-  `report: ${(rep.ms / 1000).toFixed(1)} s wall, peak RSS ${rep.peakMiB.toFixed(0)} MiB, ${(statSync(join(dir, "report.html")).size / 1024).toFixed(0)} KiB of HTML`,
+  `report: ${(rep.ms / 1000).toFixed(1)} s wall, peak RSS ${rep.peakMiB.toFixed(0)} MiB, ` +
+    `${(statSync(join(dir, "report.html")).size / 1024).toFixed(0)} KiB of HTML`,
 );
 
 console.log(`\n| step | wall | peak RSS |\n|---|---|---|`);

@@ -81,7 +81,8 @@ const failed = results.filter((r) => r.code !== 0 || !r.json);
 const ms = results.map((r) => r.ms).sort((a, b) => a - b);
 const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))].toFixed(0);
 console.log(
-  `${runs} runs of \`evalkern score ${metrics.map((m) => `--metric ${m}`).join(" ")} --no-ci --json\`, ${parallel} at a time, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `${runs} runs of \`evalkern score ${metrics.map((m) => `--metric ${m}`).join(" ")} --no-ci --json\`, ${parallel} at a time, ` +
+    `${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
 console.log(`per run: median ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms`);
 console.log(`failed: ${failed.length}${failed.length ? ` (${failed.map((r) => r.signal ?? `exit ${r.code}`).join(", ")})` : ""}`);

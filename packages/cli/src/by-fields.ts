@@ -27,7 +27,8 @@ export class ByFieldCheck {
       const seen = [...this.#seen].filter((k) => !k.startsWith("_") && !fieldsToHide.has(k));
       const hint = didYouMean(f, seen);
       throw usageError(
-        `--by ${JSON.stringify(f)}: no row has this field${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; the fields seen are: ${seen.join(", ") || "(none)"}`,
+        `--by ${JSON.stringify(f)}: no row has this field${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; the fields ` +
+          `seen are: ${seen.join(", ") || "(none)"}`,
       );
     }
   }

@@ -69,7 +69,8 @@ export function resolveMetric(arg: MetricArgument): ResolvedMetric {
     const all = listMetrics().map((d) => d.name);
     const hint = didYouMean(arg.name, all);
     throw usageError(
-      `unknown metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ${all.join(", ")} (see evalkern score --help)`,
+      `unknown metric ${JSON.stringify(arg.name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ` +
+        `${all.join(", ")} (see evalkern score --help)`,
     );
   }
   const definition = definitionOf(metric);
@@ -86,7 +87,9 @@ export function resolveMetric(arg: MetricArgument): ResolvedMetric {
       const keys = Object.keys(definition.options);
       const hint = didYouMean(key, keys);
       throw usageError(
-        `--metric ${arg.raw}: ${definition.name} has no option ${JSON.stringify(key)}; ${keys.length ? `its options are ${keys.join(", ")}` : "it takes no options"} (and name=)${hint ? `; did you mean ${JSON.stringify(hint)}?` : ""}`,
+        `--metric ${arg.raw}: ${definition.name} has no option ${JSON.stringify(key)}; ` +
+          `${keys.length ? `its options are ${keys.join(", ")}` : "it takes no options"} (and ` +
+          `name=)${hint ? `; did you mean ${JSON.stringify(hint)}?` : ""}`,
       );
     }
     options[key] = value;

@@ -49,14 +49,16 @@ export async function rowInfo(run: LoadedRun, by: readonly string[]): Promise<Ro
 export async function pairedRows(a: LoadedRun, b: LoadedRun, by: readonly string[]): Promise<RowInfo[]> {
   if (JSON.stringify(a.summary!.metricSpecs) !== JSON.stringify(b.summary!.metricSpecs)) {
     throw usageError(
-      `the two runs used different metrics or options (${a.manifest.metrics.map((m) => m.name).join(", ")} vs ${b.manifest.metrics.map((m) => m.name).join(", ")}): score both with the same --metric flags`,
+      `the two runs used different metrics or options (${a.manifest.metrics.map((m) => m.name).join(", ")} vs ` +
+        `${b.manifest.metrics.map((m) => m.name).join(", ")}): score both with the same --metric flags`,
     );
   }
   const infoA = await rowInfo(a, by);
   const infoB = await rowInfo(b, by);
   if (infoA.length !== infoB.length)
     throw inputError(
-      `the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in the same order`,
+      `the two files have different numbers of rows (${infoA.length} vs ${infoB.length}): a paired test needs the same rows in ` +
+        `the same order`,
     );
   for (let i = 0; i < infoA.length; i++) {
     if (infoA[i]!.refs !== infoB[i]!.refs)

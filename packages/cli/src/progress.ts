@@ -74,7 +74,10 @@ export function createRowProgress(options: RowProgressOptions): RowProgress {
     const eta = fraction !== undefined && fraction > 0 && fraction < 1 ? formatDuration((elapsed * (1 - fraction)) / fraction) : undefined;
     const pct = fraction !== undefined ? `${(100 * Math.min(1, fraction)).toFixed(1)}%` : undefined;
     if (!tty) {
-      return `${options.label}: ${formatCount(rows)} ${unit}${pct ? ` (${pct})` : ""}, ${rate(rows, elapsed)} ${unit}/s, elapsed ${formatDuration(elapsed)}${eta ? `, ETA ${eta}` : ""}\n`;
+      return (
+        `${options.label}: ${formatCount(rows)} ${unit}${pct ? ` (${pct})` : ""}, ${rate(rows, elapsed)} ${unit}/s, elapsed ` +
+        `${formatDuration(elapsed)}${eta ? `, ETA ${eta}` : ""}\n`
+      );
     }
     const cols = Math.max(50, options.sink.columns ?? 80);
     const tail = ` ${formatCount(rows)} ${unit} · ${rate(rows, elapsed)} ${unit}/s · ${eta ? `ETA ${eta}` : formatDuration(elapsed)}`;

@@ -216,7 +216,8 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
       } catch (error) {
         const errors = (error as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors ?? [];
         throw new Error(
-          `${entry} does not bundle for the browser:\n${errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n") || String(error)}`,
+          `${entry} does not bundle for the browser:\n` +
+            `${errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n") || String(error)}`,
         );
       }
       expect(result.errors).toEqual([]);
@@ -252,16 +253,19 @@ describe("browser bundles (esbuild, platform browser, esm)", () => {
   });
 
   it("the browser build of the harness runs DSPy's Evaluate and BYOB scoring with no Node adapter", async () => {
-    const result = await bundle(`
+    const result = await bundle(
+      `
       import { Evaluate, Example, context, benchmark, runtime } from "@evalkern/harness/browser";
       import { exactMatch, ready } from "@evalkern/metrics/byob";
       await ready();
       const devset = [Example.from({ q: "2+2?", a: "4" }).withInputs("q"), Example.from({ q: "3+3?", a: "6" }).withInputs("q")];
       const evaluate = new Evaluate({ devset, metric: (e, p) => e.a === p.a, displayProgress: false });
       const result = await context({ lm: "m" }, () => evaluate.call(({ q }) => ({ a: q === "2+2?" ? "4" : "5" })));
-      const qa = benchmark({ name: "qa", dataset: [{ question: "Capital of France?", answer: "Paris" }], prompt: "{question}", targetField: "answer" }, exactMatch);
+      const qa = benchmark({ name: "qa", dataset: [{ question: "Capital of France?", answer: "Paris" }], prompt: "{question}", ` +
+        `targetField: "answer" }, exactMatch);
       console.log(runtime().name, result.score, qa.normalizedName);
-    `);
+    `,
+    );
     const file = join(work, "harness-probe.mjs");
     writeFileSync(file, result.text);
     const printed = execFileSync(process.execPath, [pathToFileURL(file).pathname], { encoding: "utf8" }).trim();

@@ -248,7 +248,10 @@ describe("the report", () => {
     const section = page.slice(page.indexOf('id="comparison"'), page.indexOf('id="distributions"'));
     // bleu improves clearly: a positive, significant Δ
     expect(section).toMatch(
-      /<th scope="row">bleu<\/th><td class="num">66\.95<\/td><td class="num">\d+\.\d\d<\/td><td class="num delta better significant">\+\d+\.\d\d<\/td><td class="num">0\.\d{4}<\/td><td>\*+<\/td>/,
+      new RegExp(
+        '<th scope="row">bleu</th><td class="num">66\\.95</td><td class="num">\\d+\\.\\d\\d</td>' +
+          '<td class="num delta better significant">\\+\\d+\\.\\d\\d</td><td class="num">0\\.\\d{4}</td><td>\\*+</td>',
+      ),
     );
     expect(section).toContain("by <code>lang</code>");
     const langs = new Set(readJsonl(examplePairs).map((x) => x.lang as string));

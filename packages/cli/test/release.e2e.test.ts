@@ -244,7 +244,8 @@ describe("release: published to a local registry, installed as a user installs",
         'import { ready, sentenceBleu } from "npm:@evalkern/core-wasm";',
         'import { F1 } from "npm:@evalkern/metrics/dspy";',
         "await ready();",
-        'console.log(JSON.stringify({ bleu: sentenceBleu("The cat sat on the mat.", ["The cat is on the mat."]).score, f1: F1("Paris", ["Paris, France"]) }));',
+        'console.log(JSON.stringify({ bleu: sentenceBleu("The cat sat on the mat.", ["The cat is on the mat."]).score, f1: ' +
+          'F1("Paris", ["Paris, France"]) }));',
         "",
       ].join("\n"),
     );

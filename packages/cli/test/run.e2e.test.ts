@@ -61,7 +61,8 @@ describe("evalkern run", () => {
   it("runs a YAML definition whose scorer is a function in a local module", async () => {
     writeFileSync(
       join(dir, "scorer.mjs"),
-      "export function lenient(sample) { return { correct: String(sample.response).toLowerCase().includes(String(sample.target).toLowerCase()) }; }\n",
+      "export function lenient(sample) { return { correct: " +
+        "String(sample.response).toLowerCase().includes(String(sample.target).toLowerCase()) }; }\n",
     );
     writeFileSync(
       join(dir, "qa.yaml"),
@@ -77,7 +78,8 @@ describe("evalkern run", () => {
   it("runs .mjs and .ts modules (a definition with a scorer function)", async () => {
     writeFileSync(
       join(dir, "bench.mjs"),
-      'export default { name: "mjs-qa", dataset: "qa.jsonl", prompt: "Q: {question}\\nA:", targetField: "answer", scorer: (s) => ({ correct: s.response === s.target, length: String(s.response).length }) };\n',
+      'export default { name: "mjs-qa", dataset: "qa.jsonl", prompt: "Q: {question}\\nA:", targetField: "answer", scorer: ' +
+        "(s) => ({ correct: s.response === s.target, length: String(s.response).length }) };\n",
     );
     writeFileSync(
       join(dir, "bench.ts"),

@@ -35,9 +35,11 @@ beforeAll(() => {
 
 // sacreBLEU's lines for corpus.json's single_ref values (python3: Score.format and print_single_results)
 const BLEU_LINE_1 =
-  "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.5 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 hyp_len = 51076 ref_len = 52030)";
+  "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.5 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 " +
+  "hyp_len = 51076 ref_len = 52030)";
 const TEXT_W2 = [
-  "  BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.54 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 hyp_len = 51076 ref_len = 52030)",
+  "  BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 64.54 76.1/67.5/62.4/58.3 (BP = 0.981 ratio = 0.982 " +
+    "hyp_len = 51076 ref_len = 52030)",
   "chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0 = 73.61",
 ].join("\n");
 const BLEU_JSON_1 = `{
@@ -126,7 +128,8 @@ describe("evalkern sacrebleu flags", () => {
     const lc = await runCli(["sacrebleu", r, "-i", h, "-lc", "-f", "text"]);
     // exp(mean(log(100) × 4)) = 100.00000000000004 → "100.0"
     expect(lc.stdout).toBe(
-      "BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)\n",
+      "BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = " +
+        "1.000 hyp_len = 6 ref_len = 6)\n",
     );
   });
 

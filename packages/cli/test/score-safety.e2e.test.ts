@@ -78,7 +78,9 @@ describe("evalkern score: signals, one run per output, stale files", () => {
     expect(await closed).toBe(code);
     expect(stderr).toMatch(
       new RegExp(
-        `^evalkern: interrupted by ${signal}; (no row was scored yet|all rows are scored|[\\d,]+ rows up to input line [\\d,]+ are kept) \\(checkpoint .*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`,
+        `^evalkern: interrupted by ${signal}; (no row was scored yet|all rows are scored|[\\d,]+ rows up to input line [\\d,]+ ` +
+          `are kept) \\(checkpoint ` +
+          `.*rows\\.jsonl\\.ckpt\\.json\\); run the same command with --resume to continue$`,
         "m",
       ),
     );
@@ -91,36 +93,39 @@ describe("evalkern score: signals, one run per output, stale files", () => {
     expect(resumed.stdout).toContain("90,000 rows scored");
   });
 
-  it("a second run on the same output fails at once naming the first's pid; a dead run's lock and temporary file are cleaned up", async () => {
-    const dir = tempDir();
-    const input = bigInput(dir, 100);
-    const out = join(dir, "out.jsonl");
-    const first = spawnCli([...args(input, out), "--no-progress"], { cwd: dir });
-    const closed = new Promise((r) => first.on("close", r));
-    try {
-      await waitFor(`${out}.lock`);
-      first.kill("SIGSTOP"); // frozen while holding the lock: the second run surely meets it
-      const second = await runCli([...args(input, out), "--no-progress"], { cwd: dir, timeoutMs: 60_000 });
-      expect(second.signal).toBeNull();
-      expect(second.code).toBe(1);
-      expect(second.stderr).toContain(`evalkern: another run (pid ${first.pid}) holds ${out}`);
-    } finally {
-      first.kill("SIGKILL");
-      await closed;
-    }
-    // the killed run left its lock; a run killed during its final write left `<output>.tmp-<pid>`
-    expect(existsSync(`${out}.lock`)).toBe(true);
-    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
-    writeFileSync(`${out}.tmp-${dead}`, "half a file");
-    writeFileSync(`${out}.tmp-${process.pid}`, "a live run's file"); // this test process is alive: kept
-    const again = await runCli([...args(input, out), "--resume", "--no-progress"], { cwd: dir });
-    expect(again.stderr).toBe("");
-    expect(again.code).toBe(0);
-    expect(existsSync(`${out}.tmp-${dead}`)).toBe(false);
-    expect(existsSync(`${out}.tmp-${process.pid}`)).toBe(true);
-    expect(existsSync(`${out}.lock`)).toBe(false);
-    expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(30_000);
-  });
+  it(
+    "a second run on the same output fails at once naming the first's pid; a dead run's lock and temporary file are cleaned " + "up",
+    async () => {
+      const dir = tempDir();
+      const input = bigInput(dir, 100);
+      const out = join(dir, "out.jsonl");
+      const first = spawnCli([...args(input, out), "--no-progress"], { cwd: dir });
+      const closed = new Promise((r) => first.on("close", r));
+      try {
+        await waitFor(`${out}.lock`);
+        first.kill("SIGSTOP"); // frozen while holding the lock: the second run surely meets it
+        const second = await runCli([...args(input, out), "--no-progress"], { cwd: dir, timeoutMs: 60_000 });
+        expect(second.signal).toBeNull();
+        expect(second.code).toBe(1);
+        expect(second.stderr).toContain(`evalkern: another run (pid ${first.pid}) holds ${out}`);
+      } finally {
+        first.kill("SIGKILL");
+        await closed;
+      }
+      // the killed run left its lock; a run killed during its final write left `<output>.tmp-<pid>`
+      expect(existsSync(`${out}.lock`)).toBe(true);
+      const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+      writeFileSync(`${out}.tmp-${dead}`, "half a file");
+      writeFileSync(`${out}.tmp-${process.pid}`, "a live run's file"); // this test process is alive: kept
+      const again = await runCli([...args(input, out), "--resume", "--no-progress"], { cwd: dir });
+      expect(again.stderr).toBe("");
+      expect(again.code).toBe(0);
+      expect(existsSync(`${out}.tmp-${dead}`)).toBe(false);
+      expect(existsSync(`${out}.tmp-${process.pid}`)).toBe(true);
+      expect(existsSync(`${out}.lock`)).toBe(false);
+      expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(30_000);
+    },
+  );
 });
 
 describe("evalkern score: oversized rows", () => {

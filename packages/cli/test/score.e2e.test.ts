@@ -118,7 +118,8 @@ describe("evalkern score on the bundled example", () => {
     const input = join(dir, "data.csv");
     writeFileSync(
       input,
-      'id,output,ref1,ref2,lang\n1,the cat sat on the mat,the cat sat on the mat,,en\n2,"hello, world",hello world,"hello, world!",en\n3,der Hund,die Katze,,de\n',
+      'id,output,ref1,ref2,lang\n1,the cat sat on the mat,the cat sat on the mat,,en\n2,"hello, world",hello world,"hello, ' +
+        'world!",en\n3,der Hund,die Katze,,de\n',
     );
     const out = join(dir, "out.csv");
     const r = await runCli(

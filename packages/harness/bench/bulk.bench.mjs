@@ -106,7 +106,9 @@ for (const w of workersList) {
   }
   base ??= best.wallMs;
   console.log(
-    `| ${w} | ${best.rows.toLocaleString("en")} | ${(best.wallMs / 1000).toFixed(1)} | ${Math.round(best.rows / (best.wallMs / 1000)).toLocaleString("en")} | ${best.maxRssMb.toFixed(0)} | ${(base / best.wallMs).toFixed(2)}× |`,
+    `| ${w} | ${best.rows.toLocaleString("en")} | ${(best.wallMs / 1000).toFixed(1)} | ` +
+      `${Math.round(best.rows / (best.wallMs / 1000)).toLocaleString("en")} | ${best.maxRssMb.toFixed(0)} | ` +
+      `${(base / best.wallMs).toFixed(2)}× |`,
   );
   if (w === workersList[workersList.length - 1]) console.log(`\ncorpus: ${JSON.stringify(best.scores)}`);
 }
@@ -114,7 +116,8 @@ if (small) {
   const w = workersList[workersList.length - 1];
   const r = run(small, w);
   console.log(
-    `\nmemory bound by the window: 100,000 rows with ${w} workers → peak RSS ${r.maxRssMb.toFixed(0)} MB (${(r.wallMs / 1000).toFixed(1)} s)`,
+    `\nmemory bound by the window: 100,000 rows with ${w} workers → peak RSS ${r.maxRssMb.toFixed(0)} MB ` +
+      `(${(r.wallMs / 1000).toFixed(1)} s)`,
   );
 }
 console.log(

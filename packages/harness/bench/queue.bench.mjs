@@ -190,10 +190,13 @@ if (args.includes("--worker")) {
     process.stdout.write(`\n${chunks} chunks of ${chunkBytes >> 10} KiB (${Math.round(count / chunks)} rows each):\n`);
     process.stdout.write(`- wall overhead per chunk, 1 worker vs local (same thread count): ${overheadMs.toFixed(1)} ms\n`);
     process.stdout.write(
-      `- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`,
+      `- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ` +
+        `${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ` +
+        `${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`,
     );
     process.stdout.write(
-      `- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk end to end (the engine's cost per chunk when scoring is nearly free)\n`,
+      `- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk ` +
+        `end to end (the engine's cost per chunk when scoring is nearly free)\n`,
     );
   } finally {
     redis.kill("SIGKILL");

@@ -160,14 +160,16 @@ rmSync(out, { force: true });
 
 const load = loadavg()[0].toFixed(2);
 console.log(
-  `${BIN}\nevalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`,
+  `${BIN}\nevalkern score, ${count.toLocaleString("en-US")} pairs (seed 9, --no-edge), ` +
+    `${METRIC_FLAGS.filter((x) => x !== "--metric").join(", ")}; workers ${workers ?? `default (${availableParallelism()})`}`,
 );
 console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${load} at the end\n`);
 console.log("| run | wall (s) | CPU (s) | kernels-only CPU (s) | CPU / kernels | peak RSS (MB) |");
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const r of runs) {
   console.log(
-    `| ${r.ci ? "defaults (CIs on)" : "--no-ci"} | ${r.wallS.toFixed(1)} | ${r.cpuS.toFixed(1)} | ${r.kernelsCpuS.toFixed(1)} | ${r.ratio.toFixed(2)}× | ${r.peakRssMb.toFixed(0)} |`,
+    `| ${r.ci ? "defaults (CIs on)" : "--no-ci"} | ${r.wallS.toFixed(1)} | ${r.cpuS.toFixed(1)} | ${r.kernelsCpuS.toFixed(1)} | ` +
+      `${r.ratio.toFixed(2)}× | ${r.peakRssMb.toFixed(0)} |`,
   );
 }
 const withCi = runs.filter((r) => r.ci);
@@ -181,7 +183,8 @@ if (withCi.length && noCi.length) {
 for (const r of withCi) {
   if (r.bootstrapOnly)
     console.log(
-      `bootstrapCi alone on the run's statistics: ${r.bootstrapOnly.cpuS.toFixed(1)} CPU-s, ${r.bootstrapOnly.wallS.toFixed(1)} s wall (in-process CPU, workers included)`,
+      `bootstrapCi alone on the run's statistics: ${r.bootstrapOnly.cpuS.toFixed(1)} CPU-s, ${r.bootstrapOnly.wallS.toFixed(1)} s ` +
+        `wall (in-process CPU, workers included)`,
     );
 }
 console.log(`\n${withCi[0]?.table.join("\n") ?? ""}`);

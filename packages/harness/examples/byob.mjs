@@ -21,7 +21,13 @@ const server = createServer((req, res) => {
       const offsets = [];
       let o = 0;
       for (const t of tokens) (offsets.push(o), (o += t.length));
-      reply = { choices: [{ text: r.prompt, logprobs: { tokens, text_offset: offsets, token_logprobs: tokens.map((t, i) => (i ? (t === " Paris" ? -0.2 : -2) : null)), top_logprobs: tokens.map((t) => ({ [t]: -0.2 })) } }] };
+      const logprobs = {
+        tokens,
+        text_offset: offsets,
+        token_logprobs: tokens.map((t, i) => (i ? (t === " Paris" ? -0.2 : -2) : null)),
+        top_logprobs: tokens.map((t) => ({ [t]: -0.2 })),
+      };
+      reply = { choices: [{ text: r.prompt, logprobs }] };
     }
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
   });
@@ -31,16 +37,29 @@ const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
 const dir = mkdtempSync(join(tmpdir(), "byob-"));
 const data = join(dir, "capitals.jsonl");
-writeFileSync(data, [{ q: { text: "Capital of France?" }, answer: "Paris", options: [" Lyon", " Paris"], gold: 1 }].map((r) => JSON.stringify(r)).join("\n"));
+writeFileSync(
+  data,
+  [{ q: { text: "Capital of France?" }, answer: "Paris", options: [" Lyon", " Paris"], gold: 1 }].map((r) => JSON.stringify(r)).join("\n"),
+);
 
 // free-form answers over chat, scored with BYOB's exact_match
-const qa = benchmark({ name: "Capitals QA", dataset: data, prompt: "Q: {q.text}\nA:", targetField: "answer", endpointType: "chat" }, exactMatch);
+const qa = benchmark(
+  { name: "Capitals QA", dataset: data, prompt: "Q: {q.text}\nA:", targetField: "answer", endpointType: "chat" },
+  exactMatch,
+);
 const chat = await qa.run({ baseUrl, model: "demo", outputPath: join(dir, "byob_results.json") });
 console.log(JSON.stringify(chat.report));
 
 // multiple choice by log-likelihood: one /v1/completions call per choice (echo, logprobs, max_tokens 0)
 const mc = benchmark(
-  { name: "capitals-mc", dataset: data, prompt: "Q: {q.text}\nA:", targetField: "gold", endpointType: "completions_logprob", choicesField: "options" },
+  {
+    name: "capitals-mc",
+    dataset: data,
+    prompt: "Q: {q.text}\nA:",
+    targetField: "gold",
+    endpointType: "completions_logprob",
+    choicesField: "options",
+  },
   multipleChoiceAcc,
 );
 const ranked = await mc.run({ baseUrl, model: "demo" });

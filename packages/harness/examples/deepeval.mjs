@@ -21,7 +21,9 @@ const server = createServer(async (request, response) => {
     ? { statements: [offTopic ? "I like bananas." : "The answer names a city."] }
     : schema.startsWith("verdict")
       ? { verdicts: [offTopic ? { verdict: "no", reason: "Bananas do not answer the question." } : { verdict: "yes", reason: null }] }
-      : { reason: offTopic ? "The score is 0.00 because the answer is about bananas." : "The score is 1.00 because the answer is on topic." };
+      : {
+          reason: offTopic ? "The score is 0.00 because the answer is about bananas." : "The score is 1.00 because the answer is on topic.",
+        };
   response.setHeader("content-type", "application/json");
   response.end(JSON.stringify({
     id: "x", object: "chat.completion", created: 0, model: "gpt-4o-mini",
@@ -36,7 +38,11 @@ process.env.OPENAI_API_KEY = "sk-example";
 // --- goldens from a CSV file in DeepEval's column names
 const dir = mkdtempSync(join(tmpdir(), "evalkern-deepeval-"));
 const csv = join(dir, "goldens.csv");
-writeFileSync(csv, 'input,expected_output\n"Capital of France, as JSON?","{""city"": ""Paris""}"\n"Capital of Italy, as JSON?","{""city"": ""Rome""}"\n');
+writeFileSync(
+  csv,
+  'input,expected_output\n"Capital of France, as JSON?","{""city"": ""Paris""}"\n' +
+    '"Capital of Italy, as JSON?","{""city"": ""Rome""}"\n',
+);
 const dataset = await EvaluationDataset.fromFile(csv);
 
 // --- the application under test

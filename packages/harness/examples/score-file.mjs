@@ -34,7 +34,15 @@ for (const [name, m] of Object.entries(summary.metrics)) {
 // split across machines: shard i of n each, then merge (exact: statistics add)
 const shards = [];
 for (let index = 0; index < 3; index++) {
-  shards.push(await scoreFile({ input, output: join(dir, `shard${index}.jsonl`), metrics: ["bleu"], shard: { index, count: 3 }, keepStatistics: true }));
+  shards.push(
+    await scoreFile({
+      input,
+      output: join(dir, `shard${index}.jsonl`),
+      metrics: ["bleu"],
+      shard: { index, count: 3 },
+      keepStatistics: true,
+    }),
+  );
 }
 const merged = await mergeShards(shards, { output: join(dir, "merged.jsonl") });
 console.log("merged BLEU", merged.metrics.bleu.scores.bleu);

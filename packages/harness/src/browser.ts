@@ -11,7 +11,8 @@
  *   metrics (`scoreChunk`, the same function scoreFile's worker threads run), merge their exact sums, and
  *   compute corpus scores, bootstrap CIs, slice scores and the paired test over statistics held in
  *   memory; cut an input's bytes into chunks at record boundaries (`RecordCutter`) and commit results that
- *   arrive out of order in input order (`InOrderCommitter`). The web app (`@evalkern/web`) scores files in Web Workers with it; results are identical to
+ *   arrive out of order in input order (`InOrderCommitter`). The web app (`@evalkern/web`) scores files in Web Workers with it;
+ * results are identical to
  *   `scoreFile`'s. Scoring files (`scoreFile`, `scoreStream`, `mergeShards`, the statistics over scored
  *   runs on disk) needs Node's files and worker threads: it is only in the package root.
  */

@@ -234,7 +234,8 @@ export class QueueEngineNotInstalledError extends EvalkernError {
   readonly packages: readonly string[];
   constructor(packages: readonly string[], options?: { cause?: unknown }) {
     super(
-      `distributed scoring needs ${packages.join(" and ")}, optional peer dependencies of @evalkern/harness: install them with \`npm i bullmq@^6.7.0 ioredis@^6.0.0\``,
+      `distributed scoring needs ${packages.join(" and ")}, optional peer dependencies of @evalkern/harness: install them with ` +
+        `\`npm i bullmq@^6.7.0 ioredis@^6.0.0\``,
       options,
     );
     this.packages = packages;

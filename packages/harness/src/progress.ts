@@ -52,7 +52,9 @@ export function createProgress(options: ProgressOptions = {}): Progress {
     const remaining = total !== undefined && rate > 0 ? ((total - done) / rate) * 1000 : NaN;
     const head = desc ? `${desc} ` : "";
     const counts = total !== undefined ? `${fmt(done)}/${fmt(total)}` : fmt(done);
-    const timing = `[${duration(elapsed)}${total !== undefined && !final ? `<${duration(remaining)}` : ""}, ${rate >= 10 ? Math.round(rate) : rate.toFixed(2)}${unit ? ` ${unit}` : ""}/s]`;
+    const timing =
+      `[${duration(elapsed)}${total !== undefined && !final ? `<${duration(remaining)}` : ""}, ` +
+      `${rate >= 10 ? Math.round(rate) : rate.toFixed(2)}${unit ? ` ${unit}` : ""}/s]`;
     if (!tty) {
       const pct = total ? ` (${((100 * done) / total).toFixed(1)}%)` : "";
       return `${head}${counts}${unit ? ` ${unit}` : ""}${pct} ${timing}`.trim();

@@ -383,7 +383,8 @@ describe("slices", () => {
     expect(all.rows).toBe(run.rows.records);
     expect(all.scored).toBe(run.rows.scored);
     expect(all.scores.bleu!.bleu).toBe(run.metrics.bleu!.scores.bleu);
-    expect(all.scores.rougeL!.rougeL).toBeCloseTo(run.metrics.rougeL!.scores.rougeL!, 7); // statistics files are f32, the summary sums f64 values
+    // statistics files are f32, the summary sums f64 values
+    expect(all.scores.rougeL!.rougeL).toBeCloseTo(run.metrics.rougeL!.scores.rougeL!, 7);
     expect(all.ci).toEqual({ bleu: run.metrics.bleu!.ci, rougeL: run.metrics.rougeL!.ci });
     const langs = res.lang!;
     expect(langs.reduce((a, s) => a + s.rows, 0)).toBe(rows.length);

@@ -112,67 +112,71 @@ describe("resume is bound to the content it covers", () => {
     expect((err as Error).message).toMatch(/changed since the checkpoint/);
   });
 
-  it("a run stopped through its signal checkpoints what it wrote; resume equals a clean run; an edit before the offset is refused, after it accepted", async () => {
-    const d = tempDir();
-    const input = makePairs(d, 8, 6000, true);
-    utimesSync(input, STAMP, STAMP);
-    const base = {
-      input,
-      metrics: ["bleu", "tokenF1"] as const,
-      fields: { id: "id" },
-      workers: 1,
-      chunkBytes: 8 << 10,
-      keepStatistics: true,
-    };
-    const clean = await scoreFile({ ...base, output: join(d, "clean.jsonl") });
+  it(
+    "a run stopped through its signal checkpoints what it wrote; resume equals a clean run; an edit before the offset is " +
+      "refused, after it accepted",
+    async () => {
+      const d = tempDir();
+      const input = makePairs(d, 8, 6000, true);
+      utimesSync(input, STAMP, STAMP);
+      const base = {
+        input,
+        metrics: ["bleu", "tokenF1"] as const,
+        fields: { id: "id" },
+        workers: 1,
+        chunkBytes: 8 << 10,
+        keepStatistics: true,
+      };
+      const clean = await scoreFile({ ...base, output: join(d, "clean.jsonl") });
 
-    const output = join(d, "stopped.jsonl");
-    const controller = new AbortController();
-    const err = await scoreFile({
-      ...base,
-      output,
-      signal: controller.signal,
-      onProgress: (p) => {
-        if (p.records >= 1000) controller.abort("test");
-      },
-    }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RunAbortedError);
-    const ck = JSON.parse(readFileSync(checkpointPath(output), "utf8")) as {
-      complete: boolean;
-      records: number;
-      nextLine: number;
-      outputBytes: number;
-    };
-    expect(ck.complete).toBe(false);
-    expect(ck.records).toBeGreaterThanOrEqual(1000);
-    expect(ck.records).toBeLessThan(6000);
-    expect(statSync(output).size).toBe(ck.outputBytes); // everything written is checkpointed
-    expect(existsSync(`${output}.lock`)).toBe(false); // released
+      const output = join(d, "stopped.jsonl");
+      const controller = new AbortController();
+      const err = await scoreFile({
+        ...base,
+        output,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.records >= 1000) controller.abort("test");
+        },
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RunAbortedError);
+      const ck = JSON.parse(readFileSync(checkpointPath(output), "utf8")) as {
+        complete: boolean;
+        records: number;
+        nextLine: number;
+        outputBytes: number;
+      };
+      expect(ck.complete).toBe(false);
+      expect(ck.records).toBeGreaterThanOrEqual(1000);
+      expect(ck.records).toBeLessThan(6000);
+      expect(statSync(output).size).toBe(ck.outputBytes); // everything written is checkpointed
+      expect(existsSync(`${output}.lock`)).toBe(false); // released
 
-    const resumed = await scoreFile({ ...base, output, resume: true });
-    expect(resumed.resumed).toBe(true);
-    expect(readFileSync(output, "utf8")).toBe(readFileSync(join(d, "clean.jsonl"), "utf8"));
-    expect(resumed.metrics).toEqual(clean.metrics);
+      const resumed = await scoreFile({ ...base, output, resume: true });
+      expect(resumed.resumed).toBe(true);
+      expect(readFileSync(output, "utf8")).toBe(readFileSync(join(d, "clean.jsonl"), "utf8"));
+      expect(resumed.metrics).toEqual(clean.metrics);
 
-    // stop again, then edit a row before the offset (same size, same mtime): refused
-    const out2 = join(d, "stopped2.jsonl");
-    const c2 = new AbortController();
-    await expect(
-      scoreFile({ ...base, output: out2, signal: c2.signal, onProgress: (p) => p.records >= 1000 && c2.abort() }),
-    ).rejects.toThrow(RunAbortedError);
-    const ck2 = JSON.parse(readFileSync(checkpointPath(out2), "utf8")) as { nextLine: number };
-    editInPlace(input, ck2.nextLine + 10); // after the offset: fine
-    const ok = await scoreFile({ ...base, output: join(d, "stopped2.jsonl"), resume: true, signal: new AbortController().signal });
-    expect(ok.resumed).toBe(true);
-    // and before it: the next resume of a stopped run is refused
-    const out3 = join(d, "stopped3.jsonl");
-    const c3 = new AbortController();
-    await expect(
-      scoreFile({ ...base, output: out3, signal: c3.signal, onProgress: (p) => p.records >= 1000 && c3.abort() }),
-    ).rejects.toThrow(RunAbortedError);
-    editInPlace(input, 2);
-    await expect(scoreFile({ ...base, output: out3, resume: true })).rejects.toThrow(/changed since the checkpoint/);
-  });
+      // stop again, then edit a row before the offset (same size, same mtime): refused
+      const out2 = join(d, "stopped2.jsonl");
+      const c2 = new AbortController();
+      await expect(
+        scoreFile({ ...base, output: out2, signal: c2.signal, onProgress: (p) => p.records >= 1000 && c2.abort() }),
+      ).rejects.toThrow(RunAbortedError);
+      const ck2 = JSON.parse(readFileSync(checkpointPath(out2), "utf8")) as { nextLine: number };
+      editInPlace(input, ck2.nextLine + 10); // after the offset: fine
+      const ok = await scoreFile({ ...base, output: join(d, "stopped2.jsonl"), resume: true, signal: new AbortController().signal });
+      expect(ok.resumed).toBe(true);
+      // and before it: the next resume of a stopped run is refused
+      const out3 = join(d, "stopped3.jsonl");
+      const c3 = new AbortController();
+      await expect(
+        scoreFile({ ...base, output: out3, signal: c3.signal, onProgress: (p) => p.records >= 1000 && c3.abort() }),
+      ).rejects.toThrow(RunAbortedError);
+      editInPlace(input, 2);
+      await expect(scoreFile({ ...base, output: out3, resume: true })).rejects.toThrow(/changed since the checkpoint/);
+    },
+  );
 });
 
 describe("one run per output", () => {
@@ -385,21 +389,25 @@ describe("odd bytes follow one rule whatever the chunking", () => {
     expect(s.rows).toMatchObject({ records: 3, scored: 2, badByCode: { invalid_utf8: 1 } });
   });
 
-  it("a BOM at the start of a later line is the same character whatever the chunk boundaries (not JSON, as in Python); the file's BOM is skipped", async () => {
-    const d = tempDir();
-    const input = join(d, "bom.jsonl");
-    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
-    writeFileSync(input, Buffer.concat([bom, row("the cat sat"), nl, row("a cat"), nl, bom, row("sat"), nl, row("cat"), nl]));
-    const results = [];
-    for (const chunkBytes of [1 << 20, 1, 40, 80]) {
-      const s = await scoreFile({ input, output: join(d, `out-${chunkBytes}.jsonl`), metrics: ["tokenF1"], workers: 1, chunkBytes });
-      expect(s.rows).toMatchObject({ records: 4, scored: 3, bad: 1, badByCode: { invalid_json: 1 } });
-      expect(s.rows.badSamples[0]).toMatchObject({ line: 3, code: "invalid_json" });
-      expect(s.rows.badSamples[0]!.message).toMatch(/byte order mark/);
-      results.push(readFileSync(join(d, `out-${chunkBytes}.jsonl`), "utf8"));
-    }
-    expect(new Set(results).size).toBe(1);
-  });
+  it(
+    "a BOM at the start of a later line is the same character whatever the chunk boundaries (not JSON, as in Python); the " +
+      "file's BOM is skipped",
+    async () => {
+      const d = tempDir();
+      const input = join(d, "bom.jsonl");
+      const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+      writeFileSync(input, Buffer.concat([bom, row("the cat sat"), nl, row("a cat"), nl, bom, row("sat"), nl, row("cat"), nl]));
+      const results = [];
+      for (const chunkBytes of [1 << 20, 1, 40, 80]) {
+        const s = await scoreFile({ input, output: join(d, `out-${chunkBytes}.jsonl`), metrics: ["tokenF1"], workers: 1, chunkBytes });
+        expect(s.rows).toMatchObject({ records: 4, scored: 3, bad: 1, badByCode: { invalid_json: 1 } });
+        expect(s.rows.badSamples[0]).toMatchObject({ line: 3, code: "invalid_json" });
+        expect(s.rows.badSamples[0]!.message).toMatch(/byte order mark/);
+        results.push(readFileSync(join(d, `out-${chunkBytes}.jsonl`), "utf8"));
+      }
+      expect(new Set(results).size).toBe(1);
+    },
+  );
 });
 
 describe("workers are capped at the cores", () => {

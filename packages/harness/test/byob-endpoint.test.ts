@@ -105,48 +105,52 @@ describe("BYOB against a dead server", () => {
 });
 
 describe("BYOB scorer output", () => {
-  it("is validated the same way with or without scorer(): NaN, Infinity, strings and arrays are a typed per-sample error, never null in a report", async () => {
-    server.script((req, res) =>
-      json(res, {
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: (req.body.messages as { content: string }[]).at(-1)!.content },
-            finish_reason: "stop",
-          },
-        ],
-      }),
-    );
-    const raw = (s: ScorerInput) => {
-      const r = String(s.response);
-      if (r === "nan") return { score: Number.NaN };
-      if (r === "inf") return { score: Infinity };
-      if (r === "str") return { score: "0.5" };
-      if (r === "list") return [1] as unknown as Record<string, number>;
-      return { score: 0.5, ok: true };
-    };
-    const rows = ["nan", "inf", "fine", "str", "list", "fine"].map((q) => ({ q }));
-    for (const fn of [raw, scorer(raw)]) {
-      const r = await benchmark({ name: "v", dataset: rows, prompt: "{q}" }, fn).run({ baseUrl: server.url, model: "m" });
-      expect(r.samples.map((s) => s.status)).toEqual([
-        "skipped_scorer_error",
-        "skipped_scorer_error",
-        "scored",
-        "skipped_scorer_error",
-        "skipped_scorer_error",
-        "scored",
-      ]);
-      expect(r.samples[0]!.error).toMatch(/^ScorerResultError: scorer "raw": value of "score" must be finite, got NaN/);
-      expect(r.samples[1]!.error).toMatch(/must be finite, got Infinity/);
-      expect(r.samples[3]!.error).toMatch(/must be a boolean or a number/);
-      expect(r.samples[4]!.error).toMatch(/must return an object of metric values, got an array/);
-      expect(r.report).toMatchObject({
-        tasks: { v: { metrics: { "pass@1": { scores: { score: { value: 0.5, stats: { count: 2 } } } } } } },
-      });
-      expect(JSON.stringify(r.report)).not.toContain("null");
-    }
-    expect(ScorerResultError.name).toBe("ScorerResultError");
-  });
+  it(
+    "is validated the same way with or without scorer(): NaN, Infinity, strings and arrays are a typed per-sample error, " +
+      "never null in a report",
+    async () => {
+      server.script((req, res) =>
+        json(res, {
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: (req.body.messages as { content: string }[]).at(-1)!.content },
+              finish_reason: "stop",
+            },
+          ],
+        }),
+      );
+      const raw = (s: ScorerInput) => {
+        const r = String(s.response);
+        if (r === "nan") return { score: Number.NaN };
+        if (r === "inf") return { score: Infinity };
+        if (r === "str") return { score: "0.5" };
+        if (r === "list") return [1] as unknown as Record<string, number>;
+        return { score: 0.5, ok: true };
+      };
+      const rows = ["nan", "inf", "fine", "str", "list", "fine"].map((q) => ({ q }));
+      for (const fn of [raw, scorer(raw)]) {
+        const r = await benchmark({ name: "v", dataset: rows, prompt: "{q}" }, fn).run({ baseUrl: server.url, model: "m" });
+        expect(r.samples.map((s) => s.status)).toEqual([
+          "skipped_scorer_error",
+          "skipped_scorer_error",
+          "scored",
+          "skipped_scorer_error",
+          "skipped_scorer_error",
+          "scored",
+        ]);
+        expect(r.samples[0]!.error).toMatch(/^ScorerResultError: scorer "raw": value of "score" must be finite, got NaN/);
+        expect(r.samples[1]!.error).toMatch(/must be finite, got Infinity/);
+        expect(r.samples[3]!.error).toMatch(/must be a boolean or a number/);
+        expect(r.samples[4]!.error).toMatch(/must return an object of metric values, got an array/);
+        expect(r.report).toMatchObject({
+          tasks: { v: { metrics: { "pass@1": { scores: { score: { value: 0.5, stats: { count: 2 } } } } } } },
+        });
+        expect(JSON.stringify(r.report)).not.toContain("null");
+      }
+      expect(ScorerResultError.name).toBe("ScorerResultError");
+    },
+  );
 });
 
 describe("BYOB under rate limits", () => {

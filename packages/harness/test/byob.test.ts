@@ -295,7 +295,8 @@ describe("BYOB endpoint failures", () => {
     expect(r.samples[2]!.error).toMatch(/malformed chat completion body/);
     expect(r.samples[3]!.error).toMatch(/HTTP 503/);
     expect(r.samples[4]!.error).toMatch(/HTTP 400: .*invalid model/);
-    expect(server.seen.filter((s) => (s.body.messages as { content: string }[]).at(-1)!.content === "down")).toHaveLength(3); // 1 + 2 retries
+    // 1 + 2 retries
+    expect(server.seen.filter((s) => (s.body.messages as { content: string }[]).at(-1)!.content === "down")).toHaveLength(3);
     expect(r.report).toMatchObject({ tasks: { f: { metrics: { "pass@1": { scores: { correct: { stats: { count: 1 } } } } } } } });
     // BYOB's stop rules
     await expect(

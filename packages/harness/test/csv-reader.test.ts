@@ -50,7 +50,8 @@ describe("CsvSplitter", () => {
       { line: 1, fields: ["a", '"b'] },
       { line: 2, fields: ['"c', "d"] },
     ]);
-    expect(streamed([text.slice(0, 3), text.slice(3)], "\t", 1, true)).toEqual([{ line: 1, fields: ["a", "b\nc", "d"] }]); // quoting asked for: text after the closing quote is kept
+    // quoting asked for: text after the closing quote is kept
+    expect(streamed([text.slice(0, 3), text.slice(3)], "\t", 1, true)).toEqual([{ line: 1, fields: ["a", "b\nc", "d"] }]);
   });
 });
 

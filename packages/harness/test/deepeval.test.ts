@@ -222,7 +222,8 @@ describe("EvaluationDataset", () => {
     const csv = join(dir, "goldens.csv");
     writeFileSync(
       csv,
-      'input,expected_output,context,expected_tools,difficulty\n"Capital of France?",Paris,"Paris is in France; France is in Europe","[{""name"": ""search""}]",easy\n"2+2?",4,,search;calc,\n',
+      'input,expected_output,context,expected_tools,difficulty\n"Capital of France?",Paris,"Paris is in France; France is ' +
+        'in Europe","[{""name"": ""search""}]",easy\n"2+2?",4,,search;calc,\n',
     );
 
     const fromJson = await EvaluationDataset.fromFile(json);
@@ -264,7 +265,12 @@ describe("EvaluationDataset", () => {
     const path = join(dir, "images.jsonl");
     writeFileSync(
       path,
-      `${JSON.stringify(golden)}\n${JSON.stringify({ input: "See [DEEPEVAL:IMAGE:x1]", images: { x1: { id: "x1", dataBase64: "iVBORw0KGgo=", mimeType: "image/png" } } })}\n`,
+      `${JSON.stringify(golden)}\n` +
+        JSON.stringify({
+          input: "See [DEEPEVAL:IMAGE:x1]",
+          images: { x1: { id: "x1", dataBase64: "iVBORw0KGgo=", mimeType: "image/png" } },
+        }) +
+        "\n",
     );
     const dataset = await EvaluationDataset.fromFile(path);
     const [first, second] = dataset.goldens as Golden[];

@@ -178,7 +178,9 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(workers.map((w) => w.kill("SIGTERM")));
   }, 200_000);
 
-  it("Redis gone for longer than connectionTimeoutMs: QueueConnectionError naming the URL; the same job resumes once it is back", async () => {
+  const redisGone =
+    "Redis gone for longer than connectionTimeoutMs: QueueConnectionError naming the URL; the same job resumes once it is back";
+  it(redisGone, async () => {
     const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
     const output = join(dir, "redis-gone.jsonl");
     const options = {
@@ -216,7 +218,9 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(workers.map((w) => w.kill("SIGTERM")));
   }, 200_000);
 
-  it("a chunk that SIGKILLs every worker that takes it ends with ChunkFailedError naming its lines and saying the workers died", async () => {
+  const killsEveryWorker =
+    "a chunk that SIGKILLs every worker that takes it ends with ChunkFailedError naming its lines and saying the workers died";
+  it(killsEveryWorker, async () => {
     // workers are restarted as they die, like a service manager would
     let stop = false;
     const supervise = async (): Promise<void> => {
@@ -241,10 +245,10 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(loops);
     expect(exit.code).toBe(1);
     // the workers died (SIGKILL), the lines are fine: the message must say so, not send the user to fix them
-    const m =
-      /FAILED CHUNK_FAILED the workers that took the chunk of input lines (\d+)–(\d+) died before finishing it \(2 times: killed, out of memory/.exec(
-        producer.stderr,
-      );
+    const m = new RegExp(
+      "FAILED CHUNK_FAILED the workers that took the chunk of input lines (\\d+)–(\\d+) died before finishing it " +
+        "\\(2 times: killed, out of memory",
+    ).exec(producer.stderr);
     expect(m, producer.stderr).not.toBeNull();
     expect(producer.stderr).not.toMatch(/fix or remove those lines/);
     expect(Number(m![1])).toBeLessThanOrEqual(2000);

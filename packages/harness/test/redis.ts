@@ -12,7 +12,8 @@ export function redisAvailable(): boolean {
   return r.status === 0 && /Redis server/.test(r.stdout);
 }
 
-export const REDIS_SKIP_MESSAGE = `queue tests skipped: ${BIN} is not installed (run scripts/ensure-redis.sh as root, or set EVALKERN_REDIS_SERVER)`;
+export const REDIS_SKIP_MESSAGE =
+  `queue tests skipped: ${BIN} is not installed (run scripts/ensure-redis.sh as root, or set ` + `EVALKERN_REDIS_SERVER)`;
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -79,7 +79,10 @@ describe("scoreFile: metrics from the registry", () => {
       rows.forEach((row, i) => expect(row[column], `${column} row ${i}`).toBe(values[i * m.columns.length + c]));
     }
     expect(summary.metrics["byob-f1"]!.signature).toMatch(
-      /^byob-f1\|nrefs:(\d+|var)\|module:@evalkern\/metrics\/byob#f1Token\|call:byob\|options:\{\}\|version:@evalkern\/metrics@0\.1\.0\|agg:mean\|harness:/,
+      new RegExp(
+        "^byob-f1\\|nrefs:(\\d+|var)\\|module:@evalkern/metrics/byob#f1Token\\|call:byob\\|options:\\{\\}" +
+          "\\|version:@evalkern/metrics@0\\.1\\.0\\|agg:mean\\|harness:",
+      ),
     );
   });
 

@@ -12,7 +12,8 @@ function slowMetric(dir: string, ms: number): { metric: "module"; name: string; 
   const file = join(dir, "slow-metric.mjs");
   writeFileSync(
     file,
-    `export function slow(hyp) {\n  if (hyp === "loop forever") for (;;) {}\n  const t = Date.now();\n  while (Date.now() - t < ${ms}) {}\n  return hyp.length;\n}\n`,
+    `export function slow(hyp) {\n  if (hyp === "loop forever") for (;;) {}\n  const t = Date.now();\n  while (Date.now() - ` +
+      `t < ${ms}) {}\n  return hyp.length;\n}\n`,
   );
   return { metric: "module", name: "len", module: new URL(`file://${file}`).href, export: "slow" };
 }

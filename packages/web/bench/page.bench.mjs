@@ -1,5 +1,6 @@
 // Rows per second in the page (Chromium, Web Workers, one per core) vs the Node CLI (`evalkern score
-// --report`, worker threads, one per core: the same work, scores, CIs and the HTML report) on the same seed-9 rows, the same metrics (the CLI's defaults) and the
+// --report`, worker threads, one per core: the same work, scores, CIs and the HTML report) on the same seed-9 rows, the same
+// metrics (the CLI's defaults) and the
 // same cores, both with 1000-resample bootstrap CIs. End to end: the page's time runs from the Score
 // click to `data-state="done"` (scoring, CIs, report), the CLI's is the whole process (start-up,
 // scoring, CIs, summary). The scoring phase alone is compared too (the CLI's `timings.scoreMs`, the
@@ -89,10 +90,13 @@ try {
   const pageRate = (rows / result.elapsedMs) * 1000;
   const pageScoreRate = (rows / result.scoreMs) * 1000;
   console.log(
-    `rows: ${rows.toLocaleString("en-US")} (seed 9), metrics: ${Object.keys(result.metrics).join(", ")}, cores: ${cores}, 1000-resample CIs`,
+    `rows: ${rows.toLocaleString("en-US")} (seed 9), metrics: ${Object.keys(result.metrics).join(", ")}, cores: ${cores}, ` +
+      `1000-resample CIs`,
   );
   console.log(
-    `page (Chromium, ${result.workers} Web Workers): ${(result.elapsedMs / 1000).toFixed(2)} s from Score to done → ${Math.round(pageRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(result.scoreMs / 1000).toFixed(2)} s → ${Math.round(pageScoreRate).toLocaleString("en-US")} rows/s)`,
+    `page (Chromium, ${result.workers} Web Workers): ${(result.elapsedMs / 1000).toFixed(2)} s from Score to done → ` +
+      `${Math.round(pageRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(result.scoreMs / 1000).toFixed(2)} s → ` +
+      `${Math.round(pageScoreRate).toLocaleString("en-US")} rows/s)`,
   );
   console.log(`main thread while scoring: ${frames.n} frames, longest gap ${Math.round(frames.maxGap)} ms`);
   let same = true;
@@ -101,10 +105,13 @@ try {
     const cliRate = (rows / cliMs) * 1000;
     const cliScoreRate = (rows / cliJson.timings.scoreMs) * 1000;
     console.log(
-      `CLI  (evalkern score --report, ${cores} worker threads): ${(cliMs / 1000).toFixed(2)} s wall → ${Math.round(cliRate).toLocaleString("en-US")} rows/s (scoring phase alone ${(cliJson.timings.scoreMs / 1000).toFixed(2)} s → ${Math.round(cliScoreRate).toLocaleString("en-US")} rows/s)`,
+      `CLI  (evalkern score --report, ${cores} worker threads): ${(cliMs / 1000).toFixed(2)} s wall → ` +
+        `${Math.round(cliRate).toLocaleString("en-US")} rows/s (scoring phase alone ` +
+        `${(cliJson.timings.scoreMs / 1000).toFixed(2)} s → ${Math.round(cliScoreRate).toLocaleString("en-US")} rows/s)`,
     );
     console.log(
-      `page / CLI: ${((pageRate / cliRate) * 100).toFixed(0)} % of the CLI's throughput end to end, ${((pageScoreRate / cliScoreRate) * 100).toFixed(0)} % in the scoring phase alone (target ≥ 50 %)`,
+      `page / CLI: ${((pageRate / cliRate) * 100).toFixed(0)} % of the CLI's throughput end to end, ` +
+        `${((pageScoreRate / cliScoreRate) * 100).toFixed(0)} % in the scoring phase alone (target ≥ 50 %)`,
     );
     console.log(`corpus scores identical to the CLI's: ${same ? "yes" : "NO"}`);
   }

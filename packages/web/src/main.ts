@@ -122,7 +122,8 @@ async function readInput(blob: Blob, name: string): Promise<Input> {
   if (sample.rows.length === 0 && sample.errors.length > 0) {
     const e = sample.errors[0]!;
     throw new InputError(
-      `${name}, line ${e.line}: ${e.message} — no row of the first ${sample.lines} lines could be read as ${format === "jsonl" ? "a JSON object" : "a CSV record"}`,
+      `${name}, line ${e.line}: ${e.message} — no row of the first ${sample.lines} lines could be read as ` +
+        `${format === "jsonl" ? "a JSON object" : "a CSV record"}`,
     );
   }
   if (sample.rows.length === 0) throw new InputError(`${name} has no rows`);
@@ -531,7 +532,9 @@ function showBadRows(scored: ScoredBlob, name: string): void {
   const p = document.createElement("div");
   p.className = "message warn";
   const lines = scored.badSamples.slice(0, 10).map((b) => `line ${b.line}: ${b.code}: ${b.message}`);
-  p.textContent = `${name}: ${scored.bad.toLocaleString("en-US")} of ${scored.records.toLocaleString("en-US")} rows could not be scored (kept in the scored JSONL with _error):\n${lines.join("\n")}${scored.bad > lines.length ? "\n…" : ""}`;
+  p.textContent =
+    `${name}: ${scored.bad.toLocaleString("en-US")} of ${scored.records.toLocaleString("en-US")} rows could not be ` +
+    `scored (kept in the scored JSONL with _error):\n${lines.join("\n")}${scored.bad > lines.length ? "\n…" : ""}`;
   box.append(p);
 }
 
@@ -663,7 +666,8 @@ async function run(): Promise<void> {
     progressUi(
       "done:",
       1,
-      `${total.toLocaleString("en-US")} rows in ${(elapsedMs / 1000).toFixed(2)} s (scoring ${(scoreMs / 1000).toFixed(2)} s) · ${rate(total, elapsedMs)} on ${cores} worker${cores === 1 ? "" : "s"}`,
+      `${total.toLocaleString("en-US")} rows in ${(elapsedMs / 1000).toFixed(2)} s (scoring ${(scoreMs / 1000).toFixed(2)} s) · ` +
+        `${rate(total, elapsedMs)} on ${cores} worker${cores === 1 ? "" : "s"}`,
     );
     window.evalkernScored = system.output;
     window.evalkernResult = result;

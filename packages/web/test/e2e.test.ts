@@ -449,7 +449,8 @@ describe("the web app in Chromium", () => {
   it("cancel stops a run, and the next run scores", async () => {
     const lines = readFileSync(example, "utf8").trim().split("\n");
     const big = join(dir, "big.jsonl");
-    writeFileSync(big, `${Array.from({ length: 200 }, () => lines.join("\n")).join("\n")}\n`); // 60,000 rows, on one worker: a run long enough to cancel
+    // 60,000 rows, on one worker: a run long enough to cancel
+    writeFileSync(big, `${Array.from({ length: 200 }, () => lines.join("\n")).join("\n")}\n`);
     const { page } = await openPage("?metrics=bleu,chrf,rouge&workers=1");
     await page.setInputFiles("#file", big);
     await waitState(page, ["ready"]);

@@ -17,7 +17,8 @@ describe("detectFormat", () => {
 describe("sampleRecords", () => {
   it("JSONL: rows, fields with types, blank lines skipped, a cut last line ignored, bad lines named", () => {
     const text =
-      '{"id":"a","hyp":"x y","refs":["x"],"lang":"en"}\r\n\n{"id":"b","hyp":"z","refs":["z","w"],"lang":"de"}\nnot json\n[1]\n{"id":"c","hy';
+      '{"id":"a","hyp":"x y","refs":["x"],"lang":"en"}\r\n\n{"id":"b","hyp":"z","refs":["z","w"],"lang":"de"}\nnot ' +
+      'json\n[1]\n{"id":"c","hy';
     const s = sampleRecords(text, "jsonl", ",");
     expect(s.rows.map((r) => r.id)).toEqual(["a", "b"]);
     expect(s.errors).toEqual([

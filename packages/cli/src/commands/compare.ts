@@ -228,7 +228,21 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
 
     if (options.json) {
       io.stdout.write(
-        `${JSON.stringify({ baseline: a.manifest.output, system: b.manifest.output, test: whole.test, resamples: whole.resamples, seed: whole.seed, rows: whole.rows, metrics: whole.metrics, signatures: whole.signatures, slices }, null, 2)}\n`,
+        JSON.stringify(
+          {
+            baseline: a.manifest.output,
+            system: b.manifest.output,
+            test: whole.test,
+            resamples: whole.resamples,
+            seed: whole.seed,
+            rows: whole.rows,
+            metrics: whole.metrics,
+            signatures: whole.signatures,
+            slices,
+          },
+          null,
+          2,
+        ) + "\n",
       );
       return EXIT.ok;
     }
@@ -247,7 +261,9 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
         ]);
       }
     }
-    let text = `evalkern compare · baseline ${options.a} vs system ${options.b}\n${whole.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${whole.resamples} resamples, seed ${whole.seed}\n\n`;
+    let text =
+      `evalkern compare · baseline ${options.a} vs system ${options.b}\n${whole.rows.toLocaleString("en-US")} paired ` +
+      `rows · paired bootstrap (sacreBLEU paired-bs), ${whole.resamples} resamples, seed ${whole.seed}\n\n`;
     text += formatTable(["metric", "baseline", "system", "Δ", "p", ""], rows, { align: ["l", "r", "r", "r", "r", "l"] });
     for (const field of options.by) {
       const srows: string[][] = [];
@@ -270,7 +286,11 @@ export async function compareCommand(options: CompareOptions, io: ScoreIo): Prom
           }
         }
       }
-      text += `\n\nby ${field}\n${formatTable([field, "rows", "metric", "baseline", "system", "Δ", "p", ""], srows, { align: ["l", "r", "l", "r", "r", "r", "r", "l"] })}`;
+      text +=
+        `\n\nby ${field}\n` +
+        formatTable([field, "rows", "metric", "baseline", "system", "Δ", "p", ""], srows, {
+          align: ["l", "r", "l", "r", "r", "r", "r", "l"],
+        });
     }
     text += "\n\np: probability of a difference at least this large by chance (* < 0.05, ** < 0.01, *** < 0.001)\n";
     io.stdout.write(text);

@@ -435,13 +435,16 @@ function printJudgeSummary(
       ? `unknown (${total.unpricedCalls} unpriced calls: pass --price-input/--price-output)`
       : `$${total.costUsd.toFixed(6)}`;
   const cacheLine = cache
-    ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}`
+    ? `\ncache  ${relative(process.cwd(), resolve(options.cache!))}: ${cache.stats.hits} hits, ${cache.stats.misses} misses, ` +
+      `${cache.stats.writes} written${options.replay ? " (replay: nothing sent)" : ""}`
     : "";
   const width = Math.max(...runners.map((r) => r.name.length));
   io.stdout.write(
     `evalkern judge · ${relative(process.cwd(), input) || input} → ${relative(process.cwd(), output) || output}\n` +
       `${formatCount(s.rows)} rows · model ${model.name}\n\n${table}\n\n` +
-      `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
+      `cost   ${usd} · ${formatCount(total.calls)} judge calls (${formatCount(total.cachedCalls)} cached, ` +
+      `${formatCount(total.failedCalls)} failed) · ${formatCount(total.requests)} HTTP requests · ` +
+      `${formatCount(total.inputTokens)} input + ${formatCount(total.outputTokens)} output tokens${cacheLine}\n\n` +
       `signatures\n${runners.map((r) => `  ${r.name.padEnd(width)}  ${r.signature}`).join("\n")}\n`,
   );
 }

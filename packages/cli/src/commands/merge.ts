@@ -88,7 +88,9 @@ export async function mergeCommand(options: MergeOptions, io: ScoreIo): Promise<
   if (options.json) io.stdout.write(`${JSON.stringify({ output, rows: manifest.rows, metrics }, null, 2)}\n`);
   else
     io.stdout.write(
-      `evalkern merge · ${runs.length} shards → ${relative(process.cwd(), output) || output}\n${merged.rows.scored.toLocaleString("en-US")} rows scored\n\n${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`,
+      `evalkern merge · ${runs.length} shards → ${relative(process.cwd(), output) || output}\n` +
+        `${merged.rows.scored.toLocaleString("en-US")} rows scored\n\n` +
+        `${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout) })}\n`,
     );
   return EXIT.ok;
 }

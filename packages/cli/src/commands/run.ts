@@ -108,7 +108,8 @@ async function resolveScorer(spec: unknown, base: string): Promise<Scorer> {
   if (typeof spec === "function") return spec as Scorer;
   if (typeof spec !== "string" || spec === "")
     throw usageError(
-      'the benchmark definition needs "scorer": a built-in name (exactMatch, contains, f1Token, bleu, rouge, chrf, ...) or "./file.js#export"',
+      'the benchmark definition needs "scorer": a built-in name (exactMatch, contains, f1Token, bleu, rouge, chrf, ...) or ' +
+        '"./file.js#export"',
     );
   const builtin = BUILTIN_SCORERS[spec];
   if (builtin) {
@@ -279,7 +280,9 @@ export async function runCommand(options: RunCommandOptions, io: ScoreIo): Promi
       const scores = task ? task.metrics["pass@1"].scores : {};
       const rows = Object.entries(scores).map(([k, v]) => [k, v.value.toFixed(4), `±${v.stats.stderr.toFixed(4)}`, String(v.stats.count)]);
       io.stdout.write(
-        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ${result.skipped} skipped · ${result.requests} requests${result.usage ? ` · ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens` : ""}\n\n` +
+        `evalkern run · ${b.definition.name} (${b.normalizedName})${model ? ` · model ${model}` : ""}\n${result.scored} scored, ` +
+          `${result.skipped} skipped · ${result.requests} requests` +
+          `${result.usage ? ` · ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens` : ""}\n\n` +
           (rows.length ? formatTable(["metric", "value", "stderr", "n"], rows, { align: ["l", "r", "r", "r"] }) : "(no scores)") +
           "\n",
       );

@@ -182,7 +182,8 @@ export async function sacrebleuCommand(o: SacrebleuOptions, io: SacrebleuIo): Pr
   const json = checkFormat(o);
   if (o.refs.length === 0) {
     throw usageError(
-      "give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets, -t, are not available)",
+      "give the reference file(s) before -i, as sacreBLEU takes them: evalkern sacrebleu ref.txt -i hyp.txt (test sets, -t, " +
+        "are not available)",
     );
   }
   const inputs = o.input && o.input.length ? o.input : ["-"];

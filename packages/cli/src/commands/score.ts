@@ -271,7 +271,9 @@ async function distributed(
         ? {
             onQueueProgress: (p) =>
               io.stderr.write(
-                `queue: ${formatCount(p.chunksDone)} chunks done, ${formatCount(p.chunksInFlight)} queued or being scored${p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? "" : "s"} connected` : ""}${p.chunksRequeued ? `, ${p.chunksRequeued} requeued` : ""}\n`,
+                `queue: ${formatCount(p.chunksDone)} chunks done, ${formatCount(p.chunksInFlight)} queued or being ` +
+                  `scored${p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? "" : "s"} connected` : ""}` +
+                  `${p.chunksRequeued ? `, ${p.chunksRequeued} requeued` : ""}\n`,
               ),
           }
         : {}),
@@ -403,17 +405,26 @@ async function runTextScore(options: ScoreCommandOptions, io: ScoreIo, guard: Ru
   const rows = { records: summary.rows.records, scored: summary.rows.scored, bad: summary.rows.bad };
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ output: output ?? null, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+      JSON.stringify(
+        { output: output ?? null, rows, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) },
+        null,
+        2,
+      ) + "\n",
     );
   } else {
     const files = [shownHyp, ...refs.map((r) => (r === "-" ? "stdin" : r))].join(" + ");
     const where = output ? `${files} → ${relative(process.cwd(), output) || output}` : `${files} (score only, no file written)`;
     io.stdout.write(
-      `evalkern score · ${where}\n${formatCount(rows.scored)} lines scored${rows.bad ? `, ${formatCount(rows.bad)} bad` : ""} · ${formatElapsed(performance.now() - started)}\n\n`,
+      `evalkern score · ${where}\n${formatCount(rows.scored)} lines scored${rows.bad ? `, ${formatCount(rows.bad)} bad` : ""} · ` +
+        `${formatElapsed(performance.now() - started)}\n\n`,
     );
     if (rows.scored > 0)
       io.stdout.write(
-        `${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`,
+        summaryTable(metrics, {
+          signatures: options.signatures ?? "short",
+          color: colorEnabled(io.stdout),
+          ...(options.width !== undefined ? { width: options.width } : {}),
+        }) + "\n",
       );
   }
   if (rows.bad > 0) {
@@ -477,18 +488,33 @@ async function scoreInput(
   const metrics = manifest.metrics;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ output: scratch ? null : output, rows: manifest.rows, timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) }, metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })) }, null, 2)}\n`,
+      JSON.stringify(
+        {
+          output: scratch ? null : output,
+          rows: manifest.rows,
+          timings: { totalMs: Math.round(log.elapsedMs()), scoreMs: Math.round(summary.elapsedMs), joinMs: Math.round(joinMs) },
+          metrics: metrics.map(({ name, signature, corpus, ci }) => ({ name, signature, corpus, ci })),
+        },
+        null,
+        2,
+      ) + "\n",
     );
   } else {
     const shown = relative(process.cwd(), input) || input;
     const where = scratch ? `${shown} (score only, no file written)` : `${shown} → ${relative(process.cwd(), output) || output}`;
     const shardNote = options.shard ? `, shard ${options.shard.index + 1}/${options.shard.count}` : "";
     io.stdout.write(
-      `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${formatElapsed(log.elapsedMs())} · ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
+      `evalkern score · ${where}\n${formatCount(summary.rows.scored)} rows scored` +
+        `${summary.rows.bad ? `, ${formatCount(summary.rows.bad)} bad` : ""}${shardNote} · ${formatElapsed(log.elapsedMs())} ` +
+        `· ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${summary.resumed ? " · resumed" : ""}\n\n`,
     );
     if (summary.rows.scored > 0)
       io.stdout.write(
-        `${summaryTable(metrics, { signatures: options.signatures ?? "short", color: colorEnabled(io.stdout), ...(options.width !== undefined ? { width: options.width } : {}) })}\n`,
+        summaryTable(metrics, {
+          signatures: options.signatures ?? "short",
+          color: colorEnabled(io.stdout),
+          ...(options.width !== undefined ? { width: options.width } : {}),
+        }) + "\n",
       );
   }
 
@@ -513,7 +539,8 @@ async function scoreInput(
       .map((l) => `${name}:${l}`)
       .join(", ");
     io.stderr.write(
-      `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
+      `${formatCount(utf8.count)} row${utf8.count === 1 ? " has" : "s have"} bytes that are not UTF-8, scored with U+FFFD in ` +
+        `their place (--strict-utf8 makes them bad rows): ${where}${utf8.count > 5 ? ", …" : ""}\n`,
     );
   }
   if (summary.rows.bad > 0) {
@@ -638,7 +665,8 @@ async function scorePlannedRun(
   if (ciProgress) ciProgress.finish(options.resamples, summary.resumed ? "resumed from a checkpoint" : undefined);
   else progress?.finish(summary.rows.records, summary.resumed ? "resumed from a checkpoint" : undefined);
   log.detail(
-    `phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`,
+    `phases: scoring ${Math.round(summary.elapsedMs)} ms on ${summary.workers} worker${summary.workers === 1 ? "" : "s"}` +
+      `${scoredAt ? `, 95% CIs ${Math.round(performance.now() - scoredAt)} ms (${options.resamples} resamples)` : ""}`,
   );
   return summary;
 }

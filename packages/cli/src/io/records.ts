@@ -65,7 +65,8 @@ export function checkLooksLikeJsonl(path: string, shown = path): void {
   throw inputError(
     `${shown} is not JSONL: ${why}.\n` +
       "evalkern score reads JSONL (one JSON object per line), CSV (.csv) and TSV (.tsv). For plain-text files with one segment per line, " +
-      `use --hyp and --ref: evalkern score --hyp ${shown} --ref ref.txt (one --ref per reference file), or sacreBLEU's form: evalkern sacrebleu ref.txt -i ${shown}`,
+      `use --hyp and --ref: evalkern score --hyp ${shown} --ref ref.txt (one --ref per reference file), or sacreBLEU's form: ` +
+      `evalkern sacrebleu ref.txt -i ${shown}`,
   );
 }
 

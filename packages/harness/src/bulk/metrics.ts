@@ -165,7 +165,9 @@ function normalizeOne(spec: MetricConfig, where: string): NormalizedMetric {
   if (!isBuiltinMetric(normalized.metric)) {
     // worker threads import the registry afresh: a metric registered at run time in this thread is not there
     throw new InvalidArgumentError(
-      `${where}: metric ${JSON.stringify(metric)} was registered with registerMetric in this thread only, and worker threads cannot build it; make it a ruleMetric (a module spec workers import by name) or a { metric: "module", ... } spec`,
+      `${where}: metric ${JSON.stringify(metric)} was registered with registerMetric in this thread only, and worker threads ` +
+        `cannot build it; make it a ruleMetric (a ` +
+        `module spec workers import by name) or a { metric: "module", ... } spec`,
       { argument: `${where}.metric` },
     );
   }

@@ -148,7 +148,9 @@ async function loadHf(uri: string, options: LoadDatasetOptions): Promise<Row[]> 
   for (let offset = 0; ; offset += page) {
     const want = options.limit ? Math.min(page, options.limit - out.length) : page;
     if (want <= 0) break;
-    const url = `${hub}/rows?dataset=${encodeURIComponent(dataset)}&config=${encodeURIComponent(config)}&split=${encodeURIComponent(split)}&offset=${offset}&length=${want}`;
+    const url =
+      `${hub}/rows?dataset=${encodeURIComponent(dataset)}&config=${encodeURIComponent(config)}&split=` +
+      `${encodeURIComponent(split)}&offset=${offset}&length=${want}`;
     const body = (await hubGet(url, options, uri)) as { rows?: { row: Row }[]; num_rows_total?: number };
     const rows = body.rows ?? [];
     for (const r of rows) out.push(r.row);

@@ -25,7 +25,8 @@ export class BenchmarkRunError extends EvalkernError {
   constructor(result: BenchmarkRunResult) {
     const first = result.samples.find((s) => s.status !== "scored");
     super(
-      `all ${result.samples.length} sample(s) failed${first ? `; sample ${first.sampleId}: ${first.status}${first.error ? `: ${first.error}` : ""}` : ""}`,
+      `all ${result.samples.length} sample(s) failed` +
+        `${first ? `; sample ${first.sampleId}: ${first.status}${first.error ? `: ${first.error}` : ""}` : ""}`,
     );
     this.result = result;
   }

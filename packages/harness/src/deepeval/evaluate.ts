@@ -55,7 +55,8 @@ export interface MetricResult {
   readonly skipped: boolean;
   /** A flaky metric never decides the test case's success. */
   readonly flaky: boolean;
-  /** How a judge metric got its score (`"structured"`, `"repaired-and-re-asked"`, `"logprob-weighted"`, `"raw-score"`); null for rule metrics. */
+  /** How a judge metric got its score (`"structured"`, `"repaired-and-re-asked"`, `"logprob-weighted"`, `"raw-score"`); null for
+   * rule metrics. */
   readonly scoringPath: ScoringPath | null;
   readonly verboseLogs: string | null;
 }
@@ -332,7 +333,8 @@ export function formatSummary(result: Pick<EvaluateResult, "testResults" | "metr
     "",
     perMetric,
     "",
-    `Test cases: ${result.passed}/${total} passed${total === 0 ? "" : ` (${((result.passed / total) * 100).toFixed(2)}%)`}; evaluation cost: ${formatCost(result.evaluationCost)}`,
+    `Test cases: ${result.passed}/${total} passed${total === 0 ? "" : ` (${((result.passed / total) * 100).toFixed(2)}%)`}; ` +
+      `evaluation cost: ${formatCost(result.evaluationCost)}`,
   ].join("\n");
 }
 

@@ -137,13 +137,17 @@ const CALL_KNOWN = new Set([
 
 const MIGRATIONS: Record<string, string> = {
   returnOutputs:
-    "`returnOutputs` is no longer supported (removed in DSPy 2.6): results are always returned in the `results` field of the `EvaluationResult` ([example, prediction, score] rows).",
+    "`returnOutputs` is no longer supported (removed in DSPy 2.6): results are always returned in the `results` field of " +
+    "the `EvaluationResult` ([example, prediction, score] rows).",
   return_outputs:
-    "`return_outputs` is no longer supported (removed in DSPy 2.6): results are always returned in the `results` field of the `EvaluationResult` ([example, prediction, score] rows).",
+    "`return_outputs` is no longer supported (removed in DSPy 2.6): results are always returned in the `results` field of " +
+    "the `EvaluationResult` ([example, prediction, score] rows).",
   returnAllScores:
-    "`returnAllScores` is no longer supported (removed in DSPy 2.6): every per-example score is the third element of each row in `EvaluationResult.results`; `score` is the aggregate.",
+    "`returnAllScores` is no longer supported (removed in DSPy 2.6): every per-example score is the third element of each " +
+    "row in `EvaluationResult.results`; `score` is the aggregate.",
   return_all_scores:
-    "`return_all_scores` is no longer supported (removed in DSPy 2.6): every per-example score is the third element of each row in `EvaluationResult.results`; `score` is the aggregate.",
+    "`return_all_scores` is no longer supported (removed in DSPy 2.6): every per-example score is the third element of each " +
+    "row in `EvaluationResult.results`; `score` is the aggregate.",
 };
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

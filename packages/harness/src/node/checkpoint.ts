@@ -219,7 +219,10 @@ export function startOrRestore(o: {
     hashFileRange(input, geometry.start, previous.nextOffset, hasher);
     if (hasher.copy().digest("hex") !== previous.contentHash) {
       throw new ResumeMismatchError(
-        `${input} changed since the checkpoint: its first ${previous.nextOffset - geometry.start} scored bytes (to line ${previous.nextLine - 1}) differ from what was scored, although its size and modification time are the same (edited in place?). Start over without resume.`,
+        `${input} changed since the checkpoint: its first ${previous.nextOffset - geometry.start} scored bytes (to line ` +
+          `${previous.nextLine - 1}) differ from what was scored, although its size and modification time are the same ` +
+          `(edited in place?). Start over ` +
+          `without resume.`,
       );
     }
     outputHasher = verifiedPrefix(output, previous.outputBytes, previous.outputHash);

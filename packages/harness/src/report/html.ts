@@ -48,7 +48,9 @@ export function histogramSvg(s: SeriesData): string {
     const hi = ((i + 1) / BINS) * s.scale;
     const bx = left + i * bw + 1;
     parts.push(
-      `<rect class="bar" x="${bx.toFixed(1)}" y="${(top + ph - h).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${Math.max(0, h).toFixed(1)}" fill="${scoreColor((lo + hi) / 2, s.scale, s.higherIsBetter)}"><title>${fmt(lo, s.scale)}–${fmt(hi, s.scale)}: ${c} row${c === 1 ? "" : "s"}</title></rect>`,
+      `<rect class="bar" x="${bx.toFixed(1)}" y="${(top + ph - h).toFixed(1)}" width="${(bw - 2).toFixed(1)}" ` +
+        `height="${Math.max(0, h).toFixed(1)}" fill="${scoreColor((lo + hi) / 2, s.scale, s.higherIsBetter)}"><title>` +
+        `${fmt(lo, s.scale)}–${fmt(hi, s.scale)}: ${c} row${c === 1 ? "" : "s"}</title></rect>`,
     );
   });
   // x axis
@@ -61,34 +63,46 @@ export function histogramSvg(s: SeriesData): string {
   }
   if (s.n > 0) {
     parts.push(
-      `<line class="mean" x1="${x(s.mean).toFixed(1)}" y1="${top}" x2="${x(s.mean).toFixed(1)}" y2="${top + ph}"><title>mean of rows ${fmt(s.mean, s.scale)}</title></line>`,
+      `<line class="mean" x1="${x(s.mean).toFixed(1)}" y1="${top}" x2="${x(s.mean).toFixed(1)}" y2="${top + ph}"><title>mean of ` +
+        `rows ${fmt(s.mean, s.scale)}</title></line>`,
     );
   }
   if (s.corpus !== undefined && Number.isFinite(s.corpus)) {
     const cx = x(s.corpus);
     if (s.ci)
       parts.push(
-        `<rect class="ci" x="${x(s.ci.lower).toFixed(1)}" y="${top}" width="${Math.max(1, x(s.ci.upper) - x(s.ci.lower)).toFixed(1)}" height="${ph}"><title>95% CI ${fmt(s.ci.lower, s.scale)}–${fmt(s.ci.upper, s.scale)}</title></rect>`,
+        `<rect class="ci" x="${x(s.ci.lower).toFixed(1)}" y="${top}" width="` +
+          `${Math.max(1, x(s.ci.upper) - x(s.ci.lower)).toFixed(1)}" height="${ph}"><title>95% CI ` +
+          `${fmt(s.ci.lower, s.scale)}–${fmt(s.ci.upper, s.scale)}</title></rect>`,
       );
     parts.push(
-      `<line class="corpus" x1="${cx.toFixed(1)}" y1="${top - 4}" x2="${cx.toFixed(1)}" y2="${top + ph}"><title>corpus ${fmt(s.corpus, s.scale)}</title></line>`,
+      `<line class="corpus" x1="${cx.toFixed(1)}" y1="${top - 4}" x2="${cx.toFixed(1)}" y2="${top + ph}"><title>corpus ` +
+        `${fmt(s.corpus, s.scale)}</title></line>`,
     );
     const anchor = cx > W - 90 ? "end" : cx < left + 60 ? "start" : "middle";
     parts.push(
       `<text x="${cx.toFixed(1)}" y="${top - 6}" class="corpus-label" text-anchor="${anchor}">corpus ${fmt(s.corpus, s.scale)}</text>`,
     );
   }
-  return `<svg class="hist" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(`${s.label}: distribution of row scores`)}">${parts.join("")}</svg>`;
+  return (
+    `<svg class="hist" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="` +
+    `${escapeHtml(`${s.label}: distribution of row scores`)}">${parts.join("")}</svg>`
+  );
 }
 
 function seriesCard(s: SeriesData): string {
   const headline = s.corpus ?? s.mean;
   const ci = s.ci ? `<span class="ci-text">95% CI ${fmt(s.ci.lower, s.scale)} – ${fmt(s.ci.upper, s.scale)}</span>` : "";
-  return `<figure class="card chart" data-metric="${escapeHtml(s.metric)}">
-  <figcaption><span class="metric-name">${escapeHtml(s.label)}</span><span class="big" style="color:${scoreColor(headline, s.scale, s.higherIsBetter)}">${fmt(headline, s.scale)}</span>${ci}</figcaption>
+  return (
+    `<figure class="card chart" data-metric="${escapeHtml(s.metric)}">
+  <figcaption><span class="metric-name">${escapeHtml(s.label)}</span><span class="big" style="color:` +
+    `${scoreColor(headline, s.scale, s.higherIsBetter)}">${fmt(headline, s.scale)}</span>${ci}</figcaption>
   ${histogramSvg(s)}
-  <div class="legend"><span><i class="sw corpus"></i>${s.corpus !== undefined ? "corpus" : "–"}</span><span><i class="sw mean"></i>mean of ${s.n.toLocaleString("en-US")} rows ${fmt(s.mean, s.scale)}</span><span>min ${fmt(s.min, s.scale)} · max ${fmt(s.max, s.scale)}</span></div>
-</figure>`;
+  <div class="legend"><span><i class="sw corpus"></i>${s.corpus !== undefined ? "corpus" : "–"}</span><span><i class="sw ` +
+    `mean"></i>mean of ${s.n.toLocaleString("en-US")} rows ${fmt(s.mean, s.scale)}</span><span>min ${fmt(s.min, s.scale)} · ` +
+    `max ${fmt(s.max, s.scale)}</span></div>
+</figure>`
+  );
 }
 
 function sliceTable(t: SliceTable, series: readonly SeriesData[]): string {
@@ -110,14 +124,21 @@ function sliceTable(t: SliceTable, series: readonly SeriesData[]): string {
           const w = Math.max(0, Math.min(100, (x / s.scale) * 100));
           const ci = v.ci?.[label];
           const ciText = ci ? `<br><span class="muted slice-ci">${fmt(ci.lower, s.scale)} – ${fmt(ci.upper, s.scale)}</span>` : "";
-          return `<td class="num${best.get(label) === x ? " best" : ""}"><div class="cell-bar"><span style="width:${w.toFixed(1)}%;background:${scoreColor(x, s.scale, s.higherIsBetter)}"></span></div>${fmt(x, s.scale)}${ciText}</td>`;
+          return (
+            `<td class="num${best.get(label) === x ? " best" : ""}"><div class="cell-bar"><span ` +
+            `style="width:${w.toFixed(1)}%;background:${scoreColor(x, s.scale, s.higherIsBetter)}"></span></div>` +
+            `${fmt(x, s.scale)}${ciText}</td>`
+          );
         })
         .join("");
       return `<tr><th scope="row">${escapeHtml(v.value)}</th><td class="num">${v.rows.toLocaleString("en-US")}</td>${cells}</tr>`;
     })
     .join("\n");
   const hasCi = t.values.some((v) => v.ci);
-  const how = `${t.aggregation === "corpus" ? "corpus scores from the slice's summed statistics (BLEU/chrF are not means of row scores)" : "means of row scores"}${hasCi ? "; below each, the 95% bootstrap CI over the slice's rows" : ""}`;
+  const how =
+    (t.aggregation === "corpus"
+      ? "corpus scores from the slice's summed statistics (BLEU/chrF are not means of row scores)"
+      : "means of row scores") + (hasCi ? "; below each, the 95% bootstrap CI over the slice's rows" : "");
   return `<section class="card slice"><h3>by <code>${escapeHtml(t.field)}</code></h3><p class="hint">${how}</p>
 <div class="scroll"><table><thead><tr><th>${escapeHtml(t.field)}</th><th class="num">rows</th>${head}</tr></thead><tbody>
 ${rows}
@@ -132,7 +153,10 @@ function pairedCells(r: PairedRow): string {
   const better = r.difference === 0 ? "" : r.difference > 0 === r.higherIsBetter ? " better" : " worse";
   const sig = r.pValue < 0.05 ? " significant" : "";
   const delta = `${r.difference >= 0 ? "+" : "−"}${fmt(Math.abs(r.difference), r.scale)}`;
-  return `<td class="num">${fmt(r.baseline, r.scale)}</td><td class="num">${fmt(r.system, r.scale)}</td><td class="num delta${better}${sig}">${delta}</td><td class="num">${r.pValue.toFixed(4)}</td><td>${stars(r.pValue)}</td>`;
+  return (
+    `<td class="num">${fmt(r.baseline, r.scale)}</td><td class="num">${fmt(r.system, r.scale)}</td><td class="num ` +
+    `delta${better}${sig}">${delta}</td><td class="num">${r.pValue.toFixed(4)}</td><td>${stars(r.pValue)}</td>`
+  );
 }
 
 /** The two-system view: paired deltas and significance per metric and per slice. */
@@ -145,22 +169,35 @@ function comparisonSection(c: ComparisonData): string {
         .flatMap((v) =>
           v.metrics.map(
             (r, k) =>
-              `<tr>${k === 0 ? `<th scope="row" rowspan="${v.metrics.length}">${escapeHtml(v.value)}</th><td class="num" rowspan="${v.metrics.length}">${v.rows.toLocaleString("en-US")}</td>` : ""}<td>${escapeHtml(r.label)}</td>${pairedCells(r)}</tr>`,
+              `<tr>` +
+              (k === 0
+                ? `<th scope="row" rowspan="${v.metrics.length}">${escapeHtml(v.value)}</th>` +
+                  `<td class="num" rowspan="${v.metrics.length}">${v.rows.toLocaleString("en-US")}</td>`
+                : "") +
+              `<td>${escapeHtml(r.label)}</td>${pairedCells(r)}</tr>`,
           ),
         )
         .join("\n");
-      return `<section class="card slice"><h3>by <code>${escapeHtml(t.field)}</code></h3>
-<div class="scroll"><table class="paired"><thead><tr><th>${escapeHtml(t.field)}</th><th class="num">rows</th><th>metric</th>${head}</tr></thead><tbody>
+      return (
+        `<section class="card slice"><h3>by <code>${escapeHtml(t.field)}</code></h3>
+<div class="scroll"><table class="paired"><thead><tr><th>${escapeHtml(t.field)}</th><th class="num">rows</th><th>metric</th>` +
+        `${head}</tr></thead><tbody>
 ${rows}
-</tbody></table></div></section>`;
+</tbody></table></div></section>`
+      );
     })
     .join("\n");
-  return `<h2 id="comparison">Compared with the baseline</h2>
-<p class="hint">baseline <code>${escapeHtml(c.baseline)}</code> · system <code>${escapeHtml(c.system)}</code> (this report) · ${c.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${c.resamples} resamples, seed ${c.seed}. p: probability of a difference at least this large by chance (* &lt; 0.05, ** &lt; 0.01, *** &lt; 0.001); Δ is green when the system is better, red when worse.</p>
+  return (
+    `<h2 id="comparison">Compared with the baseline</h2>
+<p class="hint">baseline <code>${escapeHtml(c.baseline)}</code> · system <code>${escapeHtml(c.system)}</code> (this report) · ` +
+    `${c.rows.toLocaleString("en-US")} paired rows · paired bootstrap (sacreBLEU paired-bs), ${c.resamples} resamples, seed ` +
+    `${c.seed}. p: probability of a difference at least this large by chance (* &lt; 0.05, ** &lt; 0.01, *** &lt; 0.001); Δ is ` +
+    `green when the system is better, red when worse.</p>
 <section class="card"><div class="scroll"><table class="paired"><thead><tr><th>metric</th>${head}</tr></thead><tbody>
 ${whole}
 </tbody></table></div></section>
-${slices ? `<div class="slices">${slices}</div>` : ""}`;
+${slices ? `<div class="slices">${slices}</div>` : ""}`
+  );
 }
 
 const WORD = /(\s+)/;
@@ -209,16 +246,21 @@ function worstRow(r: RowSample, rank: number, scale: number): string {
     ? `<div class="input"><b>input</b> ${escapeHtml(r.input.length > 1500 ? `${r.input.slice(0, 1500)}…` : r.input)}</div>`
     : "";
   const reason = r.reason ? `<div class="reason"><b>reason</b> ${escapeHtml(r.reason)}</div>` : "";
-  return `<tr>
+  return (
+    `<tr>
 <td class="rank">${rank}</td>
-<td class="where">${r.id ? `<span class="row-id">${escapeHtml(r.id)}</span><br><span class="muted">line ${r.line}</span>` : `line ${r.line}`}<br>${chips}</td>
+<td class="where">` +
+    (r.id ? `<span class="row-id">${escapeHtml(r.id)}</span><br><span class="muted">line ${r.line}</span>` : `line ${r.line}`) +
+    `<br>${chips}</td>
 <td class="num score" style="color:${scoreColor(r.score, scale)}">${fmt(r.score, scale)}</td>
 <td class="text">${input}${marked(r.hypothesis, refWords, "miss")}${reason}</td>
 <td class="text">${refs}</td>
-</tr>`;
+</tr>`
+  );
 }
 
-const CSS = `
+const CSS =
+  `
 :root{--bg:#f6f7f9;--card:#fff;--ink:#1d2330;--muted:#6b7385;--line:#e3e6ec;--accent:#3b5bdb;--corpus:#1d2330;--mean:#8a93a6}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
@@ -261,7 +303,8 @@ th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertic
 thead th{font-size:12px;color:var(--muted);font-weight:600;border-bottom:1px solid #cfd4de;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:700}
-.cell-bar{display:inline-block;width:54px;height:7px;background:#eef0f4;border-radius:4px;margin-right:8px;vertical-align:middle;overflow:hidden}
+.cell-bar{display:inline-block;width:54px;height:7px;background:#eef0f4;border-radius:4px;margin-right:8px;vertical-align:middle;o` +
+  `verflow:hidden}
 .cell-bar span{display:block;height:100%;border-radius:4px}
 details.worst{margin-bottom:12px}
 details.worst>summary{cursor:pointer;font-weight:650;padding:4px 0}
@@ -307,15 +350,17 @@ export function renderReport(d: ReportData): string {
     : `<p class="muted">No slice field (pass <code>--by FIELD</code>).</p>`;
   const worst = d.worst
     .map(
-      (
-        w,
-        i,
-      ) => `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} lowest-scoring rows</summary>${
-        w.tie
-          ? `<p class="hint tie">${w.tie.count.toLocaleString("en-US")} rows tie at the worst score, ${fmt(w.tie.score, w.scale)}; those shown are a deterministic sample of them (the same on every run).</p>`
-          : ""
-      }
-<div class="scroll"><table><thead><tr><th>#</th><th>row</th><th class="num">score</th><th>hypothesis <span class="muted">(<mark class="miss">words not in any reference</mark>)</span></th><th>${escapeHtml(w.referenceLabel ?? "reference")} <span class="muted">(<mark class="add">words not in the hypothesis</mark>)</span></th></tr></thead><tbody>
+      (w, i) =>
+        `<details class="worst card"${i === 0 ? " open" : ""}><summary>${escapeHtml(w.label)} — ${w.rows.length} ` +
+        `lowest-scoring rows</summary>${
+          w.tie
+            ? `<p class="hint tie">${w.tie.count.toLocaleString("en-US")} rows tie at the worst score, ${fmt(w.tie.score, w.scale)}; ` +
+              "those shown are a deterministic sample of them (the same on every run).</p>"
+            : ""
+        }
+<div class="scroll"><table><thead><tr><th>#</th><th>row</th><th class="num">score</th><th>hypothesis <span class="muted">(<mark ` +
+        `class="miss">words not in any reference</mark>)</span></th><th>${escapeHtml(w.referenceLabel ?? "reference")} <span ` +
+        `class="muted">(<mark class="add">words not in the hypothesis</mark>)</span></th></tr></thead><tbody>
 ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 </tbody></table></div></details>`,
     )
@@ -330,7 +375,8 @@ ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
     .map((s) => `<tr><th scope="row">${escapeHtml(s.name)}</th><td>${escapeHtml(s.signature)}${paths(s.scoringPaths)}</td></tr>`)
     .join("\n");
   const notes = d.notes.length ? `<div class="notes">${d.notes.map(escapeHtml).join("<br>")}</div>` : "";
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -343,10 +389,13 @@ ${w.rows.map((r, k) => worstRow(r, k + 1, w.scale)).join("\n")}
 <body>
 <header class="top">
 <h1>${escapeHtml(d.title)}</h1>
-<div class="meta"><span>input <code>${escapeHtml(d.input)}</code></span><span>results <code>${escapeHtml(d.output)}</code></span><span>${escapeHtml(d.createdAt)}</span><span>${escapeHtml(d.tool)}</span></div>
+<div class="meta"><span>input <code>${escapeHtml(d.input)}</code></span><span>results <code>${escapeHtml(d.output)}</code></span><` +
+    `span>${escapeHtml(d.createdAt)}</span><span>${escapeHtml(d.tool)}</span></div>
 </header>
 <main>
-<div class="stats">${stat(d.rows.records.toLocaleString("en-US"), "rows")}${stat(d.rows.scored.toLocaleString("en-US"), "scored")}${stat(d.rows.bad.toLocaleString("en-US"), "could not be scored")}${stat(String(d.worst.length), d.worst.length === 1 ? "metric" : "metrics")}${judgeStats}</div>
+<div class="stats">${stat(d.rows.records.toLocaleString("en-US"), "rows")}${stat(d.rows.scored.toLocaleString("en-US"), "scored")}` +
+    `${stat(d.rows.bad.toLocaleString("en-US"), "could not be scored")}` +
+    `${stat(String(d.worst.length), d.worst.length === 1 ? "metric" : "metrics")}${judgeStats}</div>
 ${notes}
 ${d.comparison ? comparisonSection(d.comparison) : ""}
 <h2 id="distributions">Score distributions</h2>
@@ -365,5 +414,6 @@ ${sigs}
 <footer>Generated by ${escapeHtml(d.tool)} · one self-contained file: no script, no network</footer>
 </body>
 </html>
-`;
+`
+  );
 }

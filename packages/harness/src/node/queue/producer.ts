@@ -76,7 +76,8 @@ export interface DistributedScoreOptions extends ScoreFileOptions {
   readonly queueName?: string;
   /** Redis key prefix (default "bull"). */
   readonly prefix?: string;
-  /** Attempts of a chunk whose scoring throws or exceeds its time budget (default 3). Stalls are counted by the workers (`maxStalledCount`). */
+  /** Attempts of a chunk whose scoring throws or exceeds its time budget (default 3). Stalls are counted by the workers
+   * (`maxStalledCount`). */
   readonly attempts?: number;
   /** How often in-flight chunks are checked besides the queue's events (default 1000 ms). */
   readonly pollIntervalMs?: number;
@@ -202,13 +203,16 @@ class QueuePool implements WorkerPool {
     if (silent > 3 * this.o.pollMs + 2000 && !this.disconnected) {
       this.disconnected = true;
       this.o.log(
-        `queue ${this.conn.safeUrl}: no answer from Redis for ${Math.round(silent / 1000)} s; waiting up to ${Math.round(this.o.connectionTimeoutMs / 1000)} s for it to come back`,
+        `queue ${this.conn.safeUrl}: no answer from Redis for ${Math.round(silent / 1000)} s; waiting up to ` +
+          `${Math.round(this.o.connectionTimeoutMs / 1000)} s for it to come back`,
       );
     }
     if (silent > this.o.connectionTimeoutMs) {
       this.fail(
         new QueueConnectionError(
-          `lost the connection to the queue ${this.conn.safeUrl} for more than ${Math.round(this.o.connectionTimeoutMs / 1000)} s (connectionTimeoutMs); the rows scored so far are checkpointed: run the same command with the same job name to resume`,
+          `lost the connection to the queue ${this.conn.safeUrl} for more than ${Math.round(this.o.connectionTimeoutMs / 1000)} s ` +
+            `(connectionTimeoutMs); the rows scored so far are checkpointed: run the same command with the same job name ` +
+            `to resume`,
           this.conn.safeUrl,
         ),
       );
@@ -366,7 +370,8 @@ class QueuePool implements WorkerPool {
             // failed before this producer started (an earlier producer of this run): try it again once
             f.retried = true;
             this.o.log(
-              `queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; retrying it`,
+              `queue ${this.conn.safeUrl}: the chunk of lines ${f.data.lines[0]}–${f.data.lines[1]} had failed in an earlier run; ` +
+                `retrying it`,
             );
             await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
           } else this.failedJob(f, job);

@@ -117,7 +117,8 @@ export function validateRemoteConfig(config: unknown): WorkerConfig {
     if (!m || typeof m !== "object") reject("a metric spec is not an object");
     if (m.metric === "module" && !ruleForModule(m)) {
       reject(
-        `metric ${JSON.stringify(m.name)} is a plug-in module (${JSON.stringify(m.module)}); queue workers run built-in registry metrics only`,
+        `metric ${JSON.stringify(m.name)} is a plug-in module (${JSON.stringify(m.module)}); queue workers run built-in registry ` +
+          `metrics only`,
       );
     }
   }
