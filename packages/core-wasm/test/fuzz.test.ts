@@ -38,7 +38,8 @@ afterAll(() => {
   const cpu = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
   const cpuText = cpu ? `, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU in this worker` : "";
   console.log(
-    `[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)} inputs in ${seconds} s${cpuText} (scale ${SCALE})`,
+    `[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)}` +
+      ` inputs in ${seconds} s${cpuText} (scale ${SCALE})`,
   );
 });
 
@@ -447,14 +448,12 @@ describe("fuzz: every public entry point, typed errors and finite results only",
       const question = fc.oneof(
         {
           weight: 12,
-          arbitrary: fc
-            .integer({ min: 1, max: 5 })
-            .chain((c) =>
-              fc.record({
-                choices: fc.array(text, { minLength: c, maxLength: c }),
-                logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }),
-              }),
-            ),
+          arbitrary: fc.integer({ min: 1, max: 5 }).chain((c) =>
+            fc.record({
+              choices: fc.array(text, { minLength: c, maxLength: c }),
+              logLikelihoods: fc.array(anyNumber, { minLength: c, maxLength: c }),
+            }),
+          ),
         },
         { weight: 1, arbitrary: fc.record({ choices: fc.anything(), logLikelihoods: fc.anything() }) },
         {
