@@ -87,5 +87,6 @@ console.log("| package | install size | dependencies (of which third-party) | ta
 console.log("|---|---:|---:|---:|");
 for (const r of rows)
   console.log(
-    `| \`${r.name.replace(" + ", "` + ")}${r.name.includes(" + ") ? "" : "`"} | ${mb(r.bytes)} | ${r.deps} (${r.third}) | ${(r.own / 1e3).toFixed(0)} kB |`,
+    `| \`${r.name.replace(" + ", "` + ")}${r.name.includes(" + ") ? "" : "`"} ` +
+      `| ${mb(r.bytes)} | ${r.deps} (${r.third}) | ${(r.own / 1e3).toFixed(0)} kB |`,
   );

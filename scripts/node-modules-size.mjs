@@ -34,7 +34,8 @@ for (const entry of readdirSync(join(root, "packages"), { withFileTypes: true })
 const total = dirs.filter((d) => existsSync(d)).reduce((sum, d) => sum + usage(d), 0n);
 const mib = Number(total) / 2 ** 20;
 console.log(
-  `node_modules: ${mib.toFixed(1)} MiB on disk (node_modules and packages/*/node_modules, as du -s counts)${max ? `; limit ${max} MiB` : ""}`,
+  `node_modules: ${mib.toFixed(1)} MiB on disk (node_modules and packages/*/node_modules, as du -s counts)` +
+    `${max ? `; limit ${max} MiB` : ""}`,
 );
 if (max !== undefined && mib > max) {
   console.error(`node-modules-size: the install is ${mib.toFixed(1)} MiB, over the ${max} MiB limit`);

@@ -97,7 +97,12 @@ export function checkLayering(pkg, root) {
 export function relativeImports(code) {
   const out = [];
   for (const m of stripComments(code).matchAll(
-    /(?:^|[;\n])\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm,
+    new RegExp(
+      String.raw`(?:^|[;\n])\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']` +
+        String.raw`|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)` +
+        String.raw`|^\s*import\s+["'](\.{1,2}\/[^"']+)["']`,
+      "gm",
+    ),
   )) {
     if (m[2]) continue;
     out.push(m[3] ?? m[4] ?? m[5]);

@@ -206,7 +206,8 @@ const perCall = (call, batch) => {
 const lines = [];
 const row = (metric, impl, key, target = "", status = "", vs = "") =>
   lines.push(
-    `| ${metric} | ${impl} | ${key in rate ? fmt(rate[key]) : key} | ${key in mbs ? mbs[key].toFixed(1) : ""} | ${target} | ${status} | ${vs} |`,
+    `| ${metric} | ${impl} | ${key in rate ? fmt(rate[key]) : key} ` +
+      `| ${key in mbs ? mbs[key].toFixed(1) : ""} | ${target} | ${status} | ${vs} |`,
   );
 const byKey = Object.fromEntries(tasks.map((t) => [t[0], t]));
 const task = (key, target, ok, vs = "") => row(byKey[key][1], byKey[key][2], key, target, ok === undefined ? "" : met(ok), vs);
@@ -255,11 +256,14 @@ console.log("| metric | implementation | pairs/s | MB/s | target | status | rati
 console.log("|---|---|---:|---:|---|---|---|");
 for (const l of lines) console.log(l);
 console.log(
-  `| module size | \`evalkern.wasm\` | ${wasm.length.toLocaleString("en-US")} B raw, ${gz.toLocaleString("en-US")} B gzip -9 | | ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`,
+  `| module size | \`evalkern.wasm\` | ${wasm.length.toLocaleString("en-US")} B raw, ` +
+    `${gz.toLocaleString("en-US")} B gzip -9 | ` +
+    `| ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`,
 );
 if (py.reason) console.log(`\nPython peers: ${py.reason}`);
 else
   console.log(
-    `\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, CPU time (\`time.process_time()\`) in a child process of this run.`,
+    `\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, ` +
+      `CPU time (\`time.process_time()\`) in a child process of this run.`,
   );
 if (promptfooBleu.reason) console.log(`promptfoo BLEU: ${promptfooBleu.reason}`);

@@ -91,8 +91,10 @@ if (upToDate) {
   if (verify) {
     if (committedSource !== source || committedSha !== sha) {
       console.error(
-        `evalkern.wasm: the committed module is stale: committed source ${committedSource?.slice(0, 12)} / bytes ${committedSha?.slice(0, 12)}, ` +
-          `rebuilt source ${source.slice(0, 12)} / bytes ${sha.slice(0, 12)}. Run \`node scripts/build.mjs --force\` and commit src/*.generated.ts.`,
+        `evalkern.wasm: the committed module is stale: committed source ${committedSource?.slice(0, 12)} ` +
+          `/ bytes ${committedSha?.slice(0, 12)}, ` +
+          `rebuilt source ${source.slice(0, 12)} / bytes ${sha.slice(0, 12)}. ` +
+          `Run \`node scripts/build.mjs --force\` and commit src/*.generated.ts.`,
       );
       process.exit(1);
     }

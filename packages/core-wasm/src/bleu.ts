@@ -346,5 +346,8 @@ export function bleuSignature(options: BleuOptions | undefined, nrefs: number | 
   const o = resolveBleuOptions(options, sentence);
   const smooth =
     o.smoothMethod === "floor" || o.smoothMethod === "add-k" ? `${o.smoothMethod}[${o.smoothValue.toFixed(2)}]` : o.smoothMethod;
-  return `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.effectiveOrder ? "yes" : "no"}|tok:${o.tokenize}|smooth:${smooth}|version:2.6.0`;
+  return (
+    `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.effectiveOrder ? "yes" : "no"}` +
+    `|tok:${o.tokenize}|smooth:${smooth}|version:2.6.0`
+  );
 }

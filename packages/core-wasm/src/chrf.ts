@@ -248,5 +248,8 @@ export function chrfScoresFromStatisticsBatch(stats: Float64Array, options?: Chr
 /** sacreBLEU's chrF signature (`nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0`). */
 export function chrfSignature(options: ChrfOptions | undefined, nrefs: number | "var"): string {
   const o = resolveChrfOptions(options);
-  return `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.epsSmoothing ? "no" : "yes"}|nc:${o.charOrder}|nw:${o.wordOrder}|space:${o.whitespace ? "yes" : "no"}|version:2.6.0`;
+  return (
+    `nrefs:${nrefs}|case:${o.lowercase ? "lc" : "mixed"}|eff:${o.epsSmoothing ? "no" : "yes"}` +
+    `|nc:${o.charOrder}|nw:${o.wordOrder}|space:${o.whitespace ? "yes" : "no"}|version:2.6.0`
+  );
 }

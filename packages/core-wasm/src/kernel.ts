@@ -61,14 +61,16 @@ function importsFor(memory: () => WebAssembly.Memory | undefined): WebAssembly.I
         const m = mem ? readAsString(mem, msg) : "";
         if (m === "input too large: table") {
           throw new InputTooLargeError(
-            "the input needs a kernel table over 512 MiB (a product of two lengths, e.g. a long hypothesis of many distinct tokens for ROUGE-L): refused",
+            "the input needs a kernel table over 512 MiB " +
+              "(a product of two lengths, e.g. a long hypothesis of many distinct tokens for ROUGE-L): refused",
             { argument: "input", kind: "table", limit: 512 * 2 ** 20, size: 512 * 2 ** 20 + 1, unit: "bytes" },
           );
         }
         if (m === "input too large: memory") {
           const limit = INPUT_LIMITS.maxMemoryBytes;
           throw new InputTooLargeError(
-            `the input needs more than the kernels' memory limit of ${limit / 2 ** 20} MiB (INPUT_LIMITS.maxMemoryBytes; e.g. millions of distinct n-grams): refused, and the memory given back`,
+            `the input needs more than the kernels' memory limit of ${limit / 2 ** 20} MiB ` +
+              `(INPUT_LIMITS.maxMemoryBytes; e.g. millions of distinct n-grams): refused, and the memory given back`,
             { argument: "input", kind: "memory", limit, size: limit + 1, unit: "bytes" },
           );
         }
@@ -176,7 +178,8 @@ export function ready(options?: ReadyOptions): Promise<void> {
       // bytes that are no module (or a module without our exports) leave the current instance in place
       if (readyPromise === p) readyPromise = previous;
       throw new InvalidArgumentError(
-        `options.wasm must be the evalkern kernel module (bytes or a compiled WebAssembly.Module): ${error instanceof Error ? error.message : String(error)}`,
+        `options.wasm must be the evalkern kernel module (bytes or a compiled WebAssembly.Module): ` +
+          `${error instanceof Error ? error.message : String(error)}`,
         { argument: "options.wasm", expected: "evalkern .wasm", actual: describe(options.wasm) },
       );
     });

@@ -76,7 +76,8 @@ const at = (argument: string, index: number | undefined): string => (index === u
 
 function tooLarge(kind: InputLimitKind, argument: string, index: number | undefined, limit: number, size: number, what: string): never {
   throw new InputTooLargeError(
-    `${what} is ${kind === "string" && what.endsWith(" it") ? "at least " : ""}${fmt(size)} of UTF-8, over the ${kind} limit of ${fmt(limit)} (INPUT_LIMITS): ` +
+    `${what} is ${kind === "string" && what.endsWith(" it") ? "at least " : ""}${fmt(size)} of UTF-8` +
+      `, over the ${kind} limit of ${fmt(limit)} (INPUT_LIMITS): ` +
       (kind === "batch" ? "split the batch and sum the statistics" : "refused without scoring it"),
     { argument, index, expected: `at most ${limit} bytes`, actual: `${size} bytes`, kind, limit, size, unit: "bytes" },
   );
@@ -191,7 +192,9 @@ export function checkCells(a: string, b: string, limit: number, what: string, ar
   const cells = a.length * b.length;
   if (cells > limit) {
     throw new InputTooLargeError(
-      `${what} of ${at(argument, index)} compares ${a.length} × ${b.length} = ${cells} code-unit pairs, over its limit of ${limit} (INPUT_LIMITS): its time grows with the product of the lengths`,
+      `${what} of ${at(argument, index)} compares ${a.length} × ${b.length} = ${cells} code-unit pairs` +
+        `, over its limit of ${limit} (INPUT_LIMITS)` +
+        `: its time grows with the product of the lengths`,
       { argument, index, expected: `at most ${limit} cells`, actual: `${cells} cells`, kind: "pair", limit, size: cells, unit: "cells" },
     );
   }

@@ -106,7 +106,9 @@ function checkLsum(h: string, r: string, index: number): void {
   const cost = a.tokens * b.tokens + LINE_PAIR_COST * a.lines * b.lines;
   if (cost > limit) {
     throw new InputTooLargeError(
-      `rougeLsum of hyps[${index}] needs ${a.tokens} × ${b.tokens} token cells plus ${a.lines} × ${b.lines} line pairs (cost ${cost}), over its limit of ${limit} (INPUT_LIMITS.maxLcsSumCells): its time grows with the product of the lengths`,
+      `rougeLsum of hyps[${index}] needs ${a.tokens} × ${b.tokens} token cells plus ${a.lines} × ${b.lines} line pairs ` +
+        `(cost ${cost}), over its limit of ${limit} ` +
+        `(INPUT_LIMITS.maxLcsSumCells): its time grows with the product of the lengths`,
       {
         argument: "hyps",
         index,

@@ -82,7 +82,8 @@ export function pairBatch(
   const r = requireArray(refs, "refs");
   if (h.length !== r.length) {
     throw new InvalidArgumentError(
-      `hyps and refs must have the same length (one reference list per hypothesis): got ${h.length} hypotheses and ${r.length} reference lists`,
+      `hyps and refs must have the same length (one reference list per hypothesis)` +
+        `: got ${h.length} hypotheses and ${r.length} reference lists`,
       { argument: "refs", expected: `length ${h.length}`, actual: `length ${r.length}` },
     );
   }

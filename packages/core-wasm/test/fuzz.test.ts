@@ -38,7 +38,8 @@ afterAll(() => {
   const cpu = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
   const cpuText = cpu ? `, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU in this worker` : "";
   console.log(
-    `[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)} inputs in ${seconds} s${cpuText} (scale ${SCALE})`,
+    `[fuzz] ${inputs.size} entry points, ${[...inputs.values()].reduce((a, b) => a + b, 0)}` +
+      ` inputs in ${seconds} s${cpuText} (scale ${SCALE})`,
   );
 });
 

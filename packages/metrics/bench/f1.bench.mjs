@@ -116,7 +116,9 @@ await bench.run();
 const runtime =
   typeof Deno !== "undefined" ? `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})` : `Node ${process.version} (V8 ${process.versions.v8})`;
 console.log(
-  `\n${rows.length} pairs (${(bytesAll / 1e6).toFixed(1)} MB with all references, ${(refs.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(2)} refs/pair) from ${pairsFile}`,
+  `\n${rows.length} pairs (${(bytesAll / 1e6).toFixed(1)} MB with all references, ` +
+    `${(refs.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(2)}` +
+    ` refs/pair) from ${pairsFile}`,
 );
 console.log(`${runtime}, one thread, ${cpus()[0]?.model ?? "unknown CPU"}; ${kernelSignature()}\n`);
 console.log("| implementation | pairs/s | ns/pair | MB/s | pairs per CPU-second |");
@@ -127,6 +129,7 @@ for (let i = 0; i < tasks.length; i++) {
   const mean = (r.latency?.mean ?? r.mean) / 1000; // seconds per iteration
   const cpu = cpuSeconds[i].runs > 0 ? Math.round((pairs * cpuSeconds[i].runs) / cpuSeconds[i].seconds).toLocaleString("en-US") : "n/a";
   console.log(
-    `| ${name} | ${Math.round(pairs / mean).toLocaleString("en-US")} | ${((mean / pairs) * 1e9).toFixed(0)} | ${(bytes / mean / 1e6).toFixed(1)} | ${cpu} |`,
+    `| ${name} | ${Math.round(pairs / mean).toLocaleString("en-US")} | ${((mean / pairs) * 1e9).toFixed(0)} ` +
+      `| ${(bytes / mean / 1e6).toFixed(1)} | ${cpu} |`,
   );
 }

@@ -66,6 +66,20 @@ def enc_runs(mapping):
         prev = c
     return ",".join(b36(x) for x in nums)
 
+def ts_const(name, val):
+    """The TypeScript declaration of one table, as Biome formats it, with no line over 140 characters
+    (the repository's limit): a long table is a concatenation of string chunks cut after a comma."""
+    one = f'const {name} = "{val}";'
+    if len(one) <= 140:
+        return one
+    chunks, rest = [], val
+    while len(rest) > 120:
+        cut = rest.rindex(",", 0, 120) + 1
+        chunks.append(rest[:cut])
+        rest = rest[cut:]
+    chunks.append(rest)
+    return f"const {name} =\n" + " +\n".join(f'  "{c}"' for c in chunks) + ";"
+
 to_upper = ctypes.pythonapi._PyUnicode_ToUppercase
 to_upper.restype, to_upper.argtypes = ctypes.c_uint32, [ctypes.c_uint32]
 lower = {c: _sre.unicode_tolower(c) for c in range(0x110000) if _sre.unicode_tolower(c) != c}
@@ -79,5 +93,5 @@ for key, val in [("WORD", enc_ranges(ranges(lambda c: chr(c).isalnum() or c == 0
                  ("DIGIT", enc_ranges(ranges(lambda c: chr(c).isdigit()))),
                  ("SPACE", enc_ranges(ranges(lambda c: chr(c).isspace()))),
                  ("LOWER", enc_runs(lower)), ("UPPER", enc_runs(upper))]:
-    print(f"const T_{key} =\n  {val!r};".replace("'", '"'))
+    print(ts_const(f"T_{key}", val))
 print("// END GENERATED TABLES")

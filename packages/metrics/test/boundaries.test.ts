@@ -37,7 +37,8 @@ describe("the checker itself", () => {
     for (const line of fine) expect(layeringViolations("metrics", root, line, file), line).toEqual([]);
     expect(
       relativeImports(
-        'import type { A } from "./a.js";\nimport { b } from "./b.js";\nexport * from "./c.js";\nconst d = await import("./d.js");\nimport "./e.js";',
+        'import type { A } from "./a.js";\nimport { b } from "./b.js";\n' +
+          'export * from "./c.js";\nconst d = await import("./d.js");\nimport "./e.js";',
       ),
     ).toEqual(["./b.js", "./c.js", "./d.js", "./e.js"]);
   });

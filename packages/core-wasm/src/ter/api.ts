@@ -46,7 +46,9 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
     const cells = nh * nr;
     if (cells > INPUT_LIMITS.maxTerWordPairs) {
       throw new InputTooLargeError(
-        `TER of hyps[${index}] compares ${nh} × ${nr} = ${cells} word pairs, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs): its time grows faster than the product of the lengths`,
+        `TER of hyps[${index}] compares ${nh} × ${nr} = ${cells} word pairs` +
+          `, over its limit of ${INPUT_LIMITS.maxTerWordPairs} (INPUT_LIMITS.maxTerWordPairs)` +
+          `: its time grows faster than the product of the lengths`,
         {
           argument: "hyps",
           index,
@@ -237,5 +239,8 @@ export function terScoresFromStatisticsBatch(stats: Float64Array): Float64Array 
 /** sacreBLEU's TER signature (`nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`). */
 export function terSignature(options: TerOptions | undefined, nrefs: number | "var"): string {
   const o = resolveTerOptions(options);
-  return `nrefs:${nrefs}|case:${o.caseSensitive ? "mixed" : "lc"}|tok:tercom|norm:${o.normalized ? "yes" : "no"}|punct:${o.noPunct ? "no" : "yes"}|asian:${o.asianSupport ? "yes" : "no"}|version:2.6.0`;
+  return (
+    `nrefs:${nrefs}|case:${o.caseSensitive ? "mixed" : "lc"}|tok:tercom|norm:${o.normalized ? "yes" : "no"}` +
+    `|punct:${o.noPunct ? "no" : "yes"}|asian:${o.asianSupport ? "yes" : "no"}|version:2.6.0`
+  );
 }

@@ -39,7 +39,8 @@ function compareCodePoints(a: string, b: string): number {
  *
  * @example
  * aggregateScores([{ correct: true }, { correct: false }], "qa")
- * // { tasks: { qa: { metrics: { "pass@1": { scores: { correct: { value: 0.5, stats: { count: 2, mean: 0.5, stderr: 0.3536, stddev: 0.5 } } } } } } } }
+ * // { tasks: { qa: { metrics: { "pass@1": { scores: { correct: {
+ * //   value: 0.5, stats: { count: 2, mean: 0.5, stderr: 0.3536, stddev: 0.5 } } } } } } } }
  */
 export function aggregateScores(scores: readonly Readonly<Record<string, unknown>>[], benchmarkName: string): AggregateResult {
   if (!Array.isArray(scores)) throw new PythonCompatError("TypeError", "scores must be a list of dicts");

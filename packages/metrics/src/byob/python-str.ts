@@ -80,7 +80,8 @@ export function pyIntFromStr(s: string): bigint {
   if (digits > INT_MAX_STR_DIGITS) {
     throw new PythonCompatError(
       "ValueError",
-      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits` +
+        `; use sys.set_int_max_str_digits() to increase the limit`,
     );
   }
   return negative ? -value : value;

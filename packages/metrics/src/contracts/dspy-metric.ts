@@ -75,7 +75,8 @@ export function scoreOf(value: unknown): number {
     return numberOf(score, "metric value `score`");
   }
   throw badScore(
-    `metric value must be a boolean, a number or a Prediction with a score, got ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`,
+    `metric value must be a boolean, a number or a Prediction with a score` +
+      `, got ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`,
     value === null ? "null" : typeof value,
   );
 }

@@ -49,7 +49,8 @@ export function checkLLMTestCaseParams(
 ): asserts testCase is LLMTestCase {
   rejectUnknownParams(params, isLLMTestCaseParam, "LLMTestCaseParams value");
   if (!LLMTestCase.isInstance(testCase)) {
-    const message = `Unable to evaluate test cases that are not of type 'LLMTestCase' using the non-conversational '${metric.name}' metric.`;
+    const message =
+      `Unable to evaluate test cases that are not of type 'LLMTestCase' ` + `using the non-conversational '${metric.name}' metric.`;
     metric.error = message;
     throw new InvalidArgumentError(message, {
       argument: "testCase",
@@ -106,7 +107,8 @@ export function checkConversationalTestCaseParams(
 ): asserts testCase is ConversationalTestCase {
   rejectUnknownParams(params, isMultiTurnParam, "MultiTurnParams value");
   if (!ConversationalTestCase.isInstance(testCase)) {
-    const message = `Unable to evaluate test cases that are not of type 'ConversationalTestCase' using the conversational '${metric.name}' metric.`;
+    const message =
+      `Unable to evaluate test cases that are not of type 'ConversationalTestCase' ` + `using the conversational '${metric.name}' metric.`;
     metric.error = message;
     throw new InvalidArgumentError(message, {
       argument: "testCase",

@@ -325,7 +325,8 @@ export class ImageCollector {
       if (image === undefined) {
         const where = index === undefined ? argument : `${argument}[${index}]`;
         throw new InvalidArgumentError(
-          `${this.owner}: '${where}' names the image ${match[0]}, which is not known here: give its object form in 'images' (what toJSON() writes)`,
+          `${this.owner}: '${where}' names the image ${match[0]}, which is not known here` +
+            `: give its object form in 'images' (what toJSON() writes)`,
           { argument, ...(index === undefined ? {} : { index }), expected: "a known image id", actual: id },
         );
       }

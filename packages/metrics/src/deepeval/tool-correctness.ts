@@ -401,7 +401,8 @@ export class ToolCorrectnessMetric extends BaseMetric {
     const overridden = this.scoreToolSelection !== ToolCorrectnessMetric.prototype.scoreToolSelection;
     if (this.usesToolSelection && judge === null && !overridden) {
       throw new InvalidArgumentError(
-        "ToolCorrectnessMetric: 'availableTools' needs a 'toolSelectionJudge' to rate the selection (or use @evalkern/judge's ToolCorrectnessMetric)",
+        "ToolCorrectnessMetric: 'availableTools' needs a 'toolSelectionJudge' to rate the selection " +
+          "(or use @evalkern/judge's ToolCorrectnessMetric)",
         { argument: "toolSelectionJudge", expected: "function", actual: "undefined" },
       );
     }

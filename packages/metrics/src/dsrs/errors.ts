@@ -50,7 +50,8 @@ export class TreeSitterNotInstalledError extends GrammarUnavailableError {
   constructor(missing: string, options?: { cause?: unknown }) {
     super(
       "*",
-      `${missing} is not installed: syntax checks need the optional peer dependencies web-tree-sitter and tree-sitter-wasms. Install them with \`${TREE_SITTER_INSTALL}\``,
+      `${missing} is not installed: syntax checks need the optional peer dependencies web-tree-sitter and tree-sitter-wasms. ` +
+        `Install them with \`${TREE_SITTER_INSTALL}\``,
       options,
     );
     this.missing = missing;

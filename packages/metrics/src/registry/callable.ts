@@ -96,6 +96,8 @@ export function callableMetric(
       return d;
     },
     signature: (nrefs, tool) =>
-      `${spec.name}|nrefs:${nrefs}|module:${spec.module}#${spec.export}|call:${call}|options:${stableJson(opt)}|version:${spec.version ?? "unversioned"}|agg:mean${tool ? `|${tool}` : ""}`,
+      `${spec.name}|nrefs:${nrefs}|module:${spec.module}#${spec.export}|call:${call}` +
+      `|options:${stableJson(opt)}|version:${spec.version ?? "unversioned"}` +
+      `|agg:mean${tool ? `|${tool}` : ""}`,
   };
 }

@@ -83,7 +83,9 @@ export function checkOptions(metric: string, schema: OptionSchemas, options: Rea
         if (!s.values.includes(item as string)) {
           const hint = typeof item === "string" ? didYouMean(item, s.values) : undefined;
           throw new MetricOptionError(
-            `${metric}: option ${key} must be ${s.type === "string[]" ? "a list of " : ""}${s.values.map((x) => JSON.stringify(x)).join(" | ")}, got ${describeValue(item)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}`,
+            `${metric}: option ${key} must be ${s.type === "string[]" ? "a list of " : ""}` +
+              `${s.values.map((x) => JSON.stringify(x)).join(" | ")}` +
+              `, got ${describeValue(item)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}`,
             {
               metric,
               key,

@@ -117,7 +117,8 @@ export function getMetric(name: string, argument = "metric"): LexicalMetric {
         )
       : undefined;
   throw new UnknownMetricError(
-    `unknown metric ${JSON.stringify(name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; known metrics: ${ordered.map((d) => d.name).join(", ")}`,
+    `unknown metric ${JSON.stringify(name)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}` +
+      `; known metrics: ${ordered.map((d) => d.name).join(", ")}`,
     String(name),
     hint,
     argument,

@@ -85,7 +85,8 @@ export const rouge: LexicalMetric = {
         return d;
       },
       signature: (nrefs, tool) =>
-        `ROUGE|nrefs:${nrefs}|types:${types.join(",")}|stemmer:${useStemmer ? "porter" : "no"}|tok:rouge-score-default|multiref:max-f|agg:mean|version:rouge-score-0.1.2|${kernelTail(tool)}`,
+        `ROUGE|nrefs:${nrefs}|types:${types.join(",")}|stemmer:${useStemmer ? "porter" : "no"}` +
+        `|tok:rouge-score-default|multiref:max-f|agg:mean|version:rouge-score-0.1.2|${kernelTail(tool)}`,
     };
   },
 };

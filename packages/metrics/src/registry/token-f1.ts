@@ -40,7 +40,8 @@ export const f1: LexicalMetric = {
       details: (sum, count) =>
         count > 0 ? { f1: sum[0]! / count, precision: sum[1]! / count, recall: sum[2]! / count } : { f1: 0, precision: 0, recall: 0 },
       signature: (nrefs, tool) =>
-        `TokenF1|nrefs:${nrefs}|mode:${o.mode === "byob" ? "nemo-byob" : "dspy"}|hotpot:${o.hotpot ? "yes" : "no"}|multiref:max|agg:mean|${kernelTail(tool)}`,
+        `TokenF1|nrefs:${nrefs}|mode:${o.mode === "byob" ? "nemo-byob" : "dspy"}|hotpot:${o.hotpot ? "yes" : "no"}` +
+        `|multiref:max|agg:mean|${kernelTail(tool)}`,
     });
   },
 };

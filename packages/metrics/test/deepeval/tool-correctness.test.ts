@@ -118,7 +118,8 @@ describe("default mode (unordered, recall over expected tools)", () => {
     expect(scoreToolCalling(expected, names("a")).reason).toBe("All expected tools ['a'] were called (order not considered).");
     // With params the score drops to 0 and the unequal expected call is listed with its inputs.
     expect(scoreToolCalling(expected, names("a"), { evaluationParams: ["input_parameters"] }).reason).toBe(
-      "Incomplete tool usage: missing tools [ToolCall(\n    name=\"a\",\n    input_parameters={\n        \"x\": 1\n    }\n)]; expected ['a'], called ['a']. See more details above.",
+      'Incomplete tool usage: missing tools [ToolCall(\n    name="a",\n    input_parameters={\n        "x": 1\n    }\n)]' +
+        "; expected ['a'], called ['a']. See more details above.",
     );
   });
 });
@@ -138,7 +139,8 @@ describe("ordering (weighted LCS)", () => {
     const result = scoreToolCalling(names("a", "b", "c"), names("c", "a"), { shouldConsiderOrdering: true });
     expect(result.score).toBe(1 / 3);
     expect(result.reason).toBe(
-      "Incorrect tool usage: missing tools ['b'] and out-of-order tools ['b', 'c']; expected ['a', 'b', 'c'], called ['c', 'a']. See more details above.",
+      "Incorrect tool usage: missing tools ['b'] and out-of-order tools ['b', 'c']" +
+        "; expected ['a', 'b', 'c'], called ['c', 'a']. See more details above.",
     );
   });
 
@@ -313,7 +315,8 @@ describe("available tools (tool selection by a judge)", () => {
     expect(score).toBe(0.25);
     expect(metric.success).toBe(false);
     expect(metric.reason).toBe(
-      "[\n\t Tool Calling Reason: All expected tools ['flights'] were called (order not considered).\n\t Tool Selection Reason: Hotels were not needed.\n]\n",
+      "[\n\t Tool Calling Reason: All expected tools ['flights'] were called (order not considered).\n" +
+        "\t Tool Selection Reason: Hotels were not needed.\n]\n",
     );
     expect(metric.evaluationCost).toBe(0.0004);
     expect(metric.inputTokens).toBe(120);

@@ -33,7 +33,8 @@ function bwrapWorks(): boolean {
 }
 
 // Each probe prints "<what> <outcome>": the error code, or ok / the text read.
-const PROBE = `
+const PROBE =
+  `
 const fs = require("fs");
 const out = [];
 const tryTo = (what, f) => { try { out.push(what + " " + (f() ?? "ok")); } catch (e) { out.push(what + " " + e.code); } };
@@ -44,7 +45,8 @@ tryTo("write-escape", () => fs.writeFileSync(escape, "escaped"));
 tryTo("write-usr", () => fs.writeFileSync("/usr/evalkern-escape", "x"));
 tryTo("read-interpreter", () => fs.statSync(process.execPath).isFile() ? "ok" : "not a file");
 tryTo("read-lib", () => fs.readdirSync("/usr/lib").length > 0 ? "ok" : "empty");
-tryTo("write-scratch", () => { fs.writeFileSync("made.txt", "in scratch"); return fs.readFileSync("made.txt", "utf8") === "in scratch" ? "ok" : "lost"; });
+tryTo("write-scratch", () => { fs.writeFileSync("made.txt", "in scratch"); ` +
+  `return fs.readFileSync("made.txt", "utf8") === "in scratch" ? "ok" : "lost"; });
 tryTo("read-copied", () => fs.readFileSync("input.txt", "utf8"));
 console.log(out.join("\\n"));
 `;
@@ -67,41 +69,47 @@ describe.runIf(IS_LINUX)("files of a scratch run", () => {
   const escape = join(host, "escape.txt");
   const confined = bwrapWorks();
 
-  it(`${confined ? "bubblewrap confines" : "without a working bwrap, the run reports"} the command's files (scratch, no network)`, async () => {
-    const metric = new SandboxMetric({
-      commands: [[process.execPath, "-e", PROBE, secret, escape]],
-      cwd: project,
-      scratch: true,
-      limits: { network: false },
-      timeoutMs: 60_000,
-    });
-    const { score, runs } = await metric.run({}, {});
-    const run = runs[0]!;
-    expect(run.stderr).toBe("");
-    expect(score.value).toBe(1);
-    const got = outcomes(run.stdout);
-    // what it needs, it has: the interpreter, the libraries, its scratch copy of cwd, writable
-    expect([got["read-interpreter"], got["read-lib"], got["write-scratch"], got["read-copied"]]).toEqual(["ok", "ok", "ok", "copied"]);
-    expect(got["write-usr"]).toMatch(/^(EROFS|EACCES)$/);
-    if (confined) {
-      expect(run.enforced?.files).toBe("bubblewrap");
-      expect(run.notEnforced).not.toContain("files");
-      expect(run.enforced?.network).toBe("none");
-      // nothing else of the host: not /etc/hostname, not a file beside the project, no write outside scratch
-      expect(got["read-hostname"]).toBe("ENOENT");
-      expect(got["read-secret"]).toBe("ENOENT");
-      expect(got["write-escape"]).toBe("ENOENT");
-      expect(existsSync(escape)).toBe(false);
-    } else {
-      expect(run.enforced?.files).toBeUndefined();
-      expect(run.notEnforced).toContain("files");
-      rmSync(escape, { force: true });
-    }
-    expect(readFileSync(join(project, "input.txt"), "utf8")).toBe("copied");
-  });
+  it(
+    `${confined ? "bubblewrap confines" : "without a working bwrap, the run reports"} ` + `the command's files (scratch, no network)`,
+    async () => {
+      const metric = new SandboxMetric({
+        commands: [[process.execPath, "-e", PROBE, secret, escape]],
+        cwd: project,
+        scratch: true,
+        limits: { network: false },
+        timeoutMs: 60_000,
+      });
+      const { score, runs } = await metric.run({}, {});
+      const run = runs[0]!;
+      expect(run.stderr).toBe("");
+      expect(score.value).toBe(1);
+      const got = outcomes(run.stdout);
+      // what it needs, it has: the interpreter, the libraries, its scratch copy of cwd, writable
+      expect([got["read-interpreter"], got["read-lib"], got["write-scratch"], got["read-copied"]]).toEqual(["ok", "ok", "ok", "copied"]);
+      expect(got["write-usr"]).toMatch(/^(EROFS|EACCES)$/);
+      if (confined) {
+        expect(run.enforced?.files).toBe("bubblewrap");
+        expect(run.notEnforced).not.toContain("files");
+        expect(run.enforced?.network).toBe("none");
+        // nothing else of the host: not /etc/hostname, not a file beside the project, no write outside scratch
+        expect(got["read-hostname"]).toBe("ENOENT");
+        expect(got["read-secret"]).toBe("ENOENT");
+        expect(got["write-escape"]).toBe("ENOENT");
+        expect(existsSync(escape)).toBe(false);
+      } else {
+        expect(run.enforced?.files).toBeUndefined();
+        expect(run.notEnforced).toContain("files");
+        rmSync(escape, { force: true });
+      }
+      expect(readFileSync(join(project, "input.txt"), "utf8")).toBe("copied");
+    },
+  );
 
   it.runIf(confined)("readOnlyPaths adds host paths the command may read but not write; /bin/sh and python run", async () => {
-    const script = `cat ${JSON.stringify(secret)}; echo; echo x > ${JSON.stringify(join(host, "written.txt"))} 2>/dev/null || echo refused; cat /etc/hostname 2>/dev/null || echo no-hostname`;
+    const script =
+      `cat ${JSON.stringify(secret)}; echo; ` +
+      `echo x > ${JSON.stringify(join(host, "written.txt"))} 2>/dev/null || echo refused; ` +
+      `cat /etc/hostname 2>/dev/null || echo no-hostname`;
     const sh = await new TestPassMetric({
       command: ["/bin/sh", "-c", script],
       scratch: true,

@@ -48,7 +48,9 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     const pidFile = join(scratch, "escaped.pid");
     const script =
       "const { spawn } = require('child_process');" +
-      `const c = spawn('setsid', [${JSON.stringify(NODE)}, '-e', 'require(\\"fs\\").writeFileSync(${JSON.stringify(pidFile).replace(/"/g, '\\"')}, String(process.pid)); setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });` +
+      `const c = spawn('setsid', [${JSON.stringify(NODE)}, '-e', ` +
+      `'require(\\"fs\\").writeFileSync(${JSON.stringify(pidFile).replace(/"/g, '\\"')},` +
+      ` String(process.pid)); setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });` +
       "c.unref(); setInterval(() => {}, 1000);";
     // 15 s: time enough on a busy machine for the grandchild to start and write its pid before the deadline
     const result = await runCommand(request(node(script), { timeoutMs: 15_000 }));
@@ -83,7 +85,9 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     const files = await runCommand(
       request(
         node(
-          "const fs = require('fs'); const fds = []; try { for (let i = 0; i < 200; i++) fds.push(fs.openSync(process.execPath, 'r')); console.log('opened all'); } catch (e) { console.log(e.code); }",
+          "const fs = require('fs'); const fds = []; " +
+            "try { for (let i = 0; i < 200; i++) fds.push(fs.openSync(process.execPath, 'r')); console.log('opened all'); " +
+            "} catch (e) { console.log(e.code); }",
         ),
         {
           limits: { openFiles: 64 },
@@ -96,7 +100,8 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     const net = await runCommand(
       request(
         node(
-          "require('net').connect(9, '127.0.0.1').on('error', (e) => { console.log(e.code); }).on('connect', () => console.log('connected'))",
+          "require('net').connect(9, '127.0.0.1').on('error', (e) => { console.log(e.code); })" +
+            ".on('connect', () => console.log('connected'))",
         ),
         {
           limits: { network: false },
@@ -117,7 +122,8 @@ describe.runIf(IS_LINUX)("limits on Linux", () => {
     const run = await runCommand(
       request(
         node(
-          "const fs = require('fs'); console.log(fs.readFileSync('input.txt', 'utf8')); fs.writeFileSync('input.txt', 'changed'); console.log(process.cwd())",
+          "const fs = require('fs'); console.log(fs.readFileSync('input.txt', 'utf8')); " +
+            "fs.writeFileSync('input.txt', 'changed'); console.log(process.cwd())",
         ),
         {
           cwd: project,

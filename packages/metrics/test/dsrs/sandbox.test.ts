@@ -225,7 +225,8 @@ describe("SandboxMetric against real processes", () => {
   it("pipes an output field to stdin when asked", async () => {
     const metric = new TestPassMetric({
       command: node(
-        "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { console.log('got:' + s); process.exit(s === 'print(1)' ? 0 : 4); })",
+        "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { " +
+          "console.log('got:' + s); process.exit(s === 'print(1)' ? 0 : 4); })",
       ),
       stdinField: "code",
       timeoutMs: 20_000,
@@ -358,7 +359,8 @@ describe("the Node runner", () => {
     // setsid-like escape: a detached grandchild leaves the group but inherits stdout.
     const script =
       "const { spawn } = require('child_process');" +
-      "const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });" +
+      "const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], " +
+      "{ stdio: ['ignore', 'inherit', 'inherit'], detached: true });" +
       "console.log(c.pid); c.unref();";
     const started = performance.now();
     const run = await runCommand(request(node(script), { timeoutMs: 60_000 }));

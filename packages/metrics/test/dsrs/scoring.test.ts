@@ -422,16 +422,19 @@ describe("Scorer flow (§4.5)", () => {
 });
 
 describe("budget (§4.5)", () => {
-  it("skips a task whose estimated cost (one rollout, all metrics) exceeds the remaining budget, without calling the predictor", async () => {
-    let calls = 0;
-    const scorer = new Scorer({
-      rollouts: 3,
-      metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })],
-    });
-    const card = await scorer.scoreWithBudget(() => (calls++, { a: "x" }), [task("a"), task("b")], 29);
-    expect(card).toMatchObject({ tasksSkipped: 2, tasksEvaluated: 0, overallScore: 0 });
-    expect(calls).toBe(0);
-  });
+  it(
+    "skips a task whose estimated cost (one rollout, all metrics) " + "exceeds the remaining budget, without calling the predictor",
+    async () => {
+      let calls = 0;
+      const scorer = new Scorer({
+        rollouts: 3,
+        metrics: [probe("p", "proxy", 1, { estimate: 10 }), probe("t", "truth", 1, { estimate: 20 })],
+      });
+      const card = await scorer.scoreWithBudget(() => (calls++, { a: "x" }), [task("a"), task("b")], 29);
+      expect(card).toMatchObject({ tasksSkipped: 2, tasksEvaluated: 0, overallScore: 0 });
+      expect(calls).toBe(0);
+    },
+  );
 
   it("the gate ignores rollouts and gating, so a task can overspend; remaining never goes below 0", async () => {
     const scorer = new Scorer({

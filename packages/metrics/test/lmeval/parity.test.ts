@@ -63,7 +63,8 @@ describe("mc.jsonl lmeval entries", () => {
     }
     const skipped = lines.length - scored.length;
     console.log(
-      `[lmeval.parity] multiple_choice: ${scored.length - bad.length}/${scored.length} lines matched (${skipped} more lm-eval skipped, checked below)`,
+      `[lmeval.parity] multiple_choice: ${scored.length - bad.length}/${scored.length} lines matched ` +
+        `(${skipped} more lm-eval skipped, checked below)`,
     );
     expect(bad).toEqual([]);
   });

@@ -275,7 +275,8 @@ describe("registry: numbers equal the kernels' per-call functions", () => {
   it("signatures record every option and the kernel build, then the calling tool", () => {
     const k = kernelSignature();
     expect(lexicalMetric("rouge").signature(1, "harness:0.1.0")).toBe(
-      `ROUGE|nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stemmer:no|tok:rouge-score-default|multiref:max-f|agg:mean|version:rouge-score-0.1.2|${k}|harness:0.1.0`,
+      `ROUGE|nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stemmer:no` +
+        `|tok:rouge-score-default|multiref:max-f|agg:mean|version:rouge-score-0.1.2|${k}|harness:0.1.0`,
     );
     expect(lexicalMetric("f1").signature("var")).toBe(`TokenF1|nrefs:var|mode:dspy|hotpot:no|multiref:max|agg:mean|${k}`);
     expect(lexicalMetric("chrf++").signature(2, "t")).toMatch(/^chrF2\+\+\|.*nc:6\|nw:2.*\|t$/);
