@@ -7,8 +7,9 @@
 export type UnicodeNameResolver = (upperName: string) => number | undefined;
 
 const JAMO_L = ["G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H"];
-// biome-ignore format: one table, one line
-const JAMO_V = ["A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE", "WI", "YU", "EU", "YI", "I"];
+// biome-ignore format: one table, two lines
+const JAMO_V = ["A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE",
+  "WI", "YU", "EU", "YI", "I"];
 // biome-ignore format: one table, two lines
 const JAMO_T = ["", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG", "LM", "LB", "LS", "LT", "LP", "LH", "M", "B", "BS", "S",
   "SS", "NG", "J", "C", "K", "T", "P", "H"];
