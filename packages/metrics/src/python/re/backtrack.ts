@@ -20,7 +20,8 @@ export interface RunState {
   pattern: string;
 }
 
-export class BudgetSignal extends Error {}
+// A control-flow signal caught inside the port (never seen by callers): not an Error, so no stack is captured.
+export class BudgetSignal {}
 
 export function compileMatcher(n: Node, st: () => RunState): Matcher {
   switch (n.k) {

@@ -8,7 +8,8 @@ import { ASCII_WORD, uni } from "./unicode.js";
 // ---------------------------------------------------------------------------------------------------
 // Translation to RE2 syntax
 
-export class Untranslatable extends Error {}
+// A control-flow signal caught inside the port (the backtracker takes over): not an Error, no stack captured.
+export class Untranslatable {}
 
 export const hex = (cp: number): string => `\\x{${cp.toString(16)}}`;
 
