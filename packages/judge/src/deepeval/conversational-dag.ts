@@ -17,6 +17,8 @@ import {
   checkDagOptions,
   type DAGInnerNode,
   type DeepAcyclicGraph,
+  freshGEvalOptions,
+  measureDagChild,
   type NodeFlavor,
   NonBinaryJudgementNode,
   runDag,
@@ -209,23 +211,15 @@ export class ConversationalDAGMetric extends ConversationalJudgeMetric {
       judge: (schema, prompt) => this.judge(schema, prompt, { signal }),
       gather: (tasks) => this.gather(tasks),
       renderNode: (node) => renderConversationalNode(node, testCase),
-      runChild: async (child) => {
-        const metric =
+      runChild: (child) =>
+        measureDagChild(
           child instanceof ConversationalGEval
-            ? new ConversationalGEval({
-                model: this.model,
-                name: child.metricName,
-                evaluationParams: child.evaluationParams,
-                ...(child.criteria ? { criteria: child.criteria } : { evaluationSteps: child.evaluationSteps }),
-              })
-            : (child as BaseConversationalMetric).copy();
-        try {
-          await metric.aMeasure(testCase, signal ? { signal } : {});
-        } finally {
-          this.accrueUsage({ costUsd: metric.evaluationCost, inputTokens: metric.inputTokens, outputTokens: metric.outputTokens });
-        }
-        return { name: metric.name, score: metric.score, reason: metric.reason };
-      },
+            ? new ConversationalGEval(freshGEvalOptions(child, this.model))
+            : (child as BaseConversationalMetric).copy(),
+          testCase,
+          signal,
+          (usage) => this.accrueUsage(usage),
+        ),
     });
   }
 }

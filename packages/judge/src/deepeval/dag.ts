@@ -7,11 +7,13 @@ import {
   MetricCore,
   MultiTurnParams,
   type Evaluation,
+  type JudgeUsage,
   type LLMTestCase,
   type MeasureContext,
+  type MeasureOptions,
 } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import type { JudgeSchema } from "../model.js";
+import type { JudgeModel, JudgeSchema } from "../model.js";
 import { JudgeMetricConfigError } from "./errors.js";
 import { GEval } from "./g-eval.js";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
@@ -581,6 +583,53 @@ ${jsonOnly('{"reason": "<string>"}')}`,
   return { score, reason, verboseSteps: steps };
 }
 
+/** What a (Conversational)GEval child of a VerdictNode is rebuilt from. */
+interface GEvalChild<P> {
+  readonly metricName: string;
+  readonly evaluationParams: readonly P[];
+  readonly criteria: string | null;
+  readonly evaluationSteps: readonly string[] | null;
+}
+
+/**
+ * The options of a fresh GEval (or ConversationalGEval) standing for a VerdictNode's G-Eval child: same name, params,
+ * and criteria (or steps when it has none), but this DAG's judge (DeepEval rebuilds it so the DAG's model scores it).
+ */
+export function freshGEvalOptions<P>(child: GEvalChild<P>, model: JudgeModel) {
+  return {
+    model,
+    name: child.metricName,
+    evaluationParams: child.evaluationParams,
+    ...(child.criteria ? { criteria: child.criteria } : { evaluationSteps: child.evaluationSteps }),
+  };
+}
+
+/** A VerdictNode's metric child as a DAG metric measures it: its result and usage are taken over. */
+export interface DagChildMetric<C> {
+  readonly name: string;
+  readonly score: number | null;
+  readonly reason: string | null;
+  readonly evaluationCost: number | null;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  aMeasure(testCase: C, options?: MeasureOptions): Promise<unknown>;
+}
+
+/** Measure a DAG's metric child on the test case; its cost and tokens accrue to the DAG even when it fails. */
+export async function measureDagChild<C>(
+  metric: DagChildMetric<C>,
+  testCase: C,
+  signal: AbortSignal | undefined,
+  accrue: (usage: JudgeUsage) => void,
+): Promise<DagChildResult> {
+  try {
+    await metric.aMeasure(testCase, signal ? { signal } : {});
+  } finally {
+    accrue({ costUsd: metric.evaluationCost, inputTokens: metric.inputTokens, outputTokens: metric.outputTokens });
+  }
+  return { name: metric.name, score: metric.score, reason: metric.reason };
+}
+
 // ----- metric -----
 
 export interface DAGMetricOptions extends JudgeMetricOptions {
@@ -659,23 +708,13 @@ export class DAGMetric extends JudgeMetric {
       judge: (schema, prompt) => this.judge(schema, prompt, { signal }),
       gather: (tasks) => this.gather(tasks),
       renderNode: (node) => (node.evaluationParams ? renderParams(testCase, node.evaluationParams as readonly LLMTestCaseParams[]) : ""),
-      runChild: async (child) => {
-        const metric =
-          child instanceof GEval
-            ? new GEval({
-                model: this.model,
-                name: child.metricName,
-                evaluationParams: child.evaluationParams,
-                ...(child.criteria ? { criteria: child.criteria } : { evaluationSteps: child.evaluationSteps }),
-              })
-            : (child as BaseMetric).copy();
-        try {
-          await metric.aMeasure(testCase, signal ? { signal } : {});
-        } finally {
-          this.accrueChild(metric);
-        }
-        return { name: metric.name, score: metric.score, reason: metric.reason };
-      },
+      runChild: (child) =>
+        measureDagChild(
+          child instanceof GEval ? new GEval(freshGEvalOptions(child, this.model)) : (child as BaseMetric).copy(),
+          testCase,
+          signal,
+          (usage) => this.accrueUsage(usage),
+        ),
     });
   }
 }

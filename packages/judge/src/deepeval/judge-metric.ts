@@ -327,11 +327,6 @@ export abstract class JudgeMetric extends BaseMetric {
   protected gatherPair<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
     return this.session.pair(first, second);
   }
-
-  /** Add a child metric's cost and tokens (DAG children). */
-  protected accrueChild(child: { evaluationCost: number | null; inputTokens: number | null; outputTokens: number | null }): void {
-    this.accrueUsage({ costUsd: child.evaluationCost, inputTokens: child.inputTokens, outputTokens: child.outputTokens });
-  }
 }
 
 /** A conversational DeepEval metric scored by a judge model (KnowledgeRetention, ...); see {@link JudgeMetric}. */
