@@ -3,11 +3,14 @@
 import {
   formatToolCallsForPrompt,
   MissingTestCaseParamsError,
+  prettifyList,
+  type Evaluation,
   type LLMTestCase,
   type ToolCall,
   type Turn,
 } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
+import type { JudgeSchema } from "../model.js";
 import { json, jsonOnly } from "./render.js";
 import { judgeSchema, stringList } from "./schema.js";
 
@@ -63,6 +66,35 @@ ${traceText(testCase)}
 
 ${jsonOnly('{"plan": ["<step>", ...]}')}`
   );
+}
+
+/** One judge call of a measurement, its abort signal already bound (the metric's `judge`). */
+export type BoundJudge = <T>(schema: JudgeSchema<T>, prompt: string) => Promise<T>;
+
+/** The final call of a plan metric: its schema and its prompt over the extracted task and plan. */
+export interface PlanJudgement {
+  readonly schema: JudgeSchema<{ score: number; reason: string }>;
+  readonly prompt: (task: string, plan: readonly string[]) => string;
+}
+
+/**
+ * The course PlanAdherence and PlanQuality share: the trace is required, then the task and the plan
+ * are extracted from it. An empty plan scores 1 with {@link NO_PLAN_REASON} and no third call (there is
+ * nothing to judge); otherwise the metric's own judgement gives the score and the reason.
+ */
+export async function judgeTracePlan(
+  testCase: LLMTestCase,
+  metric: { readonly name: string; error: string | null },
+  judge: BoundJudge,
+  judgement: PlanJudgement,
+): Promise<Evaluation> {
+  requireTrace(testCase, metric);
+  const { task } = await judge(taskSchema, taskFromTracePrompt(testCase));
+  const { plan } = await judge(planSchema, planFromTracePrompt(testCase));
+  const verbose = [`Task: ${task}`, `Agent Plan:\n${prettifyList(plan)}`];
+  if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
+  const { score, reason } = await judge(judgement.schema, judgement.prompt(task, plan));
+  return { score, reason, verboseSteps: verbose };
 }
 
 /** The adversarial 1.0 / 0.75 / 0.5 / 0.25 / 0.0 anchors of plan adherence and step efficiency. */

@@ -1,16 +1,7 @@
 // DeepEval PlanAdherenceMetric (docs/spec/judges.md §4.3). Calls: task → plan → adherence (only with a plan).
-import { LLMTestCaseParams, prettifyList, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
+import { LLMTestCaseParams, type Evaluation, type LLMTestCase, type MeasureContext } from "@evalkern/metrics/deepeval";
 import { z } from "zod";
-import {
-  ANCHORED_SCALE,
-  NO_PLAN_REASON,
-  planFromTracePrompt,
-  planSchema,
-  requireTrace,
-  taskFromTracePrompt,
-  taskSchema,
-  traceText,
-} from "./agentic.js";
+import { ANCHORED_SCALE, judgeTracePlan, NO_PLAN_REASON, traceText } from "./agentic.js";
 import { JudgeMetric, type JudgeMetricOptions, JUDGE_METRIC_OPTION_KEYS } from "./judge-metric.js";
 import { jsonOnly, numbered } from "./render.js";
 import { judgeSchema, unitInterval } from "./schema.js";
@@ -46,15 +37,11 @@ export class PlanAdherenceMetric extends JudgeMetric {
     return [LLMTestCaseParams.INPUT, LLMTestCaseParams.ACTUAL_OUTPUT];
   }
 
-  protected override async evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
-    requireTrace(testCase, this);
-    const { task } = await this.judge(taskSchema, taskFromTracePrompt(testCase), { signal });
-    const { plan } = await this.judge(planSchema, planFromTracePrompt(testCase), { signal });
-    const verbose = [`Task: ${task}`, `Agent Plan:\n${prettifyList(plan)}`];
-    if (plan.length === 0) return { score: 1, reason: NO_PLAN_REASON, verboseSteps: verbose };
-    const { score, reason } = await this.judge(
-      scoreReasonSchema,
-      `Be strict. Judge whether the agent executed exactly its plan: every planned step, in the ` +
+  protected override evaluateAsync(testCase: LLMTestCase, { signal }: MeasureContext): Promise<Evaluation> {
+    return judgeTracePlan(testCase, this, (schema, prompt) => this.judge(schema, prompt, { signal }), {
+      schema: scoreReasonSchema,
+      prompt: (task, plan) =>
+        `Be strict. Judge whether the agent executed exactly its plan: every planned step, in the ` +
         `planned order, with no extra actions beyond the plan. Judge adherence only, not whether the ` +
         `task was solved.
 
@@ -70,8 +57,6 @@ Trace:
 ${traceText(testCase)}
 
 ${jsonOnly('{"score": <number 0-1>, "reason": "<string>"}')}`,
-      { signal },
-    );
-    return { score, reason, verboseSteps: verbose };
+    });
   }
 }

@@ -5,10 +5,16 @@ import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/
 import { contextualPrecisionScore, type PrecisionVerdict } from "./contextual-precision.js";
 import { jsonOnly } from "./render.js";
 import { verdictListSchema } from "./shared-prompts.js";
-import { TURN_RAG_OPTION_KEYS, TurnRagMetric, verboseList, type TurnRagOptions, type TurnWindow, type WindowVerdicts } from "./turn-rag.js";
+import {
+  TURN_RAG_OPTION_KEYS,
+  TurnRetrievalMetric,
+  type NodeVerdicts,
+  type TurnRagOptions,
+  type TurnWindow,
+  type WindowVerdicts,
+} from "./turn-rag.js";
 
-/** A window whose assistant turns retrieved nothing scores 1 without a judge call (DeepEval's rule). */
-export const NO_RETRIEVAL_CONTEXT_REASON = "The assistant turns of this window have no retrieval context to judge, so the window scores 1.";
+export { NO_RETRIEVAL_CONTEXT_REASON } from "./turn-rag.js";
 
 /**
  * Are the useful retrieved nodes of each window ranked above the useless ones? (DeepEval
@@ -23,7 +29,7 @@ export const NO_RETRIEVAL_CONTEXT_REASON = "The assistant turns of this window h
  * @example
  * const metric = new TurnContextualPrecisionMetric({ model: judge });
  */
-export class TurnContextualPrecisionMetric extends TurnRagMetric<{ readonly verdicts: readonly PrecisionVerdict[] }> {
+export class TurnContextualPrecisionMetric extends TurnRetrievalMetric<PrecisionVerdict> {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
   static readonly optionKeys: readonly string[] = TURN_RAG_OPTION_KEYS;
 
@@ -39,13 +45,12 @@ export class TurnContextualPrecisionMetric extends TurnRagMetric<{ readonly verd
     return [MultiTurnParams.ROLE, MultiTurnParams.CONTENT, MultiTurnParams.RETRIEVAL_CONTEXT, MultiTurnParams.EXPECTED_OUTCOME];
   }
 
-  protected override async scoreWindow(
+  protected override async scoreNodes(
+    nodes: readonly string[],
     window: TurnWindow,
     testCase: ConversationalTestCase,
     signal: AbortSignal | undefined,
-  ): Promise<WindowVerdicts<{ readonly verdicts: readonly PrecisionVerdict[] }>> {
-    const nodes = window.retrievalContext;
-    if (nodes.length === 0) return { score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } };
+  ): Promise<WindowVerdicts<NodeVerdicts<PrecisionVerdict>>> {
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required", { count: nodes.length, per: "node" }),
       `During a conversation, an assistant's retriever returned the ${nodes.length} nodes below, in rank ` +
@@ -73,9 +78,5 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string>"}, ...]}
         `Refer to nodes by their rank (1-based) and do not use the word "verdict".`,
       reasonSections: [{ title: "Nodes in rank order", items: verdicts.map((v, i) => `node ${i + 1}: ${v.verdict} — ${v.reason ?? ""}`) }],
     };
-  }
-
-  protected override describeWindow(a: { readonly verdicts: readonly PrecisionVerdict[] }): string[] {
-    return [verboseList("Verdicts", a.verdicts)];
   }
 }

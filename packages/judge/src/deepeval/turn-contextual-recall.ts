@@ -5,8 +5,14 @@ import { MultiTurnParams, type ConversationalTestCase } from "@evalkern/metrics/
 import type { RecallVerdict } from "./contextual-recall.js";
 import { jsonOnly } from "./render.js";
 import { reasonsExcept, reasonsOf, verdictListSchema } from "./shared-prompts.js";
-import { NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";
-import { TURN_RAG_OPTION_KEYS, TurnRagMetric, verboseList, type TurnRagOptions, type TurnWindow, type WindowVerdicts } from "./turn-rag.js";
+import {
+  TURN_RAG_OPTION_KEYS,
+  TurnRetrievalMetric,
+  type NodeVerdicts,
+  type TurnRagOptions,
+  type TurnWindow,
+  type WindowVerdicts,
+} from "./turn-rag.js";
 
 /** `count(yes) / n`; 1 with no verdicts (the Turn metric's rule, unlike single-turn recall's 0). */
 export function turnContextualRecallScore(verdicts: readonly { verdict: string }[]): number {
@@ -25,7 +31,7 @@ export function turnContextualRecallScore(verdicts: readonly { verdict: string }
  * @example
  * const metric = new TurnContextualRecallMetric({ model: judge });
  */
-export class TurnContextualRecallMetric extends TurnRagMetric<{ readonly verdicts: readonly RecallVerdict[] }> {
+export class TurnContextualRecallMetric extends TurnRetrievalMetric<RecallVerdict> {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
   static readonly optionKeys: readonly string[] = TURN_RAG_OPTION_KEYS;
 
@@ -41,13 +47,12 @@ export class TurnContextualRecallMetric extends TurnRagMetric<{ readonly verdict
     return [MultiTurnParams.ROLE, MultiTurnParams.CONTENT, MultiTurnParams.RETRIEVAL_CONTEXT, MultiTurnParams.EXPECTED_OUTCOME];
   }
 
-  protected override async scoreWindow(
-    window: TurnWindow,
+  protected override async scoreNodes(
+    nodes: readonly string[],
+    _window: TurnWindow,
     testCase: ConversationalTestCase,
     signal: AbortSignal | undefined,
-  ): Promise<WindowVerdicts<{ readonly verdicts: readonly RecallVerdict[] }>> {
-    const nodes = window.retrievalContext;
-    if (nodes.length === 0) return { score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } };
+  ): Promise<WindowVerdicts<NodeVerdicts<RecallVerdict>>> {
     const expected = testCase.expectedOutcome ?? "";
     const { verdicts } = await this.judge(
       verdictListSchema(["yes", "no"] as const, "required"),
@@ -74,9 +79,5 @@ ${jsonOnly('{"verdicts": [{"verdict": "yes" | "no", "reason": "<string>"}, ...]}
         { title: "Unsupportive reasons (sentences not found)", items: reasonsExcept(verdicts, ["yes"]) },
       ],
     };
-  }
-
-  protected override describeWindow(a: { readonly verdicts: readonly RecallVerdict[] }): string[] {
-    return [verboseList("Verdicts", a.verdicts)];
   }
 }

@@ -6,8 +6,14 @@ import { z } from "zod";
 import type { RelevancyStatementVerdict } from "./contextual-relevancy.js";
 import { jsonOnly } from "./render.js";
 import { judgeSchema, optionalText, verdictWord } from "./schema.js";
-import { NO_RETRIEVAL_CONTEXT_REASON } from "./turn-contextual-precision.js";
-import { TURN_RAG_OPTION_KEYS, TurnRagMetric, verboseList, type TurnRagOptions, type TurnWindow, type WindowVerdicts } from "./turn-rag.js";
+import {
+  TURN_RAG_OPTION_KEYS,
+  TurnRetrievalMetric,
+  type NodeVerdicts,
+  type TurnRagOptions,
+  type TurnWindow,
+  type WindowVerdicts,
+} from "./turn-rag.js";
 
 const nodeVerdictsSchema = judgeSchema(
   "verdicts",
@@ -33,7 +39,7 @@ export function turnContextualRelevancyScore(verdicts: readonly { verdict: strin
  * @example
  * const metric = new TurnContextualRelevancyMetric({ model: judge });
  */
-export class TurnContextualRelevancyMetric extends TurnRagMetric<{ readonly verdicts: readonly RelevancyStatementVerdict[] }> {
+export class TurnContextualRelevancyMetric extends TurnRetrievalMetric<RelevancyStatementVerdict> {
   /** The option keys this metric takes; any other is an `UnknownOptionError`. */
   static readonly optionKeys: readonly string[] = TURN_RAG_OPTION_KEYS;
 
@@ -49,13 +55,12 @@ export class TurnContextualRelevancyMetric extends TurnRagMetric<{ readonly verd
     return [MultiTurnParams.ROLE, MultiTurnParams.CONTENT, MultiTurnParams.RETRIEVAL_CONTEXT];
   }
 
-  protected override async scoreWindow(
+  protected override async scoreNodes(
+    nodes: readonly string[],
     window: TurnWindow,
     _testCase: ConversationalTestCase,
     signal: AbortSignal | undefined,
-  ): Promise<WindowVerdicts<{ readonly verdicts: readonly RelevancyStatementVerdict[] }>> {
-    const nodes = window.retrievalContext;
-    if (nodes.length === 0) return { score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } };
+  ): Promise<WindowVerdicts<NodeVerdicts<RelevancyStatementVerdict>>> {
     const perNode = await this.gather(
       nodes.map(
         (node) => async () =>
@@ -93,9 +98,5 @@ ${jsonOnly('{"verdicts": [{"statement": "<statement>", "verdict": "yes" | "no", 
         { title: "Relevant statements", items: verdicts.filter((v) => v.verdict === "yes").map((v) => v.statement) },
       ],
     };
-  }
-
-  protected override describeWindow(a: { readonly verdicts: readonly RelevancyStatementVerdict[] }): string[] {
-    return [verboseList("Verdicts", a.verdicts)];
   }
 }

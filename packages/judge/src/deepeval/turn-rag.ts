@@ -175,6 +175,43 @@ export abstract class TurnRagMetric<A> extends ConversationalJudgeMetric {
   }
 }
 
+/** A window whose assistant turns retrieved nothing scores 1 without a judge call (DeepEval's rule). */
+export const NO_RETRIEVAL_CONTEXT_REASON = "The assistant turns of this window have no retrieval context to judge, so the window scores 1.";
+
+/** The artefacts of a window judged node by node: its verdicts. */
+export interface NodeVerdicts<V> {
+  readonly verdicts: readonly V[];
+}
+
+/**
+ * The base of the Turn* metrics that judge a window's retrieved nodes (TurnContextualPrecision,
+ * TurnContextualRecall, TurnContextualRelevancy): a window with no retrieval context scores 1 with
+ * {@link NO_RETRIEVAL_CONTEXT_REASON} and no call; otherwise `scoreNodes` judges the nodes.
+ */
+export abstract class TurnRetrievalMetric<V> extends TurnRagMetric<NodeVerdicts<V>> {
+  /** The judge calls of a window that retrieved `nodes` (never empty), in rank order. */
+  protected abstract scoreNodes(
+    nodes: readonly string[],
+    window: TurnWindow,
+    testCase: ConversationalTestCase,
+    signal: AbortSignal | undefined,
+  ): Promise<WindowVerdicts<NodeVerdicts<V>>>;
+
+  protected override scoreWindow(
+    window: TurnWindow,
+    testCase: ConversationalTestCase,
+    signal: AbortSignal | undefined,
+  ): Promise<WindowVerdicts<NodeVerdicts<V>>> {
+    const nodes = window.retrievalContext;
+    if (nodes.length === 0) return Promise.resolve({ score: 1, fixedReason: NO_RETRIEVAL_CONTEXT_REASON, artefacts: { verdicts: [] } });
+    return this.scoreNodes(nodes, window, testCase, signal);
+  }
+
+  protected override describeWindow(a: NodeVerdicts<V>): string[] {
+    return [verboseList("Verdicts", a.verdicts)];
+  }
+}
+
 /** `prettifyList` for a verbose line with a title. */
 export function verboseList(title: string, items: readonly unknown[]): string {
   return `${title}:\n${prettifyList(items)}`;
