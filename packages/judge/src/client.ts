@@ -18,14 +18,15 @@ import type {
 import { JudgeCache } from "./cache/cache.js";
 import { ENV, readEnv, type EnvSource } from "./env.js";
 import { JudgeConfigError, JudgeInputError, JudgeOutputError, UnsupportedCapabilityError } from "./errors.js";
-import { checkMessages, checkNumber, finishUsage, type CallState } from "./layers/call.js";
-import { chatCacheSpec, continuationCacheSpec, throughCache, type ScoredContinuation } from "./layers/cache.js";
+import { checkNumber, finishUsage, type CallState } from "./layers/call.js";
+import { continuationCacheSpec, throughCache, type ScoredContinuation } from "./layers/cache.js";
+import { JudgeCore, type JudgeCoreOptions } from "./layers/core.js";
 import { embedTexts, moderationCacheSpec } from "./layers/embed.js";
-import { StructuredLadder } from "./layers/ladder.js";
+import type { StructuredLadder } from "./layers/ladder.js";
 import { booked, type LedgerTag } from "./layers/ledger.js";
-import { RetryingTransport } from "./layers/retrying.js";
+import type { RetryingTransport } from "./layers/retrying.js";
 import { CapabilityRejection } from "./layers/transport.js";
-import { ConcurrencyLimiter } from "./limiter.js";
+import type { ConcurrencyLimiter } from "./limiter.js";
 import type {
   ContinuationScore,
   EmbedRequest,
@@ -44,9 +45,8 @@ import { classifyError } from "./openai/classify.js";
 import { scoreContinuation } from "./openai/loglikelihood.js";
 import { replyUsage, type RawUsage } from "./openai/shared.js";
 import { OpenAITransport, createOpenAIClient } from "./openai/transport.js";
-import { retryPolicy, type RetryOptions, type RetryPolicy } from "./retry.js";
-import { knownPrice } from "./prices.js";
-import { addUsage, checkPriceTable, lookupPrice, UsageLedger, ZERO_USAGE, type ModelPrice, type PriceTable } from "./usage.js";
+import type { RetryPolicy } from "./retry.js";
+import { addUsage, ZERO_USAGE, type ModelPrice, type UsageLedger } from "./usage.js";
 import { knownImageSupport } from "./images.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -63,7 +63,7 @@ export interface AzureOptions {
   readonly deployment?: string;
 }
 
-export interface OpenAICompatibleJudgeOptions {
+export interface OpenAICompatibleJudgeOptions extends JudgeCoreOptions {
   /** Model name sent as `model`. Default `EVALKERN_JUDGE_MODEL`; required one way or the other. */
   readonly model?: string;
   /**
@@ -88,45 +88,8 @@ export interface OpenAICompatibleJudgeOptions {
   readonly name?: string;
   /** Known capabilities. Unknown ones are probed: a 400 naming the parameter turns it off for this judge. */
   readonly capabilities?: JudgeCapabilities;
-  /** Default 0 (omitted when `capabilities.supportsTemperature` is false). */
-  readonly temperature?: number;
-  readonly seed?: number;
-  /** Default reply-token limit (unset = the server's default). */
-  readonly maxTokens?: number;
-  /** `top_p` sent with every generation (unset = not sent). */
-  readonly topP?: number;
   /** `max_tokens` (default; vLLM, Ollama, llama.cpp) or `max_completion_tokens` (OpenAI reasoning models). */
   readonly maxTokensParam?: "max_tokens" | "max_completion_tokens";
-  /** Per-attempt timeout. Default 120 000 ms. */
-  readonly timeoutMs?: number;
-  readonly retry?: RetryOptions;
-  /** Extra asks after a reply that does not parse or validate. Default 2 (so at most 3 replies). */
-  readonly maxReasks?: number;
-  /** Re-ask with the bad reply and the validation error appended (default true) or with the same request. */
-  readonly reaskWithFeedback?: boolean;
-  /** The run's shared limiter. Default: a new one with `maxConcurrency` slots. */
-  readonly limiter?: ConcurrencyLimiter;
-  /** Default 8. Ignored when `limiter` is given. */
-  readonly maxConcurrency?: number;
-  /** Cache of identical calls; `false`/absent = none. */
-  readonly cache?: JudgeCache | false;
-  /**
-   * Part of every cache key. The endpoint URL is deliberately not (as in DSPy), so a cache recorded
-   * against one host replays against another; set this to tell apart servers that serve different weights
-   * under the same model name.
-   */
-  readonly cacheNamespace?: string;
-  /** Prices by model name (USD per million tokens). */
-  readonly prices?: PriceTable;
-  /** The price of this model (overrides `prices`). */
-  readonly price?: ModelPrice;
-  /**
-   * Fall back to the bundled, dated price table (`modelPrices()`, extended by `setModelPrices`) for
-   * models neither `price` nor `prices` covers. Default true; false = only your prices count.
-   */
-  readonly bundledPrices?: boolean;
-  /** Where calls are booked; share one between judges to total a run. Default: a new ledger. */
-  readonly ledger?: UsageLedger;
   /** A fetch implementation (default `globalThis.fetch`). */
   readonly fetch?: typeof fetch;
   /**
@@ -186,10 +149,11 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly maxReasks: number;
-  private readonly prices: PriceTable | undefined;
   /** The layers: the transport with its retries, and the structured-output ladder over chat completions. */
   private readonly transport: RetryingTransport;
   private readonly ladder: StructuredLadder;
+  /** The options, limiter, ledger, cache and prices every judge shares, and the layers it composes. */
+  private readonly core: JudgeCore;
   private readonly options: OpenAICompatibleJudgeOptions;
   private readonly caps: {
     supportsJsonSchema: boolean | undefined;
@@ -242,21 +206,18 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       });
     }
 
-    if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
-    if (options.temperature !== undefined) checkNumber(options.temperature, "options.temperature", 0, false);
-    this.timeoutMs = options.timeoutMs === undefined ? 120_000 : checkNumber(options.timeoutMs, "options.timeoutMs", 1, false);
-    this.maxReasks = options.maxReasks === undefined ? 2 : checkNumber(options.maxReasks, "options.maxReasks", 0, true);
-    this.retry = retryPolicy(options.retry);
+    const core = new JudgeCore(options, model);
+    this.core = core;
+    this.timeoutMs = core.timeoutMs;
+    this.maxReasks = core.maxReasks;
+    this.retry = core.retry;
+    this.limiter = core.limiter;
+    this.ledger = core.ledger;
+    this.cache = core.cache;
     this.embeddingModel = options.embeddingModel ?? readEnv(ENV.embeddingModel, env);
     this.moderationModel = options.moderationModel ?? readEnv(ENV.moderationModel, env);
     this.embeddingBatchSize =
       options.embeddingBatchSize === undefined ? 256 : checkNumber(options.embeddingBatchSize, "options.embeddingBatchSize", 1, true);
-    this.limiter = options.limiter ?? new ConcurrencyLimiter(options.maxConcurrency ?? 8);
-    this.ledger = options.ledger ?? new UsageLedger();
-    this.cache = options.cache ? options.cache : undefined;
-    if (options.prices) checkPriceTable(options.prices, "options.prices");
-    if (options.price) checkPriceTable({ [model]: options.price }, "options.price");
-    this.prices = options.prices;
 
     const caps = options.capabilities ?? {};
     this.caps = {
@@ -281,13 +242,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser } : {}),
     });
-    this.transport = new RetryingTransport(new OpenAITransport(client, this.timeoutMs), {
-      limiter: this.limiter,
-      retry: this.retry,
-      timeoutMs: this.timeoutMs,
-      baseURL,
-      classify: classifyError,
-    });
+    this.transport = core.retrying({ transport: new OpenAITransport(client, this.timeoutMs), classify: classifyError, baseURL });
     const chatDefaults = () => ({
       model: this.model,
       supportsTemperature: this.caps.supportsTemperature,
@@ -300,10 +255,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
     });
     const usageOf = (raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number) =>
       this.usageOf(raw, responseModel, latencyMs);
-    this.ladder = new StructuredLadder(chatComplete(this.transport, chatDefaults, usageOf), this.caps, {
-      maxReasks: this.maxReasks,
-      reaskWithFeedback: options.reaskWithFeedback !== false,
-    });
+    this.ladder = core.ladder(chatComplete(this.transport, chatDefaults, usageOf), this.caps);
   }
 
   /** `baseURL` by the endpoint contract's name. */
@@ -334,11 +286,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
    * `setModelPrices` (looked up now, so prices set after construction count). Undefined when unknown.
    */
   get price(): ModelPrice | undefined {
-    return (
-      this.options.price ??
-      lookupPrice(this.prices, this.model) ??
-      (this.options.bundledPrices === false ? undefined : knownPrice(this.model))
-    );
+    return this.core.priceOf(this.model);
   }
 
   /** True when a price is known for this model: metrics then report `evaluationCost`. */
@@ -351,26 +299,8 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
   // ------------------------------------------------------------------------------------------------
 
   async generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
-    if (typeof request !== "object" || request === null) {
-      throw new JudgeInputError("request must be an object", { argument: "request" });
-    }
-    const messages = checkMessages(request.messages);
-    if (request.topLogprobs !== undefined) checkNumber(request.topLogprobs, "request.topLogprobs", 0, true);
-    if (request.maxTokens !== undefined) checkNumber(request.maxTokens, "request.maxTokens", 1, true);
-    request.signal?.throwIfAborted?.();
-    const live = () => this.ladder.generate(request, messages);
-    const cache = this.cache;
-    const spec = () =>
-      chatCacheSpec(request, messages, {
-        namespace: this.options.cacheNamespace ?? null,
-        model: this.model,
-        supportsTemperature: this.caps.supportsTemperature,
-        temperature: this.options.temperature,
-        maxTokens: this.options.maxTokens,
-        seed: this.options.seed,
-        topP: this.options.topP,
-      });
-    return booked(this.ledger, this.tag(request.metric, "chat"), cache ? () => throughCache(cache, spec(), live) : live);
+    const names = { cacheModel: this.model, ledgerModel: this.model, topLogprobs: true };
+    return this.core.generate(this.ladder, request, { ...names, supportsTemperature: this.caps.supportsTemperature });
   }
 
   private tag(metric: string | undefined, endpoint: LedgerTag["endpoint"]): LedgerTag {
@@ -379,11 +309,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
 
   /** The price of a reply: `price`, else `prices`, else the bundled table, by the judge's or the reply's model name. */
   private usageOf(raw: RawUsage | undefined | null, responseModel: string | undefined, latencyMs: number): JudgeUsage {
-    const price =
-      this.options.price ??
-      lookupPrice(this.prices, this.model, responseModel) ??
-      (this.options.bundledPrices === false ? undefined : knownPrice(this.model, responseModel));
-    return replyUsage(raw, price, latencyMs);
+    return replyUsage(raw, this.core.priceOf(this.model, responseModel), latencyMs);
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -459,11 +385,7 @@ export class OpenAICompatibleJudge implements JudgeModel, ModelEndpoint {
 
   /** The price of `model` (or the model a reply names): `price` only for the judge's own model, else the tables. */
   private priceOf(model: string, responseModel?: string): ModelPrice | undefined {
-    return (
-      (model === this.model ? this.options.price : undefined) ??
-      lookupPrice(this.prices, model, responseModel) ??
-      (this.options.bundledPrices === false ? undefined : knownPrice(model, responseModel))
-    );
+    return this.core.priceOf(model, responseModel);
   }
 
   /** Tokens and cost of a reply of `model` (an embedding model's price, not the chat model's). */

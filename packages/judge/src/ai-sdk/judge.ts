@@ -4,57 +4,26 @@
 // ladder (re-asks), cache and ledger. `ai` is an optional peer dependency, imported on the first live call
 // (a replay from the cache needs none).
 import type { JudgeCache } from "../cache/cache.js";
-import { JudgeConfigError, JudgeInputError } from "../errors.js";
-import { checkMessages, checkNumber } from "../layers/call.js";
-import { chatCacheSpec, throughCache } from "../layers/cache.js";
-import { StructuredLadder, type LadderCapabilities } from "../layers/ladder.js";
-import { booked } from "../layers/ledger.js";
-import { RetryingTransport } from "../layers/retrying.js";
-import { ConcurrencyLimiter } from "../limiter.js";
+import { JudgeConfigError } from "../errors.js";
+import { JudgeCore, type JudgeCoreOptions } from "../layers/core.js";
+import type { LadderCapabilities, StructuredLadder } from "../layers/ladder.js";
+import type { ConcurrencyLimiter } from "../limiter.js";
 import type { GenerateRequest, GenerateResult, JudgeCapabilities, JudgeModel, JudgeUsage } from "../model.js";
-import { knownPrice } from "../prices.js";
-import { retryPolicy, type RetryOptions, type RetryPolicy } from "../retry.js";
-import { checkPriceTable, lookupPrice, UsageLedger, type ModelPrice, type PriceTable } from "../usage.js";
+import type { RetryPolicy } from "../retry.js";
+import type { ModelPrice, UsageLedger } from "../usage.js";
 import { classifyAiSdkError } from "./classify.js";
 import { loadAi } from "./load.js";
 import { AiSdkTransport, aiSdkComplete, aiSdkUsage, type AiSdkLanguageModel, type AiSdkRuntime } from "./transport.js";
 
-export interface AiSdkJudgeOptions {
+export interface AiSdkJudgeOptions extends JudgeCoreOptions {
   /** Name reported as `evaluationModel`; default `<provider>:<modelId>` (`"anthropic:claude-sonnet-4-5"`). */
   readonly name?: string;
   /** What the model can do. `supportsJsonSchema: false` starts at JSON mode; `supportsTemperature: false` sends none. */
   readonly capabilities?: Pick<JudgeCapabilities, "supportsJsonSchema" | "supportsJsonObject" | "supportsTemperature">;
-  /** Default 0 (not sent when `capabilities.supportsTemperature` is false). */
-  readonly temperature?: number;
-  readonly seed?: number;
   /** Default reply-token limit (`maxOutputTokens`; unset = the provider's default). */
   readonly maxTokens?: number;
-  readonly topP?: number;
   /** The AI SDK's `providerOptions` sent with every call (`{ anthropic: { thinking: ... } }`). */
   readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** Per-attempt timeout. Default 120 000 ms. */
-  readonly timeoutMs?: number;
-  readonly retry?: RetryOptions;
-  /** Extra asks after a reply that does not parse or validate. Default 2. */
-  readonly maxReasks?: number;
-  /** Re-ask with the bad reply and the error appended (default true) or with the same request. */
-  readonly reaskWithFeedback?: boolean;
-  /** The run's shared limiter. Default: a new one with `maxConcurrency` slots. */
-  readonly limiter?: ConcurrencyLimiter;
-  /** Default 8. Ignored when `limiter` is given. */
-  readonly maxConcurrency?: number;
-  /** Cache of identical calls; `false`/absent = none. */
-  readonly cache?: JudgeCache | false;
-  /** Part of every cache key (tell apart deployments serving different weights under one model id). */
-  readonly cacheNamespace?: string;
-  /** Prices by model id (USD per million tokens). */
-  readonly prices?: PriceTable;
-  /** The price of this model (overrides `prices`). */
-  readonly price?: ModelPrice;
-  /** Fall back to the bundled, dated price table. Default true. */
-  readonly bundledPrices?: boolean;
-  /** Where calls are booked; share one between judges to total a run. Default: a new ledger. */
-  readonly ledger?: UsageLedger;
 }
 
 /** Who the model is, known before it is loaded. */
@@ -92,6 +61,7 @@ export class AiSdkJudge implements JudgeModel {
   readonly maxReasks: number;
   /** The AI SDK offers no token logprobs across providers: G-Eval then scores the reply's number. */
   readonly supportsLogprobs = false;
+  private readonly core: JudgeCore;
   private readonly ladder: StructuredLadder;
   private readonly caps: LadderCapabilities;
   private readonly supportsTemperature: boolean;
@@ -100,11 +70,7 @@ export class AiSdkJudge implements JudgeModel {
   /**
    * `model` is an AI SDK language model, or a loader of one (`identity` then names it before it loads).
    */
-  constructor(
-    model: AiSdkLanguageModel | (() => Promise<unknown>),
-    private readonly options: AiSdkJudgeOptions = {},
-    identity?: AiSdkModelIdentity,
-  ) {
+  constructor(model: AiSdkLanguageModel | (() => Promise<unknown>), options: AiSdkJudgeOptions = {}, identity?: AiSdkModelIdentity) {
     if (typeof options !== "object" || options === null) throw new JudgeConfigError("options must be an object", { argument: "options" });
     const loader = typeof model === "function" ? model : undefined;
     if (!loader && !isModelObject(model)) {
@@ -119,16 +85,14 @@ export class AiSdkJudge implements JudgeModel {
     this.provider = id.provider;
     this.modelId = id.modelId;
     this.name = options.name ?? `${id.provider}:${id.modelId}`;
-    if (options.maxTokens !== undefined) checkNumber(options.maxTokens, "options.maxTokens", 1, true);
-    if (options.temperature !== undefined) checkNumber(options.temperature, "options.temperature", 0, false);
-    this.timeoutMs = options.timeoutMs === undefined ? 120_000 : checkNumber(options.timeoutMs, "options.timeoutMs", 1, false);
-    this.maxReasks = options.maxReasks === undefined ? 2 : checkNumber(options.maxReasks, "options.maxReasks", 0, true);
-    this.retry = retryPolicy(options.retry);
-    this.limiter = options.limiter ?? new ConcurrencyLimiter(options.maxConcurrency ?? 8);
-    this.ledger = options.ledger ?? new UsageLedger();
-    this.cache = options.cache ? options.cache : undefined;
-    if (options.prices) checkPriceTable(options.prices, "options.prices");
-    if (options.price) checkPriceTable({ [id.modelId]: options.price }, "options.price");
+    const core = new JudgeCore(options, id.modelId);
+    this.core = core;
+    this.timeoutMs = core.timeoutMs;
+    this.maxReasks = core.maxReasks;
+    this.retry = core.retry;
+    this.limiter = core.limiter;
+    this.ledger = core.ledger;
+    this.cache = core.cache;
     const caps = options.capabilities ?? {};
     this.caps = { supportsJsonSchema: caps.supportsJsonSchema, supportsJsonObject: caps.supportsJsonObject, supportsLogprobs: false };
     this.supportsTemperature = caps.supportsTemperature ?? true;
@@ -148,13 +112,8 @@ export class AiSdkJudge implements JudgeModel {
       });
       return this.runtime;
     };
-    const transport = new RetryingTransport(new AiSdkTransport(runtime, this.timeoutMs), {
-      limiter: this.limiter,
-      retry: this.retry,
-      timeoutMs: this.timeoutMs,
-      baseURL: `the ${this.provider} provider (AI SDK)`,
-      classify: classifyAiSdkError,
-    });
+    const bottom = new AiSdkTransport(runtime, this.timeoutMs);
+    const transport = core.retrying({ transport: bottom, classify: classifyAiSdkError, baseURL: `the ${this.provider} provider (AI SDK)` });
     const defaults = () => ({
       supportsTemperature: this.supportsTemperature,
       temperature: options.temperature,
@@ -165,10 +124,7 @@ export class AiSdkJudge implements JudgeModel {
     });
     const usageOf = (usage: Parameters<typeof aiSdkUsage>[0], responseModel: string | undefined, latencyMs: number): JudgeUsage =>
       aiSdkUsage(usage, this.priceOf(responseModel), latencyMs);
-    this.ladder = new StructuredLadder(aiSdkComplete(transport, runtime, defaults, usageOf, this.modelId), this.caps, {
-      maxReasks: this.maxReasks,
-      reaskWithFeedback: options.reaskWithFeedback !== false,
-    });
+    this.ladder = core.ladder(aiSdkComplete(transport, runtime, defaults, usageOf, this.modelId), this.caps);
   }
 
   /** What is known about the model now (a refused rung updates it). */
@@ -193,33 +149,13 @@ export class AiSdkJudge implements JudgeModel {
   }
 
   private priceOf(responseModel: string | undefined): ModelPrice | undefined {
-    return (
-      this.options.price ??
-      lookupPrice(this.options.prices, this.modelId, responseModel) ??
-      (this.options.bundledPrices === false ? undefined : knownPrice(this.modelId, responseModel))
-    );
+    return this.core.priceOf(this.modelId, responseModel);
   }
 
   /** The ladder (over the SDK's object generation), wrapped in the cache when there is one, and the ledger. */
   async generate<T = string>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
-    if (typeof request !== "object" || request === null) throw new JudgeInputError("request must be an object", { argument: "request" });
-    const messages = checkMessages(request.messages);
-    if (request.maxTokens !== undefined) checkNumber(request.maxTokens, "request.maxTokens", 1, true);
-    request.signal?.throwIfAborted?.();
-    const live = () => this.ladder.generate(request, messages);
-    const cache = this.cache;
-    const spec = () =>
-      chatCacheSpec(request, messages, {
-        namespace: this.options.cacheNamespace ?? null,
-        model: `${this.provider}:${this.modelId}`,
-        supportsTemperature: this.supportsTemperature,
-        temperature: this.options.temperature,
-        maxTokens: this.options.maxTokens,
-        seed: this.options.seed,
-        topP: this.options.topP,
-      });
-    const tag = { metric: request.metric, model: this.name, endpoint: "chat" as const };
-    return booked(this.ledger, tag, cache ? () => throughCache(cache, spec(), live) : live);
+    const names = { cacheModel: `${this.provider}:${this.modelId}`, ledgerModel: this.name, topLogprobs: false };
+    return this.core.generate(this.ladder, request, { ...names, supportsTemperature: this.supportsTemperature });
   }
 }
 
