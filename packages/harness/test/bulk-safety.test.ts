@@ -206,7 +206,9 @@ describe("one run per output", () => {
     const d = tempDir();
     const input = makePairs(d, 9, 3000, true);
     const output = join(d, "twice.jsonl");
-    const first = spawn(process.execPath, [child, JSON.stringify({ input, output, metrics: ["bleu"], workers: 1, chunkBytes: 4 << 10 })], {
+    // paced (20 ms after each chunk), so it is surely still running, holding the lock, when it is frozen below
+    const options = { input, output, metrics: ["bleu"], workers: 1, chunkBytes: 4 << 10, paceMs: 20 };
+    const first = spawn(process.execPath, [child, JSON.stringify(options)], {
       stdio: "ignore",
     });
     const exited = new Promise((r) => first.on("exit", r));

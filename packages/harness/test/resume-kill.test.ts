@@ -80,11 +80,13 @@ describe("kill -9 and resume", () => {
     const output = join(dir, "killed.jsonl");
 
     // first run: killed after some rows are durable
-    const first = await runAndKill({ ...base, output }, 1_500);
+    // each run waits 20 ms after every committed chunk (about 110 chunks), so it is still running when the
+    // kill condition holds, whatever the machine's speed
+    const first = await runAndKill({ ...base, output, paceMs: 20 }, 1_500);
     expect(first.killed).toBe(true);
     expect(first.checkpoint?.complete).toBe(false);
     // second run resumes and is killed again further on
-    const second = await runAndKill({ ...base, output, resume: true }, first.checkpoint!.nextLine + 1_500);
+    const second = await runAndKill({ ...base, output, resume: true, paceMs: 20 }, first.checkpoint!.nextLine + 1_500);
     expect(second.killed).toBe(true);
     expect(second.checkpoint!.nextLine).toBeGreaterThan(first.checkpoint!.nextLine);
     // rows written after the last checkpoint were on disk when the process died: resume must drop them
