@@ -301,3 +301,36 @@ describe("Evaluate: stragglers (DSPy's timeout and straggler_limit)", () => {
     expect(calls.get("a")).toBe(2);
   });
 });
+
+describe("runParallel: a straggler timer that fires before the clock says its time is up", () => {
+  it("is armed again for what is left, so the straggler is still started again (no hang)", async () => {
+    const { runParallel } = await import("../src/evaluate/parallel.js");
+    // a clock that stands still until the test moves it: the first timer fires while it still reads 0
+    let clock = 0;
+    const attempts = new Map<number, number>();
+    const settled: string[] = [];
+    const run = runParallel(
+      2,
+      async (index) => {
+        const k = (attempts.get(index) ?? 0) + 1;
+        attempts.set(index, k);
+        if (index === 1 && k === 1) await new Promise<never>(() => undefined);
+        return { failed: false, outcome: `${index}#${k}` };
+      },
+      {
+        concurrency: 2,
+        timeoutMs: 30,
+        stragglerLimit: 3,
+        shouldStop: () => false,
+        onSettled: (_i, o) => settled.push(o),
+        now: () => clock,
+      },
+    );
+    await new Promise((r) => setTimeout(r, 80));
+    expect(attempts.get(1)).toBe(1); // the timer fired at 30 ms of real time, but the clock said 0 ms
+    clock = 1_000;
+    await run;
+    expect(attempts.get(1)).toBe(2);
+    expect(settled.sort()).toEqual(["0#1", "1#2"]);
+  });
+});

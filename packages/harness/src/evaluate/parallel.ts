@@ -63,13 +63,7 @@ export function runParallel<T>(n: number, attempt: (index: number) => Promise<At
       const run: Running = { index, started: now() };
       running.add(run);
       runningPerItem[index]!++;
-      if (stragglers) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          checkStragglers();
-        }, options.timeoutMs!);
-        timers.add(timer);
-      }
+      if (stragglers) armStraggler(run, options.timeoutMs!);
       const done = (result: Attempt<T>): void => {
         running.delete(run);
         runningPerItem[index]!--;
@@ -92,6 +86,19 @@ export function runParallel<T>(n: number, attempt: (index: number) => Promise<At
         finishIfDone();
       };
       attempt(index).then(done, (error: unknown) => reject(error));
+    };
+
+    // A timer per attempt, at its timeout. A timer may fire a millisecond before the clock says the time is up
+    // (timers and `now()` round differently): then it is armed again for what is left, or the straggler would
+    // never be seen once nothing else settles.
+    const armStraggler = (run: Running, delay: number): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        const left = options.timeoutMs! - (now() - run.started);
+        if (left > 0 && running.has(run)) armStraggler(run, left + 1);
+        else checkStragglers();
+      }, delay);
+      timers.add(timer);
     };
 
     const fill = (): void => {
