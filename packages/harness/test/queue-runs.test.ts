@@ -24,7 +24,7 @@ import {
   scoreFileDistributed,
   validateRemoteConfig,
 } from "../src/node/queue/index.js";
-import { decodeInput, encode, encodeInput, queueSignature, EVENTS_MAX_LEN } from "../src/node/queue/wire.js";
+import { decodeInput, encode, encodeInput, queueSignature, EVENTS_MAX_LEN, WIRE_VERSION } from "../src/node/queue/wire.js";
 import { makePairs, tempDir } from "./helpers.js";
 import { PRODUCER, procs, start } from "./queue-procs.js";
 import { freePort, REDIS_SKIP_MESSAGE, RedisServer, redisAvailable } from "./redis.js";
@@ -89,7 +89,15 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const config = { metrics, fields, keepStatistics: true, strictUtf8: false, rowTimeoutMs: 0 };
       const bytes = new TextEncoder().encode(`${JSON.stringify({ hyp: "a b c", refs: ["a b c"] })}\n`);
       const chunk = encodeInput({ kind: "jsonl", bytes, firstLine: 1 });
-      const data = { v: 2, run: "other-build.0011223344556677", sig: theirs, ttlMs: 60_000, config, lines: [1, 1], input: chunk };
+      const data = {
+        v: WIRE_VERSION,
+        run: "other-build.0011223344556677",
+        sig: theirs,
+        ttlMs: 60_000,
+        config,
+        lines: [1, 1],
+        input: chunk,
+      };
       await queue.add("chunk", data, { jobId: "other-build.1.x", attempts: 3 });
       expect(await eventually(async () => (await queue.getJobState("other-build.1.x")) === "failed", 30_000)).toBe(true);
       const job = await queue.getJob("other-build.1.x");
@@ -139,7 +147,7 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const error = await scoreFileDistributed(options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QueueJobRejectedError);
       expect((error as Error).message).toMatch(
-        /was scored by a worker that did not sign its result .* this producer is evalkern-queue:2\|harness:/,
+        new RegExp(`was scored by a worker that did not sign its result .* this producer is evalkern-queue:${WIRE_VERSION}\\|harness:`),
       );
       expect(taken).toBeGreaterThan(0);
       expect(readFileSync(output).length).toBe(0); // not one of its rows was committed

@@ -20,9 +20,8 @@ import type { Job as BullJob, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { rmSync } from "node:fs";
 import { loadQueueEngine, redactClientDebug } from "./engine.js";
-import { keepRunAlive, removeChunkJob, removeRunKeys, sweepAbandonedRuns } from "./leftovers.js";
+import { keepRunAlive, removeChunkJob, removeRunKeys, sendAll, sweepAbandonedRuns } from "./leftovers.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
-import { countNewlines } from "../../bulk/records.js";
 import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError, ResumeMismatchError } from "../../errors.js";
 import { checkpointJob } from "../checkpoint.js";
 import { readJson, writeFileAtomic } from "../files.js";
@@ -117,6 +116,14 @@ interface InFlight {
   checking: boolean;
   /** A failure left from an earlier producer run was retried once. */
   retried: boolean;
+}
+
+/** Newlines of a chunk not counting a final one: its last line is its first plus this (memchr, not a byte loop). */
+function linesAfterFirst(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0 && i < buf.length - 1; i = buf.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 /** What to do about Redis's out-of-memory refusal (`maxmemory` reached under `noeviction`). */
@@ -236,8 +243,8 @@ class QueuePool implements WorkerPool {
   private async add(f: InFlight): Promise<void> {
     // alive before any worker can see the job (Redis may have restarted and lost the key), and listed
     // first: a sweep must find every job of the run
-    await keepRunAlive(this.redis, this.o.keys, this.o.run, this.o.ttlMs);
-    await this.redis.sadd(this.o.keys.runJobs(this.o.run), f.id);
+    const { keys, run, ttlMs } = this.o;
+    await sendAll(this.redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run).sadd(keys.runJobs(run), f.id));
     await this.queue.add("chunk", f.data, {
       jobId: f.id,
       attempts: this.o.attempts,
@@ -274,8 +281,10 @@ class QueuePool implements WorkerPool {
 
   /** Take a completed job's result: check its signature, then hand it to the pipeline. */
   private async take(id: string, f: InFlight): Promise<void> {
-    // the worker's return value is its signature only; the result itself is in its own key
-    const rv = await this.redis.hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue");
+    // the worker's return value is its signature only; the result itself is in its own key (both in one round trip)
+    const [rv, raw] = (await sendAll(
+      this.redis.pipeline().hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue").getBuffer(this.o.keys.result(id)),
+    )) as [string | null, Buffer | null];
     this.contact();
     if (rv === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
     let signed: unknown;
@@ -286,9 +295,6 @@ class QueuePool implements WorkerPool {
     }
     if (typeof signed !== "string" || !signed.startsWith("evalkern-queue:")) return this.foreign(f, undefined);
     if (signed !== this.o.sig) return this.foreign(f, signed);
-    const raw = await this.redis.get(this.o.keys.result(id));
-    this.contact();
-    if (!this.inFlight.has(id)) return;
     if (raw === null) {
       // expired before this producer came back for it (or lost): score the chunk again
       this.requeued++;
@@ -397,10 +403,7 @@ class QueuePool implements WorkerPool {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     const input = task.input;
     const firstLine = input.kind === "errors" ? input.errors[0]!.position : input.kind === "rows" ? input.firstIndex : input.firstLine;
-    const lastLine =
-      input.kind === "jsonl" || input.kind === "csv"
-        ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0))
-        : firstLine;
+    const lastLine = input.kind === "jsonl" || input.kind === "csv" ? firstLine + linesAfterFirst(input.bytes) : firstLine;
     const shared = this.o.sharedInput;
     const encoded =
       shared !== undefined && task.offset !== undefined && (input.kind === "jsonl" || input.kind === "csv")

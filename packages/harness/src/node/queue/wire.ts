@@ -1,8 +1,10 @@
 // What travels through the queue between the producer (`scoreFileDistributed`) and the workers
-// (`runWorker`): the chunk job's data and the chunk's result, as JSON text. Bytes (the chunk's input,
-// its JSONL output, its f32 statistics rows) travel as base64; every other number as JSON, whose
-// shortest round-trip form gives back the same double (non-finite numbers and -0 are tagged), so the
-// exact partial sums and TER's sequential values are bit-identical to a local run's.
+// (`runWorker`): the chunk job's data (JSON text, BullMQ's) and the chunk's result, a binary frame (a short
+// JSON header, then the chunk's output bytes and f32 statistics rows as they are, so the producer only
+// copies them into its files). Bytes inside JSON (a chunk's input when it travels through Redis) are
+// base64; every other number is JSON, whose shortest round-trip form gives back the same double
+// (non-finite numbers and -0 are tagged), so the exact partial sums and TER's sequential values are
+// bit-identical to a local run's.
 //
 // Also: the queue URL (redis:// or rediss://, optionally with a password) turned into ioredis options,
 // and the same URL with its password removed, for every message that names it.
@@ -32,7 +34,7 @@ export interface RemoteConfig {
 }
 
 /** The version of the job and result format (a worker refuses jobs of any other). */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 
 /** The data of one chunk job. */
 export interface ChunkJobData {
@@ -97,19 +99,64 @@ export function decode<T>(text: string): T {
 
 export const encodeInput = (input: ChunkInput): string => encode(input);
 
+/** The first bytes of a stored result frame ("EKR" and the wire version). */
+const RESULT_MAGIC = [0x45, 0x4b, 0x52, WIRE_VERSION] as const;
+
 /**
  * A chunk's result as a worker stores it in Redis (its own key, not the job's return value: BullMQ copies
- * return values into its event stream), signed with the worker's code signature.
+ * return values into its event stream), signed with the worker's code signature. The frame: 4 magic bytes,
+ * the header's length (u32 LE), the header (JSON: signature, the result without its output and statistics,
+ * their byte lengths), padding to 4 bytes, then the output bytes and the statistics rows, each padded to 4.
+ * The producer copies the two byte runs into its files as they are: no per-row work.
  */
-export const encodeResult = (sig: string, result: ChunkResult): string => encode({ v: WIRE_VERSION, sig, result });
+export function encodeResult(sig: string, result: ChunkResult): Buffer {
+  const { output, statistics, ...rest } = result;
+  const stats = statistics ? Buffer.from(statistics.buffer, statistics.byteOffset, statistics.byteLength) : undefined;
+  const header = Buffer.from(encode({ sig, result: rest, output: output?.length ?? -1, statistics: stats?.length ?? -1 }));
+  const pad = (n: number) => (4 - (n % 4)) % 4;
+  const at = 8 + header.length + pad(header.length);
+  const outLen = output ? output.length + pad(output.length) : 0;
+  const frame = Buffer.alloc(at + outLen + (stats?.length ?? 0));
+  frame.set(RESULT_MAGIC, 0);
+  frame.writeUInt32LE(header.length, 4);
+  header.copy(frame, 8);
+  if (output) frame.set(output, at);
+  if (stats) stats.copy(frame, at + outLen);
+  return frame;
+}
+
+const malformed = (what: string) => new InvalidArgumentError(`malformed chunk result (${what})`, { argument: "result" });
 
 /** A stored result: its signature (undefined when it has none) and, when signed by `expected`, the result. */
-export function decodeResult(text: string, expected: string): { readonly sig: string | undefined; readonly result?: ChunkResult } {
-  const v = decode<{ v?: unknown; sig?: unknown; result?: ChunkResult }>(text);
-  const sig = v && typeof v === "object" && v.v === WIRE_VERSION && typeof v.sig === "string" ? v.sig : undefined;
+export function decodeResult(frame: Buffer, expected: string): { readonly sig: string | undefined; readonly result?: ChunkResult } {
+  if (frame.length < 8 || RESULT_MAGIC.some((b, i) => frame[i] !== b)) return { sig: undefined };
+  const headerLength = frame.readUInt32LE(4);
+  if (8 + headerLength > frame.length) throw malformed("header");
+  const v = decode<{ sig?: unknown; result?: unknown; output?: unknown; statistics?: unknown }>(
+    frame.toString("utf8", 8, 8 + headerLength),
+  );
+  const sig = v && typeof v === "object" && typeof v.sig === "string" ? v.sig : undefined;
   if (sig !== expected) return { sig };
-  if (!v.result || typeof v.result !== "object") throw new InvalidArgumentError("malformed chunk result", { argument: "result" });
-  return { sig, result: v.result };
+  const len = (x: unknown) => (typeof x === "number" && Number.isSafeInteger(x) && x >= -1 ? x : undefined);
+  const outLen = len(v.output);
+  const statLen = len(v.statistics);
+  if (!v.result || typeof v.result !== "object" || outLen === undefined || statLen === undefined || (statLen % 4 !== 0 && statLen !== -1))
+    throw malformed("header");
+  const pad = (n: number) => (4 - (n % 4)) % 4;
+  const at = 8 + headerLength + pad(headerLength);
+  const statsAt = at + (outLen > 0 ? outLen + pad(outLen) : 0);
+  if (statsAt + Math.max(0, statLen) !== frame.length) throw malformed("lengths");
+  // views into the frame; the statistics are copied only when the frame sits unaligned in its buffer
+  const output = outLen >= 0 ? frame.subarray(at, at + outLen) : undefined;
+  let statistics: Float32Array | undefined;
+  if (statLen >= 0 && (frame.byteOffset + statsAt) % 4 === 0)
+    statistics = new Float32Array(frame.buffer, frame.byteOffset + statsAt, statLen / 4);
+  else if (statLen >= 0) {
+    statistics = new Float32Array(statLen / 4);
+    new Uint8Array(statistics.buffer).set(frame.subarray(statsAt, statsAt + statLen));
+  }
+  const result = { ...(v.result as ChunkResult), ...(output ? { output } : {}), ...(statistics ? { statistics } : {}) };
+  return { sig, result };
 }
 
 /**
