@@ -417,11 +417,18 @@ class QueuePool implements WorkerPool {
     const { run, sig, ttlMs, config } = this.o;
     const data: ChunkJobData = { v: WIRE_VERSION, run, sig, ttlMs, config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
-      const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: false, retried: false };
+      // "checking" until the job is added: a poll meanwhile would find it missing and add it again
+      const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: true, retried: false };
       this.inFlight.set(id, f);
       this.add(f).then(
-        () => this.check(id), // finished already (a restarted producer): take it now
-        (e: unknown) => void this.refused(e), // unreachable: the poller adds it once Redis is back (state "unknown")
+        () => {
+          f.checking = false;
+          this.check(id); // finished already (a restarted producer): take it now
+        },
+        (e: unknown) => {
+          f.checking = false;
+          this.refused(e); // unreachable: the poller adds it once Redis is back (state "unknown")
+        },
       );
     });
   }
