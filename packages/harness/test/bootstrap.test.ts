@@ -22,10 +22,38 @@ import { makePairs, readJsonl, tempDir } from "./helpers.js";
 // resample, super-block and block): a deliberate change
 // of the resampling method changes these, nothing else may.
 const PINNED = {
-  bleu: { mean: 64.56564694429845, ci: 5.087358533167162, lower: 59.49644632611226, upper: 69.67116339244659, resamples: 1000, seed: 12345 },
-  chrf: { mean: 73.58271566396347, ci: 4.7812373100486525, lower: 68.80275468700812, upper: 78.36522930710542, resamples: 1000, seed: 12345 },
-  rougeL: { mean: 0.7648449858222781, ci: 0.03593114840487638, lower: 0.7286049159926673, upper: 0.8004672128024201, resamples: 1000, seed: 12345 },
-  tokenF1: { mean: 0.814611396518858, ci: 0.033427944102635, lower: 0.7809540633236368, upper: 0.8478099515289068, resamples: 1000, seed: 12345 },
+  bleu: {
+    mean: 64.56564694429845,
+    ci: 5.087358533167162,
+    lower: 59.49644632611226,
+    upper: 69.67116339244659,
+    resamples: 1000,
+    seed: 12345,
+  },
+  chrf: {
+    mean: 73.58271566396347,
+    ci: 4.7812373100486525,
+    lower: 68.80275468700812,
+    upper: 78.36522930710542,
+    resamples: 1000,
+    seed: 12345,
+  },
+  rougeL: {
+    mean: 0.7648449858222781,
+    ci: 0.03593114840487638,
+    lower: 0.7286049159926673,
+    upper: 0.8004672128024201,
+    resamples: 1000,
+    seed: 12345,
+  },
+  tokenF1: {
+    mean: 0.814611396518858,
+    ci: 0.033427944102635,
+    lower: 0.7809540633236368,
+    upper: 0.8478099515289068,
+    resamples: 1000,
+    seed: 12345,
+  },
 };
 
 let dir: string;
@@ -184,7 +212,11 @@ describe("resampling", () => {
       for (let r = from; r < to; r++) for (let j = 0; j < C; j++) g[(r - from) * C + j] = rows[r * width + 1 + j]!;
       return g;
     };
-    for (const cut of [[0, B], [0, 11, B], [0, 1, 2, 29, B]]) {
+    for (const cut of [
+      [0, B],
+      [0, 11, B],
+      [0, 1, 2, 29, B],
+    ]) {
       const totals = new Float64Array(B * C);
       for (let i = 0; i + 1 < cut.length; i++) {
         const [from, to] = [cut[i]!, cut[i + 1]!];

@@ -230,7 +230,8 @@ export class SuperBlockDraws {
 
   /** The next block: `L` rows of C gathered values in `X`. */
   block(X: Float64Array, L: number): void {
-    if (!(L > 0 && L <= this.rowsLeft)) throw new RangeError(`bootstrap: a block of ${L} rows with ${this.rowsLeft} left in its super-block`);
+    if (!(L > 0 && L <= this.rowsLeft))
+      throw new RangeError(`bootstrap: a block of ${L} rows with ${this.rowsLeft} left in its super-block`);
     const C = this.C;
     const kernel = drawKernel(C);
     const p = L / this.rowsLeft;

@@ -19,10 +19,10 @@ export async function sendAll(pipeline: ChainableCommander): Promise<unknown[]> 
   return replies.map(([, r]) => r);
 }
 
-/** Remove one chunk job and its result; false when a worker holds the job (it is removed later). */
+/** Remove one chunk (or super-block) job, its result and payload; false when a worker holds the job (it is removed later). */
 export async function removeChunkJob(queue: Queue, redis: Redis, keys: QueueKeys, run: string, id: string): Promise<boolean> {
   if ((await queue.remove(id)) !== 1) return false;
-  await sendAll(redis.pipeline().del(keys.result(id)).srem(keys.runJobs(run), id));
+  await sendAll(redis.pipeline().del(keys.result(id), keys.payload(id)).srem(keys.runJobs(run), id));
   return true;
 }
 

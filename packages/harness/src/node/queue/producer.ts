@@ -22,6 +22,7 @@ import { rmSync } from "node:fs";
 import { loadQueueEngine, redactClientDebug } from "./engine.js";
 import { keepRunAlive, removeChunkJob, removeRunKeys, sendAll, sweepAbandonedRuns } from "./leftovers.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
+import type { SuperBlockJob } from "../../bulk/statistics-core.js";
 import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError, ResumeMismatchError } from "../../errors.js";
 import { checkpointJob } from "../checkpoint.js";
 import { readJson, writeFileAtomic } from "../files.js";
@@ -36,7 +37,9 @@ import {
   checkRunName,
   chunkJobId,
   decodeResult,
+  decodeSums,
   encode,
+  encodeSuperBlock,
   encodeInput,
   newRunId,
   queueKeys,
@@ -111,7 +114,9 @@ function positiveInt(v: unknown, name: string, dflt: number): number {
 interface InFlight {
   readonly id: string;
   readonly data: ChunkJobData;
-  readonly resolve: (r: ChunkResult) => void;
+  /** A super-block job's payload (statistics rows and counts), stored beside the job. */
+  readonly payload?: Buffer;
+  readonly resolve: (r: ChunkResult | Float64Array) => void;
   readonly reject: (e: unknown) => void;
   checking: boolean;
   /** A failure left from an earlier producer run was retried once. */
@@ -244,7 +249,9 @@ class QueuePool implements WorkerPool {
     // alive before any worker can see the job (Redis may have restarted and lost the key), and listed
     // first: a sweep must find every job of the run
     const { keys, run, ttlMs } = this.o;
-    await sendAll(this.redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run).sadd(keys.runJobs(run), f.id));
+    const p = this.redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run).sadd(keys.runJobs(run), f.id);
+    if (f.payload) p.set(keys.payload(f.id), f.payload, "PX", ttlMs);
+    await sendAll(p);
     await this.queue.add("chunk", f.data, {
       jobId: f.id,
       attempts: this.o.attempts,
@@ -303,6 +310,7 @@ class QueuePool implements WorkerPool {
       if (await removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id)) await this.add(f);
       return;
     }
+    if (f.data.superBlock) return this.takeSums(id, f, raw);
     let decoded: ReturnType<typeof decodeResult>;
     try {
       decoded = decodeResult(raw, this.o.sig);
@@ -317,6 +325,23 @@ class QueuePool implements WorkerPool {
     this.done++;
     this.fetched.push({ id, lastLine: f.data.lines[1] });
     f.resolve(decoded.result);
+  }
+
+  /** Take a super-block job's sums, then remove the job (nothing of it is needed again). */
+  private takeSums(id: string, f: InFlight, raw: Buffer): void {
+    const index = f.data.superBlock!.index;
+    let decoded: ReturnType<typeof decodeSums>;
+    try {
+      decoded = decodeSums(raw, this.o.sig, index);
+    } catch (e) {
+      const message = `the bootstrap sums of super-block ${index} are malformed (${safeMessage(e, this.conn.redact)})`;
+      this.fail(new ChunkFailedError(message, { lines: [0, 0], attempts: 1, reason: "malformed result" }));
+      return;
+    }
+    if (!decoded.sums) return this.foreign(f, decoded.sig);
+    this.inFlight.delete(id);
+    f.resolve(decoded.sums);
+    void removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id).catch(() => undefined);
   }
 
   /** A job failed on every attempt: a refusal, workers that died, or a chunk whose scoring throws. */
@@ -418,7 +443,7 @@ class QueuePool implements WorkerPool {
     const data: ChunkJobData = { v: WIRE_VERSION, run, sig, ttlMs, config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
       // "checking" until the job is added: a poll meanwhile would find it missing and add it again
-      const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: true, retried: false };
+      const f: InFlight = { id, data, resolve: resolve as (r: unknown) => void, reject, checking: true, retried: false };
       this.inFlight.set(id, f);
       this.add(f).then(
         () => {
@@ -428,6 +453,42 @@ class QueuePool implements WorkerPool {
         (e: unknown) => {
           f.checking = false;
           this.refused(e); // unreachable: the poller adds it once Redis is back (state "unknown")
+        },
+      );
+    });
+  }
+
+  /**
+   * Have a worker compute one super-block of the bootstrap (`runSuperBlock`): its statistics rows and
+   * counts travel in a key beside the job, its sums come back signed like a chunk's result.
+   */
+  superBlock(job: SuperBlockJob): Promise<Float64Array> {
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    const { run, sig, ttlMs, config } = this.o;
+    const payload = encodeSuperBlock(job);
+    // the counts depend on (rows, resamples, seed) only: a restarted producer's identical job may reuse a result
+    const id = `${run}.boot-${job.seed}-${job.counts.length}-${job.from}-${job.index}-${job.usable}`;
+    const data: ChunkJobData = {
+      v: WIRE_VERSION,
+      run,
+      sig,
+      ttlMs,
+      config,
+      lines: [0, 0],
+      input: "",
+      superBlock: { index: job.index, bytes: payload.length },
+    };
+    return new Promise<Float64Array>((resolve, reject) => {
+      const f: InFlight = { id, data, payload, resolve: resolve as (r: unknown) => void, reject, checking: true, retried: false };
+      this.inFlight.set(id, f);
+      this.add(f).then(
+        () => {
+          f.checking = false;
+          this.check(id);
+        },
+        (e: unknown) => {
+          f.checking = false;
+          this.refused(e);
         },
       );
     });
@@ -570,6 +631,8 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
       override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
       resume: (fingerprint, ckptPath) => (resuming = options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint))),
       onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
+      // the bootstrap's super-blocks are computed by the workers too; the producer adds their sums
+      superBlocks: (job) => (pool ? pool.superBlock(job) : Promise.reject(new Error("the queue is not connected"))),
       chunkPool: async ({ opts, job, rows }) => {
         c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
         const opened = c;

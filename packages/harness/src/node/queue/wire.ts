@@ -16,6 +16,7 @@ import { createBulkMetric, type NormalizedMetric } from "../../bulk/metrics.js";
 import { HARNESS_VERSION } from "../../version.js";
 import type { ResolvedFields } from "../../bulk/records.js";
 import type { RowsOutput } from "../../bulk/rows.js";
+import type { SuperBlockJob } from "../../bulk/statistics-core.js";
 
 /** Queue name workers and producers share by default. */
 export const DEFAULT_QUEUE_NAME = "evalkern";
@@ -48,8 +49,13 @@ export interface ChunkJobData {
   readonly config: RemoteConfig;
   /** First and last input line of the chunk (1-based, inclusive). */
   readonly lines: readonly [number, number];
-  /** `encodeInput` of the chunk. */
+  /** `encodeInput` of the chunk ("" for a super-block job). */
   readonly input: string;
+  /**
+   * A bootstrap super-block job instead of a chunk: its statistics rows and counts are in the run's
+   * payload key of the job (`QueueKeys.payload`), this is what to expect there.
+   */
+  readonly superBlock?: { readonly index: number; readonly bytes: number };
 }
 
 // ------------------------------------------------------------------------- JSON with bytes
@@ -159,6 +165,101 @@ export function decodeResult(frame: Buffer, expected: string): { readonly sig: s
   return { sig, result };
 }
 
+// ------------------------------------------------------------------------ super-block frames
+
+const SUPER_MAGIC = [0x45, 0x4b, 0x53, WIRE_VERSION] as const;
+const SUMS_MAGIC = [0x45, 0x4b, 0x42, WIRE_VERSION] as const;
+
+/** Magic, header length, JSON header, padding to 8 bytes, then the byte runs (each a multiple of 8 but the last). */
+function frame(magic: readonly number[], header: unknown, runs: readonly ArrayBufferView[]): Buffer {
+  const head = Buffer.from(encode(header));
+  const at = 8 + head.length + ((8 - ((8 + head.length) % 8)) % 8);
+  const out = Buffer.alloc(at + runs.reduce((a, r) => a + r.byteLength, 0));
+  out.set(magic, 0);
+  out.writeUInt32LE(head.length, 4);
+  head.copy(out, 8);
+  let o = at;
+  for (const r of runs) {
+    out.set(new Uint8Array(r.buffer, r.byteOffset, r.byteLength), o);
+    o += r.byteLength;
+  }
+  return out;
+}
+
+function unframe(buf: Buffer, magic: readonly number[], what: string): { header: Record<string, unknown>; body: Uint8Array } | undefined {
+  if (buf.length < 8 || magic.some((b, i) => buf[i] !== b)) return undefined;
+  const n = buf.readUInt32LE(4);
+  if (8 + n > buf.length) throw new InvalidArgumentError(`malformed ${what} (header)`, { argument: what });
+  const header = decode<Record<string, unknown>>(buf.toString("utf8", 8, 8 + n));
+  if (!header || typeof header !== "object") throw new InvalidArgumentError(`malformed ${what} (header)`, { argument: what });
+  const at = 8 + n + ((8 - ((8 + n) % 8)) % 8);
+  // an own, aligned copy: typed arrays over it need alignment
+  const body = new Uint8Array(Math.max(0, buf.length - at));
+  body.set(buf.subarray(at));
+  return { header, body };
+}
+
+/** A super-block job's payload as the producer stores it: its settings, counts (f64) and statistics rows (f32). */
+export function encodeSuperBlock(job: SuperBlockJob): Buffer {
+  const { rows, counts, ...rest } = job;
+  return frame(SUPER_MAGIC, { ...rest, K: counts.length, rowsLength: rows.length }, [counts, rows]);
+}
+
+/** A stored super-block payload, checked for shape (a worker trusts nothing that comes through the queue). */
+export function decodeSuperBlock(buf: Buffer): SuperBlockJob {
+  const bad = (why: string) => new InvalidArgumentError(`malformed super-block job (${why})`, { argument: "superBlock" });
+  const f = unframe(buf, SUPER_MAGIC, "superBlock");
+  if (!f) throw bad("not a super-block payload of this version");
+  const h = f.header;
+  const int = (v: unknown, min = 0) => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+  if (
+    !int(h.index) ||
+    !int(h.rowWidth, 1) ||
+    !int(h.from) ||
+    !int(h.usable, 1) ||
+    !int(h.K, 1) ||
+    !int(h.rowsLength) ||
+    !int(h.seed, -(2 ** 53))
+  )
+    throw bad("header");
+  const W = h.rowWidth as number;
+  if (!Array.isArray(h.columns) || !h.columns.every((c) => int(c, 1) && (c as number) < W)) throw bad("columns");
+  const K = h.K as number;
+  const rowsLength = h.rowsLength as number;
+  if (rowsLength % W !== 0 || f.body.length !== K * 8 + rowsLength * 4) throw bad("lengths");
+  return {
+    index: h.index as number,
+    rowWidth: W,
+    columns: h.columns as number[],
+    seed: h.seed as number,
+    from: h.from as number,
+    usable: h.usable as number,
+    counts: new Float64Array(f.body.buffer, 0, K),
+    rows: new Float32Array(f.body.buffer, K * 8, rowsLength),
+  };
+}
+
+/** A super-block's sums as a worker stores them, signed like a chunk's result. */
+export function encodeSums(sig: string, index: number, sums: Float64Array): Buffer {
+  return frame(SUMS_MAGIC, { sig, index, length: sums.length }, [sums]);
+}
+
+/** Stored sums: their signature, and when signed by `expected`, the sums of super-block `index`. */
+export function decodeSums(
+  buf: Buffer,
+  expected: string,
+  index: number,
+): { readonly sig: string | undefined; readonly sums?: Float64Array } {
+  const f = unframe(buf, SUMS_MAGIC, "sums");
+  if (!f) return { sig: undefined };
+  const sig = typeof f.header.sig === "string" ? f.header.sig : undefined;
+  if (sig !== expected) return { sig };
+  const length = f.header.length;
+  if (f.header.index !== index || typeof length !== "number" || f.body.length !== length * 8)
+    throw new InvalidArgumentError("malformed super-block sums", { argument: "sums" });
+  return { sig, sums: new Float64Array(f.body.buffer, 0, length) };
+}
+
 /**
  * What must be the same on the producer and its workers for a worker's numbers to be the producer's:
  * the harness version, the exact kernel build (wasm hash included) and the signatures of the run's
@@ -192,6 +293,8 @@ export interface QueueKeys {
   readonly alive: (run: string) => string;
   /** A chunk's result (expires on its own). */
   readonly result: (jobId: string) => string;
+  /** A super-block job's statistics rows and counts (expires on its own). */
+  readonly payload: (jobId: string) => string;
 }
 
 export function queueKeys(prefix: string, queueName: string): QueueKeys {
@@ -202,6 +305,7 @@ export function queueKeys(prefix: string, queueName: string): QueueKeys {
     runJobs: (run) => `${base}evalkern-run:${run}`,
     alive: (run) => `${base}evalkern-alive:${run}`,
     result: (id) => `${base}evalkern-result:${id}`,
+    payload: (id) => `${base}evalkern-payload:${id}`,
   };
 }
 
