@@ -76,6 +76,58 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     await redis?.stop();
   });
 
+  it("a job still being added is not polled: no spurious 'lost from Redis; added again' while Queue.add is slow", async () => {
+    // Deterministic: every Queue.add waits until a poll of its job's state has come back (the race the
+    // old order lost: the poller saw "unknown", logged the job as lost and added it again) or, when no
+    // such poll comes (the fixed order), for five poll intervals.
+    const pollIntervalMs = 100;
+    const polled = new Map<string, () => void>();
+    const origState = Queue.prototype.getJobState;
+    const origAdd = Queue.prototype.add;
+    Queue.prototype.getJobState = async function (this: Queue, id: string) {
+      const state = await origState.call(this, id);
+      polled.get(id)?.();
+      return state;
+    } as typeof origState;
+    Queue.prototype.add = async function (this: Queue, ...args: Parameters<typeof origAdd>) {
+      const id = args[2]?.jobId;
+      if (id !== undefined && args[0] === "chunk") {
+        await new Promise<void>((resolve) => {
+          polled.set(id, resolve);
+          setTimeout(resolve, 5 * pollIntervalMs);
+        });
+        polled.delete(id);
+      }
+      return origAdd.apply(this, args);
+    } as typeof origAdd;
+    const lines: string[] = [];
+    let requeued = -1;
+    const worker = await runWorker({ queue: redis.url, queueName: "slow-add", concurrency: 1 });
+    try {
+      await scoreFileDistributed({
+        input,
+        output: join(dir, "slow-add.jsonl"),
+        metrics: METRICS,
+        chunkBytes: CHUNK,
+        queue: redis.url,
+        queueName: "slow-add",
+        pollIntervalMs,
+        log: (l) => lines.push(l),
+        progressIntervalMs: 50,
+        onQueueProgress: (p) => (requeued = p.chunksRequeued),
+      });
+    } finally {
+      Queue.prototype.getJobState = origState;
+      Queue.prototype.add = origAdd;
+      await worker.close();
+    }
+    expect(lines.filter((l) => /added again/.test(l))).toEqual([]);
+    expect(requeued).toBe(0);
+    const local = join(dir, "slow-add-local.jsonl");
+    await scoreFile({ input, output: local, metrics: METRICS, chunkBytes: CHUNK });
+    expect(readFileSync(join(dir, "slow-add.jsonl")).equals(readFileSync(local))).toBe(true);
+  }, 60_000);
+
   it("a worker refuses a job signed by a producer of another build, naming both signatures in the failure and its log", async () => {
     const lines: string[] = [];
     const worker = await runWorker({ queue: redis.url, queueName: "sig", concurrency: 1, log: (l) => lines.push(l) });
