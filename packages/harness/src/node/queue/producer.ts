@@ -178,7 +178,7 @@ class QueuePool implements WorkerPool {
       readonly progressMs: number;
     },
   ) {
-    events.on("completed", ({ jobId }) => this.check(jobId));
+    events.on("completed", ({ jobId }) => this.check(jobId, true));
     events.on("failed", ({ jobId }) => this.check(jobId));
     this.poller = setInterval(() => {
       for (const id of this.inFlight.keys()) this.check(id);
@@ -286,14 +286,24 @@ class QueuePool implements WorkerPool {
     );
   }
 
-  /** Take a completed job's result: check its signature, then hand it to the pipeline. */
-  private async take(id: string, f: InFlight): Promise<void> {
+  /**
+   * Take a completed job's result: check its signature, then hand it to the pipeline. False when the job
+   * has no return value yet (not completed, or removed meanwhile).
+   */
+  private async take(id: string, f: InFlight): Promise<boolean> {
     // the worker's return value is its signature only; the result itself is in its own key (both in one round trip)
     const [rv, raw] = (await sendAll(
       this.redis.pipeline().hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue").getBuffer(this.o.keys.result(id)),
     )) as [string | null, Buffer | null];
     this.contact();
-    if (rv === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
+    if (rv === null) return false; // not completed, or removed meanwhile: the next check adds it again
+    if (!this.inFlight.has(id)) return true;
+    await this.taken(id, f, rv, raw);
+    return true;
+  }
+
+  /** A completed job's return value and stored result: check the signature, then hand the result over. */
+  private async taken(id: string, f: InFlight, rv: string, raw: Buffer | null): Promise<void> {
     let signed: unknown;
     try {
       signed = JSON.parse(rv);
@@ -382,13 +392,15 @@ class QueuePool implements WorkerPool {
     );
   }
 
-  /** Look at a job: take its result, report its failure, or add it again when Redis lost it. */
-  private check(id: string): void {
+  /** Look at a job (`completed`: the queue said it completed): take its result, report its failure, or add it again when Redis lost it. */
+  private check(id: string, completed = false): void {
     const f = this.inFlight.get(id);
     if (!f || f.checking) return;
     f.checking = true;
     void (async () => {
       try {
+        // announced as completed: take it in one round trip, without asking for its state first
+        if (completed && (await this.take(id, f))) return;
         const state = await this.queue.getJobState(id);
         this.contact();
         if (state === "completed") {
