@@ -1,20 +1,26 @@
 #!/usr/bin/env node
-// Distributed scoring benchmark (not a test): rows/s of `scoreFileDistributed` with 1, 2 and 4 worker
-// processes (each `runWorker` with concurrency 1, i.e. one core each) against a local `scoreFile` on one
-// worker thread, and the queue's overhead per chunk (BullMQ + Redis + base64 both ways), so users can
-// size chunks. Starts its own redis-server on a free loopback port (no persistence).
+// Cluster benchmark (not a test): how many workers one producer can feed. It runs the commands users run,
+// `evalkern score … --queue … --shared-input …` (the producer) against `evalkern worker -c 1 --shared-dir …`
+// processes, on a redis-server it starts on a free loopback port (no persistence), once with bootstrap CIs
+// (the default) and once with --no-ci. CPU is whole-process user + sys: the producer's from /usr/bin/time
+// (its worker threads included), each worker's from /proc/<pid>/stat just before and after the run. The
+// figure that matters is the producer's CPU as a share of the workers': one producer keeps about
+// (workers' CPU ÷ producer CPU) worker cores busy.
 //
-//   node bench/queue.bench.mjs                       # 200k pairs, workers 1,2,4, default 512 KiB chunks
-//   node bench/queue.bench.mjs --count 50000 --workers 1,2 --chunk-kib 256
+//   node bench/queue.bench.mjs                        # 200k pairs, 2 workers, CIs and --no-ci
+//   node bench/queue.bench.mjs --count 50000 --workers 1 --compare
+//   node bench/queue.bench.mjs --modes ci
 //
-// Needs a build (`npx tsc -p tsconfig.build.json`) and redis-server (scripts/ensure-redis.sh). Data goes
-// to $TMPDIR/evalkern-bench (reused). On a machine with fewer cores than workers + 1 the workers share
-// cores, and rows/s stops growing: the figures then measure the machine, not the queue.
+// --compare also scores the file locally (`evalkern score` without --queue) and checks that the output
+// rows, the statistics file and the summary's numbers are byte-identical. Needs a build of the workspace
+// (harness and cli dist/) and redis-server. Data goes to $TMPDIR/evalkern-bench (reused). On a machine
+// with fewer cores than workers + 1 the processes share cores: walls then measure the machine, CPU seconds
+// do not.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MAKE_PAIRS } from "../../../testdata/index.mjs";
 
@@ -23,184 +29,155 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i < 0 ? dflt : args[i + 1];
 };
-const METRICS = ["bleu", "chrf", "rougeL", "tokenF1"];
+const BIN = opt("bin") ?? fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
+const count = Number(opt("count", "200000"));
+const nWorkers = Number(opt("workers", "2"));
+const modes = opt("modes", "ci,no-ci").split(",");
+const compare = args.includes("--compare");
+const METRIC_FLAGS = ["--metric", "bleu", "--metric", "chrf", "--metric", "rouge", "--metric", "f1"];
+const TICK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
-if (args.includes("--worker")) {
-  const { runWorker } = await import("../dist/node/queue/index.js");
-  const w = await runWorker({ queue: opt("queue"), concurrency: 1 });
-  const cpu0 = process.cpuUsage();
-  process.stdout.write("READY\n");
-  process.on(
-    "SIGTERM",
-    () =>
-      void w.close().then(() => {
-        const c = process.cpuUsage(cpu0); // this process and its worker thread
-        process.stdout.write(`CPU ${JSON.stringify({ ms: (c.user + c.system) / 1000, chunks: w.scored() })}\n`);
-        process.exit(0);
-      }),
-  );
-} else {
-  const { scoreFile } = await import("../dist/index.js");
-  const { scoreFileDistributed } = await import("../dist/node/queue/index.js");
-  const count = Number(opt("count", "200000"));
-  const workersList = opt("workers", "1,2,4").split(",").map(Number);
-  const chunkBytes = Number(opt("chunk-kib", "512")) << 10;
-  const dir = join(tmpdir(), "evalkern-bench");
-  mkdirSync(dir, { recursive: true });
-  const input = join(dir, `pairs-seed9-${count}.jsonl`);
-  if (!existsSync(input) || statSync(input).size === 0) {
-    process.stderr.write(`generating ${count} pairs → ${input}\n`);
-    const fd = openSync(input, "w");
-    try {
-      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
-        stdio: ["ignore", fd, "inherit"],
-      });
-      if (r.status !== 0) throw new Error("make-pairs failed");
-    } finally {
-      closeSync(fd);
-    }
-  }
-  const work = mkdtempSync(join(tmpdir(), "evalkern-queue-bench-"));
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
-  const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", work], {
-    stdio: "ignore",
-  });
-  await new Promise((r) => setTimeout(r, 500));
-  const queue = `redis://127.0.0.1:${port}/0`;
-  const self = fileURLToPath(import.meta.url);
-
-  const startWorkers = async (n) => {
-    const ps = [];
-    for (let i = 0; i < n; i++) {
-      const p = spawn(process.execPath, [self, "--worker", "--queue", queue], { stdio: ["ignore", "pipe", "inherit"] });
-      await new Promise((resolve) => p.stdout.on("data", (d) => String(d).includes("READY") && resolve()));
-      ps.push(p);
-    }
-    return ps;
-  };
-  /** Stop the workers; their CPU ms and chunks, summed. */
-  const stopWorkers = async (ps) => {
-    const outs = await Promise.all(
-      ps.map(
-        (p) =>
-          new Promise((resolve) => {
-            let out = "";
-            p.stdout.on("data", (d) => (out += d));
-            p.once("exit", () => resolve(out));
-            p.kill("SIGTERM");
-          }),
-      ),
-    );
-    let ms = 0;
-    let chunks = 0;
-    for (const o of outs) {
-      const m = /CPU (\{.*\})/.exec(o);
-      if (m) {
-        const c = JSON.parse(m[1]);
-        ms += c.ms;
-        chunks += c.chunks;
-      }
-    }
-    return { ms, chunks };
-  };
-  const cpuMs = (c) => (c.user + c.system) / 1000;
-
-  const results = [];
-  try {
-    process.stderr.write(
-      `${count} pairs (${(statSync(input).size / 1e6).toFixed(1)} MB), chunks of ${chunkBytes >> 10} KiB, metrics ${METRICS.join(", ")}\n`,
-    );
-    let t0 = performance.now();
-    let c0 = process.cpuUsage();
-    const local = await scoreFile({ input, output: join(work, "local.jsonl"), metrics: METRICS, workers: 1, chunkBytes });
-    const localMs = performance.now() - t0;
-    const localCpu = cpuMs(process.cpuUsage(c0));
-    const chunks = local.diagnostics.chunks;
-    results.push({
-      run: "local scoreFile, 1 worker thread",
-      ms: localMs,
-      rowsPerS: count / (localMs / 1000),
-      cpu: `${(localCpu / 1000).toFixed(1)} s (one process)`,
-    });
-    const cpuRuns = [];
-    for (const n of workersList) {
-      const ps = await startWorkers(n);
-      t0 = performance.now();
-      c0 = process.cpuUsage();
-      await scoreFileDistributed({
-        input,
-        output: join(work, `dist-${n}.jsonl`),
-        metrics: METRICS,
-        chunkBytes,
-        queue,
-        job: `bench-${n}-${Date.now()}`,
-        window: 4 * n + 4,
-      });
-      const ms = performance.now() - t0;
-      const producerCpu = cpuMs(process.cpuUsage(c0));
-      const w = await stopWorkers(ps);
-      cpuRuns.push({ producerCpu, workerCpu: w.ms });
-      results.push({
-        run: `queue, ${n} worker process${n === 1 ? "" : "es"} × 1 thread`,
-        ms,
-        rowsPerS: count / (ms / 1000),
-        cpu: `producer ${(producerCpu / 1000).toFixed(1)} s, workers ${(w.ms / 1000).toFixed(1)} s`,
-      });
-    }
-    const one = results[1];
-    const overheadMs = one ? (one.ms - localMs) / chunks : NaN;
-    // CPU per chunk by role, averaged over the queue runs: less sensitive to a busy machine than wall time
-    const avg = (f) => cpuRuns.reduce((a, r) => a + f(r), 0) / Math.max(1, cpuRuns.length);
-    const workerCpuPerChunk = avg((r) => r.workerCpu) / chunks;
-    const producerCpuPerChunk = avg((r) => r.producerCpu) / chunks;
-    const localCpuPerChunk = localCpu / chunks;
-    // tiny chunks: scoring is nearly free, so the time per chunk is the queue's own cost
-    const tinyRows = Math.min(count, 4000);
-    const tiny = join(work, "tiny.jsonl");
-    spawnSync("sh", ["-c", `head -n ${tinyRows} '${input}' > '${tiny}'`]);
-    const ps = await startWorkers(1);
-    t0 = performance.now();
-    const s = await scoreFileDistributed({
-      input: tiny,
-      output: join(work, "tiny-out.jsonl"),
-      metrics: ["bleu"],
-      chunkBytes: 1024,
-      queue,
-      job: `bench-tiny-${Date.now()}`,
-      window: 8,
-    });
-    const tinyMs = performance.now() - t0;
-    await stopWorkers(ps);
-    const perTinyChunk = tinyMs / s.diagnostics.chunks;
-
-    const cpu = cpus()[0]?.model ?? "?";
-    process.stdout.write(
-      `\nnode ${process.version}, ${availableParallelism()} cores (${cpu}), load ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(" ")}\n`,
-    );
-    process.stdout.write(`| run | wall (s) | rows/s | CPU |\n|---|---:|---:|---|\n`);
-    for (const r of results)
-      process.stdout.write(`| ${r.run} | ${(r.ms / 1000).toFixed(2)} | ${Math.round(r.rowsPerS).toLocaleString("en-US")} | ${r.cpu} |\n`);
-    process.stdout.write(`\n${chunks} chunks of ${chunkBytes >> 10} KiB (${Math.round(count / chunks)} rows each):\n`);
-    process.stdout.write(`- wall overhead per chunk, 1 worker vs local (same thread count): ${overheadMs.toFixed(1)} ms\n`);
-    process.stdout.write(
-      `- CPU per chunk: local run ${localCpuPerChunk.toFixed(1)} ms (reading, scoring, writing); queue workers ` +
-        `${workerCpuPerChunk.toFixed(1)} ms (scoring + decode/encode + BullMQ); queue producer ` +
-        `${producerCpuPerChunk.toFixed(1)} ms (reading, encoding, Redis, decoding, writing)\n`,
-    );
-    process.stdout.write(
-      `- ${s.diagnostics.chunks} chunks of ~1 KiB (≈3 rows, BLEU), 1 worker, window 8: ${perTinyChunk.toFixed(2)} ms per chunk ` +
-        `end to end (the engine's cost per chunk when scoring is nearly free)\n`,
-    );
-  } finally {
-    redis.kill("SIGKILL");
-    rmSync(work, { recursive: true, force: true });
-  }
-  process.exit(0);
+/** CPU seconds (user + sys, all threads) of a live process. */
+function procCpu(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / TICK; // utime, stime (fields 14 and 15)
 }
+
+const dir = join(tmpdir(), "evalkern-bench");
+mkdirSync(dir, { recursive: true });
+const input = join(dir, `pairs-seed9-${count}.jsonl`);
+const corpus = `node testdata/corpus/make-pairs.mjs --seed 9 --count ${count} --no-edge`;
+if (!existsSync(input) || statSync(input).size === 0) {
+  process.stderr.write(`generating ${count} pairs → ${input}\n`);
+  const fd = openSync(input, "w");
+  try {
+    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
+      stdio: ["ignore", fd, "inherit"],
+    });
+    if (r.status !== 0) throw new Error("make-pairs failed");
+  } finally {
+    closeSync(fd);
+  }
+}
+const work = mkdtempSync(join(tmpdir(), "evalkern-queue-bench-"));
+const port = await new Promise((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+const redisArgs = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", work];
+const redis = spawn("redis-server", redisArgs, { stdio: "ignore" });
+const queue = `redis://127.0.0.1:${port}/0`;
+
+/** Start `evalkern worker -c 1` processes and wait until each is connected. */
+async function startWorkers(n) {
+  const ps = [];
+  for (let i = 0; i < n; i++) {
+    const p = spawn(process.execPath, [BIN, "worker", "-c", "1", "--queue", queue, "--shared-dir", dirname(input)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let err = "";
+    await new Promise((resolve, reject) => {
+      p.stderr.on("data", (d) => {
+        err += d;
+        if (err.includes("worker connected")) resolve();
+      });
+      p.once("exit", (code) => reject(new Error(`worker exited (${code}): ${err}`)));
+    });
+    ps.push(p);
+  }
+  return ps;
+}
+
+async function stopWorkers(ps) {
+  await Promise.all(
+    ps.map(
+      (p) =>
+        new Promise((resolve) => {
+          if (p.exitCode !== null) return resolve();
+          p.once("exit", resolve);
+          p.kill("SIGTERM");
+        }),
+    ),
+  );
+}
+
+/** Run a command under /usr/bin/time: CPU seconds, wall seconds, peak RSS (MiB). */
+function timed(cmd) {
+  const tf = join(work, "time.txt");
+  const t0 = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S %M", "-o", tf, ...cmd], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const wall = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed (${r.status}):\n${r.stderr}`);
+  const [u, s, m] = readFileSync(tf, "utf8").trim().split("\n").at(-1).split(" ").map(Number);
+  return { cpu: u + s, wall, rssMiB: m / 1024 };
+}
+
+const summaryOf = (out) => JSON.parse(readFileSync(`${out}.evalkern/rows.jsonl.summary.json`, "utf8"));
+/** What must be the same between a local and a cluster run: every number of the summary. */
+const numbers = (s) => JSON.stringify({ rows: s.rows, nrefs: s.nrefs, metrics: s.metrics, partials: s.partials, sequential: s.sequential });
+
+const results = [];
+let failed = false;
+try {
+  const mb = (statSync(input).size / 1e6).toFixed(1);
+  process.stderr.write(`${count} pairs (${mb} MB), ${nWorkers} worker(s) × 1 thread, modes ${modes.join(", ")}\n`);
+  const commands = [];
+  for (const mode of modes) {
+    const ci = mode === "ci" ? [] : ["--no-ci"];
+    const out = join(work, `cluster-${mode}.jsonl`);
+    const cmd = [BIN, "score", input, "-o", out, ...METRIC_FLAGS, ...ci];
+    const cluster = [...cmd, "--queue", queue, "--shared-input", input, "--job", `bench-${mode}-${Date.now()}`];
+    commands.push(`evalkern ${cluster.slice(1).join(" ")}`.replaceAll(input, "pairs.jsonl").replaceAll(work, "$W"));
+    const ps = await startWorkers(nWorkers);
+    const w0 = ps.map((p) => procCpu(p.pid));
+    const producer = timed([process.execPath, ...cluster]);
+    const workers = ps.reduce((a, p, i) => a + procCpu(p.pid) - w0[i], 0);
+    await stopWorkers(ps);
+    const summary = summaryOf(out);
+    const chunks = summary.diagnostics.chunks;
+    const row = { mode, chunks, producer, workers };
+    if (compare) {
+      const localOut = join(work, `local-${mode}.jsonl`);
+      row.local = timed([process.execPath, ...cmd.slice(0, 4), localOut, ...cmd.slice(5)]);
+      const same = (a, b) => readFileSync(a).equals(readFileSync(b));
+      const statsOf = (o) => `${o}.evalkern/rows.jsonl.stats.f32`;
+      row.identical = {
+        rows: same(out, localOut),
+        statistics: !existsSync(statsOf(out)) || same(statsOf(out), statsOf(localOut)),
+        summary: numbers(summary) === numbers(summaryOf(localOut)),
+      };
+      if (!Object.values(row.identical).every(Boolean)) failed = true;
+    }
+    results.push(row);
+  }
+
+  const cpu = cpus()[0]?.model ?? "?";
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
+  const w = process.stdout.write.bind(process.stdout);
+  w(`\nnode ${process.version}, ${availableParallelism()} cores (${cpu}), load ${load}\n`);
+  w(`corpus: ${corpus} (${mb} MB); ${nWorkers} × \`evalkern worker -c 1 --shared-dir <dir>\` on a loopback redis-server\n`);
+  for (const c of commands) w(`producer: ${c}\n`);
+  w(`\n| mode | chunks | producer CPU (s) | workers' CPU (s) | per chunk: producer / workers (ms) | producer ÷ workers |`);
+  w(` workers per producer | producer wall (s) | producer RSS (MiB) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n`);
+  for (const r of results) {
+    const per = `${((r.producer.cpu / r.chunks) * 1000).toFixed(1)} / ${((r.workers / r.chunks) * 1000).toFixed(1)}`;
+    const ratio = `${((r.producer.cpu / r.workers) * 100).toFixed(1)} %`;
+    w(`| ${r.mode} | ${r.chunks} | ${r.producer.cpu.toFixed(2)} | ${r.workers.toFixed(2)} | ${per} | ${ratio} |`);
+    w(` ${(r.workers / r.producer.cpu).toFixed(1)} | ${r.producer.wall.toFixed(1)} | ${Math.round(r.producer.rssMiB)} |\n`);
+  }
+  for (const r of results.filter((x) => x.identical)) {
+    const ok = Object.entries(r.identical)
+      .map(([k, v]) => `${k} ${v ? "identical" : "DIFFER"}`)
+      .join(", ");
+    w(`${r.mode}: against a local run (${r.local.cpu.toFixed(2)} CPU-s): ${ok}\n`);
+  }
+} finally {
+  redis.kill("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -24,7 +24,7 @@ import {
   scoreFileDistributed,
   validateRemoteConfig,
 } from "../src/node/queue/index.js";
-import { decodeInput, encode, encodeInput, queueSignature, EVENTS_MAX_LEN } from "../src/node/queue/wire.js";
+import { decodeInput, encode, encodeInput, queueSignature, EVENTS_MAX_LEN, WIRE_VERSION } from "../src/node/queue/wire.js";
 import { makePairs, tempDir } from "./helpers.js";
 import { PRODUCER, procs, start } from "./queue-procs.js";
 import { freePort, REDIS_SKIP_MESSAGE, RedisServer, redisAvailable } from "./redis.js";
@@ -76,6 +76,58 @@ describe.skipIf(!available)("runs on a shared queue", () => {
     await redis?.stop();
   });
 
+  it("a job still being added is not polled: no spurious 'lost from Redis; added again' while Queue.add is slow", async () => {
+    // Deterministic: every Queue.add waits until a poll of its job's state has come back (the race the
+    // old order lost: the poller saw "unknown", logged the job as lost and added it again) or, when no
+    // such poll comes (the fixed order), for five poll intervals.
+    const pollIntervalMs = 100;
+    const polled = new Map<string, () => void>();
+    const origState = Queue.prototype.getJobState;
+    const origAdd = Queue.prototype.add;
+    Queue.prototype.getJobState = async function (this: Queue, id: string) {
+      const state = await origState.call(this, id);
+      polled.get(id)?.();
+      return state;
+    } as typeof origState;
+    Queue.prototype.add = async function (this: Queue, ...args: Parameters<typeof origAdd>) {
+      const id = args[2]?.jobId;
+      if (id !== undefined && args[0] === "chunk") {
+        await new Promise<void>((resolve) => {
+          polled.set(id, resolve);
+          setTimeout(resolve, 5 * pollIntervalMs);
+        });
+        polled.delete(id);
+      }
+      return origAdd.apply(this, args);
+    } as typeof origAdd;
+    const lines: string[] = [];
+    let requeued = -1;
+    const worker = await runWorker({ queue: redis.url, queueName: "slow-add", concurrency: 1 });
+    try {
+      await scoreFileDistributed({
+        input,
+        output: join(dir, "slow-add.jsonl"),
+        metrics: METRICS,
+        chunkBytes: CHUNK,
+        queue: redis.url,
+        queueName: "slow-add",
+        pollIntervalMs,
+        log: (l) => lines.push(l),
+        progressIntervalMs: 50,
+        onQueueProgress: (p) => (requeued = p.chunksRequeued),
+      });
+    } finally {
+      Queue.prototype.getJobState = origState;
+      Queue.prototype.add = origAdd;
+      await worker.close();
+    }
+    expect(lines.filter((l) => /added again/.test(l))).toEqual([]);
+    expect(requeued).toBe(0);
+    const local = join(dir, "slow-add-local.jsonl");
+    await scoreFile({ input, output: local, metrics: METRICS, chunkBytes: CHUNK });
+    expect(readFileSync(join(dir, "slow-add.jsonl")).equals(readFileSync(local))).toBe(true);
+  }, 60_000);
+
   it("a worker refuses a job signed by a producer of another build, naming both signatures in the failure and its log", async () => {
     const lines: string[] = [];
     const worker = await runWorker({ queue: redis.url, queueName: "sig", concurrency: 1, log: (l) => lines.push(l) });
@@ -89,7 +141,15 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const config = { metrics, fields, keepStatistics: true, strictUtf8: false, rowTimeoutMs: 0 };
       const bytes = new TextEncoder().encode(`${JSON.stringify({ hyp: "a b c", refs: ["a b c"] })}\n`);
       const chunk = encodeInput({ kind: "jsonl", bytes, firstLine: 1 });
-      const data = { v: 2, run: "other-build.0011223344556677", sig: theirs, ttlMs: 60_000, config, lines: [1, 1], input: chunk };
+      const data = {
+        v: WIRE_VERSION,
+        run: "other-build.0011223344556677",
+        sig: theirs,
+        ttlMs: 60_000,
+        config,
+        lines: [1, 1],
+        input: chunk,
+      };
       await queue.add("chunk", data, { jobId: "other-build.1.x", attempts: 3 });
       expect(await eventually(async () => (await queue.getJobState("other-build.1.x")) === "failed", 30_000)).toBe(true);
       const job = await queue.getJob("other-build.1.x");
@@ -139,7 +199,7 @@ describe.skipIf(!available)("runs on a shared queue", () => {
       const error = await scoreFileDistributed(options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QueueJobRejectedError);
       expect((error as Error).message).toMatch(
-        /was scored by a worker that did not sign its result .* this producer is evalkern-queue:2\|harness:/,
+        new RegExp(`was scored by a worker that did not sign its result .* this producer is evalkern-queue:${WIRE_VERSION}\\|harness:`),
       );
       expect(taken).toBeGreaterThan(0);
       expect(readFileSync(output).length).toBe(0); // not one of its rows was committed

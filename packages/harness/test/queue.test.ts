@@ -110,6 +110,38 @@ describe.skipIf(!available)("scoreFileDistributed on BullMQ/Redis", () => {
     await Promise.all(others.map((w) => w.kill("SIGTERM")));
   }, 200_000);
 
+  it("the bootstrap's super-blocks run on the workers: one SIGKILLed mid-super-block, the CIs are still the local run's", async () => {
+    // three super-blocks (2 × 32768 usable rows and a short one), so the producer adds sums from several workers
+    const big = makePairs(dir, 41, 2 * 32768 + 3000, true);
+    const metrics = ["bleu", "tokenF1"];
+    const boot = { resamples: 40, seed: 3 };
+    const bigLocal = join(dir, "big-local.jsonl");
+    await scoreFile({ input: big, output: bigLocal, metrics, chunkBytes: 1 << 20, bootstrap: boot });
+    const victim = await startWorker(redis.url, { hangOnFirstSuperBlock: true });
+    const producer = start(PRODUCER, {
+      input: big,
+      output: join(dir, "big-queue.jsonl"),
+      metrics,
+      chunkBytes: 1 << 20,
+      bootstrap: boot,
+      queue: redis.url,
+      job: "kill-boot",
+      pollIntervalMs: 200,
+    });
+    await victim.waitFor(/^SUPERSTARTED$/, 150_000); // it scored every chunk, then took a super-block
+    const held = Number(victim.lines.find((l) => l.startsWith("SUPERBLOCK "))!.split(" ")[1]);
+    await victim.kill("SIGKILL");
+    const others = [await startWorker(redis.url), await startWorker(redis.url)];
+    await producer.waitFor(/^DONE /, 150_000);
+    expect((await producer.exited).code).toBe(0);
+    expectSameRun(bigLocal, join(dir, "big-queue.jsonl"));
+    const computed = others.flatMap((w) => w.lines.filter((l) => l.startsWith("SUPERBLOCK ")).map((l) => Number(l.split(" ")[1])));
+    expect(computed).toContain(held);
+    expect(new Set(computed)).toEqual(new Set([0, 1, 2]));
+    expect(await runKeys(redis.url, "kill-boot")).toEqual([]);
+    await Promise.all(others.map((w) => w.kill("SIGTERM")));
+  }, 300_000);
+
   it("the producer SIGKILLed and restarted with the same job resumes without scoring finished chunks again", async () => {
     const workers = [await startWorker(redis.url, { delayMs: 40 }), await startWorker(redis.url, { delayMs: 40 })];
     const output = join(dir, "kill-producer.jsonl");

@@ -4,23 +4,30 @@
 // `_compute_p_value`).
 //
 // All resamples are accumulated in ONE row-major pass over the statistics, with bounded memory and no
-// resamples × rows count matrix. The usable rows are cut into blocks of `BLOCK_ROWS` consecutive rows.
-// For resample b, the number of its n draws that fall into block k is drawn sequentially with
-// conditional binomials, T_b,k ~ Binomial(remaining_b, |block k| / (rows not yet passed)), which gives
-// exactly the multinomial distribution of n uniform draws over the blocks; the T_b,k draws are then
-// uniform over the block's rows. So each resample is exactly "n rows drawn uniformly with replacement",
-// as numpy's `rng.choice(n, n)` in sacreBLEU, while the pass only keeps one block of rows in memory.
-// Only the columns the corpus scores read are gathered (`BulkMetric.corpusColumns`).
+// resamples × rows count matrix. The usable rows are cut into blocks of `BLOCK_ROWS` consecutive rows,
+// and the blocks into super-blocks of `SUPER_BLOCKS` blocks. For resample b, the number of its n draws
+// that fall into super-block s is drawn sequentially with conditional binomials,
+// T_b,s ~ Binomial(remaining_b, |super-block s| / (rows not yet passed)); inside super-block s the same
+// rule splits T_b,s over its blocks (T_b,k), and the T_b,k draws of block k are uniform over its rows.
+// Conditional binomials give exactly the multinomial distribution at each level, so each resample is
+// exactly "n rows drawn uniformly with replacement", as numpy's `rng.choice(n, n)` in sacreBLEU, while the
+// pass only keeps one block of rows in memory. Only the columns the corpus scores read are gathered
+// (`BulkMetric.corpusColumns`).
 //
-// Every resample has its own random stream (xoshiro128**, seeded from (seed, resample index) by
-// SplitMix32) that drives both its binomials and its draws, and its sums are accumulated in a fixed
-// order, so results do not depend on how resamples are spread over workers, on chunking or on how the
-// statistics are read. Integer statistics (BLEU/chrF counts) are summed exactly (integers < 2^53 in f64).
+// Random streams (xoshiro128**, seeded by SplitMix32): one per resample for its super-block counts, one
+// per (resample, super-block) for the block counts inside it, one per (resample, block) for the draws
+// inside the block. So a super-block's contribution to every resample depends only on its own rows and
+// its T_b,s: a cluster ships each super-block with its counts to any worker (`superBlockCounts`,
+// `superBlockSums`) and the producer adds the returned sums in super-block order. The sums are grouped
+// the same way everywhere: each super-block's sums start from zero (blocks added in order), then the
+// super-blocks are added to the resample's total in order. Results therefore do not depend on how
+// resamples or super-blocks are spread over threads or machines, on chunking or on how the statistics
+// are read. Integer statistics (BLEU/chrF counts) are summed exactly (integers < 2^53 in f64).
 // sacreBLEU draws with numpy's PCG64; individual resamples therefore differ from sacreBLEU's for the
 // same seed, not the method.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { RESAMPLE_MAX_VECTORS, RESAMPLE_WASM } from "./resample-wasm.js";
-import { Xoshiro128 } from "./rng.js";
+import { Xoshiro128, streamState } from "./rng.js";
 
 /** sacreBLEU's default seed (`SACREBLEU_SEED`) and resample count. */
 export const DEFAULT_SEED = 12345;
@@ -51,6 +58,15 @@ export function resolveBootstrap(b: boolean | BootstrapOptions | undefined): { r
 
 /** Rows per resampling block. Part of the method: changing it changes the resamples drawn for a seed. */
 export const BLOCK_ROWS = 512;
+/** Blocks per super-block (the unit of work a cluster ships). Part of the method, as `BLOCK_ROWS`. */
+export const SUPER_BLOCKS = 64;
+/** Usable rows per super-block (the last one of a group may be shorter). */
+export const SUPER_ROWS = BLOCK_ROWS * SUPER_BLOCKS;
+
+/** The stream domains of one resample (see the method comment): super-block counts, block counts, draws. */
+const COUNTS = 0;
+const BLOCK_COUNTS = 1;
+const DRAWS = 2;
 
 const TWO32 = 4294967296;
 const TWO53 = 9007199254740992;
@@ -119,6 +135,157 @@ export function binomial(rng: Xoshiro128, m: number, p: number): number {
 // ------------------------------------------------------------------------------ one-pass resampling
 
 /**
+ * The super-block counts T_b,s of resamples [from, from + K) over n usable rows, one super-block after
+ * another: each resample's own stream splits its n draws by conditional binomials.
+ */
+export class SuperBlockCounter {
+  private readonly rngs: Xoshiro128[] = [];
+  private readonly remaining: Float64Array;
+  private passed = 0;
+  private index = 0;
+
+  constructor(
+    private readonly n: number,
+    seed: number,
+    from: number,
+    private readonly K: number,
+  ) {
+    this.remaining = new Float64Array(K).fill(n);
+    for (let k = 0; k < K; k++) this.rngs.push(new Xoshiro128(seed, from + k, COUNTS, 0));
+  }
+
+  /** Usable rows of the next super-block. */
+  rows(): number {
+    return Math.min(SUPER_ROWS, this.n - this.passed);
+  }
+
+  /** The K counts of the next super-block into `out`; returns the super-block's index. */
+  next(out: Float64Array): number {
+    const rows = this.rows();
+    if (!(rows > 0)) throw new RangeError("bootstrap: no super-block left");
+    const p = rows / (this.n - this.passed);
+    for (let k = 0; k < this.K; k++) {
+      const rem = this.remaining[k]!;
+      const T = p >= 1 ? rem : binomial(this.rngs[k]!, rem, p);
+      this.remaining[k] = rem - T;
+      out[k] = T;
+    }
+    this.passed += rows;
+    return this.index++;
+  }
+}
+
+/** Super-blocks of a group of n usable rows. */
+export function superBlocksOf(n: number): number {
+  return Math.ceil(n / SUPER_ROWS);
+}
+
+/** T_b,s of resamples [from, to) for every super-block of n usable rows: super-blocks × (to − from), super-block-major. */
+export function superBlockCounts(n: number, seed: number, from: number, to: number): Float64Array {
+  const K = to - from;
+  const S = superBlocksOf(n);
+  const out = new Float64Array(S * K);
+  const counter = new SuperBlockCounter(n, seed, from, K);
+  for (let s = 0; s < S; s++) counter.next(out.subarray(s * K, (s + 1) * K));
+  return out;
+}
+
+/**
+ * One super-block's draws for resamples [from, from + K): `start` it with its counts T_b,s, then feed
+ * its blocks in order (`block`); each resample's T_b,s is split over the blocks by conditional binomials
+ * (one stream per resample and super-block) and drawn uniformly inside each block (one stream per
+ * resample and block), summed into `out[at + k·C ..]` from zero.
+ */
+export class SuperBlockDraws {
+  private readonly inner: Xoshiro128[] = [];
+  private readonly left: Float64Array;
+  private readonly state = new Uint32Array(4);
+  private rowsLeft = 0;
+  private blockIndex = 0;
+  private out: Float64Array = new Float64Array(0);
+  private at = 0;
+
+  constructor(
+    private readonly C: number,
+    private readonly seed: number,
+    private readonly from: number,
+    private readonly K: number,
+  ) {
+    this.left = new Float64Array(K);
+    for (let k = 0; k < K; k++) this.inner.push(new Xoshiro128(seed, from + k, BLOCK_COUNTS, 0));
+  }
+
+  /** Begin super-block `index` of `rows` usable rows, whose counts are `counts[0..K)`. */
+  start(index: number, rows: number, counts: ArrayLike<number>, out: Float64Array, at: number): void {
+    for (let k = 0; k < this.K; k++) {
+      this.left[k] = counts[k]!;
+      this.inner[k]!.reseed(this.seed, this.from + k, BLOCK_COUNTS, index);
+    }
+    this.rowsLeft = rows;
+    this.blockIndex = index * SUPER_BLOCKS;
+    this.out = out;
+    this.at = at;
+    out.fill(0, at, at + this.K * this.C);
+  }
+
+  /** The next block: `L` rows of C gathered values in `X`. */
+  block(X: Float64Array, L: number): void {
+    if (!(L > 0 && L <= this.rowsLeft))
+      throw new RangeError(`bootstrap: a block of ${L} rows with ${this.rowsLeft} left in its super-block`);
+    const C = this.C;
+    const kernel = drawKernel(C);
+    const p = L / this.rowsLeft;
+    // Lemire's multiply-shift draw of a row in [0, L), rejecting the 2^32 mod L biased values
+    const threshold = TWO32 % L;
+    const st = this.state;
+    const simd = packBlock(X, L, C);
+    for (let k = 0; k < this.K; k++) {
+      const rem = this.left[k]!;
+      const T = p >= 1 ? rem : binomial(this.inner[k]!, rem, p);
+      this.left[k] = rem - T;
+      if (T === 0) continue;
+      streamState(this.seed, this.from + k, DRAWS, this.blockIndex, st);
+      const at = this.at + k * C;
+      if (simd && T * simd.maxInt < 2 ** 31) simd.draw(T, L, threshold, st, this.out, at);
+      else kernel(X, T, L, threshold, st, this.out, at);
+    }
+    this.rowsLeft -= L;
+    this.blockIndex++;
+  }
+}
+
+/**
+ * What a cluster worker computes: the sums of super-block `index` for resamples [from, from + counts.length),
+ * from its usable rows' gathered columns (`gathered`: rows × C, in row order) and its counts T_b,s.
+ * Returns K × C sums, which the producer adds to the totals in super-block order.
+ */
+export function superBlockSums(
+  gathered: Float64Array,
+  C: number,
+  seed: number,
+  from: number,
+  index: number,
+  counts: ArrayLike<number>,
+): Float64Array {
+  const rows = gathered.length / C;
+  if (!Number.isInteger(rows) || rows <= 0 || rows > SUPER_ROWS) throw new RangeError(`bootstrap: a super-block of ${rows} rows`);
+  const K = counts.length;
+  const out = new Float64Array(K * C);
+  const d = new SuperBlockDraws(C, seed, from, K);
+  d.start(index, rows, counts, out, 0);
+  for (let r = 0; r < rows; r += BLOCK_ROWS) {
+    const L = Math.min(BLOCK_ROWS, rows - r);
+    d.block(gathered.subarray(r * C, (r + L) * C), L);
+  }
+  return out;
+}
+
+/** Add one super-block's K × C sums to the totals (the one order every runner adds them in). */
+export function addSuperBlock(totals: Float64Array, at: number, part: Float64Array, partAt: number, length: number): void {
+  for (let i = 0; i < length; i++) totals[at + i] = totals[at + i]! + part[partAt + i]!;
+}
+
+/**
  * Accumulates resamples [from, to) of one or more independent groups (the whole corpus, or slices) in
  * one pass. Feed every usable row once, in row order, with `add(group, ...)`; then `finish()` gives
  * the summed gathered columns: groups × (to − from) × columns f64.
@@ -135,9 +302,11 @@ export class ResampleAccumulator {
   private readonly started: Float64Array;
   private readonly fill: Int32Array;
   private readonly blocks: (Float64Array | undefined)[];
-  private readonly remaining: Float64Array;
-  private readonly rngs: Xoshiro128[];
-  private readonly state: Uint32Array;
+  private readonly counters: SuperBlockCounter[];
+  private readonly draws: SuperBlockDraws[];
+  private readonly counts: Float64Array;
+  /** The current super-block's sums of each group (groups × K × C). */
+  private readonly partial: Float64Array;
   readonly sums: Float64Array;
 
   /**
@@ -154,15 +323,10 @@ export class ResampleAccumulator {
     this.started = new Float64Array(this.G);
     this.fill = new Int32Array(this.G);
     this.blocks = new Array<Float64Array | undefined>(this.G);
-    this.remaining = new Float64Array(this.G * this.K);
-    this.rngs = [];
-    for (let g = 0; g < this.G; g++) {
-      for (let k = 0; k < this.K; k++) {
-        this.remaining[g * this.K + k] = this.sizes[g]!;
-        this.rngs.push(new Xoshiro128(seed, from + k));
-      }
-    }
-    this.state = new Uint32Array(4);
+    this.counters = Array.from(this.sizes, (n) => new SuperBlockCounter(n, seed, from, this.K));
+    this.draws = Array.from(this.sizes, () => new SuperBlockDraws(this.C, seed, from, this.K));
+    this.counts = new Float64Array(this.K);
+    this.partial = new Float64Array(this.G * this.K * this.C);
     this.sums = new Float64Array(this.G * this.K * this.C);
   }
 
@@ -187,31 +351,22 @@ export class ResampleAccumulator {
   private flush(group: number): void {
     const L = this.fill[group]!;
     if (L === 0) return;
-    const X = this.blocks[group]!;
-    const C = this.C;
-    const K = this.K;
-    const kernel = drawKernel(C);
-    const left = this.sizes[group]! - this.started[group]!;
-    const p = L / left;
-    // Lemire's multiply-shift draw of a row in [0, L), rejecting the 2^32 mod L biased values
-    const threshold = TWO32 % L;
-    const st = this.state;
-    const simd = packBlock(X, L, C);
-    for (let k = 0; k < K; k++) {
-      const gk = group * K + k;
-      const rng = this.rngs[gk]!;
-      const rem = this.remaining[gk]!;
-      const T = p >= 1 ? rem : binomial(rng, rem, p);
-      this.remaining[gk] = rem - T;
-      if (T === 0) continue;
-      rng.save(st);
-      if (simd && T * simd.maxInt < 2 ** 31) simd.draw(T, L, threshold, st, this.sums, gk * C);
-      else kernel(X, T, L, threshold, st, this.sums, gk * C);
-      rng.restore(st);
+    const at = group * this.K * this.C;
+    const width = this.K * this.C;
+    const started = this.started[group]!;
+    if (started % SUPER_ROWS === 0) {
+      // a super-block begins: its counts from each resample's stream, its sums from zero
+      const counter = this.counters[group]!;
+      const rows = counter.rows();
+      const index = counter.next(this.counts);
+      this.draws[group]!.start(index, rows, this.counts, this.partial, at);
     }
-    this.started[group] = this.started[group]! + L;
+    this.draws[group]!.block(this.blocks[group]!, L);
+    const now = started + L;
+    this.started[group] = now;
     this.fill[group] = 0;
-    if (this.started[group] === this.sizes[group]) this.blocks[group] = undefined;
+    if (now % SUPER_ROWS === 0 || now === this.sizes[group]) addSuperBlock(this.sums, at, this.partial, at, width);
+    if (now === this.sizes[group]) this.blocks[group] = undefined;
   }
 
   /** Summed gathered columns, groups × resamples × columns (every group must have had all its rows). */

@@ -1,6 +1,8 @@
-// Seeded, splittable random numbers for bootstrap resampling: xoshiro128** with each resample's own
-// stream derived from (seed, resample index) by SplitMix32, so results do not depend on how resamples
-// are spread over workers or batches.
+// Seeded, splittable random numbers for bootstrap resampling: xoshiro128** with each stream derived
+// from (seed, resample index, domain, index) by SplitMix32, so results do not depend on how resamples
+// (or the super-blocks of one resample) are spread over workers or batches. The bootstrap uses three
+// domains: a resample's counts per super-block, its counts per block inside one super-block, and its
+// draws inside one block (see `bootstrap.ts`).
 
 function splitmix32(state: { s: number }): number {
   state.s = (state.s + 0x9e3779b9) | 0;
@@ -17,18 +19,16 @@ export class Xoshiro128 {
   private s2: number;
   private s3: number;
 
-  /** The stream of resample `stream` under `seed` (any safe integer). */
-  constructor(seed: number, stream: number) {
-    const lo = seed >>> 0;
-    const hi = Math.floor(seed / 0x100000000) >>> 0;
-    const st = { s: lo ^ Math.imul(hi, 0x85ebca6b) ^ Math.imul(stream + 1, 0x27d4eb2f) };
-    splitmix32(st);
-    st.s ^= Math.imul(stream, 0x165667b1);
-    this.s0 = splitmix32(st);
-    this.s1 = splitmix32(st);
-    this.s2 = splitmix32(st);
-    this.s3 = splitmix32(st);
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  /** The stream of resample `stream` under `seed` (any safe integer); `domain` and `index` select a sub-stream. */
+  constructor(seed: number, stream: number, domain = 0, index = 0) {
+    this.s0 = this.s1 = this.s2 = this.s3 = 0;
+    this.reseed(seed, stream, domain, index);
+  }
+
+  /** Start over as `new Xoshiro128(seed, stream, domain, index)` (no allocation). */
+  reseed(seed: number, stream: number, domain = 0, index = 0): void {
+    streamState(seed, stream, domain, index, SCRATCH);
+    this.restore(SCRATCH);
   }
 
   /** Next uint32. */
@@ -66,6 +66,29 @@ export class Xoshiro128 {
     while (r >= limit) r = this.next();
     return r % n;
   }
+}
+
+const SCRATCH = new Uint32Array(4);
+
+/** The initial xoshiro128** state of a stream (see the constructor) into `out[0..4)`. */
+export function streamState(seed: number, stream: number, domain: number, index: number, out: Uint32Array): void {
+  const lo = seed >>> 0;
+  const hi = Math.floor(seed / 0x100000000) >>> 0;
+  const st = { s: lo ^ Math.imul(hi, 0x85ebca6b) ^ Math.imul(stream + 1, 0x27d4eb2f) };
+  splitmix32(st);
+  st.s ^= Math.imul(stream, 0x165667b1);
+  if (domain !== 0 || index !== 0) {
+    // a sub-stream: (domain, index) mixed in through two more SplitMix32 rounds
+    splitmix32(st);
+    st.s ^= Math.imul(domain, 0x2545f491) ^ Math.imul(index + 1, 0x9e3779b1);
+    splitmix32(st);
+    st.s ^= Math.imul(index >>> 16, 0x85ebca77);
+  }
+  out[0] = splitmix32(st);
+  out[1] = splitmix32(st);
+  out[2] = splitmix32(st);
+  out[3] = splitmix32(st);
+  if ((out[0]! | out[1]! | out[2]! | out[3]!) === 0) out[0] = 1;
 }
 
 function rotl(x: number, k: number): number {

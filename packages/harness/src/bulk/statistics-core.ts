@@ -4,7 +4,17 @@
 // written by scoreFile in Node, arrays in memory in a browser) and where the resamples run (a worker
 // pool, Web Workers, this thread) is the caller's: `RowStream` and `Resampler`.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
-import { estimateCi, pairedBootstrapPValue, ResampleAccumulator, type ConfidenceInterval } from "./bootstrap.js";
+import {
+  addSuperBlock,
+  estimateCi,
+  pairedBootstrapPValue,
+  ResampleAccumulator,
+  SUPER_ROWS,
+  superBlockCounts,
+  superBlocksOf,
+  superBlockSums,
+  type ConfidenceInterval,
+} from "./bootstrap.js";
 import { ColumnSums } from "./fsum.js";
 import type { BulkMetric } from "./metrics.js";
 import { summarizeMetrics, type MetricSummary } from "./summary.js";
@@ -246,6 +256,137 @@ export function localResampler(rowWidth: number, a: RowStream, b?: RowStream, st
         to,
       }),
     );
+}
+
+// ------------------------------------------------------------------------- super-block jobs
+
+/** One super-block of a corpus bootstrap, as a cluster worker receives it (`runSuperBlock`). */
+export interface SuperBlockJob {
+  /** The super-block's index in the corpus. */
+  readonly index: number;
+  readonly rowWidth: number;
+  /** Offsets within a row of the gathered columns (`CorpusLayout.columns`). */
+  readonly columns: readonly number[];
+  readonly seed: number;
+  /** First resample of `counts`. */
+  readonly from: number;
+  /** Its usable (valid) rows. */
+  readonly usable: number;
+  /** The statistics rows [valid, ...statistics] of its records, usable or not, in order. */
+  readonly rows: Float32Array;
+  /** T_b,s of resamples [from, from + counts.length): how many draws of each fall into this super-block. */
+  readonly counts: Float64Array;
+}
+
+/** A super-block's sums for its resamples: counts.length × columns.length (see `superBlockSums`). */
+export function runSuperBlock(job: SuperBlockJob): Float64Array {
+  const C = job.columns.length;
+  const W = job.rowWidth;
+  const cols = Int32Array.from(job.columns);
+  const gathered = new Float64Array(job.usable * C);
+  let u = 0;
+  for (let at = 0; at + W <= job.rows.length; at += W) {
+    if (job.rows[at] !== 1) continue;
+    if (u === job.usable) throw new RangeError(`bootstrap: super-block ${job.index} holds more than ${job.usable} usable rows`);
+    for (let j = 0; j < C; j++) gathered[u * C + j] = job.rows[at + cols[j]!]!;
+    u++;
+  }
+  if (u !== job.usable) throw new RangeError(`bootstrap: super-block ${job.index} holds ${u} usable rows, ${job.usable} announced`);
+  return superBlockSums(gathered, C, job.seed, job.from, job.index, job.counts);
+}
+
+/**
+ * The statistics rows of each super-block of the usable rows, as copies (a block of `blocks` may be
+ * reused by its reader): byte runs of whole rows, cut where a super-block has its `SUPER_ROWS` usable rows.
+ */
+export function* superBlockRows(
+  blocks: Iterable<Float32Array>,
+  rowWidth: number,
+  n: number,
+): Generator<{ rows: Float32Array; usable: number }> {
+  let parts: Float32Array[] = [];
+  let usable = 0;
+  let seen = 0;
+  const target = () => Math.min(SUPER_ROWS, n - seen);
+  const emit = () => {
+    const total = parts.reduce((a, p) => a + p.length, 0);
+    const rows = new Float32Array(total);
+    let o = 0;
+    for (const p of parts) rows.set(p, (o += p.length) - p.length);
+    const out = { rows, usable };
+    seen += usable;
+    parts = [];
+    usable = 0;
+    return out;
+  };
+  for (const block of blocks) {
+    let start = 0;
+    for (let at = 0; at + rowWidth <= block.length; at += rowWidth) {
+      if (seen >= n || block[at] !== 1) continue;
+      if (++usable === target()) {
+        parts.push(block.slice(start, at + rowWidth));
+        start = at + rowWidth;
+        yield emit();
+      }
+    }
+    if (start < block.length && seen < n) parts.push(block.slice(start));
+  }
+  if (seen !== n) throw new RangeError(`bootstrap: the statistics hold ${seen + usable} usable rows, ${n} announced`);
+}
+
+/**
+ * A `Resampler` of the whole corpus (no slices, one system) that cuts the usable rows into super-blocks
+ * and has `run` compute each (a cluster worker: `runSuperBlock`), at most `window` at once; the sums come
+ * back in any order and are added in super-block order, so the result is the one-pass resampler's, bit
+ * for bit.
+ */
+export function superBlockResampler(
+  rowWidth: number,
+  rows: RowStream,
+  run: (job: SuperBlockJob) => Promise<Float64Array>,
+  window = 16,
+): Resampler {
+  return async (job) => {
+    if (job.sizes.length !== 1 || !job.all || job.groupings.length !== 0)
+      throw new InvalidArgumentError("super-block resampling covers the whole corpus only", { argument: "job" });
+    const n = job.sizes[0]!;
+    const B = job.resamples;
+    const C = job.layout.columns.length;
+    const S = superBlocksOf(n);
+    const counts = superBlockCounts(n, job.seed, 0, B);
+    const parts = new Array<Float64Array>(S);
+    const running = new Set<Promise<void>>();
+    let index = 0;
+    let done = 0;
+    for (const block of superBlockRows(rows(), rowWidth, n)) {
+      const s = index++;
+      const p = run({
+        index: s,
+        rowWidth,
+        columns: job.layout.columns,
+        seed: job.seed,
+        from: 0,
+        usable: block.usable,
+        rows: block.rows,
+        counts: counts.slice(s * B, (s + 1) * B),
+      }).then((sums) => {
+        if (sums.length !== B * C)
+          throw new RangeError(`bootstrap: super-block ${s} came back with ${sums.length} sums, ${B * C} expected`);
+        parts[s] = sums;
+        job.onProgress?.(Math.floor((++done * B) / S), B);
+      });
+      running.add(p);
+      void p.then(
+        () => running.delete(p),
+        () => undefined,
+      );
+      if (running.size >= window) await Promise.race(running);
+    }
+    await Promise.all(running);
+    const totals = new Float64Array(B * C);
+    for (const part of parts) addSuperBlock(totals, 0, part, 0, B * C);
+    return totals;
+  };
 }
 
 // ----------------------------------------------------------------------------------- the functions

@@ -41,6 +41,8 @@ import {
   type ScoreFileOptions,
   type ShardSpec,
 } from "./score-options.js";
+import { bootstrapCiOf, superBlockResampler, type SuperBlockJob } from "../bulk/statistics-core.js";
+import { fileRows } from "./bootstrap-files.js";
 import { bootstrapFromFiles } from "./statistics.js";
 
 export { resolveBootstrap, type BootstrapOptions } from "../bulk/bootstrap.js";
@@ -183,6 +185,7 @@ async function corpusResults(
   files: RunFiles,
   workerPool: () => WorkerPool,
   options: ScoreFileOptions,
+  superBlocks: ScoreFileHooks["superBlocks"],
 ): Promise<Record<string, MetricSummary>> {
   const { bootstrap } = opts;
   const { metrics, statsPath, rowWidth } = plan;
@@ -190,12 +193,19 @@ async function corpusResults(
   const { tally } = state;
   const metricSummaries = summarizeMetrics(metrics, tally.sums.partials, tally.valid, tally.nrefsLabel(), tally.sequential);
   if (bootstrap && tally.valid > 0) {
-    const pool = workerPool();
     fsyncSync(files.statsFd);
     const onPhase = options.onPhaseProgress;
     onPhase?.({ phase: "bootstrap", done: 0, total: bootstrap.resamples });
     const onResample = onPhase ? (done: number, total: number) => onPhase({ phase: "bootstrap", done, total }) : undefined;
-    const ci = await bootstrapFromFiles(metrics, [statsPath], rowWidth, tally.valid, bootstrap, pool, onResample);
+    const ci = superBlocks
+      ? await bootstrapCiOf(
+          metrics,
+          tally.valid,
+          bootstrap,
+          superBlockResampler(rowWidth, () => fileRows([statsPath], rowWidth), superBlocks),
+          onResample,
+        )
+      : await bootstrapFromFiles(metrics, [statsPath], rowWidth, tally.valid, bootstrap, workerPool(), onResample);
     for (const m of metrics) (metricSummaries[m.spec.name] as { ci?: unknown }).ci = ci[m.spec.name]!;
   }
   return metricSummaries;
@@ -279,6 +289,11 @@ export interface ScoreFileHooks {
   readonly resume?: (job: string, ckptPath: string) => boolean;
   /** Called after each checkpoint is written, with the committed state. */
   readonly onCheckpoint?: (state: Readonly<State>) => void;
+  /**
+   * Where the super-blocks of the bootstrap are computed (the cluster's workers), the sums added here in
+   * super-block order (default: the one-pass resampler on local worker threads; the same numbers).
+   */
+  readonly superBlocks?: (job: SuperBlockJob) => Promise<Float64Array>;
   /** Overrides of the resolved options (e.g. no time budget on the producer). */
   readonly override?: Partial<Pick<ResolvedScoreOptions, "rowTimeoutMs" | "window">>;
 }
@@ -310,7 +325,7 @@ export async function scoreFileWith(options: ScoreFileOptions, hooks: ScoreFileH
     }
     if (!complete) files.writeCheckpoint(state, true);
     state.elapsedMs += performance.now() - t0;
-    const metricSummaries = await corpusResults(opts, plan, state, files, localPool, options);
+    const metricSummaries = await corpusResults(opts, plan, state, files, localPool, options, hooks.superBlocks);
     return writeSummary(opts, plan, state, metricSummaries, { resumed, ...run });
   } finally {
     files.close();

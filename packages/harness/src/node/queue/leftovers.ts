@@ -6,14 +6,23 @@
 // bytes) carry a Redis expiry of their own as well, so they go even when nothing sweeps; the small sets
 // that list runs and jobs have none, so that a sweep always finds what is left.
 import type { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { ChainableCommander, Redis } from "ioredis";
 import type { QueueKeys } from "./wire.js";
 
-/** Remove one chunk job and its result; false when a worker holds the job (it is removed later). */
+/**
+ * Send the commands of a pipeline in one write (each command is a loopback round trip otherwise, which
+ * costs the producer more CPU than its own work on a chunk); rejects with the first command's error.
+ */
+export async function sendAll(pipeline: ChainableCommander): Promise<unknown[]> {
+  const replies = (await pipeline.exec()) ?? [];
+  for (const [e] of replies) if (e) throw e;
+  return replies.map(([, r]) => r);
+}
+
+/** Remove one chunk (or super-block) job, its result and payload; false when a worker holds the job (it is removed later). */
 export async function removeChunkJob(queue: Queue, redis: Redis, keys: QueueKeys, run: string, id: string): Promise<boolean> {
   if ((await queue.remove(id)) !== 1) return false;
-  await redis.del(keys.result(id));
-  await redis.srem(keys.runJobs(run), id);
+  await sendAll(redis.pipeline().del(keys.result(id), keys.payload(id)).srem(keys.runJobs(run), id));
   return true;
 }
 
@@ -41,6 +50,5 @@ export async function sweepAbandonedRuns(queue: Queue, redis: Redis, keys: Queue
 
 /** Mark a run alive for `ttlMs` more (and register it). */
 export async function keepRunAlive(redis: Redis, keys: QueueKeys, run: string, ttlMs: number): Promise<void> {
-  await redis.set(keys.alive(run), "1", "PX", ttlMs);
-  await redis.sadd(keys.runs, run);
+  await sendAll(redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run));
 }

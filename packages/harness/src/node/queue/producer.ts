@@ -20,9 +20,9 @@ import type { Job as BullJob, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { rmSync } from "node:fs";
 import { loadQueueEngine, redactClientDebug } from "./engine.js";
-import { keepRunAlive, removeChunkJob, removeRunKeys, sweepAbandonedRuns } from "./leftovers.js";
+import { keepRunAlive, removeChunkJob, removeRunKeys, sendAll, sweepAbandonedRuns } from "./leftovers.js";
 import type { ChunkResult } from "../../bulk/chunk.js";
-import { countNewlines } from "../../bulk/records.js";
+import type { SuperBlockJob } from "../../bulk/statistics-core.js";
 import { ChunkFailedError, QueueConnectionError, QueueJobRejectedError, ResumeMismatchError } from "../../errors.js";
 import { checkpointJob } from "../checkpoint.js";
 import { readJson, writeFileAtomic } from "../files.js";
@@ -37,7 +37,9 @@ import {
   checkRunName,
   chunkJobId,
   decodeResult,
+  decodeSums,
   encode,
+  encodeSuperBlock,
   encodeInput,
   newRunId,
   queueKeys,
@@ -112,11 +114,21 @@ function positiveInt(v: unknown, name: string, dflt: number): number {
 interface InFlight {
   readonly id: string;
   readonly data: ChunkJobData;
-  readonly resolve: (r: ChunkResult) => void;
+  /** A super-block job's payload (statistics rows and counts), stored beside the job. */
+  readonly payload?: Buffer;
+  readonly resolve: (r: ChunkResult | Float64Array) => void;
   readonly reject: (e: unknown) => void;
   checking: boolean;
   /** A failure left from an earlier producer run was retried once. */
   retried: boolean;
+}
+
+/** Newlines of a chunk not counting a final one: its last line is its first plus this (memchr, not a byte loop). */
+function linesAfterFirst(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0 && i < buf.length - 1; i = buf.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 /** What to do about Redis's out-of-memory refusal (`maxmemory` reached under `noeviction`). */
@@ -166,7 +178,7 @@ class QueuePool implements WorkerPool {
       readonly progressMs: number;
     },
   ) {
-    events.on("completed", ({ jobId }) => this.check(jobId));
+    events.on("completed", ({ jobId }) => this.check(jobId, true));
     events.on("failed", ({ jobId }) => this.check(jobId));
     this.poller = setInterval(() => {
       for (const id of this.inFlight.keys()) this.check(id);
@@ -236,8 +248,10 @@ class QueuePool implements WorkerPool {
   private async add(f: InFlight): Promise<void> {
     // alive before any worker can see the job (Redis may have restarted and lost the key), and listed
     // first: a sweep must find every job of the run
-    await keepRunAlive(this.redis, this.o.keys, this.o.run, this.o.ttlMs);
-    await this.redis.sadd(this.o.keys.runJobs(this.o.run), f.id);
+    const { keys, run, ttlMs } = this.o;
+    const p = this.redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run).sadd(keys.runJobs(run), f.id);
+    if (f.payload) p.set(keys.payload(f.id), f.payload, "PX", ttlMs);
+    await sendAll(p);
     await this.queue.add("chunk", f.data, {
       jobId: f.id,
       attempts: this.o.attempts,
@@ -272,12 +286,24 @@ class QueuePool implements WorkerPool {
     );
   }
 
-  /** Take a completed job's result: check its signature, then hand it to the pipeline. */
-  private async take(id: string, f: InFlight): Promise<void> {
-    // the worker's return value is its signature only; the result itself is in its own key
-    const rv = await this.redis.hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue");
+  /**
+   * Take a completed job's result: check its signature, then hand it to the pipeline. False when the job
+   * has no return value yet (not completed, or removed meanwhile).
+   */
+  private async take(id: string, f: InFlight): Promise<boolean> {
+    // the worker's return value is its signature only; the result itself is in its own key (both in one round trip)
+    const [rv, raw] = (await sendAll(
+      this.redis.pipeline().hget(`${this.o.keys.jobPrefix}${id}`, "returnvalue").getBuffer(this.o.keys.result(id)),
+    )) as [string | null, Buffer | null];
     this.contact();
-    if (rv === null || !this.inFlight.has(id)) return; // removed meanwhile: the next check adds it again
+    if (rv === null) return false; // not completed, or removed meanwhile: the next check adds it again
+    if (!this.inFlight.has(id)) return true;
+    await this.taken(id, f, rv, raw);
+    return true;
+  }
+
+  /** A completed job's return value and stored result: check the signature, then hand the result over. */
+  private async taken(id: string, f: InFlight, rv: string, raw: Buffer | null): Promise<void> {
     let signed: unknown;
     try {
       signed = JSON.parse(rv);
@@ -286,9 +312,6 @@ class QueuePool implements WorkerPool {
     }
     if (typeof signed !== "string" || !signed.startsWith("evalkern-queue:")) return this.foreign(f, undefined);
     if (signed !== this.o.sig) return this.foreign(f, signed);
-    const raw = await this.redis.get(this.o.keys.result(id));
-    this.contact();
-    if (!this.inFlight.has(id)) return;
     if (raw === null) {
       // expired before this producer came back for it (or lost): score the chunk again
       this.requeued++;
@@ -297,6 +320,7 @@ class QueuePool implements WorkerPool {
       if (await removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id)) await this.add(f);
       return;
     }
+    if (f.data.superBlock) return this.takeSums(id, f, raw);
     let decoded: ReturnType<typeof decodeResult>;
     try {
       decoded = decodeResult(raw, this.o.sig);
@@ -311,6 +335,23 @@ class QueuePool implements WorkerPool {
     this.done++;
     this.fetched.push({ id, lastLine: f.data.lines[1] });
     f.resolve(decoded.result);
+  }
+
+  /** Take a super-block job's sums, then remove the job (nothing of it is needed again). */
+  private takeSums(id: string, f: InFlight, raw: Buffer): void {
+    const index = f.data.superBlock!.index;
+    let decoded: ReturnType<typeof decodeSums>;
+    try {
+      decoded = decodeSums(raw, this.o.sig, index);
+    } catch (e) {
+      const message = `the bootstrap sums of super-block ${index} are malformed (${safeMessage(e, this.conn.redact)})`;
+      this.fail(new ChunkFailedError(message, { lines: [0, 0], attempts: 1, reason: "malformed result" }));
+      return;
+    }
+    if (!decoded.sums) return this.foreign(f, decoded.sig);
+    this.inFlight.delete(id);
+    f.resolve(decoded.sums);
+    void removeChunkJob(this.queue, this.redis, this.o.keys, this.o.run, id).catch(() => undefined);
   }
 
   /** A job failed on every attempt: a refusal, workers that died, or a chunk whose scoring throws. */
@@ -351,13 +392,15 @@ class QueuePool implements WorkerPool {
     );
   }
 
-  /** Look at a job: take its result, report its failure, or add it again when Redis lost it. */
-  private check(id: string): void {
+  /** Look at a job (`completed`: the queue said it completed): take its result, report its failure, or add it again when Redis lost it. */
+  private check(id: string, completed = false): void {
     const f = this.inFlight.get(id);
     if (!f || f.checking) return;
     f.checking = true;
     void (async () => {
       try {
+        // announced as completed: take it in one round trip, without asking for its state first
+        if (completed && (await this.take(id, f))) return;
         const state = await this.queue.getJobState(id);
         this.contact();
         if (state === "completed") {
@@ -397,10 +440,7 @@ class QueuePool implements WorkerPool {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     const input = task.input;
     const firstLine = input.kind === "errors" ? input.errors[0]!.position : input.kind === "rows" ? input.firstIndex : input.firstLine;
-    const lastLine =
-      input.kind === "jsonl" || input.kind === "csv"
-        ? firstLine + Math.max(0, countNewlines(input.bytes, 0, input.bytes.length) - (input.bytes.at(-1) === 10 ? 1 : 0))
-        : firstLine;
+    const lastLine = input.kind === "jsonl" || input.kind === "csv" ? firstLine + linesAfterFirst(input.bytes) : firstLine;
     const shared = this.o.sharedInput;
     const encoded =
       shared !== undefined && task.offset !== undefined && (input.kind === "jsonl" || input.kind === "csv")
@@ -414,11 +454,54 @@ class QueuePool implements WorkerPool {
     const { run, sig, ttlMs, config } = this.o;
     const data: ChunkJobData = { v: WIRE_VERSION, run, sig, ttlMs, config, lines: [firstLine, lastLine], input: encoded };
     return new Promise<R>((resolve, reject) => {
-      const f: InFlight = { id, data, resolve: resolve as (r: ChunkResult) => void, reject, checking: false, retried: false };
+      // "checking" until the job is added: a poll meanwhile would find it missing and add it again
+      const f: InFlight = { id, data, resolve: resolve as (r: unknown) => void, reject, checking: true, retried: false };
       this.inFlight.set(id, f);
       this.add(f).then(
-        () => this.check(id), // finished already (a restarted producer): take it now
-        (e: unknown) => void this.refused(e), // unreachable: the poller adds it once Redis is back (state "unknown")
+        () => {
+          f.checking = false;
+          this.check(id); // finished already (a restarted producer): take it now
+        },
+        (e: unknown) => {
+          f.checking = false;
+          this.refused(e); // unreachable: the poller adds it once Redis is back (state "unknown")
+        },
+      );
+    });
+  }
+
+  /**
+   * Have a worker compute one super-block of the bootstrap (`runSuperBlock`): its statistics rows and
+   * counts travel in a key beside the job, its sums come back signed like a chunk's result.
+   */
+  superBlock(job: SuperBlockJob): Promise<Float64Array> {
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    const { run, sig, ttlMs, config } = this.o;
+    const payload = encodeSuperBlock(job);
+    // the counts depend on (rows, resamples, seed) only: a restarted producer's identical job may reuse a result
+    const id = `${run}.boot-${job.seed}-${job.counts.length}-${job.from}-${job.index}-${job.usable}`;
+    const data: ChunkJobData = {
+      v: WIRE_VERSION,
+      run,
+      sig,
+      ttlMs,
+      config,
+      lines: [0, 0],
+      input: "",
+      superBlock: { index: job.index, bytes: payload.length },
+    };
+    return new Promise<Float64Array>((resolve, reject) => {
+      const f: InFlight = { id, data, payload, resolve: resolve as (r: unknown) => void, reject, checking: true, retried: false };
+      this.inFlight.set(id, f);
+      this.add(f).then(
+        () => {
+          f.checking = false;
+          this.check(id);
+        },
+        (e: unknown) => {
+          f.checking = false;
+          this.refused(e);
+        },
       );
     });
   }
@@ -560,6 +643,8 @@ export async function scoreFileDistributed(options: DistributedScoreOptions): Pr
       override: { rowTimeoutMs: 0, ...(options.window === undefined ? { window: 16 } : {}) },
       resume: (fingerprint, ckptPath) => (resuming = options.resume ?? (named !== undefined && checkpointOfJob(ckptPath, fingerprint))),
       onCheckpoint: (state) => pool?.dropCommitted(state.nextLine),
+      // the bootstrap's super-blocks are computed by the workers too; the producer adds their sums
+      superBlocks: (job) => (pool ? pool.superBlock(job) : Promise.reject(new Error("the queue is not connected"))),
       chunkPool: async ({ opts, job, rows }) => {
         c = await connect(engine, conn, queueName, prefix, connectionTimeoutMs);
         const opened = c;

@@ -1,8 +1,10 @@
 // What travels through the queue between the producer (`scoreFileDistributed`) and the workers
-// (`runWorker`): the chunk job's data and the chunk's result, as JSON text. Bytes (the chunk's input,
-// its JSONL output, its f32 statistics rows) travel as base64; every other number as JSON, whose
-// shortest round-trip form gives back the same double (non-finite numbers and -0 are tagged), so the
-// exact partial sums and TER's sequential values are bit-identical to a local run's.
+// (`runWorker`): the chunk job's data (JSON text, BullMQ's) and the chunk's result, a binary frame (a short
+// JSON header, then the chunk's output bytes and f32 statistics rows as they are, so the producer only
+// copies them into its files). Bytes inside JSON (a chunk's input when it travels through Redis) are
+// base64; every other number is JSON, whose shortest round-trip form gives back the same double
+// (non-finite numbers and -0 are tagged), so the exact partial sums and TER's sequential values are
+// bit-identical to a local run's.
 //
 // Also: the queue URL (redis:// or rediss://, optionally with a password) turned into ioredis options,
 // and the same URL with its password removed, for every message that names it.
@@ -14,6 +16,7 @@ import { createBulkMetric, type NormalizedMetric } from "../../bulk/metrics.js";
 import { HARNESS_VERSION } from "../../version.js";
 import type { ResolvedFields } from "../../bulk/records.js";
 import type { RowsOutput } from "../../bulk/rows.js";
+import type { SuperBlockJob } from "../../bulk/statistics-core.js";
 
 /** Queue name workers and producers share by default. */
 export const DEFAULT_QUEUE_NAME = "evalkern";
@@ -32,7 +35,7 @@ export interface RemoteConfig {
 }
 
 /** The version of the job and result format (a worker refuses jobs of any other). */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 
 /** The data of one chunk job. */
 export interface ChunkJobData {
@@ -46,8 +49,13 @@ export interface ChunkJobData {
   readonly config: RemoteConfig;
   /** First and last input line of the chunk (1-based, inclusive). */
   readonly lines: readonly [number, number];
-  /** `encodeInput` of the chunk. */
+  /** `encodeInput` of the chunk ("" for a super-block job). */
   readonly input: string;
+  /**
+   * A bootstrap super-block job instead of a chunk: its statistics rows and counts are in the run's
+   * payload key of the job (`QueueKeys.payload`), this is what to expect there.
+   */
+  readonly superBlock?: { readonly index: number; readonly bytes: number };
 }
 
 // ------------------------------------------------------------------------- JSON with bytes
@@ -97,19 +105,159 @@ export function decode<T>(text: string): T {
 
 export const encodeInput = (input: ChunkInput): string => encode(input);
 
+/** The first bytes of a stored result frame ("EKR" and the wire version). */
+const RESULT_MAGIC = [0x45, 0x4b, 0x52, WIRE_VERSION] as const;
+
 /**
  * A chunk's result as a worker stores it in Redis (its own key, not the job's return value: BullMQ copies
- * return values into its event stream), signed with the worker's code signature.
+ * return values into its event stream), signed with the worker's code signature. The frame: 4 magic bytes,
+ * the header's length (u32 LE), the header (JSON: signature, the result without its output and statistics,
+ * their byte lengths), padding to 4 bytes, then the output bytes and the statistics rows, each padded to 4.
+ * The producer copies the two byte runs into its files as they are: no per-row work.
  */
-export const encodeResult = (sig: string, result: ChunkResult): string => encode({ v: WIRE_VERSION, sig, result });
+export function encodeResult(sig: string, result: ChunkResult): Buffer {
+  const { output, statistics, ...rest } = result;
+  const stats = statistics ? Buffer.from(statistics.buffer, statistics.byteOffset, statistics.byteLength) : undefined;
+  const header = Buffer.from(encode({ sig, result: rest, output: output?.length ?? -1, statistics: stats?.length ?? -1 }));
+  const pad = (n: number) => (4 - (n % 4)) % 4;
+  const at = 8 + header.length + pad(header.length);
+  const outLen = output ? output.length + pad(output.length) : 0;
+  const frame = Buffer.alloc(at + outLen + (stats?.length ?? 0));
+  frame.set(RESULT_MAGIC, 0);
+  frame.writeUInt32LE(header.length, 4);
+  header.copy(frame, 8);
+  if (output) frame.set(output, at);
+  if (stats) stats.copy(frame, at + outLen);
+  return frame;
+}
+
+const malformed = (what: string) => new InvalidArgumentError(`malformed chunk result (${what})`, { argument: "result" });
 
 /** A stored result: its signature (undefined when it has none) and, when signed by `expected`, the result. */
-export function decodeResult(text: string, expected: string): { readonly sig: string | undefined; readonly result?: ChunkResult } {
-  const v = decode<{ v?: unknown; sig?: unknown; result?: ChunkResult }>(text);
-  const sig = v && typeof v === "object" && v.v === WIRE_VERSION && typeof v.sig === "string" ? v.sig : undefined;
+export function decodeResult(frame: Buffer, expected: string): { readonly sig: string | undefined; readonly result?: ChunkResult } {
+  if (frame.length < 8 || RESULT_MAGIC.some((b, i) => frame[i] !== b)) return { sig: undefined };
+  const headerLength = frame.readUInt32LE(4);
+  if (8 + headerLength > frame.length) throw malformed("header");
+  const v = decode<{ sig?: unknown; result?: unknown; output?: unknown; statistics?: unknown }>(
+    frame.toString("utf8", 8, 8 + headerLength),
+  );
+  const sig = v && typeof v === "object" && typeof v.sig === "string" ? v.sig : undefined;
   if (sig !== expected) return { sig };
-  if (!v.result || typeof v.result !== "object") throw new InvalidArgumentError("malformed chunk result", { argument: "result" });
-  return { sig, result: v.result };
+  const len = (x: unknown) => (typeof x === "number" && Number.isSafeInteger(x) && x >= -1 ? x : undefined);
+  const outLen = len(v.output);
+  const statLen = len(v.statistics);
+  if (!v.result || typeof v.result !== "object" || outLen === undefined || statLen === undefined || (statLen % 4 !== 0 && statLen !== -1))
+    throw malformed("header");
+  const pad = (n: number) => (4 - (n % 4)) % 4;
+  const at = 8 + headerLength + pad(headerLength);
+  const statsAt = at + (outLen > 0 ? outLen + pad(outLen) : 0);
+  if (statsAt + Math.max(0, statLen) !== frame.length) throw malformed("lengths");
+  // views into the frame; the statistics are copied only when the frame sits unaligned in its buffer
+  const output = outLen >= 0 ? frame.subarray(at, at + outLen) : undefined;
+  let statistics: Float32Array | undefined;
+  if (statLen >= 0 && (frame.byteOffset + statsAt) % 4 === 0)
+    statistics = new Float32Array(frame.buffer, frame.byteOffset + statsAt, statLen / 4);
+  else if (statLen >= 0) {
+    statistics = new Float32Array(statLen / 4);
+    new Uint8Array(statistics.buffer).set(frame.subarray(statsAt, statsAt + statLen));
+  }
+  const result = { ...(v.result as ChunkResult), ...(output ? { output } : {}), ...(statistics ? { statistics } : {}) };
+  return { sig, result };
+}
+
+// ------------------------------------------------------------------------ super-block frames
+
+const SUPER_MAGIC = [0x45, 0x4b, 0x53, WIRE_VERSION] as const;
+const SUMS_MAGIC = [0x45, 0x4b, 0x42, WIRE_VERSION] as const;
+
+/** Magic, header length, JSON header, padding to 8 bytes, then the byte runs (each a multiple of 8 but the last). */
+function frame(magic: readonly number[], header: unknown, runs: readonly ArrayBufferView[]): Buffer {
+  const head = Buffer.from(encode(header));
+  const at = 8 + head.length + ((8 - ((8 + head.length) % 8)) % 8);
+  const out = Buffer.alloc(at + runs.reduce((a, r) => a + r.byteLength, 0));
+  out.set(magic, 0);
+  out.writeUInt32LE(head.length, 4);
+  head.copy(out, 8);
+  let o = at;
+  for (const r of runs) {
+    out.set(new Uint8Array(r.buffer, r.byteOffset, r.byteLength), o);
+    o += r.byteLength;
+  }
+  return out;
+}
+
+function unframe(buf: Buffer, magic: readonly number[], what: string): { header: Record<string, unknown>; body: Uint8Array } | undefined {
+  if (buf.length < 8 || magic.some((b, i) => buf[i] !== b)) return undefined;
+  const n = buf.readUInt32LE(4);
+  if (8 + n > buf.length) throw new InvalidArgumentError(`malformed ${what} (header)`, { argument: what });
+  const header = decode<Record<string, unknown>>(buf.toString("utf8", 8, 8 + n));
+  if (!header || typeof header !== "object") throw new InvalidArgumentError(`malformed ${what} (header)`, { argument: what });
+  const at = 8 + n + ((8 - ((8 + n) % 8)) % 8);
+  // an own, aligned copy: typed arrays over it need alignment
+  const body = new Uint8Array(Math.max(0, buf.length - at));
+  body.set(buf.subarray(at));
+  return { header, body };
+}
+
+/** A super-block job's payload as the producer stores it: its settings, counts (f64) and statistics rows (f32). */
+export function encodeSuperBlock(job: SuperBlockJob): Buffer {
+  const { rows, counts, ...rest } = job;
+  return frame(SUPER_MAGIC, { ...rest, K: counts.length, rowsLength: rows.length }, [counts, rows]);
+}
+
+/** A stored super-block payload, checked for shape (a worker trusts nothing that comes through the queue). */
+export function decodeSuperBlock(buf: Buffer): SuperBlockJob {
+  const bad = (why: string) => new InvalidArgumentError(`malformed super-block job (${why})`, { argument: "superBlock" });
+  const f = unframe(buf, SUPER_MAGIC, "superBlock");
+  if (!f) throw bad("not a super-block payload of this version");
+  const h = f.header;
+  const int = (v: unknown, min = 0) => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+  if (
+    !int(h.index) ||
+    !int(h.rowWidth, 1) ||
+    !int(h.from) ||
+    !int(h.usable, 1) ||
+    !int(h.K, 1) ||
+    !int(h.rowsLength) ||
+    !int(h.seed, -(2 ** 53))
+  )
+    throw bad("header");
+  const W = h.rowWidth as number;
+  if (!Array.isArray(h.columns) || !h.columns.every((c) => int(c, 1) && (c as number) < W)) throw bad("columns");
+  const K = h.K as number;
+  const rowsLength = h.rowsLength as number;
+  if (rowsLength % W !== 0 || f.body.length !== K * 8 + rowsLength * 4) throw bad("lengths");
+  return {
+    index: h.index as number,
+    rowWidth: W,
+    columns: h.columns as number[],
+    seed: h.seed as number,
+    from: h.from as number,
+    usable: h.usable as number,
+    counts: new Float64Array(f.body.buffer, 0, K),
+    rows: new Float32Array(f.body.buffer, K * 8, rowsLength),
+  };
+}
+
+/** A super-block's sums as a worker stores them, signed like a chunk's result. */
+export function encodeSums(sig: string, index: number, sums: Float64Array): Buffer {
+  return frame(SUMS_MAGIC, { sig, index, length: sums.length }, [sums]);
+}
+
+/** Stored sums: their signature, and when signed by `expected`, the sums of super-block `index`. */
+export function decodeSums(
+  buf: Buffer,
+  expected: string,
+  index: number,
+): { readonly sig: string | undefined; readonly sums?: Float64Array } {
+  const f = unframe(buf, SUMS_MAGIC, "sums");
+  if (!f) return { sig: undefined };
+  const sig = typeof f.header.sig === "string" ? f.header.sig : undefined;
+  if (sig !== expected) return { sig };
+  const length = f.header.length;
+  if (f.header.index !== index || typeof length !== "number" || f.body.length !== length * 8)
+    throw new InvalidArgumentError("malformed super-block sums", { argument: "sums" });
+  return { sig, sums: new Float64Array(f.body.buffer, 0, length) };
 }
 
 /**
@@ -145,6 +293,8 @@ export interface QueueKeys {
   readonly alive: (run: string) => string;
   /** A chunk's result (expires on its own). */
   readonly result: (jobId: string) => string;
+  /** A super-block job's statistics rows and counts (expires on its own). */
+  readonly payload: (jobId: string) => string;
 }
 
 export function queueKeys(prefix: string, queueName: string): QueueKeys {
@@ -155,6 +305,7 @@ export function queueKeys(prefix: string, queueName: string): QueueKeys {
     runJobs: (run) => `${base}evalkern-run:${run}`,
     alive: (run) => `${base}evalkern-alive:${run}`,
     result: (id) => `${base}evalkern-result:${id}`,
+    payload: (id) => `${base}evalkern-payload:${id}`,
   };
 }
 

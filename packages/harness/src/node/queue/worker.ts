@@ -18,6 +18,7 @@ import { sweepAbandonedRuns } from "./leftovers.js";
 import { InvalidArgumentError } from "@evalkern/core-wasm";
 import { ruleForModule } from "@evalkern/metrics/registry";
 import type { ChunkInput, ChunkResult } from "../../bulk/chunk.js";
+import { runSuperBlock, type SuperBlockJob } from "../../bulk/statistics-core.js";
 import { normalizeMetrics, stableJson, type MetricSpec, type NormalizedMetric } from "../../bulk/metrics.js";
 import { resolveFields } from "../../bulk/records.js";
 import { rowsOutput } from "../../bulk/rows.js";
@@ -30,7 +31,9 @@ import {
   EVENTS_MAX_LEN,
   WIRE_VERSION,
   decodeInput,
+  decodeSuperBlock,
   encodeResult,
+  encodeSums,
   parseQueueUrl,
   queueKeys,
   queueSignature,
@@ -67,6 +70,12 @@ export interface RunWorkerOptions {
   readonly beforeChunk?: (chunk: {
     readonly run: string;
     readonly lines: readonly [number, number];
+    readonly attempt: number;
+  }) => void | Promise<void>;
+  /** Called before each bootstrap super-block is computed (logging; tests use it to crash a worker on purpose). */
+  readonly beforeSuperBlock?: (superBlock: {
+    readonly run: string;
+    readonly index: number;
     readonly attempt: number;
   }) => void | Promise<void>;
   /** Lines about the worker (connected, chunks refused or failed), the password removed. */
@@ -189,6 +198,7 @@ interface ProcessorContext {
   readonly concurrency: number;
   readonly allowedDirs: readonly string[];
   readonly beforeChunk: RunWorkerOptions["beforeChunk"];
+  readonly beforeSuperBlock: RunWorkerOptions["beforeSuperBlock"];
 }
 
 /** The job's settings as a worker config, and this worker's signature for them. */
@@ -263,6 +273,10 @@ function chunkProcessor(ctx: ProcessorContext): ChunkProcessor {
     if ((await ctx.redis.exists(ctx.keys.alive(data.run))) !== 1) {
       reject(`the run ${data.run} was abandoned: its producer is gone (its jobs expired); nothing was scored`);
     }
+    if (data.superBlock !== undefined) {
+      await superBlockJob(ctx, job, sig);
+      return sig;
+    }
     let input: WireInput;
     try {
       input = decodeInput(data.input);
@@ -305,6 +319,28 @@ function chunkProcessor(ctx: ProcessorContext): ChunkProcessor {
     pools.clear();
   };
   return { processJob, scored: () => scored, close };
+}
+
+/**
+ * A bootstrap super-block job: its statistics rows and counts from the payload key, its sums (computed
+ * here, `runSuperBlock`) stored signed in the job's result key. A payload gone from Redis fails the
+ * attempt (retried; the producer adds the job again when Redis lost it).
+ */
+async function superBlockJob(ctx: ProcessorContext, job: Job<ChunkJobData>, sig: string): Promise<void> {
+  const { data } = job;
+  const want = data.superBlock!;
+  const raw = await ctx.redis.getBuffer(ctx.keys.payload(job.id!));
+  if (raw === null) throw new Error(`the statistics of bootstrap super-block ${want.index} are not in Redis (expired or lost)`);
+  let sb: SuperBlockJob;
+  try {
+    sb = decodeSuperBlock(raw);
+  } catch (e) {
+    reject(e instanceof Error ? e.message : String(e));
+  }
+  if (sb.index !== want.index || raw.length !== want.bytes) reject("the super-block payload is not the job's");
+  await ctx.beforeSuperBlock?.({ run: data.run, index: sb.index, attempt: job.attemptsStarted ?? job.attemptsMade + 1 });
+  const sums = runSuperBlock(sb);
+  await ctx.redis.set(ctx.keys.result(job.id!), encodeSums(sig, sb.index, sums), "PX", data.ttlMs);
 }
 
 /** Resolves once `redis` has not been connected for `ms` in a row (checked every 200 ms); `stop()` ends the watch. */
@@ -368,7 +404,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<QueueWorker>
   // for sweeping what abandoned runs left (same event-stream length as the producers')
   const queue = new Queue(queueName, { connection: conn.options, prefix, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
   queue.on("error", () => undefined);
-  const processor = chunkProcessor({ redis, keys, concurrency, allowedDirs, beforeChunk: options.beforeChunk });
+  const processor = chunkProcessor({
+    redis,
+    keys,
+    concurrency,
+    allowedDirs,
+    beforeChunk: options.beforeChunk,
+    beforeSuperBlock: options.beforeSuperBlock,
+  });
   const worker = new BullWorker<ChunkJobData, string>(queueName, processor.processJob, {
     connection: conn.options,
     prefix,
