@@ -125,12 +125,11 @@ console.log(
     `(${(statSync(input).size / 1e6).toFixed(1)} MB); kernels-only: ${kernels.rows.toLocaleString("en-US")} rows in ` +
     `${BATCH.toLocaleString("en-US")}-row batches, bleu + chrf + rouge (${ROUGE_TYPES.join(", ")}) + token F1, one thread`,
 );
-console.log(
-  `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, workers ${workers ?? `default (${availableParallelism()})`}, ` +
-    `load average ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(" ")}\n`,
-);
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
+const threads = workers ?? `default (${availableParallelism()})`;
+console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, workers ${threads}, load average ${load}\n`);
 console.log("| build | run | wall (s) | CPU (s) | kernels CPU (s) | CPU / kernels | peak RSS (MiB) | targets |");
 console.log("|---|---|---:|---:|---:|---:|---:|---|");
 for (const r of runs) {

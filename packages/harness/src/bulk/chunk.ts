@@ -7,7 +7,7 @@ import type { RowFields } from "@evalkern/metrics/registry";
 import { fsumAdd } from "./fsum.js";
 import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
-import { csvCell, csvLine, isPlainObject, spliceObject, type RowsOutput } from "./rows.js";
+import { ByteWriter, csvCell, csvLine, isPlainObject, spliceObject, spliceObjectBytes, spliceObjectOpen, type RowsOutput } from "./rows.js";
 
 /** What a chunk gives back per record: one of three renderings. */
 export type ChunkOutput =
@@ -70,6 +70,9 @@ interface RecordIn {
   readonly value?: unknown;
   /** JSONL: the line's text (output rows keep it). */
   readonly text?: string;
+  /** JSONL: where the line's bytes are in the chunk, without its line break (output rows copy them). */
+  readonly start?: number;
+  readonly end?: number;
   /** What an output row shows as `_input` when the record is no object: the CSV error or fields. */
   readonly input?: unknown;
   /** CSV: the record's cells, by column (CSV output rows write them back by position). */
@@ -129,11 +132,16 @@ function recordsOnLines(records: readonly RecordIn[], lines: readonly number[]):
   return out;
 }
 
-/** Split JSONL text into records (blank lines skipped but counted in line numbers). */
-function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; blank: number } {
+/**
+ * Split JSONL text into records (blank lines skipped but counted in line numbers), each with where its
+ * line is in `bytes`, the UTF-8 the text was decoded from: the text and the bytes have the same line
+ * breaks (a newline byte is never part of a multi-byte sequence, nor of the invalid bytes U+FFFD replaces).
+ */
+function jsonlRecords(text: string, bytes: Uint8Array, firstLine: number): { records: RecordIn[]; blank: number } {
   const records: RecordIn[] = [];
   let blank = 0;
   let start = 0;
+  let byteStart = 0;
   let line = firstLine;
   const n = text.length;
   while (start < n) {
@@ -141,11 +149,14 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
     if (end < 0) end = n;
     let stop = end;
     if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
+    let byteEnd = bytes.indexOf(10, byteStart);
+    if (byteEnd < 0) byteEnd = bytes.length;
+    const byteStop = stop < end ? byteEnd - 1 : byteEnd; // the same CR dropped
     const raw = text.slice(start, stop);
     if (raw.trim() === "") blank++;
     else {
       try {
-        records.push({ position: line, value: JSON.parse(raw), text: raw });
+        records.push({ position: line, value: JSON.parse(raw), text: raw, start: byteStart, end: byteStop });
       } catch (e) {
         const bom =
           raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
@@ -159,6 +170,7 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
     }
     line++;
     start = end + 1;
+    byteStart = byteEnd + 1;
   }
   return { records, blank };
 }
@@ -211,7 +223,7 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   if (input.kind === "jsonl") {
     const d = decodeChunk(input.bytes, input.firstLine);
     badLines = d.badLines;
-    const r = jsonlRecords(d.text, input.firstLine);
+    const r = jsonlRecords(d.text, input.bytes, input.firstLine);
     records = r.records;
     blank = r.blank;
   } else if (input.kind === "csv") {
@@ -253,7 +265,9 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
       );
     }
   }
-  const result = scoreRecords(records, blank, dropEmpty, ctx);
+  // output rows copy a line's bytes only when they are all UTF-8 (else its text, with U+FFFD, is written)
+  const src = input.kind === "jsonl" && badLines.length === 0 ? input.bytes : undefined;
+  const result = scoreRecords(records, blank, dropEmpty, ctx, src);
   return invalidUtf8 ? { ...result, invalidUtf8 } : result;
 }
 
@@ -349,6 +363,7 @@ function sumPairs(
     for (const j of m.sequentialColumns ?? []) sequential[base + j] = [];
     base += m.width;
   }
+  const hasSequential = Object.keys(sequential).length > 0;
   let valid = 0;
   let nrefsMin = Infinity;
   let nrefsMax = 0;
@@ -359,17 +374,17 @@ function sumPairs(
     if (nr < nrefsMin) nrefsMin = nr;
     if (nr > nrefsMax) nrefsMax = nr;
     let col = 0;
-    metrics.forEach((m, k) => {
+    for (let k = 0; k < metrics.length; k++) {
       const s = stats[k]!;
-      for (let j = 0; j < m.width; j++) {
-        const x = s[v * m.width + j]!;
+      const width = metrics[k]!.width;
+      for (let j = 0, at = v * width; j < width; j++, col++) {
+        const x = s[at + j]!;
         if (x !== 0) fsumAdd(partials[col]!, x);
-        sequential[col]?.push(x);
-        col++;
+        if (hasSequential) sequential[col]?.push(x);
       }
-    });
+    }
   }
-  return { valid, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax, ...(Object.keys(sequential).length > 0 ? { sequential } : {}) };
+  return { valid, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax, ...(hasSequential ? { sequential } : {}) };
 }
 
 /** What the renderers read: the records, their bad rows and ids, and the metrics' row values by pair. */
@@ -385,7 +400,7 @@ interface Scored {
   readonly columnCounts: readonly number[];
 }
 
-function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
+function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext, src?: Uint8Array): ChunkResult {
   const R = records.length;
   const pairs = extractPairs(records, dropEmpty, ctx.fields);
   const V = pairs.hyps.length;
@@ -420,7 +435,8 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     columnCounts: ctx.metrics.map((m) => m.columns.length),
   };
   const out = ctx.output;
-  if (out.kind === "rows") result.output = encoder.encode(outputRows(out.rows, scored));
+  if (out.kind === "rows")
+    result.output = out.rows.format === "csv" ? encoder.encode(csvRows(out.rows, scored)) : jsonRows(out.rows, scored, src);
   else if (out.kind === "scores") result.output = encoder.encode(scoreLines(scored, out.positionKey, ctx.fields.id !== undefined));
   else Object.assign(result, valueArrays(scored));
   return result;
@@ -434,11 +450,12 @@ function statisticsRows(metrics: readonly BulkMetric[], stats: readonly Float64A
     const v = vOf[i]!;
     if (v < 0) continue;
     out[i * w] = 1;
-    let col = 1;
-    metrics.forEach((m, k) => {
+    let col = i * w + 1;
+    for (let k = 0; k < metrics.length; k++) {
       const s = stats[k]!;
-      for (let j = 0; j < m.width; j++) out[i * w + col++] = s[v * m.width + j]!;
-    });
+      const width = metrics[k]!.width;
+      for (let j = 0, at = v * width; j < width; j++) out[col++] = s[at + j]!;
+    }
   }
   return out;
 }
@@ -492,74 +509,96 @@ function valueArrays(s: Scored): Pick<ChunkResult, "values" | "positions" | "ids
   return { values, positions, ids: s.ids as unknown[], errors: s.errors as (BadRow | null)[] };
 }
 
-/** The chunk's output rows (see rows.ts): the input rows with their scores, as JSONL or CSV text. */
-function outputRows(rows: RowsOutput, s: Scored): string {
-  const { metrics, records, errors, vOf, rowValues, columnCounts } = s;
-  // where each output value lives: metric k, column c
+/** Where each scorer column's row values are: metric k, column j (`value` reads pair v's). */
+function columnFinder(s: Scored): { where: (column: string) => [number, number]; value: (p: [number, number], v: number) => number } {
   const at = new Map<string, [number, number]>();
-  metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));
+  s.metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));
   const where = (column: string): [number, number] => {
     const p = at.get(column);
     if (!p) throw new Error(`internal: no scorer column ${column}`);
     return p;
   };
-  const value = (p: [number, number], v: number): number => rowValues[p[0]]![v * columnCounts[p[0]]! + p[1]]!;
-  const R = records.length;
+  const { rowValues, columnCounts } = s;
+  return { where, value: (p, v) => rowValues[p[0]]![v * columnCounts[p[0]]! + p[1]]! };
+}
+
+/** The chunk's output rows as CSV text (see rows.ts). */
+function csvRows(rows: RowsOutput, s: Scored): string {
+  const { records, errors, vOf } = s;
+  const { where, value } = columnFinder(s);
+  const d = rows.delimiter;
+  const cols = rows.inputColumns;
+  const metricAt = rows.metricColumns.map((c) => where(c.column));
+  const empty = cols.map(() => "");
   let text = "";
-  if (rows.format === "csv") {
-    const d = rows.delimiter;
-    const cols = rows.inputColumns;
-    const metricAt = rows.metricColumns.map((c) => where(c.column));
-    const empty = cols.map(() => "");
-    for (let i = 0; i < R; i++) {
-      const rec = records[i]!;
-      const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
-      // CSV input: the cells by position (the output has the input's header); JSONL input: by key
-      const cells =
-        rec.cells && obj
-          ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
-          : obj
-            ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
-            : empty.slice();
-      const v = vOf[i]!;
-      for (const p of metricAt) {
-        const x = v < 0 ? NaN : value(p, v);
-        cells.push(Number.isFinite(x) ? String(x) : "");
-      }
-      const e = v < 0 ? errors[i]! : null;
-      cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
-      text += csvLine(cells, d, rows.quote);
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i]!;
+    const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
+    // CSV input: the cells by position (the output has the input's header); JSONL input: by key
+    const cells =
+      rec.cells && obj
+        ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
+        : obj
+          ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
+          : empty.slice();
+    const v = vOf[i]!;
+    for (const p of metricAt) {
+      const x = v < 0 ? NaN : value(p, v);
+      cells.push(Number.isFinite(x) ? String(x) : "");
     }
-    return text;
+    const e = v < 0 ? errors[i]! : null;
+    cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
+    text += csvLine(cells, d, rows.quote);
   }
-  const parts = rows.layouts.map((m) => ({
-    open: `${JSON.stringify(m.name)}:{"score":`,
+  return text;
+}
+
+/**
+ * The chunk's output rows as JSONL bytes (see rows.ts), written straight into one buffer: a scored row
+ * read from `src` (the chunk's bytes, when all UTF-8) is its own bytes with the metric objects spliced
+ * in before its closing brace, so its text is never encoded again; other rows are written from their text.
+ */
+function jsonRows(rows: RowsOutput, s: Scored, src: Uint8Array | undefined): Uint8Array {
+  const { records, errors, vOf } = s;
+  const { where, value } = columnFinder(s);
+  const bytesOf = (t: string) => encoder.encode(t);
+  const parts = rows.layouts.map((m, k) => ({
+    open: bytesOf(`${k > 0 ? "," : ""}${JSON.stringify(m.name)}:{"score":`),
     headline: where(m.headline),
-    keys: m.columns.map((c) => ({ prefix: `,${JSON.stringify(c.key)}:`, at: where(c.column) })),
+    keys: m.columns.map((c) => ({ prefix: bytesOf(`,${JSON.stringify(c.key)}:`), at: where(c.column) })),
   }));
-  const num = (p: [number, number], v: number): string => {
+  // room for the input and, per row, the added members with numbers of up to 24 characters (more grows it)
+  let perRow = 2;
+  for (const m of parts) perRow += m.open.length + 25 + m.keys.reduce((a, c) => a + c.prefix.length + 24, 0);
+  const w = new ByteWriter((src?.length ?? 0) + records.length * perRow);
+  const num = (p: [number, number], v: number): void => {
     const x = value(p, v);
-    return Number.isFinite(x) ? String(x) : "null";
+    w.ascii(Number.isFinite(x) ? String(x) : "null");
   };
-  for (let i = 0; i < R; i++) {
+  for (let i = 0; i < records.length; i++) {
     const rec = records[i]!;
     const v = vOf[i]!;
     if (v >= 0) {
-      let additions = "";
-      for (let k = 0; k < parts.length; k++) {
-        const m = parts[k]!;
-        additions += (k > 0 ? "," : "") + m.open + num(m.headline, v);
-        for (const c of m.keys) additions += c.prefix + num(c.at, v);
-        additions += "}";
+      if (src && rec.start !== undefined) spliceObjectBytes(w, src, rec.start, rec.end!);
+      else w.text(spliceObjectOpen(rec.text ?? JSON.stringify(rec.value)));
+      for (const m of parts) {
+        w.bytes(m.open, 0, m.open.length);
+        num(m.headline, v);
+        for (const c of m.keys) {
+          w.bytes(c.prefix, 0, c.prefix.length);
+          num(c.at, v);
+        }
+        w.byte(125); // }
       }
-      text += `${spliceObject(rec.text ?? JSON.stringify(rec.value), additions)}\n`;
+      w.byte(125);
+      w.byte(10);
       continue;
     }
     const e = errors[i]!;
     const error = { line: rec.position, code: e.code, message: e.message };
     if (rec.input === undefined && isPlainObject(rec.value))
-      text += `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
-    else text += `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
+      w.text(`${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`);
+    else w.text(`${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`);
   }
-  return text;
+  return w.result();
 }
