@@ -571,9 +571,25 @@ function jsonRows(rows: RowsOutput, s: Scored, src: Uint8Array | undefined): Uin
   let perRow = 2;
   for (const m of parts) perRow += m.open.length + 25 + m.keys.reduce((a, c) => a + c.prefix.length + 24, 0);
   const w = new ByteWriter((src?.length ?? 0) + records.length * perRow);
+  // a row's values often repeat the one before last (ROUGE's score is its rougeL): their text is reused
+  let lastX = Number.NaN;
+  let lastS = "null";
+  let prevX = Number.NaN;
+  let prevS = "null";
   const num = (p: [number, number], v: number): void => {
     const x = value(p, v);
-    w.ascii(Number.isFinite(x) ? String(x) : "null");
+    let t: string;
+    if (x === lastX)
+      t = lastS; // 0 and -0 are both written "0"
+    else if (x === prevX) t = prevS;
+    else {
+      t = Number.isFinite(x) ? String(x) : "null";
+      prevX = lastX;
+      prevS = lastS;
+      lastX = x;
+      lastS = t;
+    }
+    w.ascii(t);
   };
   for (let i = 0; i < records.length; i++) {
     const rec = records[i]!;
