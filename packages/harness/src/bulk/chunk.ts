@@ -583,62 +583,82 @@ function csvRows(rows: RowsOutput, s: Scored): string {
  * in before its closing brace, so its text is never encoded again; other rows are written from their text.
  */
 function jsonRows(rows: RowsOutput, s: Scored, src: Uint8Array | undefined): Uint8Array {
-  const { records, errors, vOf } = s;
-  const { where, value } = columnFinder(s);
-  const bytesOf = (t: string) => encoder.encode(t);
-  const parts = rows.layouts.map((m, k) => ({
-    open: bytesOf(`${k > 0 ? "," : ""}${JSON.stringify(m.name)}:{"score":`),
-    headline: where(m.headline),
-    keys: m.columns.map((c) => ({ prefix: bytesOf(`,${JSON.stringify(c.key)}:`), at: where(c.column) })),
-  }));
-  // room for the input and, per row, the added members with numbers of up to 24 characters (more grows it)
-  let perRow = 2;
-  for (const m of parts) perRow += m.open.length + 25 + m.keys.reduce((a, c) => a + c.prefix.length + 24, 0);
-  const w = new ByteWriter((src?.length ?? 0) + records.length * perRow);
-  // a row's values often repeat the one before last (ROUGE's score is its rougeL): their text is reused
+  const { records, errors, vOf, rowValues, columnCounts } = s;
+  const f = rowFields(rows, s);
+  const w = new ByteWriter((src?.length ?? 0) + records.length * f.perRow);
+  // a row's values often repeat the one before last (ROUGE's score is its rougeL): their text is reused.
+  // Plain locals and arrays, no closures: the loop keeps its optimized code from chunk to chunk.
   let lastX = Number.NaN;
   let lastS = "null";
   let prevX = Number.NaN;
   let prevS = "null";
-  const num = (p: [number, number], v: number): void => {
-    const x = value(p, v);
-    let t: string;
-    if (x === lastX)
-      t = lastS; // 0 and -0 are both written "0"
-    else if (x === prevX) t = prevS;
-    else {
-      t = Number.isFinite(x) ? String(x) : "null";
-      prevX = lastX;
-      prevS = lastS;
-      lastX = x;
-      lastS = t;
-    }
-    w.ascii(t);
-  };
+  const F = f.prefixes.length;
   for (let i = 0; i < records.length; i++) {
     const rec = records[i]!;
     const v = vOf[i]!;
-    if (v >= 0) {
-      if (src && rec.start !== undefined) spliceObjectBytes(w, src, rec.start, rec.end!);
-      else w.text(spliceObjectOpen(rec.text ?? JSON.stringify(rec.value)));
-      for (const m of parts) {
-        w.bytes(m.open, 0, m.open.length);
-        num(m.headline, v);
-        for (const c of m.keys) {
-          w.bytes(c.prefix, 0, c.prefix.length);
-          num(c.at, v);
-        }
-        w.byte(125); // }
-      }
-      w.byte(125);
-      w.byte(10);
+    if (v < 0) {
+      w.text(errorRow(rec, errors[i]!));
       continue;
     }
-    const e = errors[i]!;
-    const error = { line: rec.position, code: e.code, message: e.message };
-    if (rec.input === undefined && isPlainObject(rec.value))
-      w.text(`${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`);
-    else w.text(`${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`);
+    if (src && rec.start !== undefined) spliceObjectBytes(w, src, rec.start, rec.end!);
+    else w.text(spliceObjectOpen(rec.text ?? JSON.stringify(rec.value)));
+    for (let k = 0; k < F; k++) {
+      const prefix = f.prefixes[k]!;
+      w.bytes(prefix, 0, prefix.length);
+      const m = f.metric[k]!;
+      const x = rowValues[m]![v * columnCounts[m]! + f.column[k]!]!;
+      let t: string;
+      if (x === lastX)
+        t = lastS; // 0 and -0 are both written "0"
+      else if (x === prevX) t = prevS;
+      else {
+        t = Number.isFinite(x) ? String(x) : "null";
+        prevX = lastX;
+        prevS = lastS;
+        lastX = x;
+        lastS = t;
+      }
+      w.ascii(t);
+      if (f.closes[k]) w.byte(125); // } of the metric's object
+    }
+    w.byte(125);
+    w.byte(10);
   }
   return w.result();
+}
+
+/**
+ * The members a scored row gets, as a flat list of values: each value's bytes before it (`"bleu":{"score":`,
+ * `,"rouge1":`), where it is (metric, column), whether the metric's object closes after it; and the
+ * room a row's members take with numbers of up to 24 characters.
+ */
+function rowFields(
+  rows: RowsOutput,
+  s: Scored,
+): { prefixes: Uint8Array[]; metric: Int32Array; column: Int32Array; closes: Uint8Array; perRow: number } {
+  const { where } = columnFinder(s);
+  const fields: { prefix: Uint8Array; at: [number, number]; closes: boolean }[] = [];
+  rows.layouts.forEach((m, k) => {
+    const open = encoder.encode(`${k > 0 ? "," : ""}${JSON.stringify(m.name)}:{"score":`);
+    fields.push({ prefix: open, at: where(m.headline), closes: m.columns.length === 0 });
+    m.columns.forEach((c, j) => {
+      const prefix = encoder.encode(`,${JSON.stringify(c.key)}:`);
+      fields.push({ prefix, at: where(c.column), closes: j === m.columns.length - 1 });
+    });
+  });
+  return {
+    prefixes: fields.map((x) => x.prefix),
+    metric: Int32Array.from(fields, (x) => x.at[0]),
+    column: Int32Array.from(fields, (x) => x.at[1]),
+    closes: Uint8Array.from(fields, (x) => (x.closes ? 1 : 0)),
+    perRow: 2 + fields.reduce((a, x) => a + x.prefix.length + 25, 0),
+  };
+}
+
+/** The output row of a record that was not scored: the row with `_error`, or `_line`, `_input`, `_error`. */
+function errorRow(rec: RecordIn, e: BadRow): string {
+  const error = { line: rec.position, code: e.code, message: e.message };
+  if (rec.input === undefined && isPlainObject(rec.value))
+    return `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
+  return `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
 }
