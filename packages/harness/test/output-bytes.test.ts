@@ -9,6 +9,16 @@ import { resolveFields } from "../src/bulk/records.js";
 import { ByteWriter, rowsOutput, spliceObject, spliceObjectBytes } from "../src/bulk/rows.js";
 
 const enc = new TextEncoder();
+
+/** JSON.parse's own message for a text it refuses (the engine words it). */
+function invalidJsonMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return `invalid JSON: ${(e as Error).message}`;
+  }
+  throw new Error("valid JSON");
+}
 const dec = new TextDecoder();
 
 /** spliceObjectBytes on the whole of `text`, then `"x":1}` as the caller adds it. */
@@ -117,5 +127,28 @@ describe("scoreChunk's JSONL output rows from the chunk's bytes", () => {
       ...enc.encode('","refs":["a\\ufffd"]}\r\n{"hyp":"é","refs":["é"]}'), // the last line has no line break
     ]);
     expect(run(bytes)).toEqual([`{"hyp":"a\ufffd","refs":["a\\ufffd"],${hit}`, `{"hyp":"é","refs":["é"],${hit}`, ""]);
+  });
+
+  it("decodes each line on its own as the whole chunk decodes: U+FFFD for bytes that are not UTF-8, CR and line numbers kept", () => {
+    const bytes = new Uint8Array([
+      ...enc.encode('{"hyp":"x'),
+      0xe3, // a sequence cut short by the closing quote
+      ...enc.encode('","refs":["x\\ufffd"]}'),
+      0x0d,
+      0x0a,
+      0xff,
+      0x0a,
+      0x0a,
+      ...enc.encode('{"hyp":"b","refs":["b"]}\r\n'),
+    ]);
+    const r = scoreChunk({ kind: "jsonl", bytes, firstLine: 5 }, ctx);
+    expect(r.invalidUtf8).toEqual({ count: 2, lines: [5, 6] });
+    expect([r.records, r.blank, r.valid]).toEqual([3, 1, 2]);
+    expect(dec.decode(r.output).split("\n")).toEqual([
+      `{"hyp":"x\ufffd","refs":["x\\ufffd"],${hit}`,
+      `{"_line":6,"_input":"\ufffd","_error":{"line":6,"code":"invalid_json","message":${JSON.stringify(invalidJsonMessage("\ufffd"))}}}`,
+      `{"hyp":"b","refs":["b"],${hit}`,
+      "",
+    ]);
   });
 });

@@ -133,30 +133,33 @@ function recordsOnLines(records: readonly RecordIn[], lines: readonly number[]):
 }
 
 /**
- * Split JSONL text into records (blank lines skipped but counted in line numbers), each with where its
- * line is in `bytes`, the UTF-8 the text was decoded from: the text and the bytes have the same line
- * breaks (a newline byte is never part of a multi-byte sequence, nor of the invalid bytes U+FFFD replaces).
+ * Split a JSONL chunk into records (blank lines skipped but counted in line numbers), each with where its
+ * line is in `bytes`, and the lines holding bytes that are not UTF-8. Each line is decoded on its own: its
+ * text is what decoding the whole chunk gives for it (a newline byte is never part of a multi-byte sequence,
+ * nor of the invalid bytes U+FFFD replaces), as a short string (ASCII lines one byte per character), and no
+ * chunk-sized string is made for the garbage collector to move.
  */
-function jsonlRecords(text: string, bytes: Uint8Array, firstLine: number): { records: RecordIn[]; blank: number } {
+function jsonlRecords(bytes: Uint8Array, firstLine: number): { records: RecordIn[]; blank: number; badLines: number[] } {
   const records: RecordIn[] = [];
+  const badLines: number[] = [];
   let blank = 0;
-  let start = 0;
-  let byteStart = 0;
   let line = firstLine;
-  const n = text.length;
-  while (start < n) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = n;
-    let stop = end;
-    if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
-    let byteEnd = bytes.indexOf(10, byteStart);
-    if (byteEnd < 0) byteEnd = bytes.length;
-    const byteStop = stop < end ? byteEnd - 1 : byteEnd; // the same CR dropped
-    const raw = text.slice(start, stop);
+  for (let start = 0; start < bytes.length; line++) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+    const lineBytes = bytes.subarray(start, stop);
+    let raw: string;
+    try {
+      raw = strictDecoder.decode(lineBytes);
+    } catch {
+      badLines.push(line);
+      raw = decoder.decode(lineBytes);
+    }
     if (raw.trim() === "") blank++;
     else {
       try {
-        records.push({ position: line, value: JSON.parse(raw), text: raw, start: byteStart, end: byteStop });
+        records.push({ position: line, value: JSON.parse(raw), text: raw, start, end: stop });
       } catch (e) {
         const bom =
           raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
@@ -168,11 +171,9 @@ function jsonlRecords(text: string, bytes: Uint8Array, firstLine: number): { rec
         });
       }
     }
-    line++;
     start = end + 1;
-    byteStart = byteEnd + 1;
   }
-  return { records, blank };
+  return { records, blank, badLines };
 }
 
 function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string, quote: boolean | undefined): RecordIn[] {
@@ -221,11 +222,10 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   let dropEmpty = false;
   let badLines: number[] = [];
   if (input.kind === "jsonl") {
-    const d = decodeChunk(input.bytes, input.firstLine);
-    badLines = d.badLines;
-    const r = jsonlRecords(d.text, input.bytes, input.firstLine);
+    const r = jsonlRecords(input.bytes, input.firstLine);
     records = r.records;
     blank = r.blank;
+    badLines = r.badLines;
   } else if (input.kind === "csv") {
     const d = decodeChunk(input.bytes, input.firstLine);
     badLines = d.badLines;
