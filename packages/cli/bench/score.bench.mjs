@@ -14,13 +14,14 @@
 //   node bench/score.bench.mjs --bin /other/checkout/packages/cli/dist/bin.js   # two builds in one run
 //   node bench/score.bench.mjs --workers 2 --report             # also time `evalkern report` on the output
 //
-// Needs the workspace built (cli and its dependencies' dist/). The corpus is cached in $TMPDIR/evalkern-bench.
+// Needs the workspace built (cli and its dependencies' dist/). The corpus is made once into $TMPDIR by
+// scripts/dev/bench-pairs.mjs (as the other benchmarks' corpus), or given with --pairs file.
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MAKE_PAIRS } from "../../../testdata/index.mjs";
+import { benchPairsFile, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -35,10 +36,7 @@ if (args.includes("--kernels")) {
   // the denominator, in a child of its own: parse everything first (untimed), then time the kernel loop
   const k = await import("@evalkern/core-wasm");
   await k.ready();
-  const rows = readFileSync(opt("input"), "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l));
+  const { rows } = loadBenchPairs({ pairs: opt("input") });
   const batches = [];
   for (let i = 0; i < rows.length; i += BATCH) {
     const part = rows.slice(i, i + BATCH);
@@ -66,21 +64,7 @@ const METRIC_FLAGS = ["--metric", "bleu", "--metric", "chrf", "--metric", "rouge
 const dir = join(tmpdir(), "evalkern-bench");
 mkdirSync(dir, { recursive: true });
 
-const input = join(dir, `pairs-seed9-${count}.jsonl`);
-if (!existsSync(input) || statSync(input).size === 0) {
-  process.stderr.write(`generating ${count} pairs → ${input}\n`);
-  const partial = `${input}.${process.pid}.part`;
-  const fd = openSync(partial, "w");
-  try {
-    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
-      stdio: ["ignore", fd, "inherit"],
-    });
-    if (r.status !== 0) throw new Error("make-pairs failed");
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(partial, input); // a cached corpus is always a whole one
-}
+const input = benchPairsFile({ count, pairs: opt("pairs") });
 
 /** Run a command under /usr/bin/time: CPU-s (user + sys, threads and children included), wall-s, peak RSS MiB. */
 function timed(argv) {
@@ -98,12 +82,28 @@ const clean = () => {
 };
 // what a run costs whatever its size (starting Node and the workers, loading modules, compiling): the same
 // command on the corpus's first 1,000 rows. (CPU − that) / kernels is the ratio a much larger run tends to.
-const head = join(dir, `pairs-seed9-${count}-head1000.jsonl`);
-if (!existsSync(head)) {
-  const text = readFileSync(input, "utf8");
-  let end = 0;
-  for (let i = 0; i < 1000 && end >= 0; i++) end = text.indexOf("\n", end) + 1 || -1;
-  writeFileSync(head, end > 0 ? text.slice(0, end) : text);
+const head = join(dir, `head1000-${process.pid}.jsonl`);
+writeFileSync(head, firstLines(input, 1000));
+
+/** The first `n` lines of a file (read in blocks: the corpus may be large). */
+function firstLines(path, n) {
+  const fd = openSync(path, "r");
+  try {
+    const block = Buffer.alloc(1 << 20);
+    const parts = [];
+    for (let pos = 0, lines = 0; ; ) {
+      const got = readSync(fd, block, 0, block.length, pos);
+      if (got === 0) break;
+      let cut = -1;
+      for (let i = 0; i < got && lines < n; i++) if (block[i] === 10 && ++lines === n) cut = i + 1;
+      parts.push(Buffer.from(block.subarray(0, cut < 0 ? got : cut)));
+      if (cut >= 0) break;
+      pos += got;
+    }
+    return Buffer.concat(parts);
+  } finally {
+    closeSync(fd);
+  }
 }
 const runs = [];
 let lastCommand = "";
@@ -130,12 +130,13 @@ try {
   }
 } finally {
   clean();
+  rmSync(head, { force: true });
 }
 
 const mark = (ok) => (ok ? "PASS" : "MISS");
 console.log(`command: node ${lastCommand.replace(out, "out.jsonl")}${bins.length > 1 ? " (per build)" : ""}`);
 console.log(
-  `corpus: ${count.toLocaleString("en-US")} pairs, make-pairs.mjs --seed 9 --count ${count} --no-edge ` +
+  `corpus: ${opt("pairs") ?? `${count.toLocaleString("en-US")} pairs, make-pairs.mjs --seed 9 --count ${count} --no-edge`} ` +
     `(${(statSync(input).size / 1e6).toFixed(1)} MB); kernels-only: ${kernels.rows.toLocaleString("en-US")} rows in ` +
     `${BATCH.toLocaleString("en-US")}-row batches, bleu + chrf + rouge (${ROUGE_TYPES.join(", ")}) + token F1, one thread`,
 );
