@@ -49,6 +49,24 @@ describe("RecordCutter", () => {
     }
   });
 
+  it("keeps no view of a block or of its own joining buffer: cuts stay intact when the caller reuses one block buffer", () => {
+    const text = "a\nbb\nccccccccc\nd\nee\nf\n";
+    const bytes = enc.encode(text);
+    for (const block of [3, 5, 7]) {
+      const cutter = new RecordCutter({ syntax: "jsonl", delimiter: ",", chunkBytes: 8, maxRowBytes: 1000, offset: 0, line: 1 });
+      const reused = new Uint8Array(block);
+      const cuts: Cut[] = [];
+      for (let pos = 0; pos < bytes.length; pos += block) {
+        const part = bytes.subarray(pos, pos + block);
+        reused.set(part);
+        for (const c of cutter.push(reused.subarray(0, part.length), pos + block >= bytes.length)) cuts.push(c);
+        reused.fill(0x21); // the next read overwrites the block
+      }
+      const got = cuts.map((c) => (c.kind === "records" ? dec.decode(c.bytes) : c.kind));
+      expect(got, `block ${block}`).toEqual(["a\nbb\n", "ccccccccc\n", "d\nee\nf\n"]);
+    }
+  });
+
   it("starts at the offset and line it is given (a resumed run)", () => {
     const { cuts } = cutAll("e\nf\n", 100, { offset: 40, line: 9 });
     expect(cuts).toEqual([{ kind: "records", bytes: "e\nf\n", firstLine: 9, endLine: 11, endOffset: 44 }]);

@@ -7,7 +7,7 @@ import type { RowFields } from "@evalkern/metrics/registry";
 import { fsumAdd } from "./fsum.js";
 import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
-import { csvCell, csvLine, isPlainObject, spliceObject, type RowsOutput } from "./rows.js";
+import { ByteWriter, csvCell, csvLine, isPlainObject, spliceObject, spliceObjectBytes, spliceObjectOpen, type RowsOutput } from "./rows.js";
 
 /** What a chunk gives back per record: one of three renderings. */
 export type ChunkOutput =
@@ -70,6 +70,9 @@ interface RecordIn {
   readonly value?: unknown;
   /** JSONL: the line's text (output rows keep it). */
   readonly text?: string;
+  /** JSONL: where the line's bytes are in the chunk, without its line break (output rows copy them). */
+  readonly start?: number;
+  readonly end?: number;
   /** What an output row shows as `_input` when the record is no object: the CSV error or fields. */
   readonly input?: unknown;
   /** CSV: the record's cells, by column (CSV output rows write them back by position). */
@@ -129,23 +132,34 @@ function recordsOnLines(records: readonly RecordIn[], lines: readonly number[]):
   return out;
 }
 
-/** Split JSONL text into records (blank lines skipped but counted in line numbers). */
-function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; blank: number } {
+/**
+ * Split a JSONL chunk into records (blank lines skipped but counted in line numbers), each with where its
+ * line is in `bytes`, and the lines holding bytes that are not UTF-8. Each line is decoded on its own: its
+ * text is what decoding the whole chunk gives for it (a newline byte is never part of a multi-byte sequence,
+ * nor of the invalid bytes U+FFFD replaces), as a short string (ASCII lines one byte per character), and no
+ * chunk-sized string is made for the garbage collector to move.
+ */
+function jsonlRecords(bytes: Uint8Array, firstLine: number): { records: RecordIn[]; blank: number; badLines: number[] } {
   const records: RecordIn[] = [];
+  const badLines: number[] = [];
   let blank = 0;
-  let start = 0;
   let line = firstLine;
-  const n = text.length;
-  while (start < n) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = n;
-    let stop = end;
-    if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
-    const raw = text.slice(start, stop);
+  for (let start = 0; start < bytes.length; line++) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+    const lineBytes = bytes.subarray(start, stop);
+    let raw: string;
+    try {
+      raw = strictDecoder.decode(lineBytes);
+    } catch {
+      badLines.push(line);
+      raw = decoder.decode(lineBytes);
+    }
     if (raw.trim() === "") blank++;
     else {
       try {
-        records.push({ position: line, value: JSON.parse(raw), text: raw });
+        records.push({ position: line, value: JSON.parse(raw), text: raw, start, end: stop });
       } catch (e) {
         const bom =
           raw.charCodeAt(0) === 0xfeff ? "the line starts with a byte order mark (U+FEFF; only the file's first 3 bytes may be one): " : "";
@@ -157,10 +171,9 @@ function jsonlRecords(text: string, firstLine: number): { records: RecordIn[]; b
         });
       }
     }
-    line++;
     start = end + 1;
   }
-  return { records, blank };
+  return { records, blank, badLines };
 }
 
 function csvRecords(text: string, firstLine: number, header: readonly string[], delimiter: string, quote: boolean | undefined): RecordIn[] {
@@ -209,11 +222,10 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   let dropEmpty = false;
   let badLines: number[] = [];
   if (input.kind === "jsonl") {
-    const d = decodeChunk(input.bytes, input.firstLine);
-    badLines = d.badLines;
-    const r = jsonlRecords(d.text, input.firstLine);
+    const r = jsonlRecords(input.bytes, input.firstLine);
     records = r.records;
     blank = r.blank;
+    badLines = r.badLines;
   } else if (input.kind === "csv") {
     const d = decodeChunk(input.bytes, input.firstLine);
     badLines = d.badLines;
@@ -253,7 +265,9 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
       );
     }
   }
-  const result = scoreRecords(records, blank, dropEmpty, ctx);
+  // output rows copy a line's bytes only when they are all UTF-8 (else its text, with U+FFFD, is written)
+  const src = input.kind === "jsonl" && badLines.length === 0 ? input.bytes : undefined;
+  const result = scoreRecords(records, blank, dropEmpty, ctx, src);
   return invalidUtf8 ? { ...result, invalidUtf8 } : result;
 }
 
@@ -343,33 +357,58 @@ function sumPairs(
 ): Pick<ChunkResult, "valid" | "partials" | "sequential" | "nrefsMin" | "nrefsMax"> {
   const totalWidth = metrics.reduce((a, m) => a + m.width, 0);
   const partials: number[][] = Array.from({ length: totalWidth }, () => []);
-  const sequential: Record<number, number[]> = {};
-  let base = 0;
-  for (const m of metrics) {
-    for (const j of m.sequentialColumns ?? []) sequential[base + j] = [];
-    base += m.width;
-  }
+  const widths = Int32Array.from(metrics, (m) => m.width);
+  const { refs } = p;
+  const n = refs.length;
+  // the hot loop reads only locals and arrays: a property read it had no feedback for made V8 drop its
+  // optimized code at every chunk
   let valid = 0;
   let nrefsMin = Infinity;
   let nrefsMax = 0;
-  for (let v = 0; v < p.hyps.length; v++) {
+  for (let v = 0; v < n; v++) {
     if (rowBad[v]) continue;
     valid++;
-    const nr = p.refs[v]!.length;
+    const nr = refs[v]!.length;
     if (nr < nrefsMin) nrefsMin = nr;
     if (nr > nrefsMax) nrefsMax = nr;
     let col = 0;
-    metrics.forEach((m, k) => {
+    for (let k = 0; k < widths.length; k++) {
       const s = stats[k]!;
-      for (let j = 0; j < m.width; j++) {
-        const x = s[v * m.width + j]!;
+      const width = widths[k]!;
+      for (let j = 0, at = v * width; j < width; j++, col++) {
+        const x = s[at + j]!;
         if (x !== 0) fsumAdd(partials[col]!, x);
-        sequential[col]?.push(x);
-        col++;
       }
-    });
+    }
   }
-  return { valid, partials, nrefsMin: valid ? nrefsMin : 0, nrefsMax, ...(Object.keys(sequential).length > 0 ? { sequential } : {}) };
+  const out: Pick<ChunkResult, "valid" | "partials" | "sequential" | "nrefsMin" | "nrefsMax"> = {
+    valid,
+    partials,
+    nrefsMin: valid ? nrefsMin : 0,
+    nrefsMax,
+  };
+  const sequential = sequentialValues(metrics, stats, rowBad, n);
+  return sequential ? { ...out, sequential } : out;
+}
+
+/** The valid rows' values of the metrics' `sequentialColumns` (by column over all metrics), in order; undefined when none. */
+function sequentialValues(
+  metrics: readonly BulkMetric[],
+  stats: readonly Float64Array[],
+  rowBad: Uint8Array,
+  n: number,
+): Record<number, number[]> | undefined {
+  let sequential: Record<number, number[]> | undefined;
+  let base = 0;
+  metrics.forEach((m, k) => {
+    for (const j of m.sequentialColumns ?? []) {
+      const values: number[] = [];
+      for (let v = 0; v < n; v++) if (!rowBad[v]) values.push(stats[k]![v * m.width + j]!);
+      (sequential ??= {})[base + j] = values;
+    }
+    base += m.width;
+  });
+  return sequential;
 }
 
 /** What the renderers read: the records, their bad rows and ids, and the metrics' row values by pair. */
@@ -385,7 +424,7 @@ interface Scored {
   readonly columnCounts: readonly number[];
 }
 
-function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext): ChunkResult {
+function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: boolean, ctx: ChunkContext, src?: Uint8Array): ChunkResult {
   const R = records.length;
   const pairs = extractPairs(records, dropEmpty, ctx.fields);
   const V = pairs.hyps.length;
@@ -420,7 +459,8 @@ function scoreRecords(records: readonly RecordIn[], blank: number, dropEmpty: bo
     columnCounts: ctx.metrics.map((m) => m.columns.length),
   };
   const out = ctx.output;
-  if (out.kind === "rows") result.output = encoder.encode(outputRows(out.rows, scored));
+  if (out.kind === "rows")
+    result.output = out.rows.format === "csv" ? encoder.encode(csvRows(out.rows, scored)) : jsonRows(out.rows, scored, src);
   else if (out.kind === "scores") result.output = encoder.encode(scoreLines(scored, out.positionKey, ctx.fields.id !== undefined));
   else Object.assign(result, valueArrays(scored));
   return result;
@@ -434,11 +474,12 @@ function statisticsRows(metrics: readonly BulkMetric[], stats: readonly Float64A
     const v = vOf[i]!;
     if (v < 0) continue;
     out[i * w] = 1;
-    let col = 1;
-    metrics.forEach((m, k) => {
+    let col = i * w + 1;
+    for (let k = 0; k < metrics.length; k++) {
       const s = stats[k]!;
-      for (let j = 0; j < m.width; j++) out[i * w + col++] = s[v * m.width + j]!;
-    });
+      const width = metrics[k]!.width;
+      for (let j = 0, at = v * width; j < width; j++) out[col++] = s[at + j]!;
+    }
   }
   return out;
 }
@@ -492,74 +533,132 @@ function valueArrays(s: Scored): Pick<ChunkResult, "values" | "positions" | "ids
   return { values, positions, ids: s.ids as unknown[], errors: s.errors as (BadRow | null)[] };
 }
 
-/** The chunk's output rows (see rows.ts): the input rows with their scores, as JSONL or CSV text. */
-function outputRows(rows: RowsOutput, s: Scored): string {
-  const { metrics, records, errors, vOf, rowValues, columnCounts } = s;
-  // where each output value lives: metric k, column c
+/** Where each scorer column's row values are: metric k, column j (`value` reads pair v's). */
+function columnFinder(s: Scored): { where: (column: string) => [number, number]; value: (p: [number, number], v: number) => number } {
   const at = new Map<string, [number, number]>();
-  metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));
+  s.metrics.forEach((m, k) => m.columns.forEach((c, j) => at.set(c, [k, j])));
   const where = (column: string): [number, number] => {
     const p = at.get(column);
     if (!p) throw new Error(`internal: no scorer column ${column}`);
     return p;
   };
-  const value = (p: [number, number], v: number): number => rowValues[p[0]]![v * columnCounts[p[0]]! + p[1]]!;
-  const R = records.length;
+  const { rowValues, columnCounts } = s;
+  return { where, value: (p, v) => rowValues[p[0]]![v * columnCounts[p[0]]! + p[1]]! };
+}
+
+/** The chunk's output rows as CSV text (see rows.ts). */
+function csvRows(rows: RowsOutput, s: Scored): string {
+  const { records, errors, vOf } = s;
+  const { where, value } = columnFinder(s);
+  const d = rows.delimiter;
+  const cols = rows.inputColumns;
+  const metricAt = rows.metricColumns.map((c) => where(c.column));
+  const empty = cols.map(() => "");
   let text = "";
-  if (rows.format === "csv") {
-    const d = rows.delimiter;
-    const cols = rows.inputColumns;
-    const metricAt = rows.metricColumns.map((c) => where(c.column));
-    const empty = cols.map(() => "");
-    for (let i = 0; i < R; i++) {
-      const rec = records[i]!;
-      const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
-      // CSV input: the cells by position (the output has the input's header); JSONL input: by key
-      const cells =
-        rec.cells && obj
-          ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
-          : obj
-            ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
-            : empty.slice();
-      const v = vOf[i]!;
-      for (const p of metricAt) {
-        const x = v < 0 ? NaN : value(p, v);
-        cells.push(Number.isFinite(x) ? String(x) : "");
-      }
-      const e = v < 0 ? errors[i]! : null;
-      cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
-      text += csvLine(cells, d, rows.quote);
-    }
-    return text;
-  }
-  const parts = rows.layouts.map((m) => ({
-    open: `${JSON.stringify(m.name)}:{"score":`,
-    headline: where(m.headline),
-    keys: m.columns.map((c) => ({ prefix: `,${JSON.stringify(c.key)}:`, at: where(c.column) })),
-  }));
-  const num = (p: [number, number], v: number): string => {
-    const x = value(p, v);
-    return Number.isFinite(x) ? String(x) : "null";
-  };
-  for (let i = 0; i < R; i++) {
+  for (let i = 0; i < records.length; i++) {
     const rec = records[i]!;
+    const obj = rec.input === undefined && isPlainObject(rec.value) ? rec.value : undefined;
+    // CSV input: the cells by position (the output has the input's header); JSONL input: by key
+    const cells =
+      rec.cells && obj
+        ? rec.cells.map((c) => csvCell(c, rows.escapeFormulas))
+        : obj
+          ? cols.map((c) => csvCell(obj[c], rows.escapeFormulas))
+          : empty.slice();
     const v = vOf[i]!;
-    if (v >= 0) {
-      let additions = "";
-      for (let k = 0; k < parts.length; k++) {
-        const m = parts[k]!;
-        additions += (k > 0 ? "," : "") + m.open + num(m.headline, v);
-        for (const c of m.keys) additions += c.prefix + num(c.at, v);
-        additions += "}";
-      }
-      text += `${spliceObject(rec.text ?? JSON.stringify(rec.value), additions)}\n`;
-      continue;
+    for (const p of metricAt) {
+      const x = v < 0 ? NaN : value(p, v);
+      cells.push(Number.isFinite(x) ? String(x) : "");
     }
-    const e = errors[i]!;
-    const error = { line: rec.position, code: e.code, message: e.message };
-    if (rec.input === undefined && isPlainObject(rec.value))
-      text += `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
-    else text += `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
+    const e = v < 0 ? errors[i]! : null;
+    cells.push(e ? JSON.stringify({ line: rec.position, code: e.code, message: e.message }) : "");
+    text += csvLine(cells, d, rows.quote);
   }
   return text;
+}
+
+/**
+ * The chunk's output rows as JSONL bytes (see rows.ts), written straight into one buffer: a scored row
+ * read from `src` (the chunk's bytes, when all UTF-8) is its own bytes with the metric objects spliced
+ * in before its closing brace, so its text is never encoded again; other rows are written from their text.
+ */
+function jsonRows(rows: RowsOutput, s: Scored, src: Uint8Array | undefined): Uint8Array {
+  const { records, errors, vOf, rowValues, columnCounts } = s;
+  const f = rowFields(rows, s);
+  const w = new ByteWriter((src?.length ?? 0) + records.length * f.perRow);
+  // a row's values often repeat the one before last (ROUGE's score is its rougeL): their text is reused.
+  // Plain locals and arrays, no closures: the loop keeps its optimized code from chunk to chunk.
+  let lastX = Number.NaN;
+  let lastS = "null";
+  let prevX = Number.NaN;
+  let prevS = "null";
+  const F = f.prefixes.length;
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i]!;
+    const v = vOf[i]!;
+    if (v < 0) {
+      w.text(errorRow(rec, errors[i]!));
+      continue;
+    }
+    if (src && rec.start !== undefined) spliceObjectBytes(w, src, rec.start, rec.end!);
+    else w.text(spliceObjectOpen(rec.text ?? JSON.stringify(rec.value)));
+    for (let k = 0; k < F; k++) {
+      const prefix = f.prefixes[k]!;
+      w.bytes(prefix, 0, prefix.length);
+      const m = f.metric[k]!;
+      const x = rowValues[m]![v * columnCounts[m]! + f.column[k]!]!;
+      let t: string;
+      if (x === lastX)
+        t = lastS; // 0 and -0 are both written "0"
+      else if (x === prevX) t = prevS;
+      else {
+        t = Number.isFinite(x) ? String(x) : "null";
+        prevX = lastX;
+        prevS = lastS;
+        lastX = x;
+        lastS = t;
+      }
+      w.ascii(t);
+      if (f.closes[k]) w.byte(125); // } of the metric's object
+    }
+    w.byte(125);
+    w.byte(10);
+  }
+  return w.result();
+}
+
+/**
+ * The members a scored row gets, as a flat list of values: each value's bytes before it (`"bleu":{"score":`,
+ * `,"rouge1":`), where it is (metric, column), whether the metric's object closes after it; and the
+ * room a row's members take with numbers of up to 24 characters.
+ */
+function rowFields(
+  rows: RowsOutput,
+  s: Scored,
+): { prefixes: Uint8Array[]; metric: Int32Array; column: Int32Array; closes: Uint8Array; perRow: number } {
+  const { where } = columnFinder(s);
+  const fields: { prefix: Uint8Array; at: [number, number]; closes: boolean }[] = [];
+  rows.layouts.forEach((m, k) => {
+    const open = encoder.encode(`${k > 0 ? "," : ""}${JSON.stringify(m.name)}:{"score":`);
+    fields.push({ prefix: open, at: where(m.headline), closes: m.columns.length === 0 });
+    m.columns.forEach((c, j) => {
+      const prefix = encoder.encode(`,${JSON.stringify(c.key)}:`);
+      fields.push({ prefix, at: where(c.column), closes: j === m.columns.length - 1 });
+    });
+  });
+  return {
+    prefixes: fields.map((x) => x.prefix),
+    metric: Int32Array.from(fields, (x) => x.at[0]),
+    column: Int32Array.from(fields, (x) => x.at[1]),
+    closes: Uint8Array.from(fields, (x) => (x.closes ? 1 : 0)),
+    perRow: 2 + fields.reduce((a, x) => a + x.prefix.length + 25, 0),
+  };
+}
+
+/** The output row of a record that was not scored: the row with `_error`, or `_line`, `_input`, `_error`. */
+function errorRow(rec: RecordIn, e: BadRow): string {
+  const error = { line: rec.position, code: e.code, message: e.message };
+  if (rec.input === undefined && isPlainObject(rec.value))
+    return `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
+  return `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
 }

@@ -96,9 +96,87 @@ export function csvHeader(rows: RowsOutput): string {
 
 /** Add `additions` (`"k":v,...`) as the last members of a JSON object's text. */
 export function spliceObject(text: string, additions: string): string {
+  return `${spliceObjectOpen(text)}${additions}}`;
+}
+
+/** A JSON object's text without its closing brace, with the comma new members need when it has members. */
+export function spliceObjectOpen(text: string): string {
   const t = text.trim();
   const body = t.slice(0, -1).trimEnd();
-  return `${body}${body.endsWith("{") ? "" : ","}${additions}}`;
+  return body.endsWith("{") ? body : `${body},`;
+}
+
+const isJsonSpace = (b: number): boolean => b === 32 || b === 9 || b === 10 || b === 13;
+
+/**
+ * `spliceObject`'s opening part on the UTF-8 bytes `[start, end)` of a text `JSON.parse` accepted: written
+ * byte for byte, no decoding. The caller then writes the new members and `}`. Only such a text: its
+ * leading and trailing whitespace can only be JSON's (space, tab, CR, LF; `trim` would also take other
+ * spaces, which JSON.parse refuses there) and its last character is ASCII (`}`, `]`, `"`, a digit or a
+ * letter), so trimming and dropping bytes here is what `trim`, `slice(0, -1)` and `trimEnd` do to the text.
+ */
+export function spliceObjectBytes(w: ByteWriter, src: Uint8Array, start: number, end: number): void {
+  let a = start;
+  let b = end;
+  while (a < b && isJsonSpace(src[a]!)) a++;
+  while (b > a && isJsonSpace(src[b - 1]!)) b--;
+  if (b > a) b--; // the closing character
+  while (b > a && isJsonSpace(src[b - 1]!)) b--;
+  w.bytes(src, a, b);
+  if (b === a || src[b - 1] !== 123) w.byte(44); // "{" → no comma
+}
+
+const utf8 = new TextEncoder();
+
+/** A growable byte buffer: output rows are written into it directly, not built as one string and encoded. */
+export class ByteWriter {
+  private buf: Uint8Array;
+  private pos = 0;
+
+  constructor(capacity: number) {
+    this.buf = new Uint8Array(Math.max(64, capacity));
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  /** The bytes `[from, to)` of `src`. */
+  bytes(src: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    this.room(n);
+    if (n > 32) this.buf.set(src.subarray(from, to), this.pos);
+    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = src[from + i]!; // short: no view object
+    this.pos += n;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.pos++] = b;
+  }
+
+  /** A string of ASCII characters only (numbers as `String` writes them, `null`). */
+  ascii(s: string): void {
+    this.room(s.length);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** Any string, as UTF-8 (a lone surrogate as U+FFFD, as `TextEncoder` writes it). */
+  text(s: string): void {
+    this.room(3 * s.length);
+    this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
+  }
+
+  /** What was written (a view of the buffer: nothing is copied). */
+  result(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

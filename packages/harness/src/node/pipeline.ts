@@ -150,12 +150,16 @@ function scoreCut(p: PipelineInput, budget: TimeBudget, cut: Cut): Promise<Chunk
   });
 }
 
-/** The bytes `[from, end)` of a file in blocks of `size`, each with whether it is the last. */
+/**
+ * The bytes `[from, end)` of a file in blocks of `size`, each with whether it is the last. Every block is
+ * read into the same buffer (the cutter copies what it keeps), so reading allocates nothing per block.
+ */
 async function* readBlocks(path: string, from: number, end: number, size: number): AsyncGenerator<{ bytes: Uint8Array; eof: boolean }> {
   const fh = await open(path, "r");
+  const buffer = new Uint8Array(Math.max(0, Math.min(size, end - from)));
   try {
     for (let pos = from; pos < end; ) {
-      const bytes = new Uint8Array(Math.min(size, end - pos));
+      const bytes = buffer.subarray(0, Math.min(size, end - pos));
       for (let filled = 0; filled < bytes.length; ) {
         const { bytesRead } = await fh.read(bytes, filled, bytes.length - filled, pos);
         if (bytesRead === 0) {
