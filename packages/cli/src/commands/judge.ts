@@ -140,7 +140,9 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
 
   const judge = await import("@evalkern/judge");
-  const { model, cache } = createJudgeModel(judge, options, modelName);
+  // keep-alive sockets over node:http, one per call in flight (Node's fetch costs twice the CPU per call)
+  const fetch = options.replay ? undefined : (await import("@evalkern/judge/node")).nodeFetch({ maxSockets: options.concurrency });
+  const { model, cache } = createJudgeModel(judge, options, modelName, fetch);
   const runners: JudgeRunner[] = await Promise.all(metricArgs.map((a) => createJudgeRunner(judge, model, a, CLI_VERSION)));
   const seen = new Set<string>();
   for (const r of runners) {
@@ -241,6 +243,7 @@ function createJudgeModel(
   judge: JudgeModule,
   options: JudgeCommandOptions,
   modelName: string,
+  fetch: typeof globalThis.fetch | undefined,
 ): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
   const cache = options.cache
     ? new judge.JudgeCache({
@@ -269,9 +272,11 @@ function createJudgeModel(
         ? {
             fetch: (async () => {
               throw new Error("replay mode: no request is sent (the call is not in the cache)");
-            }) as typeof fetch,
+            }) as typeof globalThis.fetch,
           }
-        : {}),
+        : fetch
+          ? { fetch }
+          : {}),
     });
     return { model, cache };
   } catch (e) {

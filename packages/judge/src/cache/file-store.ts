@@ -7,11 +7,16 @@ import { appendOnFreshLine, DEFAULT_READ_CHUNK_BYTES, emitCacheWarning, readJson
 export type { CacheFileWarning } from "./jsonl-file.js";
 
 type Fs = typeof import("node:fs/promises");
+type SyncFs = typeof import("node:fs");
 type Path = typeof import("node:path");
 
-let modules: Promise<{ fs: Fs; path: Path }> | undefined;
-function nodeModules(): Promise<{ fs: Fs; path: Path }> {
-  modules ??= Promise.all([import("node:fs/promises"), import("node:path")]).then(([fs, path]) => ({ fs, path }));
+let modules: Promise<{ fs: Fs; syncFs: SyncFs; path: Path }> | undefined;
+function nodeModules(): Promise<{ fs: Fs; syncFs: SyncFs; path: Path }> {
+  modules ??= Promise.all([import("node:fs/promises"), import("node:fs"), import("node:path")]).then(([fs, syncFs, path]) => ({
+    fs,
+    syncFs,
+    path,
+  }));
   return modules;
 }
 
@@ -71,6 +76,8 @@ export class FileCacheStore implements JudgeCacheStore {
   private readonly readChunkBytes: number;
   private loaded: Promise<Map<string, CacheEntry>> | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The JSONL file's folder, made on the first append (again when it has gone since). */
+  private folder: Promise<void> | undefined;
 
   constructor(options: FileCacheStoreOptions) {
     if (typeof options?.path !== "string" || options.path === "") {
@@ -128,15 +135,27 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    const { fs, path } = await nodeModules();
+    const { fs, syncFs, path } = await nodeModules();
     if (this.layout === "jsonl") {
       const map = await this.load();
       map.set(key, entry);
       const line = `${JSON.stringify({ key, entry })}\n`;
       // Appends are serialised so concurrent calls never interleave lines.
       this.writing = this.writing.then(async () => {
-        await makeDirectories(fs, path, path.dirname(this.path));
-        await appendOnFreshLine(fs, this.path, line);
+        this.folder ??= makeDirectories(fs, path, path.dirname(this.path)).catch((error: unknown) => {
+          this.folder = undefined;
+          throw error;
+        });
+        await this.folder;
+        try {
+          appendOnFreshLine(syncFs, this.path, line);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "ENOENT") throw error;
+          // the folder was removed after the first append: make it again, once
+          this.folder = makeDirectories(fs, path, path.dirname(this.path));
+          await this.folder;
+          appendOnFreshLine(syncFs, this.path, line);
+        }
       });
       return this.writing;
     }

@@ -12,6 +12,7 @@ import {
   MemoryCacheStore,
   OpenAICompatibleJudge,
   canonicalJson,
+  sha256Hex,
   zodSchema,
   type CacheFileWarning,
 } from "../../src/index.js";
@@ -36,6 +37,58 @@ const q = (content: string) => [{ role: "user" as const, content }];
 describe("cache keys", () => {
   it("canonical JSON sorts keys at every level and drops undefined", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"z":1}]},"b":1}');
+  });
+});
+
+describe("cache key digests", () => {
+  /** The digest as Web Crypto gives it (the path runtimes without node:crypto take), for comparison. */
+  async function webCryptoHex(text: string): Promise<string> {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  it("SHA-256 as FIPS 180-2 gives it, and byte for byte Web Crypto's digest (old caches keep their keys)", async () => {
+    expect(await sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(await sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    for (const text of [
+      "Größe · 東京 · 🙂",
+      "a lone surrogate \ud800 here",
+      canonicalJson({ messages: [{ content: "x".repeat(5000) }] }),
+    ]) {
+      expect(await sha256Hex(text)).toBe(await webCryptoHex(text));
+    }
+  });
+});
+
+describe("JSONL appends", () => {
+  const entry = (text: string) => ({
+    version: 1 as const,
+    endpoint: "chat" as const,
+    model: "m",
+    data: { text },
+    inputTokens: 1,
+    outputTokens: 1,
+    createdAt: "t",
+  });
+
+  it("concurrent stores each write one whole line, in call order", async () => {
+    const path = join(dir, "concurrent", "many.jsonl");
+    const store = new FileCacheStore({ path });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.set(`k${i}`, entry(`reply ${i}`))));
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((l) => JSON.parse(l).key)).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
+  });
+
+  it("a folder removed after the first append is made again for the next one", async () => {
+    const folder = join(dir, "removed");
+    const path = join(folder, "cache.jsonl");
+    const store = new FileCacheStore({ path });
+    await store.set("a", entry("first"));
+    await rm(folder, { recursive: true, force: true });
+    await store.set("b", entry("second"));
+    const lines = (await readFile(path, "utf8")).trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).key)).toEqual(["b"]);
   });
 });
 
