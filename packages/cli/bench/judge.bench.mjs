@@ -317,10 +317,12 @@ function report({ rowsN, concurrency, delay, load, live, replay, stats, liveArgs
     `server    scripted, 127.0.0.1, ${delay} ms per call, separate process; load average ${load}`,
     `rows      ${rowsN.toLocaleString("en-US")} × faithfulness + answer-relevancy`,
     `calls     ${calls.toLocaleString("en-US")} HTTP requests (${cost.calls} judge calls, ${cost.failedCalls} failed)`,
-    `calls/row ${(calls / rowsN).toFixed(2)} ours; DeepEval's structure ${deepeval} (faithfulness 4, answer relevancy 3)`,
+    `calls/row ${(cost.calls / rowsN).toFixed(2)} judge calls, ${(calls / rowsN).toFixed(2)} requests (identical prompts answered ` +
+      `by the cache); DeepEval's structure ${deepeval} (faithfulness 4, answer relevancy 3)`,
     `wall      ${live.wall.toFixed(2)} s; ideal ${ideal.toFixed(2)} s (calls × ${delay} ms / ${concurrency}); ` +
       `wall/ideal ${ratio.toFixed(3)}`,
-    `in flight mean ${stats.meanInFlight.toFixed(1)} of ${concurrency} at the server (peak ${stats.peak}) over ${(stats.spanMs / 1000).toFixed(2)} s`,
+    `in flight mean ${stats.meanInFlight.toFixed(1)} of ${concurrency} at the server (peak ${stats.peak}) ` +
+      `over ${(stats.spanMs / 1000).toFixed(2)} s`,
     `client    ${live.cpu.toFixed(2)} CPU-s = ${cpuPerCall.toFixed(3)} ms per call; peak RSS ${live.rssMb.toFixed(0)} MB`,
     `replay    ${replay.wall.toFixed(2)} s wall, ${replay.cpu.toFixed(2)} CPU-s, same scores: ${sameScores}`,
     "",

@@ -121,7 +121,7 @@ export function meanWithCi(
   return { mean, ci: { lower: e.lower, upper: e.upper, ci: e.ci } };
 }
 
-interface Cell {
+export interface Cell {
   readonly ok: boolean;
   readonly score?: number | null;
   readonly success?: boolean | null;
@@ -295,11 +295,19 @@ function judgeCase(value: Record<string, unknown>, options: JudgeCommandOptions)
   };
 }
 
+/**
+ * Measurements in progress per judge call in flight. A measurement's calls are sequential, and between
+ * two of them (reading a reply, building the next prompt) it holds no call slot: with only as many
+ * measurements as slots, each such gap leaves a slot idle. Twice as many keeps a measurement waiting at
+ * the judge's limiter, which still caps the calls in flight at `--concurrency`, to take every freed slot.
+ */
+export const MEASUREMENTS_PER_SLOT = 2;
+
 /** Every row × metric, a bounded number in flight; a failed evaluation is a cell with its error, never a score. */
-async function judgeAll(
+export async function judgeAll(
   cases: readonly JudgeCase[],
   runners: readonly JudgeRunner[],
-  options: JudgeCommandOptions,
+  options: Pick<JudgeCommandOptions, "concurrency" | "progress">,
   io: ScoreIo,
 ): Promise<Cell[][]> {
   const results: Cell[][] = cases.map(() => runners.map(() => ({ ok: false })));
@@ -323,7 +331,8 @@ async function judgeAll(
       progress?.update(Math.floor(done / runners.length), done / tasks.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, tasks.length)) }, worker));
+  const workers = Math.max(1, Math.min(options.concurrency * MEASUREMENTS_PER_SLOT, tasks.length));
+  await Promise.all(Array.from({ length: workers }, worker));
   progress?.finish(cases.length);
   return results;
 }
