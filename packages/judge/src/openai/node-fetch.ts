@@ -1,12 +1,12 @@
-// A `fetch` for the judge's `openai` client over `node:http`/`node:https` with a keep-alive agent sized for
-// the run's concurrency. Node's built-in fetch (undici) costs about twice the CPU per request (web streams,
-// a WebAssembly HTTP parser, per-request spec checks); at a judge run's hundreds of calls a second that is
-// most of the client's CPU. Node-only: exported from `@evalkern/judge/node`, never imported by the
-// runtime-neutral client. It sends what the `openai` client sends (a method, headers, a string or byte
-// body, an abort signal); anything else (a stream or form body, a redirect to follow) is handed to the
-// runtime's own fetch, so nothing it cannot do is done differently.
+// A `fetch` for the judge's `openai` client over `node:http` with a keep-alive agent sized for the run's
+// concurrency. Node's built-in fetch (undici) costs about twice the CPU per request (web streams, a
+// WebAssembly HTTP parser, per-request spec checks); at a judge run's hundreds of calls a second to a
+// local or LAN server that is most of the client's CPU. Node-only: exported from `@evalkern/judge/node`,
+// never imported by the runtime-neutral client. It sends what the `openai` client sends over plain HTTP
+// (a method, headers, a string or byte body, an abort signal). Everything else goes to the runtime's own
+// fetch, so nothing it does is done differently: HTTPS endpoints (whose proxies, global dispatchers and
+// TLS settings users configure on that fetch), stream or form bodies, and redirects.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { JudgeConfigError } from "../errors.js";
 
@@ -73,10 +73,11 @@ function responseOf(res: IncomingMessage, bytes: Buffer, url: string): Response 
 }
 
 /**
- * A `fetch` over `node:http`/`node:https` with keep-alive sockets, for `new OpenAICompatibleJudge({ fetch })`.
+ * A `fetch` over `node:http` with keep-alive sockets, for `new OpenAICompatibleJudge({ fetch })`.
  *
- * When to use: a Node process that sends many judge calls (`evalkern judge` passes one sized to its
- * `--concurrency`). Failures read as the runtime's fetch failures do: a refused connection is an error with
+ * When to use: a Node process that sends many judge calls to a plain-HTTP server (vLLM, Ollama, llama.cpp,
+ * a gateway on the LAN); `evalkern judge` passes one sized to its `--concurrency`. HTTPS URLs are sent by
+ * the runtime's fetch. Failures read as the runtime's fetch failures do: a refused connection is an error with
  * `code: "ECONNREFUSED"`, an abort an `AbortError`, so retries, timeouts and the dead-server probe behave the same.
  *
  * @example
@@ -89,8 +90,7 @@ export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   }
   // idle sockets stay open for the next call (until the server closes them), up to one per slot
   const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
-  const http = new HttpAgent(agentOptions);
-  const https = new HttpsAgent(agentOptions);
+  const agent = new HttpAgent(agentOptions);
   const fallback = (input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init);
 
   const send = (input: Parameters<typeof fetch>[0], init: RequestInit = {}): Promise<Response> => {
@@ -98,16 +98,11 @@ export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     const body = bodyBytes(init.body);
     if (href === undefined || body === null) return fallback(input, init);
     const url = new URL(href);
-    const secure = url.protocol === "https:";
-    if (!secure && url.protocol !== "http:") return fallback(input, init);
+    if (url.protocol !== "http:") return fallback(input, init);
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<Response>((resolve, reject) => {
-      const request = (secure ? httpsRequest : httpRequest)(url, {
-        method: (init.method ?? "GET").toUpperCase(),
-        headers: headerRecord(init.headers),
-        agent: secure ? https : http,
-      });
+      const request = httpRequest(url, { method: (init.method ?? "GET").toUpperCase(), headers: headerRecord(init.headers), agent });
       const onAbort = () => request.destroy(abortError(signal!));
       signal?.addEventListener("abort", onAbort, { once: true });
       const done = () => signal?.removeEventListener("abort", onAbort);

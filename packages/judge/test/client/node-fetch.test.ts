@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   JudgeAbortedError,
@@ -179,6 +179,32 @@ describe("nodeFetch", () => {
       .generate({ messages: ask, signal: controller.signal })
       .catch((x: unknown) => x);
     expect(aborted).toBeInstanceOf(JudgeAbortedError);
+  });
+
+  it("HTTPS goes to the runtime's fetch (its proxy, dispatcher and TLS settings apply), plain HTTP does not", async () => {
+    const seen: string[] = [];
+    const original = globalThis.fetch;
+    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+      seen.push(String(input));
+      return original(input, init);
+    });
+    try {
+      server.enqueue("chat", chatText("plain"));
+      const f = nodeFetch();
+      expect((await testJudge(server, { fetch: f }).generate({ messages: ask })).value).toBe("plain");
+      expect(seen).toEqual([]);
+      // a refused TLS port: the runtime's fetch is asked, and its failure reads as a dead server
+      const bare = await bareServer(() => {});
+      const port = new URL(bare.baseURL).port;
+      await bare.close();
+      const e = await judgeAt(`https://127.0.0.1:${port}/v1`, f)
+        .generate({ messages: ask })
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(JudgeUnreachableError);
+      expect(seen).toEqual([`https://127.0.0.1:${port}/v1/chat/completions`, `https://127.0.0.1:${port}/v1/chat/completions`]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("refuses a socket count that is not a positive integer", () => {
