@@ -2,7 +2,15 @@
 // lazily: `node:fs` is imported on first use, so importing @evalkern/judge stays runtime-neutral.
 import { JudgeConfigError } from "../errors.js";
 import type { CacheEntry, JudgeCacheStore } from "./cache.js";
-import { appendOnFreshLine, DEFAULT_READ_CHUNK_BYTES, emitCacheWarning, readJsonlCache, type CacheFileWarning } from "./jsonl-file.js";
+import {
+  appendOnFreshLine,
+  DEFAULT_READ_CHUNK_BYTES,
+  emitCacheWarning,
+  readJsonlCache,
+  resolveEntry,
+  type CacheFileWarning,
+  type IndexedEntry,
+} from "./jsonl-file.js";
 
 export type { CacheFileWarning } from "./jsonl-file.js";
 
@@ -25,9 +33,12 @@ export interface FileCacheStoreOptions {
   readonly path: string;
   /**
    * - `"jsonl"` (default): one append-only file, one `{"key", "entry"}` line per call; the last line for
-   *   a key wins. Loaded into memory on first use, read line by line (any file size). A line that cannot
-   *   be read (a torn last line after a crash) is skipped with a warning, and every append starts on a
-   *   fresh line, so the records after it stay readable. Easy to commit next to a test suite and to diff.
+   *   a key wins. Loaded into memory on first use, read line by line (any file size); each record is
+   *   indexed by its key and parsed when the key is first asked for. A line that cannot be read (a torn
+   *   last line after a crash) is skipped with a warning — at load, or, for a line that looks like a whole
+   *   record but does not parse, when its key is first asked for (the key's earlier record, if any, is
+   *   used instead) — and every append starts on a fresh line, so the records after it stay readable.
+   *   Easy to commit next to a test suite and to diff.
    * - `"dir"`: one `<key[0:2]>/<key>.json` file per call, written atomically (temp file + rename); good
    *   for very large caches and several processes writing at once.
    */
@@ -74,7 +85,7 @@ export class FileCacheStore implements JudgeCacheStore {
   readonly layout: "jsonl" | "dir";
   private readonly onWarning: (warning: CacheFileWarning) => void;
   private readonly readChunkBytes: number;
-  private loaded: Promise<Map<string, CacheEntry>> | undefined;
+  private loaded: Promise<Map<string, IndexedEntry>> | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** The JSONL file's folder, made on the first append (again when it has gone since). */
   private folder: Promise<void> | undefined;
@@ -100,7 +111,7 @@ export class FileCacheStore implements JudgeCacheStore {
     this.readChunkBytes = chunk;
   }
 
-  private load(): Promise<Map<string, CacheEntry>> {
+  private load(): Promise<Map<string, IndexedEntry>> {
     this.loaded ??= (async () => {
       const { fs } = await nodeModules();
       return readJsonlCache(fs, this.path, this.readChunkBytes, this.onWarning);
@@ -123,7 +134,7 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    if (this.layout === "jsonl") return (await this.load()).get(key);
+    if (this.layout === "jsonl") return resolveEntry(await this.load(), key, this.path, this.onWarning);
     const { fs } = await nodeModules();
     try {
       return JSON.parse(await fs.readFile(await this.entryPath(key), "utf8")) as CacheEntry;
@@ -167,7 +178,12 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async size(): Promise<number> {
-    if (this.layout === "jsonl") return (await this.load()).size;
+    if (this.layout === "jsonl") {
+      // records are parsed on first use: a line that turns out not to parse is no entry
+      const map = await this.load();
+      for (const key of [...map.keys()]) resolveEntry(map, key, this.path, this.onWarning);
+      return map.size;
+    }
     const { fs, path } = await nodeModules();
     let count = 0;
     let shards: string[];

@@ -367,3 +367,66 @@ describe("JSONL cache after a crash (issue 19.15)", () => {
     await rm(path);
   }, 120_000);
 });
+
+describe("JSONL records parsed on first use", () => {
+  const entry = (text: string) => ({
+    version: 1 as const,
+    endpoint: "chat" as const,
+    model: "m",
+    data: { text },
+    inputTokens: 1,
+    outputTokens: 1,
+    createdAt: "t",
+  });
+  const line = (key: string, text: string) => JSON.stringify({ key, entry: entry(text) });
+
+  it("a line that looks like a whole record but does not parse is skipped when its key is asked for; the key's earlier record answers", async () => {
+    const path = join(dir, "lazy-bad.jsonl");
+    const good = line("k", "old");
+    // starts like a record, ends with "}", holds no second record: indexed at load, found bad when parsed
+    const bad = '{"key":"k","entry":{"version":1,"data":{"text":"new"} oops}';
+    const other = '{"key":"lone","entry":{"version":1,"data":{"text":"x"}} }}';
+    await writeFile(path, `${good}\n${bad}\n${other}\n${line("fine", "ok")}\n`);
+    const warnings: CacheFileWarning[] = [];
+    const store = new FileCacheStore({ path, onWarning: (w) => warnings.push(w) });
+    expect(await store.get("fine")).toEqual(entry("ok"));
+    expect(warnings).toEqual([]);
+    expect(await store.get("k")).toEqual(entry("old"));
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes, w.preview])).toEqual([
+      ["UNREADABLE_CACHE_LINE", 2, good.length + 1, bad.length, bad],
+    ]);
+    // parsed once: the same entry again, no second warning
+    expect(await store.get("k")).toBe(await store.get("k"));
+    expect(warnings).toHaveLength(1);
+    // a key whose only line is bad is no entry, and counts as none
+    expect(await store.get("lone")).toBeUndefined();
+    expect(warnings.map((w) => w.line)).toEqual([2, 3]);
+    expect(await store.size()).toBe(2);
+  });
+
+  it("in read-only replay a key whose only line does not parse is a cache miss, with the warning", async () => {
+    const path = join(dir, "lazy-replay.jsonl");
+    const bad = '{"key":"gone","entry":{"version":1,"data":{"text":"x"} ,}';
+    await writeFile(path, `${bad}\n`);
+    const warnings: CacheFileWarning[] = [];
+    const cache = new JudgeCache({ store: new FileCacheStore({ path, onWarning: (w) => warnings.push(w) }), mode: "read-only" });
+    await expect(cache.lookup("gone")).rejects.toBeInstanceOf(CacheMissError);
+    expect(cache.stats).toEqual({ hits: 0, misses: 1, writes: 0 });
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes])).toEqual([["UNREADABLE_CACHE_LINE", 1, 0, bad.length]]);
+  });
+
+  it("the last line for a key wins, whether parsed at load or on first use; a stored entry replaces an unparsed one", async () => {
+    const path = join(dir, "lazy-order.jsonl");
+    // a key with a backslash escape cannot be indexed without parsing: it is parsed at load
+    const escaped = JSON.stringify({ key: 'q"k', entry: entry("escaped") });
+    await writeFile(path, `${line("a", "1")}\n${line("a", "2")}\n${escaped}\n${line("b", "1")}\n`);
+    const store = new FileCacheStore({ path, onWarning: () => {} });
+    expect((await store.get("a"))?.data).toEqual({ text: "2" });
+    expect((await store.get('q"k'))?.data).toEqual({ text: "escaped" });
+    await store.set("b", entry("stored"));
+    expect((await store.get("b"))?.data).toEqual({ text: "stored" });
+    const reread = new FileCacheStore({ path, onWarning: () => {} });
+    expect((await reread.get("b"))?.data).toEqual({ text: "stored" });
+    expect(await reread.size()).toBe(3);
+  });
+});
