@@ -38,6 +38,20 @@ describe("cache keys", () => {
   it("canonical JSON sorts keys at every level and drops undefined", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"z":1}]},"b":1}');
   });
+
+  it("canonical JSON is the text the keys of recorded caches were made from, down to holes, functions and non-finite numbers", () => {
+    // index 0 is a hole, which Array.prototype.map kept and join wrote as nothing
+    // biome-ignore lint/suspicious/noSparseArray: a hole is the case under test
+    const sparse = [, 1];
+    expect(canonicalJson(sparse)).toBe("[,1]");
+    expect(canonicalJson({ f: () => 1, u: undefined, n: [undefined, Number.NaN, -Infinity, () => 1], s: Symbol("x") })).toBe(
+      '{"n":[null,null,null,null],"s":null}',
+    );
+    // keys sort by UTF-16 code units: "Z" (0x5A) < "a" (0x61) < "é" (0xE9) < "😀" (0xD83D…)
+    expect(canonicalJson({ "😀": 4, é: 3, a: 2, Z: 1, 'q"': [] })).toBe('{"Z":1,"a":2,"q\\"":[],"é":3,"😀":4}');
+    expect(canonicalJson(new Date(0))).toBe("{}");
+    expect(canonicalJson([{ b: [{}], a: "x\ny" }, "\u2028", 0.1, -0])).toBe('[{"a":"x\\ny","b":[{}]},"\u2028",0.1,0]');
+  });
 });
 
 describe("cache key digests", () => {
