@@ -394,7 +394,7 @@ describe("JSONL records parsed on first use", () => {
   });
   const line = (key: string, text: string) => JSON.stringify({ key, entry: entry(text) });
 
-  it("a line that looks like a whole record but does not parse is skipped when its key is asked for; the key's earlier record answers", async () => {
+  it("a whole-looking record that does not parse is skipped when its key is asked for; its earlier record answers", async () => {
     const path = join(dir, "lazy-bad.jsonl");
     const good = line("k", "old");
     // starts like a record, ends with "}", holds no second record: indexed at load, found bad when parsed
