@@ -43,4 +43,32 @@ describe("judgeAll", () => {
     expect(calls.sort()).toEqual(["a:1", "a:2", "b:1", "b:2", "c:1", "c:2"]);
     expect(limiter.peakRunning).toBe(1);
   });
+
+  it("--replay keeps two measurements in progress (nothing is sent), never more than --concurrency", async () => {
+    for (const [concurrency, expected] of [
+      [64, 2],
+      [1, 1],
+    ] as const) {
+      let running = 0;
+      let peak = 0;
+      const runner: JudgeRunner = {
+        name: "cached",
+        higherIsBetter: true,
+        threshold: null,
+        signature: "cached",
+        fields: ["input"],
+        measure: async () => {
+          running++;
+          peak = Math.max(peak, running);
+          await settle();
+          running--;
+          return { score: 0.5, success: true, reason: null, scoringPath: "structured" };
+        },
+      };
+      const rows = Array.from({ length: 10 }, (_, i) => row(`r${i}`));
+      const results = await judgeAll(rows, [runner], { concurrency, progress: false, replay: true }, { stdout: sink, stderr: sink });
+      expect(results.map((r) => r[0]!.score)).toEqual(Array(10).fill(0.5));
+      expect(peak).toBe(expected);
+    }
+  });
 });
