@@ -19,7 +19,7 @@ function counting() {
       },
     },
   };
-  const schema = standardSchema<{ n: number }>("n", validator, {
+  const schema = standardSchema<{ n: number }>("n", validator as Parameters<typeof standardSchema<{ n: number }>>[1], {
     type: "object",
     properties: { n: { type: "number" } },
     required: ["n"],
