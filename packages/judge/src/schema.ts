@@ -166,8 +166,17 @@ function pathOf(issue: StandardSchemaV1.Issue): string {
   return issue.path.map((segment) => (typeof segment === "object" && segment !== null ? String(segment.key) : String(segment))).join(".");
 }
 
+/**
+ * Each value a schema's validator produced, with that schema: a reply validated by the client (live or
+ * from the cache) and handed to a metric that validates it again is not run through the validator a second
+ * time. Only objects the validator returned are recorded (replies are read, never edited), so a value
+ * built elsewhere, however alike, is checked.
+ */
+const validatedBy = new WeakMap<object, JudgeSchema<unknown>>();
+
 /** Run a schema's Standard Schema validator (sync or async) on a parsed value. */
 export async function validateWith<T>(schema: JudgeSchema<T>, value: unknown): Promise<Validation<T>> {
+  if (typeof value === "object" && value !== null && validatedBy.get(value) === schema) return { ok: true, value: value as T };
   let result = schema.validator["~standard"].validate(value);
   if (result instanceof Promise) result = await result;
   if (result.issues) {
@@ -179,5 +188,7 @@ export async function validateWith<T>(schema: JudgeSchema<T>, value: unknown): P
       }),
     };
   }
+  const output = result.value as unknown;
+  if (typeof output === "object" && output !== null) validatedBy.set(output, schema as JudgeSchema<unknown>);
   return { ok: true, value: result.value };
 }

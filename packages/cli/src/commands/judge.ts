@@ -3,7 +3,7 @@
 // (`--cache` records, `--replay` answers from the cache only and never sends a request).
 import { writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { estimateCi, pathValue } from "@evalkern/harness";
+import { estimateCi, pathValue } from "@evalkern/harness/light";
 import { EXIT, usageError } from "../errors.js";
 import { csvCell, csvLine } from "../io/csv.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";
@@ -121,7 +121,7 @@ export function meanWithCi(
   return { mean, ci: { lower: e.lower, upper: e.upper, ci: e.ci } };
 }
 
-interface Cell {
+export interface Cell {
   readonly ok: boolean;
   readonly score?: number | null;
   readonly success?: boolean | null;
@@ -140,7 +140,9 @@ export async function judgeCommand(options: JudgeCommandOptions, io: ScoreIo): P
   const rows = (await readObjects(input)).slice(0, options.limit ?? Infinity);
 
   const judge = await import("@evalkern/judge");
-  const { model, cache } = createJudgeModel(judge, options, modelName);
+  // keep-alive sockets over node:http, one per call in flight (Node's fetch costs twice the CPU per call)
+  const fetch = options.replay ? undefined : (await import("@evalkern/judge/node")).nodeFetch({ maxSockets: options.concurrency });
+  const { model, cache } = createJudgeModel(judge, options, modelName, fetch);
   const runners: JudgeRunner[] = await Promise.all(metricArgs.map((a) => createJudgeRunner(judge, model, a, CLI_VERSION)));
   const seen = new Set<string>();
   for (const r of runners) {
@@ -241,6 +243,7 @@ function createJudgeModel(
   judge: JudgeModule,
   options: JudgeCommandOptions,
   modelName: string,
+  fetch: typeof globalThis.fetch | undefined,
 ): { model: JudgeModel; cache: JudgeCacheInstance | undefined } {
   const cache = options.cache
     ? new judge.JudgeCache({
@@ -269,9 +272,11 @@ function createJudgeModel(
         ? {
             fetch: (async () => {
               throw new Error("replay mode: no request is sent (the call is not in the cache)");
-            }) as typeof fetch,
+            }) as typeof globalThis.fetch,
           }
-        : {}),
+        : fetch
+          ? { fetch }
+          : {}),
     });
     return { model, cache };
   } catch (e) {
@@ -290,11 +295,26 @@ function judgeCase(value: Record<string, unknown>, options: JudgeCommandOptions)
   };
 }
 
+/**
+ * Measurements in progress per judge call in flight. A measurement's calls are sequential, and between
+ * two of them (reading a reply, building the next prompt) it holds no call slot: with only as many
+ * measurements as slots, each such gap leaves a slot idle. Twice as many keeps a measurement waiting at
+ * the judge's limiter, which still caps the calls in flight at `--concurrency`, to take every freed slot.
+ */
+export const MEASUREMENTS_PER_SLOT = 2;
+
+/**
+ * Measurements in progress in `--replay`. Nothing is sent, every call is answered from the cache, so more
+ * of them in progress only keeps more objects alive across young-generation collections (copied, then
+ * promoted): a replay of 14,000 calls spent about 0.25 CPU-s more at 128 in progress than at 2.
+ */
+export const REPLAY_MEASUREMENTS = 2;
+
 /** Every row × metric, a bounded number in flight; a failed evaluation is a cell with its error, never a score. */
-async function judgeAll(
+export async function judgeAll(
   cases: readonly JudgeCase[],
   runners: readonly JudgeRunner[],
-  options: JudgeCommandOptions,
+  options: Pick<JudgeCommandOptions, "concurrency" | "progress" | "replay">,
   io: ScoreIo,
 ): Promise<Cell[][]> {
   const results: Cell[][] = cases.map(() => runners.map(() => ({ ok: false })));
@@ -318,7 +338,9 @@ async function judgeAll(
       progress?.update(Math.floor(done / runners.length), done / tasks.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, tasks.length)) }, worker));
+  const inProgress = options.replay ? Math.min(REPLAY_MEASUREMENTS, options.concurrency) : options.concurrency * MEASUREMENTS_PER_SLOT;
+  const workers = Math.max(1, Math.min(inProgress, tasks.length));
+  await Promise.all(Array.from({ length: workers }, worker));
   progress?.finish(cases.length);
   return results;
 }

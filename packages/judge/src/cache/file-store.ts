@@ -2,16 +2,29 @@
 // lazily: `node:fs` is imported on first use, so importing @evalkern/judge stays runtime-neutral.
 import { JudgeConfigError } from "../errors.js";
 import type { CacheEntry, JudgeCacheStore } from "./cache.js";
-import { appendOnFreshLine, DEFAULT_READ_CHUNK_BYTES, emitCacheWarning, readJsonlCache, type CacheFileWarning } from "./jsonl-file.js";
+import {
+  appendOnFreshLine,
+  DEFAULT_READ_CHUNK_BYTES,
+  emitCacheWarning,
+  readJsonlCache,
+  resolveEntry,
+  type CacheFileWarning,
+  type IndexedEntry,
+} from "./jsonl-file.js";
 
 export type { CacheFileWarning } from "./jsonl-file.js";
 
 type Fs = typeof import("node:fs/promises");
+type SyncFs = typeof import("node:fs");
 type Path = typeof import("node:path");
 
-let modules: Promise<{ fs: Fs; path: Path }> | undefined;
-function nodeModules(): Promise<{ fs: Fs; path: Path }> {
-  modules ??= Promise.all([import("node:fs/promises"), import("node:path")]).then(([fs, path]) => ({ fs, path }));
+let modules: Promise<{ fs: Fs; syncFs: SyncFs; path: Path }> | undefined;
+function nodeModules(): Promise<{ fs: Fs; syncFs: SyncFs; path: Path }> {
+  modules ??= Promise.all([import("node:fs/promises"), import("node:fs"), import("node:path")]).then(([fs, syncFs, path]) => ({
+    fs,
+    syncFs,
+    path,
+  }));
   return modules;
 }
 
@@ -20,9 +33,12 @@ export interface FileCacheStoreOptions {
   readonly path: string;
   /**
    * - `"jsonl"` (default): one append-only file, one `{"key", "entry"}` line per call; the last line for
-   *   a key wins. Loaded into memory on first use, read line by line (any file size). A line that cannot
-   *   be read (a torn last line after a crash) is skipped with a warning, and every append starts on a
-   *   fresh line, so the records after it stay readable. Easy to commit next to a test suite and to diff.
+   *   a key wins. Loaded into memory on first use, read line by line (any file size); each record is
+   *   indexed by its key and parsed when the key is first asked for. A line that cannot be read (a torn
+   *   last line after a crash) is skipped with a warning — at load, or, for a line that looks like a whole
+   *   record but does not parse, when its key is first asked for (the key's earlier record, if any, is
+   *   used instead) — and every append starts on a fresh line, so the records after it stay readable.
+   *   Easy to commit next to a test suite and to diff.
    * - `"dir"`: one `<key[0:2]>/<key>.json` file per call, written atomically (temp file + rename); good
    *   for very large caches and several processes writing at once.
    */
@@ -69,8 +85,10 @@ export class FileCacheStore implements JudgeCacheStore {
   readonly layout: "jsonl" | "dir";
   private readonly onWarning: (warning: CacheFileWarning) => void;
   private readonly readChunkBytes: number;
-  private loaded: Promise<Map<string, CacheEntry>> | undefined;
+  private loaded: Promise<Map<string, IndexedEntry>> | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The JSONL file's folder, made on the first append (again when it has gone since). */
+  private folder: Promise<void> | undefined;
 
   constructor(options: FileCacheStoreOptions) {
     if (typeof options?.path !== "string" || options.path === "") {
@@ -93,7 +111,7 @@ export class FileCacheStore implements JudgeCacheStore {
     this.readChunkBytes = chunk;
   }
 
-  private load(): Promise<Map<string, CacheEntry>> {
+  private load(): Promise<Map<string, IndexedEntry>> {
     this.loaded ??= (async () => {
       const { fs } = await nodeModules();
       return readJsonlCache(fs, this.path, this.readChunkBytes, this.onWarning);
@@ -116,7 +134,7 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    if (this.layout === "jsonl") return (await this.load()).get(key);
+    if (this.layout === "jsonl") return resolveEntry(await this.load(), key, this.path, this.onWarning);
     const { fs } = await nodeModules();
     try {
       return JSON.parse(await fs.readFile(await this.entryPath(key), "utf8")) as CacheEntry;
@@ -128,15 +146,27 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    const { fs, path } = await nodeModules();
+    const { fs, syncFs, path } = await nodeModules();
     if (this.layout === "jsonl") {
       const map = await this.load();
       map.set(key, entry);
       const line = `${JSON.stringify({ key, entry })}\n`;
       // Appends are serialised so concurrent calls never interleave lines.
       this.writing = this.writing.then(async () => {
-        await makeDirectories(fs, path, path.dirname(this.path));
-        await appendOnFreshLine(fs, this.path, line);
+        this.folder ??= makeDirectories(fs, path, path.dirname(this.path)).catch((error: unknown) => {
+          this.folder = undefined;
+          throw error;
+        });
+        await this.folder;
+        try {
+          appendOnFreshLine(syncFs, this.path, line);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "ENOENT") throw error;
+          // the folder was removed after the first append: make it again, once
+          this.folder = makeDirectories(fs, path, path.dirname(this.path));
+          await this.folder;
+          appendOnFreshLine(syncFs, this.path, line);
+        }
       });
       return this.writing;
     }
@@ -148,7 +178,12 @@ export class FileCacheStore implements JudgeCacheStore {
   }
 
   async size(): Promise<number> {
-    if (this.layout === "jsonl") return (await this.load()).size;
+    if (this.layout === "jsonl") {
+      // records are parsed on first use: a line that turns out not to parse is no entry
+      const map = await this.load();
+      for (const key of [...map.keys()]) resolveEntry(map, key, this.path, this.onWarning);
+      return map.size;
+    }
     const { fs, path } = await nodeModules();
     let count = 0;
     let shards: string[];

@@ -5,6 +5,7 @@
 import type { CacheEntry } from "./cache.js";
 
 type Fs = typeof import("node:fs/promises");
+type SyncFs = typeof import("node:fs");
 
 /** Bytes read at a time when loading a JSONL cache. */
 export const DEFAULT_READ_CHUNK_BYTES = 1 << 20;
@@ -73,7 +74,8 @@ async function eachLine(fs: Fs, path: string, chunkBytes: number, onLine: (line:
     let number = 1;
     const add = (piece: Buffer): void => {
       if (piece.length === 0) return;
-      head ??= Buffer.from(piece.subarray(0, PREVIEW_CHARS * 4));
+      // a view, not a copy: each chunk is a buffer of its own, so the bytes stay valid after the next read
+      head ??= piece.subarray(0, PREVIEW_CHARS * 4);
       if (bodyStart === -1) {
         const brace = piece.indexOf(0x7b); // "{"
         if (brace !== -1) {
@@ -157,10 +159,78 @@ function warningOf(path: string, line: RawLine, skippedBytes: number, torn: bool
 }
 
 /**
+ * A record indexed by its key without being parsed: the line's bytes, parsed when the key is first asked
+ * for. Loading a cache of ten thousand replies then costs a scan for newlines and keys, not ten thousand
+ * object trees that all survive into the old generation (most of a replay's garbage collection).
+ */
+export class LazyRecord {
+  constructor(
+    readonly key: string,
+    readonly line: RawLine,
+    /** The key's record from an earlier line, used when this one turns out not to parse. */
+    readonly previous: CacheEntry | LazyRecord | undefined,
+  ) {}
+}
+
+/** A key, an entry or a record still to be parsed, as the JSONL store's map holds them. */
+export type IndexedEntry = CacheEntry | LazyRecord;
+
+/** `{"key":"<key>","entry":{`: the start of every record this store writes, with a key that needs no unescaping. */
+const INDEXABLE = /^\{"key":"([A-Za-z0-9_-]{1,128})","entry":\{/;
+
+/** Bytes enough to hold `INDEXABLE` with the longest key. */
+const INDEX_PREFIX_BYTES = 160;
+
+/**
+ * The key of a line that can be indexed without parsing: it starts with a record as this store writes
+ * it, ends with "}", and holds no second record start (no text glued onto a torn line, which only a
+ * full parse can sort out). Undefined for anything else, which is parsed at once as before.
+ */
+function indexableKey(line: RawLine): string | undefined {
+  const body = line.body;
+  if (body === undefined || line.bodyStart !== 0 || body[body.length - 1] !== 0x7d) return undefined;
+  const key = INDEXABLE.exec(body.toString("latin1", 0, INDEX_PREFIX_BYTES))?.[1];
+  if (key === undefined || body.indexOf(RECORD_START, 1, "utf8") !== -1) return undefined;
+  return key;
+}
+
+/**
+ * The entry of `key`, parsing a lazily indexed record on first use. A record that turns out not to parse
+ * is skipped with the warning a full load would have given it, and the key's record from an earlier line
+ * (if any) is used instead, as if the line had been skipped at load.
+ */
+export function resolveEntry(
+  map: Map<string, IndexedEntry>,
+  key: string,
+  path: string,
+  warn: (w: CacheFileWarning) => void,
+): CacheEntry | undefined {
+  let value = map.get(key);
+  while (value instanceof LazyRecord) {
+    const text = decode(value.line.body!);
+    const record = text === undefined ? undefined : parseRecord(text);
+    if (record !== undefined && record.key === value.key) {
+      map.set(key, record.entry);
+      return record.entry;
+    }
+    warn(warningOf(path, value.line, value.line.bytes, !value.line.terminated));
+    value = value.previous;
+  }
+  if (value === undefined) map.delete(key);
+  else map.set(key, value);
+  return value;
+}
+
+/**
  * The records of one line. A line an older writer glued onto a torn line (`{"key":"a","ent{"key":"b",…}`)
  * gives its last whole record; the torn text before it is reported.
  */
-function readLine(path: string, line: RawLine, map: Map<string, CacheEntry>, warn: (w: CacheFileWarning) => void): void {
+function readLine(path: string, line: RawLine, map: Map<string, IndexedEntry>, warn: (w: CacheFileWarning) => void): void {
+  const key = indexableKey(line);
+  if (key !== undefined) {
+    map.set(key, new LazyRecord(key, line, map.get(key)));
+    return;
+  }
   const body = line.body;
   if (body === undefined) {
     // a blank line is no record and no damage
@@ -181,35 +251,41 @@ function readLine(path: string, line: RawLine, map: Map<string, CacheEntry>, war
   warn(warningOf(path, line, line.bytes, !line.terminated));
 }
 
-/** Loads a JSONL cache line by line (the last line for a key wins); a missing file is an empty cache. */
+/**
+ * Loads a JSONL cache line by line (the last line for a key wins); a missing file is an empty cache.
+ * Records as this store writes them are indexed by key and parsed on first use (`resolveEntry`).
+ */
 export async function readJsonlCache(
   fs: Fs,
   path: string,
   chunkBytes: number,
   warn: (w: CacheFileWarning) => void,
-): Promise<Map<string, CacheEntry>> {
-  const map = new Map<string, CacheEntry>();
+): Promise<Map<string, IndexedEntry>> {
+  const map = new Map<string, IndexedEntry>();
   await eachLine(fs, path, chunkBytes, (line) => readLine(path, line, map, warn));
   return map;
 }
 
 /**
  * Appends `text` (one line ending in "\n") to `path`, after a newline when the file does not end in one:
- * the record after a torn tail starts on its own line and stays readable.
+ * the record after a torn tail starts on its own line and stays readable. Synchronous on purpose: five
+ * system calls of a few microseconds each, where the promise API sends each of them through the thread
+ * pool and a judge run appends a line per call.
  */
-export async function appendOnFreshLine(fs: Fs, path: string, text: string): Promise<void> {
-  const handle = await fs.open(path, "a+");
+export function appendOnFreshLine(fs: SyncFs, path: string, text: string): void {
+  const fd = fs.openSync(path, "a+");
   try {
-    const { size } = await handle.stat();
-    let prefix = "";
+    const { size } = fs.fstatSync(fd);
+    let bytes = Buffer.from(text, "utf8");
     if (size > 0) {
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = "\n";
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) bytes = Buffer.concat([Buffer.from("\n"), bytes]);
     }
-    await handle.appendFile(prefix + text, "utf8");
+    // "a+" opens with O_APPEND: every write lands at the end, whatever the position
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 

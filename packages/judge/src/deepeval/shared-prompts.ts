@@ -15,6 +15,10 @@ export interface Verdict<V extends string = string> {
   readonly reason: string | null;
 }
 
+/** Counted verdict schemas kept (counts are the claims or statements of a row: a few dozen distinct ones). */
+const MAX_COUNTED_SCHEMAS = 1024;
+const countedVerdictLists = new Map<string, JudgeSchema<{ verdicts: Verdict[] }>>();
+
 const verdictListCache = new Map<string, { zod: z.ZodType<{ verdicts: Verdict[] }>; schema: JudgeSchema<{ verdicts: Verdict[] }> }>();
 
 /**
@@ -36,8 +40,16 @@ export function verdictListSchema<V extends string>(
     verdictListCache.set(key, entry);
   }
   if (!count) return entry.schema as JudgeSchema<{ verdicts: Verdict<V>[] }>;
-  const counted = withCount(entry.zod as unknown as z.ZodType<Record<string, unknown>>, "verdicts", count.count, count.per);
-  return { ...entry.schema, validator: counted as unknown as JudgeSchema<{ verdicts: Verdict<V>[] }>["validator"] };
+  // one counted schema per count: zod compiles each schema object on its first use, which per call was
+  // most of the cost of validating a reply
+  const countedKey = `${key}/${count.count}/${count.per}`;
+  let counted = countedVerdictLists.get(countedKey);
+  if (!counted) {
+    const validator = withCount(entry.zod as unknown as z.ZodType<Record<string, unknown>>, "verdicts", count.count, count.per);
+    counted = { ...entry.schema, validator: validator as unknown as JudgeSchema<{ verdicts: Verdict[] }>["validator"] };
+    if (countedVerdictLists.size < MAX_COUNTED_SCHEMAS) countedVerdictLists.set(countedKey, counted);
+  }
+  return counted as JudgeSchema<{ verdicts: Verdict<V>[] }>;
 }
 
 /** Truths of a source text (DeepEval's Faithfulness truths), optionally limited to the k most important. */

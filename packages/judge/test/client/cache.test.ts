@@ -12,6 +12,7 @@ import {
   MemoryCacheStore,
   OpenAICompatibleJudge,
   canonicalJson,
+  sha256Hex,
   zodSchema,
   type CacheFileWarning,
 } from "../../src/index.js";
@@ -36,6 +37,72 @@ const q = (content: string) => [{ role: "user" as const, content }];
 describe("cache keys", () => {
   it("canonical JSON sorts keys at every level and drops undefined", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"z":1}]},"b":1}');
+  });
+
+  it("canonical JSON is the text the keys of recorded caches were made from, down to holes, functions and non-finite numbers", () => {
+    // index 0 is a hole, which Array.prototype.map kept and join wrote as nothing
+    // biome-ignore lint/suspicious/noSparseArray: a hole is the case under test
+    const sparse = [, 1];
+    expect(canonicalJson(sparse)).toBe("[,1]");
+    expect(canonicalJson({ f: () => 1, u: undefined, n: [undefined, Number.NaN, -Infinity, () => 1], s: Symbol("x") })).toBe(
+      '{"n":[null,null,null,null],"s":null}',
+    );
+    // keys sort by UTF-16 code units: "Z" (0x5A) < "a" (0x61) < "é" (0xE9) < "😀" (0xD83D…)
+    expect(canonicalJson({ "😀": 4, é: 3, a: 2, Z: 1, 'q"': [] })).toBe('{"Z":1,"a":2,"q\\"":[],"é":3,"😀":4}');
+    expect(canonicalJson(new Date(0))).toBe("{}");
+    expect(canonicalJson([{ b: [{}], a: "x\ny" }, "\u2028", 0.1, -0])).toBe('[{"a":"x\\ny","b":[{}]},"\u2028",0.1,0]');
+  });
+});
+
+describe("cache key digests", () => {
+  /** The digest as Web Crypto gives it (the path runtimes without node:crypto take), for comparison. */
+  async function webCryptoHex(text: string): Promise<string> {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  it("SHA-256 as FIPS 180-2 gives it, and byte for byte Web Crypto's digest (old caches keep their keys)", async () => {
+    expect(await sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(await sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    for (const text of [
+      "Größe · 東京 · 🙂",
+      "a lone surrogate \ud800 here",
+      canonicalJson({ messages: [{ content: "x".repeat(5000) }] }),
+    ]) {
+      expect(await sha256Hex(text)).toBe(await webCryptoHex(text));
+    }
+  });
+});
+
+describe("JSONL appends", () => {
+  const entry = (text: string) => ({
+    version: 1 as const,
+    endpoint: "chat" as const,
+    model: "m",
+    data: { text },
+    inputTokens: 1,
+    outputTokens: 1,
+    createdAt: "t",
+  });
+
+  it("concurrent stores each write one whole line, in call order", async () => {
+    const path = join(dir, "concurrent", "many.jsonl");
+    const store = new FileCacheStore({ path });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.set(`k${i}`, entry(`reply ${i}`))));
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((l) => JSON.parse(l).key)).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
+  });
+
+  it("a folder removed after the first append is made again for the next one", async () => {
+    const folder = join(dir, "removed");
+    const path = join(folder, "cache.jsonl");
+    const store = new FileCacheStore({ path });
+    await store.set("a", entry("first"));
+    await rm(folder, { recursive: true, force: true });
+    await store.set("b", entry("second"));
+    const lines = (await readFile(path, "utf8")).trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).key)).toEqual(["b"]);
   });
 });
 
@@ -313,4 +380,67 @@ describe("JSONL cache after a crash (issue 19.15)", () => {
     ]);
     await rm(path);
   }, 120_000);
+});
+
+describe("JSONL records parsed on first use", () => {
+  const entry = (text: string) => ({
+    version: 1 as const,
+    endpoint: "chat" as const,
+    model: "m",
+    data: { text },
+    inputTokens: 1,
+    outputTokens: 1,
+    createdAt: "t",
+  });
+  const line = (key: string, text: string) => JSON.stringify({ key, entry: entry(text) });
+
+  it("a whole-looking record that does not parse is skipped when its key is asked for; its earlier record answers", async () => {
+    const path = join(dir, "lazy-bad.jsonl");
+    const good = line("k", "old");
+    // starts like a record, ends with "}", holds no second record: indexed at load, found bad when parsed
+    const bad = '{"key":"k","entry":{"version":1,"data":{"text":"new"} oops}';
+    const other = '{"key":"lone","entry":{"version":1,"data":{"text":"x"}} }}';
+    await writeFile(path, `${good}\n${bad}\n${other}\n${line("fine", "ok")}\n`);
+    const warnings: CacheFileWarning[] = [];
+    const store = new FileCacheStore({ path, onWarning: (w) => warnings.push(w) });
+    expect(await store.get("fine")).toEqual(entry("ok"));
+    expect(warnings).toEqual([]);
+    expect(await store.get("k")).toEqual(entry("old"));
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes, w.preview])).toEqual([
+      ["UNREADABLE_CACHE_LINE", 2, good.length + 1, bad.length, bad],
+    ]);
+    // parsed once: the same entry again, no second warning
+    expect(await store.get("k")).toBe(await store.get("k"));
+    expect(warnings).toHaveLength(1);
+    // a key whose only line is bad is no entry, and counts as none
+    expect(await store.get("lone")).toBeUndefined();
+    expect(warnings.map((w) => w.line)).toEqual([2, 3]);
+    expect(await store.size()).toBe(2);
+  });
+
+  it("in read-only replay a key whose only line does not parse is a cache miss, with the warning", async () => {
+    const path = join(dir, "lazy-replay.jsonl");
+    const bad = '{"key":"gone","entry":{"version":1,"data":{"text":"x"} ,}';
+    await writeFile(path, `${bad}\n`);
+    const warnings: CacheFileWarning[] = [];
+    const cache = new JudgeCache({ store: new FileCacheStore({ path, onWarning: (w) => warnings.push(w) }), mode: "read-only" });
+    await expect(cache.lookup("gone")).rejects.toBeInstanceOf(CacheMissError);
+    expect(cache.stats).toEqual({ hits: 0, misses: 1, writes: 0 });
+    expect(warnings.map((w) => [w.code, w.line, w.offset, w.bytes])).toEqual([["UNREADABLE_CACHE_LINE", 1, 0, bad.length]]);
+  });
+
+  it("the last line for a key wins, whether parsed at load or on first use; a stored entry replaces an unparsed one", async () => {
+    const path = join(dir, "lazy-order.jsonl");
+    // a key with a backslash escape cannot be indexed without parsing: it is parsed at load
+    const escaped = JSON.stringify({ key: 'q"k', entry: entry("escaped") });
+    await writeFile(path, `${line("a", "1")}\n${line("a", "2")}\n${escaped}\n${line("b", "1")}\n`);
+    const store = new FileCacheStore({ path, onWarning: () => {} });
+    expect((await store.get("a"))?.data).toEqual({ text: "2" });
+    expect((await store.get('q"k'))?.data).toEqual({ text: "escaped" });
+    await store.set("b", entry("stored"));
+    expect((await store.get("b"))?.data).toEqual({ text: "stored" });
+    const reread = new FileCacheStore({ path, onWarning: () => {} });
+    expect((await reread.get("b"))?.data).toEqual({ text: "stored" });
+    expect(await reread.size()).toBe(3);
+  });
 });
