@@ -1,6 +1,6 @@
 // Errors the command line turns into a message and an exit code. Everything else that escapes a
 // command is a bug or an environment failure and exits 1 with its message.
-import { EvalkernError } from "@evalkern/metrics";
+import { EvalkernError } from "@evalkern/core-wasm";
 
 /** Exit codes: 0 success, 1 runtime failure, 2 bad usage (flags, options), 3 bad input (missing or malformed files). */
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, input: 3 });
