@@ -162,8 +162,7 @@ describe("scoreChunk with scanned rows", () => {
       ctx,
     );
     expect(new TextDecoder().decode(r.output)).toBe(
-      '{"hyp":"a","refs":["a"],"em":{"score":1}}\n' +
-        '{"hyp":"b","refs":["c"],"_error":{"line":2,"code":"row_too_large","message":"too large"}}\n',
+      '{"hyp":"a","refs":["a"],"em":{"score":1}}\n{"hyp":"b","refs":["c"],"_error":{"line":2,"code":"row_too_large","message":"too large"}}\n',
     );
   });
 });

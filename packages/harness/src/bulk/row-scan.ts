@@ -42,10 +42,7 @@ const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 7
 let escaped = false;
 /** Where the next backslash of the row is at or after the scan's position (the row's length when none): most strings have none. */
 let backslashAt = 0;
-/**
- * A control character (U+0000–U+001F): JSON allows none in strings, and only tab, LF and CR between tokens,
- * which the scan leaves to `JSON.parse`.
- */
+/** A control character (U+0000–U+001F): JSON allows none in strings, and only tab, LF and CR between tokens, which the scan leaves to `JSON.parse`. */
 const CONTROL = /[\u0000-\u001f]/;
 
 function skipSpaces(s: string, i: number): number {
