@@ -3,10 +3,9 @@
 // column sums (sum), and render the per-row output one of three ways (score lines, output rows, values),
 // with the statistics rows.
 import { sharedPairBatch } from "@evalkern/core-wasm";
-import { BUILTIN_METRIC_NAMES, type RowFields } from "@evalkern/metrics/registry";
+import type { RowFields } from "@evalkern/metrics/registry";
 import { fsumAdd } from "./fsum.js";
-import { csvKeys, extractPair, parseCsv, type BadRowCode, type Extracted, type ResolvedFields } from "./records.js";
-import { scanKeys, scanPair, type ScanKeys } from "./row-scan.js";
+import { csvKeys, extractPair, parseCsv, type BadRowCode, type ResolvedFields } from "./records.js";
 import type { BulkMetric } from "./metrics.js";
 import { ByteWriter, csvCell, csvLine, isPlainObject, spliceObject, spliceObjectBytes, spliceObjectOpen, type RowsOutput } from "./rows.js";
 
@@ -78,8 +77,6 @@ interface RecordIn {
   readonly input?: unknown;
   /** CSV: the record's cells, by column (CSV output rows write them back by position). */
   readonly cells?: readonly string[];
-  /** JSONL: the row's pair as `scanPair` read it from `text` (then no `value`: `recordValue` parses it when needed). */
-  readonly pair?: Extracted;
   readonly error?: { readonly code: BadRowCode; readonly message: string };
 }
 
@@ -142,11 +139,7 @@ function recordsOnLines(records: readonly RecordIn[], lines: readonly number[]):
  * nor of the invalid bytes U+FFFD replaces), as a short string (ASCII lines one byte per character), and no
  * chunk-sized string is made for the garbage collector to move.
  */
-function jsonlRecords(
-  bytes: Uint8Array,
-  firstLine: number,
-  keys: ScanKeys | undefined,
-): { records: RecordIn[]; blank: number; badLines: number[] } {
+function jsonlRecords(bytes: Uint8Array, firstLine: number): { records: RecordIn[]; blank: number; badLines: number[] } {
   const records: RecordIn[] = [];
   const badLines: number[] = [];
   let blank = 0;
@@ -163,9 +156,7 @@ function jsonlRecords(
       badLines.push(line);
       raw = decoder.decode(lineBytes);
     }
-    const pair = keys === undefined ? undefined : scanPair(raw, keys);
-    if (pair !== undefined) records.push({ position: line, text: raw, start, end: stop, pair });
-    else if (raw.trim() === "") blank++;
+    if (raw.trim() === "") blank++;
     else {
       try {
         records.push({ position: line, value: JSON.parse(raw), text: raw, start, end: stop });
@@ -202,24 +193,6 @@ function csvRecords(text: string, firstLine: number, header: readonly string[], 
   });
 }
 
-const KERNEL_METRICS: ReadonlySet<string> = new Set(BUILTIN_METRIC_NAMES);
-
-/**
- * The keys `scanPair` reads JSONL rows for, or undefined when rows must be parsed whole: a metric that is
- * not a kernel metric (pair rules receive the row's other fields), CSV output rows (the row's fields by
- * column), or fields that are not plain top-level keys.
- */
-function rowScanKeys(ctx: ChunkContext): ScanKeys | undefined {
-  if (ctx.output.kind === "rows" && ctx.output.rows.format === "csv") return undefined;
-  for (const m of ctx.metrics) if (!KERNEL_METRICS.has(m.spec.metric)) return undefined;
-  return scanKeys(ctx.fields);
-}
-
-/** A record's parsed row: its `value`, or for a scanned row its text parsed (valid JSON: the scan checked it). */
-function recordValue(rec: RecordIn): unknown {
-  return rec.pair !== undefined && rec.value === undefined ? JSON.parse(rec.text!) : rec.value;
-}
-
 /** Rows reported as bad without being scored (found by the main thread: too large, timed out). */
 export interface PresetError {
   readonly position: number;
@@ -249,7 +222,7 @@ export function scoreChunk(input: ChunkInput, ctx: ChunkContext): ChunkResult {
   let dropEmpty = false;
   let badLines: number[] = [];
   if (input.kind === "jsonl") {
-    const r = jsonlRecords(input.bytes, input.firstLine, rowScanKeys(ctx));
+    const r = jsonlRecords(input.bytes, input.firstLine);
     records = r.records;
     blank = r.blank;
     badLines = r.badLines;
@@ -321,7 +294,7 @@ function extractPairs(records: readonly RecordIn[], dropEmpty: boolean, fields: 
       out.ids[i] = null;
       continue;
     }
-    const p = rec.pair ?? extractPair(rec.value, fields, dropEmpty);
+    const p = extractPair(rec.value, fields, dropEmpty);
     out.ids[i] = p.id;
     if (!p.ok) {
       out.errors[i] = { line: rec.position, code: p.code, message: p.message };
@@ -685,8 +658,7 @@ function rowFields(
 /** The output row of a record that was not scored: the row with `_error`, or `_line`, `_input`, `_error`. */
 function errorRow(rec: RecordIn, e: BadRow): string {
   const error = { line: rec.position, code: e.code, message: e.message };
-  const value = recordValue(rec);
-  if (rec.input === undefined && isPlainObject(value))
-    return `${spliceObject(JSON.stringify(value), `"_error":${JSON.stringify(error)}`)}\n`;
-  return `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : value, _error: error })}\n`;
+  if (rec.input === undefined && isPlainObject(rec.value))
+    return `${spliceObject(JSON.stringify(rec.value), `"_error":${JSON.stringify(error)}`)}\n`;
+  return `${JSON.stringify({ _line: rec.position, _input: rec.input !== undefined ? rec.input : rec.value, _error: error })}\n`;
 }
