@@ -2,7 +2,7 @@
 // (`@evalkern/metrics/registry`), each mapped to a bulk-scoring spec of @evalkern/harness. Names, option
 // help, scale and headline all come from the registry; this file only adds the command line's messages.
 import { InvalidArgumentError } from "@evalkern/core-wasm";
-import type { MetricSpec } from "@evalkern/harness";
+import type { MetricSpec } from "@evalkern/harness/bulk";
 import { checkOptions, didYouMean, findMetric, listMetrics, type LexicalMetric } from "@evalkern/metrics/registry";
 import { usageError } from "./errors.js";
 import type { MetricArgument } from "./metric-options.js";

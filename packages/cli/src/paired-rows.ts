@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { ByFieldCheck } from "./by-fields.js";
 import { inputError, usageError } from "./errors.js";
-import { csvKeys } from "@evalkern/harness";
+import { csvKeys } from "@evalkern/harness/bulk";
 import { delimiterOf, readRecords } from "./io/records.js";
 import type { LoadedRun } from "./results.js";
 

@@ -3,8 +3,7 @@
 // checkpoint, summary).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { ScoreSummary } from "@evalkern/harness";
-import { makeDirectory } from "@evalkern/harness/light";
+import { makeDirectory, type ScoreSummary } from "@evalkern/harness/bulk";
 import { inputError } from "./errors.js";
 import type { RunManifest } from "@evalkern/harness/report";
 import { PACKAGE_VERSION } from "./version.generated.js";

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { pairedTests, type PairedScore, type PairedTestResult } from "@evalkern/harness";
+import { pairedTests, type PairedScore, type PairedTestResult } from "@evalkern/harness/bulk";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { existsSync } from "node:fs";

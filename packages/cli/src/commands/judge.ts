@@ -3,7 +3,7 @@
 // (`--cache` records, `--replay` answers from the cache only and never sends a request).
 import { writeFileSync } from "node:fs";
 import { basename, extname, join, relative, resolve } from "node:path";
-import { estimateCi, pathValue } from "@evalkern/harness/light";
+import { estimateCi, pathValue } from "@evalkern/harness/bulk";
 import { EXIT, usageError } from "../errors.js";
 import { csvCell, csvLine } from "../io/csv.js";
 import { checkOutputPaths, mainOutput } from "../io/output-paths.js";

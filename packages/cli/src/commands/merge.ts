@@ -3,7 +3,7 @@
 import { createReadStream, createWriteStream, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { corpusEntry, mergeShards } from "@evalkern/harness";
+import { corpusEntry, mergeShards } from "@evalkern/harness/bulk";
 import { EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { checkOutputPaths } from "../io/output-paths.js";

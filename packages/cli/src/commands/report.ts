@@ -3,7 +3,7 @@
 // first (Δ and paired-bootstrap p per metric and per slice, from the harness's `pairedTest`).
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { pairedTest } from "@evalkern/harness";
+import { pairedTest } from "@evalkern/harness/bulk";
 import { comparisonData } from "@evalkern/harness/report";
 import { inputError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";

@@ -3,7 +3,7 @@
 // people who type sacreBLEU commands. The files are read by the harness's text-pair reader and scored by
 // its streaming bulk scorer; the metrics and their sacreBLEU signatures come from the registry.
 import { pyFloatRepr, pyFormatFixed } from "@evalkern/metrics/python";
-import type { StreamSummary } from "@evalkern/harness";
+import type { StreamSummary } from "@evalkern/harness/bulk";
 import { inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import { scoreTextPairs } from "../io/text-pairs.js";

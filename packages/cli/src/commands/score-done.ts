@@ -13,8 +13,8 @@
 // keeps the size, restores the mtime and keeps the inode: the cheap test trusts those three, as make and
 // rsync do. (An interrupted run's checkpoint, by contrast, re-hashes the bytes it covers.)
 import { existsSync, statSync } from "node:fs";
-import { inputContentHash, scoreJob, statisticsPath, summaryPath } from "@evalkern/harness";
-import type { ScoreFileOptions, ScoreJob, ScoreSummary } from "@evalkern/harness";
+import { inputContentHash, scoreJob, statisticsPath, summaryPath } from "@evalkern/harness/bulk";
+import type { ScoreFileOptions, ScoreJob, ScoreSummary } from "@evalkern/harness/bulk";
 import { loadRun, type FileIdentity, type FinishedRecord, type RunManifest } from "../results.js";
 
 export function fileIdentity(path: string): FileIdentity {

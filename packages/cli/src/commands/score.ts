@@ -8,7 +8,6 @@ import { basename, extname, join, relative, resolve } from "node:path";
 import {
   checkpointPath,
   csvKeys,
-  EvalkernError,
   fileSystemError,
   inputGeometry,
   normalizeMetrics,
@@ -18,7 +17,8 @@ import {
   type MetricSpec,
   type ScoreSummary,
   type StreamSummary,
-} from "@evalkern/harness";
+} from "@evalkern/harness/bulk";
+import { EvalkernError } from "@evalkern/core-wasm";
 import { CliError, EXIT, inputError, usageError } from "../errors.js";
 import { mapHarnessError } from "../harness-errors.js";
 import {

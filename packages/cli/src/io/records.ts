@@ -3,7 +3,7 @@
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { inputError } from "../errors.js";
-import { csvKeys } from "@evalkern/harness/light";
+import { csvKeys } from "@evalkern/harness/bulk";
 import { CsvSplitter } from "./csv.js";
 
 export type Format = "jsonl" | "csv";

@@ -2,7 +2,7 @@
 // second run fails at once, a dead run's lock is taken over) and SIGINT/SIGTERM/SIGHUP handling (say
 // what was kept and how to resume, remove temporary files, release the lock, exit 128 + signal
 // number: 130 for Ctrl-C, 143 for SIGTERM).
-import { acquireLock } from "@evalkern/harness";
+import { acquireLock } from "@evalkern/harness/bulk";
 import { AtomicWriter } from "./writer.js";
 
 const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;

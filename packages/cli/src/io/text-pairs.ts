@@ -12,7 +12,7 @@ import {
   type RowScore,
   type StreamSummary,
   type TextSource,
-} from "@evalkern/harness";
+} from "@evalkern/harness/bulk";
 import { usageError } from "../errors.js";
 import { requireFile } from "./records.js";
 import { AtomicWriter } from "./writer.js";

@@ -3,7 +3,7 @@
 // that died (their pid is gone) are removed when the next writer of the same path starts. File-system
 // failures are `FileSystemError`s naming the path.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { fileSystemError, removeStaleTemporaries } from "@evalkern/harness/light";
+import { fileSystemError, removeStaleTemporaries } from "@evalkern/harness/bulk";
 
 export class AtomicWriter {
   private static readonly live = new Set<AtomicWriter>();

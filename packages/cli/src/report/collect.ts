@@ -1,7 +1,7 @@
 // The CLI's side of the HTML report: reading a run's output file (and its statistics through the
 // harness's `sliceScores`) for the shared, browser-safe collector of `@evalkern/harness/report`.
 import { statSync } from "node:fs";
-import { csvKeys, sliceScores } from "@evalkern/harness";
+import { csvKeys, sliceScores } from "@evalkern/harness/bulk";
 import {
   collectReportData,
   rowField,
