@@ -123,9 +123,26 @@ export function stripStart(cps: usize, n: i32): i32 {
   return s;
 }
 
-/** Equality of two code-point ranges. */
+/**
+ * Equality of two code-point ranges. Compared 16 bytes at a time with SIMD (wasm loads need no alignment),
+ * then one last u64/u32: `memory.compare` compares word-wise only when both ranges share their alignment
+ * mod 8, which two 4-byte-aligned token ranges do half the time, and byte by byte otherwise.
+ */
 export function cpsEqual(a: usize, b: usize, n: i32): bool {
-  return memory.compare(a, b, <usize>n << 2) == 0;
+  let bytes = <usize>n << 2;
+  while (bytes >= 16) {
+    if (v128.any_true(v128.xor(v128.load(a), v128.load(b)))) return false;
+    a += 16;
+    b += 16;
+    bytes -= 16;
+  }
+  if (bytes >= 8) {
+    if (load<u64>(a) != load<u64>(b)) return false;
+    a += 8;
+    b += 8;
+    bytes -= 8;
+  }
+  return bytes == 0 || load<u32>(a) == load<u32>(b);
 }
 
 // @ts-ignore: decorator

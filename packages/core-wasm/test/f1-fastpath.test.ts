@@ -164,3 +164,27 @@ describe("DSPy token F1 on the UTF-8 fast path", () => {
     expect(bad.slice(0, 5)).toEqual([]);
   });
 });
+
+describe("token equality at every length (the SIMD/u64/u32 comparison of assembly/text.ts cpsEqual)", () => {
+  it("tells apart tokens of 1..40 code points that differ only at one position, and matches equal ones", async () => {
+    await k.ready();
+    const hyps: string[] = [];
+    const refs: string[][] = [];
+    const want: number[] = [];
+    for (let len = 1; len <= 40; len++) {
+      const base = Array.from({ length: len }, (_, j) => String.fromCharCode(98 + (j % 24))).join("");
+      hyps.push(`${base} é${base}`);
+      refs.push([`${base} é${base}`]);
+      want.push(1);
+      for (let j = 0; j < len; j++) {
+        const other = `${base.slice(0, j)}z${base.slice(j + 1)}`;
+        // one of the two tokens differs: common 1 of 2, so precision = recall = f1 = 0.5
+        hyps.push(`${base} é${base}`);
+        refs.push([`${base} é${other}`]);
+        want.push(0.5);
+      }
+    }
+    const f1 = Array.from(k.tokenF1Batch(hyps, refs)).filter((_, j) => j % 3 === 0); // rows of f1, precision, recall
+    expect(f1).toEqual(want);
+  });
+});
