@@ -93,6 +93,14 @@ const POOL = [
   "\u3000",
   "\u0085",
   "\u200b",
+  "\u2000",
+  "\u1680",
+  "\u2028",
+  "\u202f",
+  "\u205f",
+  "\u001c",
+  "the\u3000",
+  "\u00a0a",
   "«",
   "»",
   "—",
@@ -162,6 +170,23 @@ describe("DSPy token F1 on the UTF-8 fast path", () => {
       if (!want.every((x, j) => Object.is(x, row[j]))) bad.push(JSON.stringify([hyps[i], refs[i], want, row]));
     }
     expect(bad.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("DSPy token F1's table of the prediction's tokens", () => {
+  it("gives the same values in the persistent table and in scratch (predictions over 1,024 distinct tokens), mixed in one batch", () => {
+    const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `w${from + i}`);
+    const long = [...words(0, 3000), ...words(0, 5)].join(" ");
+    const hyps = ["w1 w2 w3", long, "w2 w2 w9", long, "w1"];
+    const refs = [["w1 w3 w5", "w2"], [words(2990, 20).join(" "), "w0 w0 w1"], ["w2 w9 w9", "w2 w2 w9"], ["w4 w4 w4 w4"], ["x", "w1"]];
+    const got = k.tokenF1Batch(hyps, refs);
+    const toks = (s: string) => s.split(" ");
+    for (let i = 0; i < hyps.length; i++) {
+      const want = f1Of(toks(hyps[i]!), refs[i]!.map(toks));
+      expect([got[3 * i], got[3 * i + 1], got[3 * i + 2]]).toEqual(want);
+    }
+    // w4 occurs twice in the long prediction: two of the reference's four count
+    expect(got[3 * 3 + 2]).toBe(0.5);
   });
 });
 
