@@ -155,6 +155,18 @@ export function tokenF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usi
 // through normalizeUtf8 and is split at its spaces. Either way a token is a code-point range with a
 // hash computed as it is written, interned once in a table sized for the prediction.
 
+/**
+ * Does a run of code points hold an "a" or a "t"? Without one it holds no article, and the run (no
+ * whitespace inside) is one token even when it has a code point that is not \w.
+ */
+function hasArticleStart(p: usize, m: i32): bool {
+  for (let j = 0; j < m; j++) {
+    const c = load<u32>(p + (<usize>j << 2));
+    if (c == 0x61 || c == 0x74) return true;
+  }
+  return false;
+}
+
 /** Per byte: 0 whitespace, 1 string.punctuation (deleted), 2 anything else (general path), else the lowercase letter or digit. */
 // @ts-ignore: decorator
 @lazy const DSPY_BYTE: usize = memory.data<u8>([
@@ -287,6 +299,15 @@ function dspyTokens(src: usize, byteLen: i32): usize {
             if (cp - 0x10000 < 0x100000) w = 4;
           }
         }
+        if (cp - 0x4e00 < 0x5200) {
+          // CJK Unified Ideographs U+4E00..U+9FFF: letters (\w) that NFD and lower() leave alone, too
+          // many distinct ones for the cache
+          store<u32>(cps + (<usize>o << 2), cp);
+          o++;
+          h = (h ^ cp) * FNV_PRIME;
+          i += 3;
+          continue;
+        }
         if (w != 0) {
           const c = nfdLowerCached(cp, cps + (<usize>o << 2));
           if (c >= 0) {
@@ -324,7 +345,7 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       continue;
     }
     // whitespace: the run before it is done
-    if (nonWord & 0x100) {
+    if (nonWord & 0x100 && hasArticleStart(cps + (<usize>start << 2), o - start)) {
       // a code point that is not \w: `\b` can fall inside the run, so the article pass runs on it
       // (the run is lower(NFD(.)) with punctuation deleted already) and it splits at its spaces
       const t = cps + (<usize>start << 2);
@@ -341,8 +362,8 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       }
       o = start + m;
       start = o;
-      nonWord = 0;
     } else if (o > start) {
+      // one token (the run holds no whitespace), unless it is an article
       const p = cps + (<usize>start << 2);
       const len = o - start;
       if (isArticle(p, len)) o = start;
@@ -351,6 +372,7 @@ function dspyTokens(src: usize, byteLen: i32): usize {
         start = o;
       }
     }
+    nonWord = 0;
     h = FNV_BASIS;
     i += wsWidth;
     chunk = i;

@@ -69,13 +69,15 @@ const WS_LO: u64 = 0x1f0003e00;
 // @ts-ignore: decorator
 @inline export function isPyWs(c: u32): bool {
   if (c < 0x80) return <bool>((select<u64>(WS_LO, 0, c < 0x40) >> <u64>(c & 63)) & 1);
-  return c >= 0x85 && isPyWsNonAscii(c);
+  // most text beyond ASCII is below U+1680 (Latin, Greek, Cyrillic …) or above U+3000 (CJK, Hangul):
+  // two compares there, and the call for the rest
+  if (c < 0x1680) return c == 0x85 || c == 0xa0;
+  return c <= 0x3000 && isPyWsNonAscii(c);
 }
 
+/** isPyWs for U+1680 ..= U+3000. */
 function isPyWsNonAscii(c: u32): bool {
   return (
-    c == 0x85 ||
-    c == 0xa0 ||
     c == 0x1680 ||
     (c >= 0x2000 && c <= 0x200a) ||
     c == 0x2028 ||

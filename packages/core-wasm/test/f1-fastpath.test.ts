@@ -173,6 +173,32 @@ describe("DSPy token F1 on the UTF-8 fast path", () => {
   });
 });
 
+describe("DSPy token F1 on CJK Unified Ideographs (read without the NFD/lower() tables)", () => {
+  it("matches normalize_text(x).split() for every code point U+4E00..U+9FFF beside articles", () => {
+    const hyps: string[] = [];
+    const refs: string[][] = [];
+    for (let cp = 0x4e00; cp <= 0x9fff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      // were one of them not \w (or changed by NFD or lower()), "a" and "the" beside it would be articles
+      hyps.push(`a${ch} the${ch}。 ${ch}a ${ch}`);
+      refs.push([`${ch} a${ch}。the${ch}`, `${ch}`]);
+    }
+    const got = k.tokenF1Batch(hyps, refs);
+    const toks = (s: string) => (s === "" ? [] : s.split(" "));
+    const nh = k.normalizeTextBatch(hyps);
+    const bad: string[] = [];
+    for (let i = 0; i < hyps.length; i++) {
+      const want = f1Of(toks(nh[i]!), k.normalizeTextBatch(refs[i]!).map(toks));
+      const row = [got[3 * i]!, got[3 * i + 1]!, got[3 * i + 2]!];
+      if (!want.every((x, j) => Object.is(x, row[j]))) bad.push(JSON.stringify([hyps[i], want, row]));
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+    // by hand: the hypothesis tokens are a漢, the漢。, 漢a, 漢 and the reference's 漢, a漢。the漢: one shared
+    const one = k.tokenF1Batch(["a漢 the漢。 漢a 漢"], [["漢 a漢。the漢"]]);
+    expect([one[0], one[1], one[2]]).toEqual([(2 * 0.25 * 0.5) / 0.75, 0.25, 0.5]);
+  });
+});
+
 describe("DSPy token F1's table of the prediction's tokens", () => {
   it("gives the same values in the persistent table and in scratch (predictions over 1,024 distinct tokens), mixed in one batch", () => {
     const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `w${from + i}`);
