@@ -14,11 +14,11 @@
 // ties the first such reference (Python `max` keeps the first maximum). DSPy's F1/HotPotF1 are the f1;
 // BYOB f1_token with a single target is all three.
 
-import { alloc, allocTable, allocZero, mark, release } from "./mem";
+import { alloc, allocTable, allocZero, mark, release, persistBase, PERSIST_FREE } from "./mem";
 import { Intern, internInit, intern, NONE } from "./hash";
 import { strPtr, strLen, refFirst, refEnd } from "./batch";
 import { normalizeUtf8, lowerTokensUtf8, articlesAndSpaces, tokLen } from "./normalize";
-import { cpsEqual } from "./text";
+import { cpsEqual, isPyWs } from "./text";
 import { nfdLowerOne, NFD_MAX_EXPANSION } from "./ucd";
 
 /** Token string (tokens joined by single spaces) of string k; length in `tokLen`. */
@@ -155,6 +155,18 @@ export function tokenF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usi
 // through normalizeUtf8 and is split at its spaces. Either way a token is a code-point range with a
 // hash computed as it is written, interned once in a table sized for the prediction.
 
+/**
+ * Does a run of code points hold an "a" or a "t"? Without one it holds no article, and the run (no
+ * whitespace inside) is one token even when it has a code point that is not \w.
+ */
+function hasArticleStart(p: usize, m: i32): bool {
+  for (let j = 0; j < m; j++) {
+    const c = load<u32>(p + (<usize>j << 2));
+    if (c == 0x61 || c == 0x74) return true;
+  }
+  return false;
+}
+
 /** Per byte: 0 whitespace, 1 string.punctuation (deleted), 2 anything else (general path), else the lowercase letter or digit. */
 // @ts-ignore: decorator
 @lazy const DSPY_BYTE: usize = memory.data<u8>([
@@ -253,130 +265,211 @@ function dspyTokens(src: usize, byteLen: i32): usize {
       i++;
       continue;
     }
-    if (v == 0) {
-      if (nonWord & 0x100) {
-        // a code point that is not \w: `\b` can fall inside the run, so the article pass runs on it
-        // (the run is lower(NFD(.)) with punctuation deleted already) and it splits at its spaces
-        const t = cps + (<usize>start << 2);
-        const m = articlesAndSpaces(t, o - start);
-        let ts = 0;
-        let th = FNV_BASIS;
-        for (let j = 0; j <= m; j++) {
-          const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
-          if (c == 0x20) {
-            if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
-            ts = j + 1;
-            th = FNV_BASIS;
-          } else th = (th ^ c) * FNV_PRIME;
-        }
-        o = start + m;
-        start = o;
-        nonWord = 0;
-      } else if (o > start) {
-        const p = cps + (<usize>start << 2);
-        const len = o - start;
-        if (isArticle(p, len)) o = start;
-        else {
-          pushRecord(rec, n++, p, len, h);
-          start = o;
-        }
-      }
-      h = FNV_BASIS;
-      i++;
-      chunk = i;
-      continue;
-    }
-    // v == 2: a non-ASCII code point whose lower(NFD(.)) needs no context (nfdLowerOne) is written here
-    // too; a run with one that is not \w gets the article pass at its end
-    const b0 = <u32>load<u8>(src + i);
-    if (b0 >= 0xc2) {
-      let cp: u32 = 0xffffffff;
-      let w = 0;
-      if (b0 < 0xe0) {
-        if (i + 1 < byteLen) {
-          const b1 = <u32>load<u8>(src + i + 1);
-          if ((b1 & 0xc0) == 0x80) {
-            cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
-            w = 2;
+    let wsWidth = v == 0 ? 1 : 0; // bytes of the whitespace character at i, 0 when there is none
+    if (v == 2) {
+      // v == 2: a non-ASCII code point whose lower(NFD(.)) needs no context (nfdLowerOne) is written here
+      // too; a run with one that is not \w gets the article pass at its end
+      const b0 = <u32>load<u8>(src + i);
+      if (b0 >= 0xc2) {
+        let cp: u32 = 0xffffffff;
+        let w = 0;
+        if (b0 < 0xe0) {
+          if (i + 1 < byteLen) {
+            const b1 = <u32>load<u8>(src + i + 1);
+            if ((b1 & 0xc0) == 0x80) {
+              cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
+              w = 2;
+            }
           }
-        }
-      } else if (b0 < 0xf0) {
-        if (i + 2 < byteLen) {
+        } else if (b0 < 0xf0) {
+          if (i + 2 < byteLen) {
+            const b1 = <u32>load<u8>(src + i + 1);
+            const b2 = <u32>load<u8>(src + i + 2);
+            if (((b1 & 0xc0) | ((b2 & 0xc0) << 8)) == 0x8080) {
+              cp = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+              if (cp >= 0x800 && cp - 0xd800 >= 0x800) w = 3;
+            }
+          }
+        } else if (b0 < 0xf5 && i + 3 < byteLen) {
           const b1 = <u32>load<u8>(src + i + 1);
           const b2 = <u32>load<u8>(src + i + 2);
-          if (((b1 & 0xc0) | ((b2 & 0xc0) << 8)) == 0x8080) {
-            cp = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
-            if (cp >= 0x800 && cp - 0xd800 >= 0x800) w = 3;
+          const b3 = <u32>load<u8>(src + i + 3);
+          if (((b1 & 0xc0) | ((b2 & 0xc0) << 8) | ((b3 & 0xc0) << 16)) == 0x808080) {
+            cp = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+            if (cp - 0x10000 < 0x100000) w = 4;
           }
         }
-      } else if (b0 < 0xf5 && i + 3 < byteLen) {
-        const b1 = <u32>load<u8>(src + i + 1);
-        const b2 = <u32>load<u8>(src + i + 2);
-        const b3 = <u32>load<u8>(src + i + 3);
-        if (((b1 & 0xc0) | ((b2 & 0xc0) << 8) | ((b3 & 0xc0) << 16)) == 0x808080) {
-          cp = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
-          if (cp - 0x10000 < 0x100000) w = 4;
-        }
-      }
-      if (w != 0) {
-        const c = nfdLowerCached(cp, cps + (<usize>o << 2));
-        if (c >= 0) {
-          const oe = o + (c & 0xff);
-          for (; o < oe; o++) h = (h ^ load<u32>(cps + (<usize>o << 2))) * FNV_PRIME;
-          nonWord |= c;
-          i += w;
+        if (cp - 0x4e00 < 0x5200) {
+          // CJK Unified Ideographs U+4E00..U+9FFF: letters (\w) that NFD and lower() leave alone, too
+          // many distinct ones for the cache
+          store<u32>(cps + (<usize>o << 2), cp);
+          o++;
+          h = (h ^ cp) * FNV_PRIME;
+          i += 3;
           continue;
         }
+        if (w != 0) {
+          const c = nfdLowerCached(cp, cps + (<usize>o << 2));
+          if (c >= 0) {
+            const oe = o + (c & 0xff);
+            for (; o < oe; o++) h = (h ^ load<u32>(cps + (<usize>o << 2))) * FNV_PRIME;
+            nonWord |= c;
+            i += w;
+            continue;
+          }
+          // Python whitespace beyond ASCII (U+00A0, U+3000 …) ends a run as ASCII whitespace does: NFD maps
+          // it to whitespace, and lower()'s context, `\b` and split() all stop at it
+          if (isPyWs(cp)) wsWidth = w;
+        }
       }
     }
-    // anything else: this run goes through normalize_text
-    o = start;
-    nonWord = 0;
-    let e = i + 1;
-    while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
-    const t = normalizeUtf8(src + <usize>chunk, e - chunk);
-    const m = tokLen;
-    let ts = 0;
-    let th = FNV_BASIS;
-    for (let j = 0; j <= m; j++) {
-      const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
-      if (c == 0x20) {
-        if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
-        ts = j + 1;
-        th = FNV_BASIS;
-      } else th = (th ^ c) * FNV_PRIME;
+    if (wsWidth == 0) {
+      // anything else: this run goes through normalize_text
+      o = start;
+      nonWord = 0;
+      let e = i + 1;
+      while (e < byteLen && load<u8>(DSPY_BYTE + <usize>load<u8>(src + e)) != 0) e++;
+      const t = normalizeUtf8(src + <usize>chunk, e - chunk);
+      const m = tokLen;
+      let ts = 0;
+      let th = FNV_BASIS;
+      for (let j = 0; j <= m; j++) {
+        const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+        if (c == 0x20) {
+          if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+          ts = j + 1;
+          th = FNV_BASIS;
+        } else th = (th ^ c) * FNV_PRIME;
+      }
+      i = e; // the whitespace after the run (or the end) comes next
+      continue;
     }
-    i = e; // the whitespace after the run (or the end) comes next
+    // whitespace: the run before it is done
+    if (nonWord & 0x100 && hasArticleStart(cps + (<usize>start << 2), o - start)) {
+      // a code point that is not \w: `\b` can fall inside the run, so the article pass runs on it
+      // (the run is lower(NFD(.)) with punctuation deleted already) and it splits at its spaces
+      const t = cps + (<usize>start << 2);
+      const m = articlesAndSpaces(t, o - start);
+      let ts = 0;
+      let th = FNV_BASIS;
+      for (let j = 0; j <= m; j++) {
+        const c = j < m ? load<u32>(t + (<usize>j << 2)) : 0x20;
+        if (c == 0x20) {
+          if (j > ts) pushRecord(rec, n++, t + (<usize>ts << 2), j - ts, th);
+          ts = j + 1;
+          th = FNV_BASIS;
+        } else th = (th ^ c) * FNV_PRIME;
+      }
+      o = start + m;
+      start = o;
+    } else if (o > start) {
+      // one token (the run holds no whitespace), unless it is an article
+      const p = cps + (<usize>start << 2);
+      const len = o - start;
+      if (isArticle(p, len)) o = start;
+      else {
+        pushRecord(rec, n++, p, len, h);
+        start = o;
+      }
+    }
+    nonWord = 0;
+    h = FNV_BASIS;
+    i += wsWidth;
+    chunk = i;
+    continue;
   }
   recCount = n;
   return rec;
 }
 
-/** Table of the prediction's distinct tokens: slots of 16 bytes (hash, id+1 (0 = empty), pointer, length). */
+/**
+ * Table of the prediction's distinct tokens, slots of 32 bytes: hash, stamp, pointer, length, count in
+ * the prediction, count in the current reference, the reference stamp of that count, unused. A slot is
+ * in use only when its stamp is the current prediction's, and its reference count only when the
+ * reference stamp is the current reference's, so neither the table nor the counts are cleared between
+ * pairs: the table lives in the persistent arena (PERSIST_FREE), or in zeroed scratch for a prediction
+ * of more tokens than that holds. A token's id is its slot index.
+ */
 // @ts-ignore: decorator
 @lazy let tabSlots: usize = 0;
 // @ts-ignore: decorator
 @lazy let tabMask: u32 = 0;
+/** The stamp of the current prediction's slots, and the last stamp handed out (0 marks a slot never used). */
+// @ts-ignore: decorator
+@lazy let predStamp: u32 = 0;
+// @ts-ignore: decorator
+@lazy let lastStamp: u32 = 0;
+/** Slots of the persistent table: 64 KiB. */
+const PERSIST_SLOTS: u32 = 2048;
 
 // @ts-ignore: decorator
 @inline function slotOf(h: u32): u32 {
   return (h ^ (h >> 15)) & tabMask;
 }
 
-/** Id of the token at record r, or NONE. */
+/**
+ * Called before each prediction: once half the stamps are used up the persistent table is cleared and
+ * the count restarts, so no stale slot can carry a stamp handed out later (one prediction's references
+ * cannot use up the other half: there are fewer strings than 2^31 in a 1 GiB memory).
+ */
+function restartStampsIfWorn(): void {
+  if (lastStamp < 0x80000000) return;
+  memory.fill(persistBase() + PERSIST_FREE, 0, <usize>PERSIST_SLOTS << 5);
+  lastStamp = 0;
+}
+
+/** Slot address of the token at record r, or 0 when the prediction has no such token. */
 // @ts-ignore: decorator
-@inline function lookup(r: usize): u32 {
+@inline function lookup(r: usize): usize {
   const p = <usize>load<u32>(r);
   const len = load<u32>(r, 4);
   const h = load<u32>(r, 8);
+  const stamp = predStamp;
   let i = slotOf(h);
   while (true) {
-    const s = tabSlots + (<usize>i << 4);
-    const idp1 = load<u32>(s, 4);
-    if (idp1 == 0) return NONE;
-    if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) return idp1 - 1;
+    const s = tabSlots + (<usize>i << 5);
+    if (load<u32>(s, 4) != stamp) return 0;
+    if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) return s;
     i = (i + 1) & tabMask;
   }
+}
+
+/** Interns the prediction's tokens (records at pr) into the table; returns the slot index per token. */
+function internPrediction(pr: usize, predLen: i32): usize {
+  let cap: u32 = 16;
+  while (cap < <u32>predLen * 2) cap <<= 1;
+  tabMask = cap - 1;
+  restartStampsIfWorn();
+  // a larger table is fresh zeroed scratch, where any stamp is new
+  tabSlots = cap <= PERSIST_SLOTS ? persistBase() + PERSIST_FREE : allocTable(<u64>cap << 5, true);
+  const stamp = (predStamp = ++lastStamp);
+  const ids = alloc(<usize>(predLen + 1) << 2);
+  for (let k = 0; k < predLen; k++) {
+    const r = pr + <usize>k * 12;
+    const p = <usize>load<u32>(r);
+    const len = load<u32>(r, 4);
+    const h = load<u32>(r, 8);
+    let j = slotOf(h);
+    while (true) {
+      const s = tabSlots + (<usize>j << 5);
+      if (load<u32>(s, 4) != stamp) {
+        store<u32>(s, h);
+        store<u32>(s, stamp, 4);
+        store<u32>(s, <u32>p, 8);
+        store<u32>(s, len, 12);
+        store<u32>(s, 1, 16);
+        store<u32>(s, 0, 24);
+        break;
+      }
+      if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) {
+        store<u32>(s, load<u32>(s, 16) + 1, 16);
+        break;
+      }
+      j = (j + 1) & tabMask;
+    }
+    store<u32>(ids + (<usize>k << 2), j);
+  }
+  return ids;
 }
 
 function dspyF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out: usize, hotpot: bool): void {
@@ -385,44 +478,7 @@ function dspyF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out:
     const pr = dspyTokens(strPtr(bytes, strOffs, i), strLen(strOffs, i));
     const predLen = recCount;
     const predSpecial = hotpot && predLen == 1 && isHotpotSpecial(<usize>load<u32>(pr), <i32>load<u32>(pr, 4));
-
-    // the prediction's distinct tokens: ids in order, count per id (the table has room for all tokens)
-    let cap: u32 = 16;
-    while (cap < <u32>predLen * 2) cap <<= 1;
-    tabSlots = allocTable(<u64>cap << 4, true);
-    tabMask = cap - 1;
-    const ids = alloc(<usize>(predLen + 1) << 2);
-    const predCount = allocZero(<usize>(predLen + 1) << 2);
-    let uniq: u32 = 0;
-    for (let k = 0; k < predLen; k++) {
-      const r = pr + <usize>k * 12;
-      const p = <usize>load<u32>(r);
-      const len = load<u32>(r, 4);
-      const h = load<u32>(r, 8);
-      let j = slotOf(h);
-      let id: u32 = 0;
-      while (true) {
-        const s = tabSlots + (<usize>j << 4);
-        const idp1 = load<u32>(s, 4);
-        if (idp1 == 0) {
-          id = uniq++;
-          store<u32>(s, h);
-          store<u32>(s, id + 1, 4);
-          store<u32>(s, <u32>p, 8);
-          store<u32>(s, len, 12);
-          break;
-        }
-        if (load<u32>(s) == h && load<u32>(s, 12) == len && cpsEqual(<usize>load<u32>(s, 8), p, <i32>len)) {
-          id = idp1 - 1;
-          break;
-        }
-        j = (j + 1) & tabMask;
-      }
-      store<u32>(ids + (<usize>k << 2), id);
-      const c = predCount + (<usize>id << 2);
-      store<u32>(c, load<u32>(c) + 1);
-    }
-    const refCount = alloc(<usize>(uniq + 1) << 2);
+    const ids = internPrediction(pr, predLen);
 
     let bestF1 = -1.0;
     let bestP = 0.0;
@@ -433,20 +489,21 @@ function dspyF1Batch(n: i32, bytes: usize, strOffs: usize, refStart: usize, out:
       const m1 = mark();
       const rr = dspyTokens(strPtr(bytes, strOffs, r), strLen(strOffs, r));
       const refLen = recCount;
-      memory.fill(refCount, 0, <usize>uniq << 2);
+      const rs = ++lastStamp;
       let common = 0;
       let same = refLen == predLen; // token sequences equal so far
       for (let k = 0; k < refLen; k++) {
-        const id = lookup(rr + <usize>k * 12);
-        if (id == NONE) {
+        const s = lookup(rr + <usize>k * 12);
+        if (s == 0) {
           same = false;
           continue;
         }
-        if (same && id != load<u32>(ids + (<usize>k << 2))) same = false;
-        const c = refCount + (<usize>id << 2);
-        const v = load<u32>(c) + 1;
-        store<u32>(c, v);
-        if (v <= load<u32>(predCount + (<usize>id << 2))) common++;
+        if (same && <u32>((s - tabSlots) >> 5) != load<u32>(ids + (<usize>k << 2))) same = false;
+        // this reference's count of the token, restarted at its first occurrence in this reference
+        const v = (load<u32>(s, 24) == rs ? load<u32>(s, 20) : 0) + 1;
+        store<u32>(s, v, 20);
+        store<u32>(s, rs, 24);
+        if (v <= load<u32>(s, 16)) common++;
       }
       let f1 = 0.0;
       let p = 0.0;

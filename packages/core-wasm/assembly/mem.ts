@@ -70,7 +70,7 @@ export const PERSIST_NGRAM: usize = 64 << 10;
 export const PERSIST_BIGRAM: usize = 192 << 10;
 /** chrF's per-call occurrence masks (chrf-bits.ts `charMasksInitAt`): 64 KiB. */
 export const PERSIST_CHRF: usize = 256 << 10;
-/** Free for other kernels: 64 KiB from here. */
+/** Token F1's table of the prediction's tokens (f1.ts): the last 64 KiB. */
 export const PERSIST_FREE: usize = 320 << 10;
 
 // @ts-ignore: decorator

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Throughput of every kernel on one thread against the issue's targets, beside the JS peers and
-// sacreBLEU measured in the same run. One command (about 2–3 minutes on a 2-core VM at the default count):
+// Throughput of every kernel on one thread against the issue's targets, beside the JS peers and the Python
+// references (sacreBLEU, rouge-score, DSPy token F1) measured in the same run, with issue 23's target 3 as
+// PASS/MISS at the end. One command (about 3 minutes on a 2-core VM at the default count):
 //
-//   node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl] [--py-count 5000] [--no-python] [--quick] [--rounds 3]
+//   EVALKERN_BENCH_PYTHONPATH=/path/to/refs node bench/kernels.bench.mjs [--count 20000] [--pairs file.jsonl]
+//     [--py-count 5000] [--no-python] [--quick] [--rounds 3]
+//
+// The references are not dependencies: the Python child finds `sacrebleu` and `rouge_score` on its
+// PYTHONPATH (EVALKERN_BENCH_PYTHONPATH in front); one that does not import prints "reference not available".
 //   deno run -A bench/kernels.bench.mjs          (same script, as-is)
 //
 // Input: `node ../../testdata/corpus/make-pairs.mjs --seed 9 --count N --no-edge` (generated once into
@@ -16,7 +21,7 @@ import { gzipSync } from "node:zlib";
 import * as k from "@evalkern/core-wasm";
 import { WASM_BASE64 } from "../dist/wasm.generated.js";
 import { benchArgs, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
-import { loadPromptfooBleu, runSacrebleu } from "./peers.mjs";
+import { loadPromptfooBleu, runPythonReferences } from "./peers.mjs";
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
@@ -42,6 +47,8 @@ const N = rows.length;
 const SINGLE = Math.min(N, 20000);
 const PEER = Math.min(N, 5000);
 const ROUGE3 = { types: ["rouge1", "rouge2", "rougeL"] };
+// the registry's default types (what `--metric rouge` and issue 23's kernels-only pass run)
+const ROUGE4 = { types: ["rouge1", "rouge2", "rougeL", "rougeLsum"] };
 
 // [key, metric, implementation, pairs, all refs?, fn]
 const tasks = [
@@ -110,6 +117,7 @@ const tasks = [
       for (let i = 0; i < SINGLE; i++) k.rougeScore(hyps[i], refs[i], ROUGE3);
     },
   ],
+  ["rouge4", "ROUGE-1/2/L/Lsum, all refs (score_multi)", "evalkern `rougeBatch`", N, true, () => k.rougeBatch(hyps, refs, ROUGE4)],
   ["rouge0", "ROUGE-1/2/L, ref0", "evalkern `rougeBatch`", N, false, () => k.rougeBatch(hyps, ref0, ROUGE3)],
   [
     "rougeStem",
@@ -193,7 +201,11 @@ tasks.forEach(([key, , , pairs, all], t) => {
   mbs[key] = bytes / s / 1e6;
 });
 
-const py = argv.includes("--no-python") ? { reason: "--no-python" } : runSacrebleu(pairsFile, Math.min(pyCount, N));
+const CHECK = Math.min(500, N);
+const py = argv.includes("--no-python")
+  ? { reason: "reference not available: --no-python" }
+  : runPythonReferences(pairsFile, Math.min(pyCount, N), { check: CHECK, rougeTypes: ROUGE4.types });
+const pyRate = (name) => (py.reason || !py.rates[name] ? undefined : py.rates[name]);
 
 // ------------------------------------------------------------------------------- the table
 const fmt = (x) => Math.round(x).toLocaleString("en-US");
@@ -214,37 +226,43 @@ const task = (key, target, ok, vs = "") => row(byKey[key][1], byKey[key][2], key
 const peer = (key, against) => byKey[key] && row(byKey[key][1], byKey[key][2], key, "", "", `evalkern ${x(rate[against], rate[key])}`);
 const pyRow = (metric, impl, value, against) =>
   lines.push(`| ${metric} | ${impl} | ${fmt(value)} | | | | evalkern ${x(rate[against], value)} |`);
-const pyName = (m) => `sacreBLEU ${py.version} \`${m}.sentence_score\` (Python ${py.python}, CPU time, same run)`;
+const pyName = (m) => `sacreBLEU ${py.sacrebleu} \`${m}.sentence_score\` (Python ${py.python}, CPU time, same run)`;
 
 task("bleu", "≥ 300,000", rate.bleu >= 300000);
 const bc = perCall("bleuCall", "bleu");
 task("bleuCall", "≤ 1.3× batch time/pair", bc.ok, bc.text);
 task("bleuIntl", "within 20 % of 13a", rate.bleuIntl >= 0.8 * rate.bleu, `${x(rate.bleuIntl, rate.bleu)} 13a`);
 task("bleuZh", "within 20 % of 13a", rate.bleuZh >= 0.8 * rate.bleu, `${x(rate.bleuZh, rate.bleu)} 13a`);
-if (!py.reason) pyRow("BLEU 13a, all refs", pyName("BLEU(effective_order=True)"), py.bleu, "bleu");
+if (pyRate("bleu")) pyRow("BLEU 13a, all refs", pyName("BLEU(effective_order=True)"), py.rates.bleu, "bleu");
 peer("promptfooBleu", "bleu");
 peer("bleuScore", "bleu");
 task("chrf", "≥ 200,000", rate.chrf >= 200000);
 const cc = perCall("chrfCall", "chrf");
 task("chrfCall", "≤ 1.3× batch time/pair", cc.ok, cc.text);
 task("chrfpp", "≥ 150,000", rate.chrfpp >= 150000);
-if (!py.reason) {
-  pyRow("chrF, all refs", pyName("CHRF()"), py.chrf, "chrf");
-  pyRow("chrF++, all refs", pyName("CHRF(word_order=2)"), py["chrf++"], "chrfpp");
+if (pyRate("chrf")) {
+  pyRow("chrF, all refs", pyName("CHRF()"), py.rates.chrf, "chrf");
+  pyRow("chrF++, all refs", pyName("CHRF(word_order=2)"), py.rates["chrf++"], "chrfpp");
 }
 task("rouge", "≥ 400,000", rate.rouge >= 400000);
 const rc = perCall("rougeCall", "rouge");
 task("rougeCall", "≤ 1.3× batch time/pair", rc.ok, rc.text);
+task("rouge4");
+if (pyRate("rouge")) {
+  const name = `rouge-score \`RougeScorer([rouge1, rouge2, rougeL, rougeLsum]).score_multi\` (Python ${py.python}, CPU time, same run)`;
+  pyRow("ROUGE-1/2/L/Lsum, all refs (score_multi)", name, py.rates.rouge, "rouge4");
+}
 task("rouge0");
 task("rougeStem");
 peer("jsRouge", "rouge0");
 task("f1", "≥ 500,000", rate.f1 >= 500000);
+if (pyRate("f1")) pyRow("DSPy token F1, all refs", `DSPy \`F1\` (bench/dspy-f1.py transcription, Python ${py.python})`, py.rates.f1, "f1");
 task("normalize");
 task("lev", "≥ 5× fastest-levenshtein", rate.lev >= 5 * rate.fastestLev, `${x(rate.lev, rate.fastestLev)} fastest-levenshtein`);
 peer("fastestLev", "lev");
 task("ter", "≥ 40,000", rate.ter >= 40000);
 task("terCall", "", undefined, `${perCall("terCall", "ter").text}`);
-if (!py.reason) pyRow("TER, all refs", pyName("TER()"), py.ter, "ter");
+if (pyRate("ter")) pyRow("TER, all refs", pyName("TER()"), py.rates.ter, "ter");
 
 const wasm = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
 const gz = gzipSync(wasm, { level: 9 }).length;
@@ -260,10 +278,61 @@ console.log(
     `${gz.toLocaleString("en-US")} B gzip -9 | ` +
     `| ≤ 150 KB gzip | ${met(gz <= 150 * 1024)} | |`,
 );
-if (py.reason) console.log(`\nPython peers: ${py.reason}`);
-else
+// ------------------------------------------------------------------ issue 23, target 3
+// Each reference's scores of the first CHECK pairs against ours: the timings compare the same computation.
+const ours = {
+  bleu: () => k.sentenceBleuBatch(hyps.slice(0, CHECK), refs.slice(0, CHECK)),
+  chrf: () => k.sentenceChrfBatch(hyps.slice(0, CHECK), refs.slice(0, CHECK)),
+  rouge: () => {
+    const v = k.rougeBatch(hyps.slice(0, CHECK), refs.slice(0, CHECK), ROUGE4);
+    const T = ROUGE4.types.length;
+    return Array.from({ length: CHECK * T }, (_, j) => v[j * 3 + 2]); // fmeasure of each type, item-major
+  },
+  f1: () => k.tokenF1Batch(hyps.slice(0, CHECK), refs.slice(0, CHECK)),
+};
+const agreement = (name) => {
+  const theirs = py.values?.[name];
+  if (!theirs) return "";
+  const mine = ours[name]();
+  const flat = theirs.flat();
+  const stride = mine.length / flat.length;
+  const same = flat.filter((v, i) => v === mine[i * stride]).length;
+  return `${same}/${flat.length} of its first-${CHECK} scores equal ours`;
+};
+const targets = [
+  ["sentence BLEU vs sacreBLEU `BLEU(effective_order=True)`", "bleu", "bleu", 35],
+  ["sentence chrF vs sacreBLEU `CHRF()`", "chrf", "chrf", 60],
+  ["ROUGE-1/2/L/Lsum (score_multi, no stemmer) vs rouge-score", "rouge4", "rouge", 35],
+];
+console.log("\nIssue 23, target 3 (kernels against the Python references, same run, CPU time, one metric object reused):\n");
+console.log("| kernel | evalkern pairs/s | reference pairs/s | ratio | target | status | same computation |");
+console.log("|---|---:|---:|---:|---|---|---|");
+for (const [label, key, ref, want] of targets) {
+  const theirs = pyRate(ref);
+  if (!theirs) {
+    console.log(`| ${label} | ${fmt(rate[key])} | ${py.reason ?? py.missing?.[ref] ?? "reference not available"} | | ≥ ${want}× | n/a | |`);
+    continue;
+  }
+  const ratio = rate[key] / theirs;
   console.log(
-    `\nsacreBLEU: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, one pass each, ` +
-      `CPU time (\`time.process_time()\`) in a child process of this run.`,
+    `| ${label} | ${fmt(rate[key])} | ${fmt(theirs)} | ${ratio.toFixed(1)}× | ≥ ${want}× | ${ratio >= want ? "PASS" : "MISS"} | ` +
+      `${agreement(ref)} |`,
   );
+}
+const f1Ref = pyRate("f1") ? `${fmt(pyRate("f1"))} (DSPy transcription)` : (py.reason ?? py.missing?.f1);
+console.log(
+  `| DSPy token F1 (all refs) | ${fmt(rate.f1)} | ${f1Ref} | ${pyRate("f1") ? `${(rate.f1 / pyRate("f1")).toFixed(1)}×` : ""} ` +
+    `| ≥ 500,000 pairs/s | ${rate.f1 >= 500000 ? "PASS" : "MISS"} | ${agreement("f1")} |`,
+);
+if (py.reason) console.log(`\nPython references: ${py.reason}`);
+else {
+  const byWhy = new Map();
+  for (const [name, why] of Object.entries(py.missing ?? {})) byWhy.set(why, [...(byWhy.get(why) ?? []), name]);
+  for (const [why, names] of byWhy) console.log(`\n${names.join(", ")}: ${why}`);
+  console.log(
+    `\nPython references: the first ${Math.min(pyCount, N).toLocaleString("en-US")} of the same pairs, ` +
+      "one pass each after one warm-up call, " +
+      `CPU time (\`time.process_time()\`) in a child process of this run (PYTHONPATH from EVALKERN_BENCH_PYTHONPATH).`,
+  );
+}
 if (promptfooBleu.reason) console.log(`promptfoo BLEU: ${promptfooBleu.reason}`);

@@ -93,6 +93,14 @@ const POOL = [
   "\u3000",
   "\u0085",
   "\u200b",
+  "\u2000",
+  "\u1680",
+  "\u2028",
+  "\u202f",
+  "\u205f",
+  "\u001c",
+  "the\u3000",
+  "\u00a0a",
   "«",
   "»",
   "—",
@@ -162,5 +170,72 @@ describe("DSPy token F1 on the UTF-8 fast path", () => {
       if (!want.every((x, j) => Object.is(x, row[j]))) bad.push(JSON.stringify([hyps[i], refs[i], want, row]));
     }
     expect(bad.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("DSPy token F1 on CJK Unified Ideographs (read without the NFD/lower() tables)", () => {
+  it("matches normalize_text(x).split() for every code point U+4E00..U+9FFF beside articles", () => {
+    const hyps: string[] = [];
+    const refs: string[][] = [];
+    for (let cp = 0x4e00; cp <= 0x9fff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      // were one of them not \w (or changed by NFD or lower()), "a" and "the" beside it would be articles
+      hyps.push(`a${ch} the${ch}。 ${ch}a ${ch}`);
+      refs.push([`${ch} a${ch}。the${ch}`, `${ch}`]);
+    }
+    const got = k.tokenF1Batch(hyps, refs);
+    const toks = (s: string) => (s === "" ? [] : s.split(" "));
+    const nh = k.normalizeTextBatch(hyps);
+    const bad: string[] = [];
+    for (let i = 0; i < hyps.length; i++) {
+      const want = f1Of(toks(nh[i]!), k.normalizeTextBatch(refs[i]!).map(toks));
+      const row = [got[3 * i]!, got[3 * i + 1]!, got[3 * i + 2]!];
+      if (!want.every((x, j) => Object.is(x, row[j]))) bad.push(JSON.stringify([hyps[i], want, row]));
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+    // by hand: the hypothesis tokens are a漢, the漢。, 漢a, 漢 and the reference's 漢, a漢。the漢: one shared
+    const one = k.tokenF1Batch(["a漢 the漢。 漢a 漢"], [["漢 a漢。the漢"]]);
+    expect([one[0], one[1], one[2]]).toEqual([(2 * 0.25 * 0.5) / 0.75, 0.25, 0.5]);
+  });
+});
+
+describe("DSPy token F1's table of the prediction's tokens", () => {
+  it("gives the same values in the persistent table and in scratch (predictions over 1,024 distinct tokens), mixed in one batch", () => {
+    const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `w${from + i}`);
+    const long = [...words(0, 3000), ...words(0, 5)].join(" ");
+    const hyps = ["w1 w2 w3", long, "w2 w2 w9", long, "w1"];
+    const refs = [["w1 w3 w5", "w2"], [words(2990, 20).join(" "), "w0 w0 w1"], ["w2 w9 w9", "w2 w2 w9"], ["w4 w4 w4 w4"], ["x", "w1"]];
+    const got = k.tokenF1Batch(hyps, refs);
+    const toks = (s: string) => s.split(" ");
+    for (let i = 0; i < hyps.length; i++) {
+      const want = f1Of(toks(hyps[i]!), refs[i]!.map(toks));
+      expect([got[3 * i], got[3 * i + 1], got[3 * i + 2]]).toEqual(want);
+    }
+    // w4 occurs twice in the long prediction: two of the reference's four count
+    expect(got[3 * 3 + 2]).toBe(0.5);
+  });
+});
+
+describe("token equality at every length (the SIMD/u64/u32 comparison of assembly/text.ts cpsEqual)", () => {
+  it("tells apart tokens of 1..40 code points that differ only at one position, and matches equal ones", async () => {
+    await k.ready();
+    const hyps: string[] = [];
+    const refs: string[][] = [];
+    const want: number[] = [];
+    for (let len = 1; len <= 40; len++) {
+      const base = Array.from({ length: len }, (_, j) => String.fromCharCode(98 + (j % 24))).join("");
+      hyps.push(`${base} é${base}`);
+      refs.push([`${base} é${base}`]);
+      want.push(1);
+      for (let j = 0; j < len; j++) {
+        const other = `${base.slice(0, j)}z${base.slice(j + 1)}`;
+        // one of the two tokens differs: common 1 of 2, so precision = recall = f1 = 0.5
+        hyps.push(`${base} é${base}`);
+        refs.push([`${base} é${other}`]);
+        want.push(0.5);
+      }
+    }
+    const f1 = Array.from(k.tokenF1Batch(hyps, refs)).filter((_, j) => j % 3 === 0); // rows of f1, precision, recall
+    expect(f1).toEqual(want);
   });
 });
