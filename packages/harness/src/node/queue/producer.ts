@@ -140,6 +140,8 @@ function oomHint(e: unknown): string {
 /** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
 class QueuePool implements WorkerPool {
   readonly threads = 1;
+  /** `run` hashes (shared input) or encodes a chunk's bytes before it returns. */
+  readonly consumesInputAtOnce = true;
   private readonly inFlight = new Map<string, InFlight>();
   /** Jobs whose results were taken, by last line, to drop once a checkpoint covers them. */
   private readonly fetched: { id: string; lastLine: number }[] = [];
