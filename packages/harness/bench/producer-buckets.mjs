@@ -4,6 +4,7 @@
 // put in the bucket of the deepest frame of its stack that names one; memcpy and allocation frames go to
 // the caller's bucket, GC (main thread or V8's helper threads) to its own. Used by `queue.bench.mjs --perf`.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 
 /** An alternation of regex sources, each a way a frame's symbol may look. */
 const any = (...alts) => new RegExp(alts.join("|"));
@@ -66,7 +67,7 @@ function hashBucket(frames) {
 }
 
 /**
- * Buckets of a perf.data file: Map bucket → seconds (sample period × samples). The main thread is the
+ * Buckets of a perf.data file (the perf-<pid>.map files of its processes are removed once read): Map bucket → seconds (sample period × samples). The main thread is the
  * process's pid; other threads are V8's GC/compiler helpers or libuv's pool.
  */
 export function producerBuckets(perfData) {
@@ -91,5 +92,7 @@ export function producerBuckets(perfData) {
       bucket = frames.some((f) => /Compile|Turbofan|Maglev/.test(f)) ? "JIT compiler threads" : "other threads (libuv pool)";
     add(bucket ?? "other", Number(period));
   }
+  // the JIT symbol maps that --perf-basic-prof left in /tmp are read: remove them
+  for (const pid of new Set([...r.stdout.matchAll(/^\s*(\d+)\//gm)].map((m) => m[1]))) rmSync(`/tmp/perf-${pid}.map`, { force: true });
   return out;
 }
