@@ -67,8 +67,9 @@ function hashBucket(frames) {
 }
 
 /**
- * Buckets of a perf.data file (the perf-<pid>.map files of its processes are removed once read): Map bucket → seconds (sample period × samples). The main thread is the
- * process's pid; other threads are V8's GC/compiler helpers or libuv's pool.
+ * Buckets of a perf.data file: Map bucket → seconds (sample period × samples); the perf-<pid>.map files of
+ * its processes are removed once read. The main thread is the process's pid; other threads are V8's
+ * GC/compiler helpers or libuv's pool.
  */
 export function producerBuckets(perfData) {
   const r = spawnSync("perf", ["script", "-i", perfData, "-F", "pid,tid,period,ip,sym"], { encoding: "utf8", maxBuffer: 1 << 30 });
@@ -93,6 +94,7 @@ export function producerBuckets(perfData) {
     add(bucket ?? "other", Number(period));
   }
   // the JIT symbol maps that --perf-basic-prof left in /tmp are read: remove them
-  for (const pid of new Set([...r.stdout.matchAll(/^\s*(\d+)\//gm)].map((m) => m[1]))) rmSync(`/tmp/perf-${pid}.map`, { force: true });
+  const pids = new Set([...r.stdout.matchAll(/^\s*(\d+)\//gm)].map((m) => m[1]));
+  for (const pid of pids) rmSync(`/tmp/perf-${pid}.map`, { force: true });
   return out;
 }
