@@ -10,6 +10,7 @@
 //   node bench/queue.bench.mjs                        # 200k pairs, 2 workers, CIs and --no-ci
 //   node bench/queue.bench.mjs --count 50000 --workers 1 --compare
 //   node bench/queue.bench.mjs --modes ci
+//   node bench/queue.bench.mjs --modes ci --perf      # and where the producer's CPU goes (producer-buckets.mjs)
 //
 // --compare also scores the file locally (`evalkern score` without --queue) and checks that the output
 // rows, the statistics file and the summary's numbers are byte-identical. Needs a build of the workspace
@@ -23,6 +24,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MAKE_PAIRS } from "../../../testdata/index.mjs";
+import { producerBuckets } from "./producer-buckets.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -34,6 +36,9 @@ const count = Number(opt("count", "200000"));
 const nWorkers = Number(opt("workers", "2"));
 const modes = opt("modes", "ci,no-ci").split(",");
 const compare = args.includes("--compare");
+// --perf: run each mode's producer once more under `perf record -e cpu-clock -g` (on-CPU samples of all its
+// threads) and print its CPU by bucket; the timed run above it stays unprofiled
+const perf = args.includes("--perf");
 const METRIC_FLAGS = ["--metric", "bleu", "--metric", "chrf", "--metric", "rouge", "--metric", "f1"];
 const TICK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
@@ -135,10 +140,20 @@ try {
     const w0 = ps.map((p) => procCpu(p.pid));
     const producer = timed([process.execPath, ...cluster]);
     const workers = ps.reduce((a, p, i) => a + procCpu(p.pid) - w0[i], 0);
-    await stopWorkers(ps);
     const summary = summaryOf(out);
+    let buckets;
+    if (perf) {
+      // a fresh run (its own job name, the finished run's checkpoint gone) with the same workers
+      const data = join(work, `perf-${mode}.data`);
+      rmSync(`${out}.evalkern`, { recursive: true, force: true });
+      const again = cluster.map((a) => (a.startsWith(`bench-${mode}-`) ? `${a}-perf` : a));
+      const record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "1000", "-g", "-o", data, "--"];
+      const cpu = timed([...record, process.execPath, "--perf-basic-prof", ...again]).cpu;
+      buckets = { cpu, seconds: producerBuckets(data) };
+    }
+    await stopWorkers(ps);
     const chunks = summary.diagnostics.chunks;
-    const row = { mode, chunks, producer, workers };
+    const row = { mode, chunks, producer, workers, buckets };
     if (compare) {
       const localOut = join(work, `local-${mode}.jsonl`);
       row.local = timed([process.execPath, ...cmd.slice(0, 4), localOut, ...cmd.slice(5)]);
@@ -169,6 +184,15 @@ try {
     const ratio = `${((r.producer.cpu / r.workers) * 100).toFixed(1)} %`;
     w(`| ${r.mode} | ${r.chunks} | ${r.producer.cpu.toFixed(2)} | ${r.workers.toFixed(2)} | ${per} | ${ratio} |`);
     w(` ${(r.workers / r.producer.cpu).toFixed(1)} | ${r.producer.wall.toFixed(1)} | ${Math.round(r.producer.rssMiB)} |\n`);
+  }
+  for (const r of results.filter((x) => x.buckets)) {
+    const { cpu, seconds } = r.buckets;
+    const sampled = [...seconds.values()].reduce((a, x) => a + x, 0);
+    w(`\n${r.mode}: the producer's CPU by bucket (perf cpu-clock samples; that run: ${cpu.toFixed(2)} CPU-s under perf, `);
+    w(`${sampled.toFixed(2)} s sampled; rows of one thousandth of the total left out)\n| bucket | CPU (s) | share |\n|---|---:|---:|\n`);
+    for (const [name, s] of [...seconds].sort((x, y) => y[1] - x[1])) {
+      if (s >= sampled / 1000) w(`| ${name} | ${s.toFixed(2)} | ${((100 * s) / sampled).toFixed(1)} % |\n`);
+    }
   }
   for (const r of results.filter((x) => x.identical)) {
     const ok = Object.entries(r.identical)

@@ -16,6 +16,7 @@ import {
   useSimdKernel,
 } from "../src/bulk/bootstrap.js";
 import { Xoshiro128 } from "../src/bulk/rng.js";
+import { superBlockRows } from "../src/bulk/statistics-core.js";
 import { makePairs, readJsonl, tempDir } from "./helpers.js";
 
 // Pinned by this implementation (one-pass block resampling in super-blocks, xoshiro128** streams per
@@ -64,6 +65,50 @@ beforeAll(() => {
   dir = tempDir();
   input = makePairs(dir, 3, 2000, true);
   pairs = readJsonl(readFileSync(input, "utf8")) as typeof pairs;
+});
+
+describe("superBlockRows (the rows a cluster's super-block jobs carry)", () => {
+  it("cuts the rows where each super-block has its usable rows, intact after the reader reuses its block", () => {
+    // rows [valid, i, -i]: every 7th row is not usable; n usable rows make three super-blocks, the last short
+    const W = 3;
+    const n = 2 * SUPER_ROWS + 100;
+    const all: number[][] = [];
+    for (let i = 0, usable = 0; usable < n; i++) {
+      const valid = i % 7 === 3 ? 0 : 1;
+      all.push([valid, i, -i]);
+      usable += valid;
+    }
+    all.push([0, -1, -1], [0, -2, -2]); // unusable rows after the last usable one belong to no super-block
+    // expected by hand: a super-block ends at the row that brings its usable count to min(SUPER_ROWS, rest)
+    const expected: { rows: number[]; usable: number }[] = [];
+    let cur: number[] = [];
+    let usable = 0;
+    let seen = 0;
+    for (const r of all) {
+      if (seen === n) break;
+      cur.push(...r);
+      if (r[0] === 1 && ++usable === Math.min(SUPER_ROWS, n - seen)) {
+        expected.push({ rows: cur, usable });
+        seen += usable;
+        cur = [];
+        usable = 0;
+      }
+    }
+    // the reader hands out blocks of 1000 rows in one reused buffer, as fileRows does
+    function* blocks(): Generator<Float32Array> {
+      const buf = new Float32Array(1000 * W);
+      for (let at = 0; at < all.length; at += 1000) {
+        const part = all.slice(at, at + 1000);
+        part.forEach((r, i) => buf.set(r, i * W));
+        yield buf.subarray(0, part.length * W);
+      }
+    }
+    const got = [...superBlockRows(blocks(), W, n)];
+    expect(got.map((b) => b.usable)).toEqual([SUPER_ROWS, SUPER_ROWS, 100]);
+    expect(got.map((b) => b.rows.length)).toEqual(expected.map((b) => b.rows.length));
+    got.forEach((b, i) => expect(Array.from(b.rows)).toEqual(expected[i]!.rows));
+    expect(() => [...superBlockRows(blocks(), W, n + 1)]).toThrow(RangeError);
+  });
 });
 
 describe("sacreBLEU's formulas", () => {

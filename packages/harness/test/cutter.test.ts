@@ -67,6 +67,38 @@ describe("RecordCutter", () => {
     }
   });
 
+  it("with views, hands out the same cuts without copying them (views of the pushed block or of its joining buffer)", () => {
+    const text = "a\nbb\nccccccccc\nd\nee\nf\n";
+    const bytes = enc.encode(text);
+    for (const block of [3, 5, 7, 100]) {
+      const cutter = new RecordCutter({
+        syntax: "jsonl",
+        delimiter: ",",
+        chunkBytes: 8,
+        maxRowBytes: 1000,
+        offset: 0,
+        line: 1,
+        views: true,
+      });
+      const reused = new Uint8Array(block);
+      const got: string[] = [];
+      let views = 0;
+      for (let pos = 0; pos < bytes.length; pos += block) {
+        const part = bytes.subarray(pos, pos + block);
+        reused.set(part);
+        for (const c of cutter.push(reused.subarray(0, part.length), pos + block >= bytes.length)) {
+          if (c.kind !== "records") continue;
+          got.push(dec.decode(c.bytes)); // read before the next push, as the caller of views must
+          if (c.bytes.buffer === reused.buffer) views++; // a view of the block itself, not a copy
+        }
+        reused.fill(0x21);
+      }
+      expect(got, `block ${block}`).toEqual(["a\nbb\n", "ccccccccc\n", "d\nee\nf\n"]);
+      // one block holding the whole text: every cut is a view of it (small blocks: views of the joining buffer)
+      if (block === 100) expect(views).toBe(3);
+    }
+  });
+
   it("starts at the offset and line it is given (a resumed run)", () => {
     const { cuts } = cutAll("e\nf\n", 100, { offset: 40, line: 9 });
     expect(cuts).toEqual([{ kind: "records", bytes: "e\nf\n", firstLine: 9, endLine: 11, endOffset: 44 }]);

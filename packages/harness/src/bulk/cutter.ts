@@ -9,7 +9,10 @@ import { Csv, countNewlines, firstRecordBoundary, lastRecordBoundary, scanRecord
 export type Cut =
   | {
       readonly kind: "records";
-      /** The chunk's bytes, in a buffer of their own (it can be transferred to a worker). */
+      /**
+       * The chunk's bytes, in a buffer of their own (it can be transferred to a worker); with `views`, a
+       * view of the block pushed or of the cutter's own buffer, valid until the next block is pushed.
+       */
       readonly bytes: Uint8Array;
       readonly firstLine: number;
       /** The line after the chunk. */
@@ -43,6 +46,13 @@ export interface CutterOptions {
    * bytes of a refused record, which are not kept): scoreFile hashes them so that resume can check them.
    */
   readonly onBytes?: (bytes: Uint8Array) => void;
+  /**
+   * Hand out each chunk's bytes as a view instead of a copy, for a caller that reads them before it
+   * pushes the next block (and does not reuse a pushed block before then). A cluster producer only hashes
+   * the bytes of each chunk: a copy of every input byte was the main thread's largest allocation but
+   * one, and V8 runs a full GC per so many bytes of buffers allocated.
+   */
+  readonly views?: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -56,7 +66,8 @@ export class RecordCutter {
   /**
    * Where the carry and the next block are joined, reused from block to block: a fresh buffer per block
    * made the main thread collect garbage for memory it held only while cutting (V8 runs a full GC per
-   * so many bytes of buffers allocated). Nothing keeps a view of it: cuts and the carry are copies.
+   * so many bytes of buffers allocated). Nothing keeps a view of it: cuts (unless `views`) and the carry
+   * are copies.
    */
   #joined = EMPTY;
   /** The input offset just after the last byte pushed. */
@@ -120,7 +131,7 @@ export class RecordCutter {
         onBytes?.(buf.subarray(off, end.cut));
         yield { kind: "too-large", size: end.cut - off, firstLine, endLine: this.#line, endOffset: bufStart + end.cut };
       } else {
-        const bytes = buf.slice(off, end.cut); // slice: a buffer of its own to transfer
+        const bytes = this.#o.views ? buf.subarray(off, end.cut) : buf.slice(off, end.cut); // slice: a buffer of its own to transfer
         onBytes?.(bytes);
         yield { kind: "records", bytes, firstLine, endLine: this.#line, endOffset: bufStart + end.cut };
       }

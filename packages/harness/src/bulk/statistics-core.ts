@@ -298,24 +298,34 @@ export function runSuperBlock(job: SuperBlockJob): Float64Array {
 /**
  * The statistics rows of each super-block of the usable rows, as copies (a block of `blocks` may be
  * reused by its reader): byte runs of whole rows, cut where a super-block has its `SUPER_ROWS` usable rows.
+ * Each row is copied once, into a buffer sized for a super-block of usable rows (grown when unusable rows
+ * make it longer), and handed out as a view of it: the super-blocks of a cluster run are tens of MB each,
+ * and every copy of them is memory the garbage collector has to reclaim.
  */
 export function* superBlockRows(
   blocks: Iterable<Float32Array>,
   rowWidth: number,
   n: number,
 ): Generator<{ rows: Float32Array; usable: number }> {
-  let parts: Float32Array[] = [];
+  let rows = new Float32Array(0);
+  let fill = 0;
   let usable = 0;
   let seen = 0;
   const target = () => Math.min(SUPER_ROWS, n - seen);
+  const keep = (from: Float32Array) => {
+    if (fill + from.length > rows.length) {
+      const grown = new Float32Array(Math.max(fill + from.length, target() * rowWidth, 2 * rows.length));
+      grown.set(rows.subarray(0, fill));
+      rows = grown;
+    }
+    rows.set(from, fill);
+    fill += from.length;
+  };
   const emit = () => {
-    const total = parts.reduce((a, p) => a + p.length, 0);
-    const rows = new Float32Array(total);
-    let o = 0;
-    for (const p of parts) rows.set(p, (o += p.length) - p.length);
-    const out = { rows, usable };
+    const out = { rows: rows.subarray(0, fill), usable };
     seen += usable;
-    parts = [];
+    rows = new Float32Array(0); // the next super-block gets a buffer of its own: this one is handed out
+    fill = 0;
     usable = 0;
     return out;
   };
@@ -324,12 +334,12 @@ export function* superBlockRows(
     for (let at = 0; at + rowWidth <= block.length; at += rowWidth) {
       if (seen >= n || block[at] !== 1) continue;
       if (++usable === target()) {
-        parts.push(block.slice(start, at + rowWidth));
+        keep(block.subarray(start, at + rowWidth));
         start = at + rowWidth;
         yield emit();
       }
     }
-    if (start < block.length && seen < n) parts.push(block.slice(start));
+    if (start < block.length && seen < n) keep(block.subarray(start));
   }
   if (seen !== n) throw new RangeError(`bootstrap: the statistics hold ${seen + usable} usable rows, ${n} announced`);
 }

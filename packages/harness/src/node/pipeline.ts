@@ -94,12 +94,14 @@ export async function runPipeline(p: PipelineInput): Promise<{ readonly chunks: 
   };
   const syntax = recordSyntax(format, delimiter, quote); // where records end: TSV without quotes at every newline
   const onBytes = (b: Uint8Array) => hasher.update(b);
-  const cutter = new RecordCutter({ syntax, delimiter, chunkBytes, maxRowBytes, offset: state.nextOffset, line: state.nextLine, onBytes });
+  const views = p.pool.consumesInputAtOnce === true; // no copy of each chunk for a pool that reads it at once
+  const at = { offset: state.nextOffset, line: state.nextLine };
+  const cutter = new RecordCutter({ syntax, delimiter, chunkBytes, maxRowBytes, ...at, onBytes, views });
   read: for await (const block of readBlocks(input, state.nextOffset, geometry.end, Math.max(READ_BLOCK, 2 * chunkBytes))) {
     for (const cut of cutter.push(block.bytes, block.eof)) {
       while (committer.uncommitted >= window && failure === undefined) await new Promise<void>((r) => (wake = r));
       if (failure !== undefined) break read;
-      submit(cut);
+      submit(cut); // before the next block is read or pushed: a cut that is a view (`views`) is still intact
     }
     if (failure !== undefined) break;
   }
@@ -144,7 +146,8 @@ function scoreCut(p: PipelineInput, budget: TimeBudget, cut: Cut): Promise<Chunk
   const start = cut.endOffset - cut.bytes.length; // before the bytes are transferred
   const range = { start, end: cut.endOffset, firstLine: cut.firstLine };
   const within = budget.forLines(cut.endLine - cut.firstLine);
-  return budget.run(inputOf(cut.bytes, cut.firstLine), [cut.bytes.buffer], within, start).catch((e: unknown) => {
+  const transfer = p.pool.consumesInputAtOnce ? [] : [cut.bytes.buffer]; // a view's buffer is the reader's
+  return budget.run(inputOf(cut.bytes, cut.firstLine), transfer, within, start).catch((e: unknown) => {
     if (e !== TIMED_OUT) throw e;
     return budget.runRecordsAlone(input, range, recordSyntax(format, delimiter, quote), delimiter, inputOf);
   });

@@ -52,6 +52,11 @@ export interface WorkerPool {
   run<R>(task: WorkerTask, transfer?: ArrayBufferLike[], signal?: AbortSignal): Promise<R>;
   destroy(): Promise<void>;
   readonly threads: number;
+  /**
+   * `run` reads a chunk's bytes before it returns and never transfers them (the queue pool hashes or
+   * encodes them at once): the pipeline then hands it views of its read buffers instead of copies.
+   */
+  readonly consumesInputAtOnce?: boolean;
   /** Thread counts of a local pool (a queue-backed pool has none). */
   stats?(): PoolStats;
 }

@@ -140,6 +140,8 @@ function oomHint(e: unknown): string {
 /** The chunk pool of a distributed run: `run` adds a job and resolves with its result. */
 class QueuePool implements WorkerPool {
   readonly threads = 1;
+  /** `run` hashes (shared input) or encodes a chunk's bytes before it returns. */
+  readonly consumesInputAtOnce = true;
   private readonly inFlight = new Map<string, InFlight>();
   /** Jobs whose results were taken, by last line, to drop once a checkpoint covers them. */
   private readonly fetched: { id: string; lastLine: number }[] = [];
@@ -250,8 +252,9 @@ class QueuePool implements WorkerPool {
     // first: a sweep must find every job of the run
     const { keys, run, ttlMs } = this.o;
     const p = this.redis.pipeline().set(keys.alive(run), "1", "PX", ttlMs).sadd(keys.runs, run).sadd(keys.runJobs(run), f.id);
-    if (f.payload) p.set(keys.payload(f.id), f.payload, "PX", ttlMs);
     await sendAll(p);
+    // a super-block's payload (tens of MB) by itself: in the pipeline the client would copy it once more
+    if (f.payload) await this.redis.set(keys.payload(f.id), f.payload, "PX", ttlMs);
     await this.queue.add("chunk", f.data, {
       jobId: f.id,
       attempts: this.o.attempts,
