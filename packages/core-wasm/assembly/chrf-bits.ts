@@ -238,7 +238,6 @@ export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32
   const zero = t.zero;
   let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
   let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
   for (let j = 0; j < len; j++) {
     const e = load<u64>(maskOf(load<u32>(chars + (<usize>j << 2)), ascii, strideBytes, slots, smask, epoch, zero));
     a6 = (a5 << 1) & e;
@@ -249,24 +248,18 @@ export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32
     a1 = e;
     const f1 = a1 & ~t1;
     t1 |= f1 & (0 - f1);
-    m1 += i32(f1 != 0);
     const f2 = a2 & ~t2;
     t2 |= f2 & (0 - f2);
-    m2 += i32(f2 != 0);
     const f3 = a3 & ~t3;
     t3 |= f3 & (0 - f3);
-    m3 += i32(f3 != 0);
     const f4 = a4 & ~t4;
     t4 |= f4 & (0 - f4);
-    m4 += i32(f4 != 0);
     const f5 = a5 & ~t5;
     t5 |= f5 & (0 - f5);
-    m5 += i32(f5 != 0);
     const f6 = a6 & ~t6;
     t6 |= f6 & (0 - f6);
-    m6 += i32(f6 != 0);
   }
-  addMatches(stats, 0, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(stats, 0, maxOrder, pc(t1), pc(t2), pc(t3), pc(t4), pc(t5), pc(t6));
 }
 
 /**
@@ -382,7 +375,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
   let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
   let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
   let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
   for (let j = 0; j < len; j++) {
     const p = <usize>load<u32>(ptrs + (<usize>j << 2));
     const e0 = load<u64>(p, 0);
@@ -415,7 +407,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t1_0 |= f0 & (0 - f0);
       t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m1 += i32((f0 | f1 | f2) != 0);
     }
     {
       const f0 = a2_0 & ~t2_0;
@@ -426,7 +417,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t2_0 |= f0 & (0 - f0);
       t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m2 += i32((f0 | f1 | f2) != 0);
     }
     {
       const f0 = a3_0 & ~t3_0;
@@ -437,7 +427,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t3_0 |= f0 & (0 - f0);
       t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m3 += i32((f0 | f1 | f2) != 0);
     }
     {
       const f0 = a4_0 & ~t4_0;
@@ -448,7 +437,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t4_0 |= f0 & (0 - f0);
       t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m4 += i32((f0 | f1 | f2) != 0);
     }
     {
       const f0 = a5_0 & ~t5_0;
@@ -459,7 +447,6 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t5_0 |= f0 & (0 - f0);
       t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m5 += i32((f0 | f1 | f2) != 0);
     }
     {
       const f0 = a6_0 & ~t6_0;
@@ -470,10 +457,19 @@ function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t6_0 |= f0 & (0 - f0);
       t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m6 += i32((f0 | f1 | f2) != 0);
     }
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc(t1_0) + pc(t1_1) + pc(t1_2),
+    pc(t2_0) + pc(t2_1) + pc(t2_2),
+    pc(t3_0) + pc(t3_1) + pc(t3_2),
+    pc(t4_0) + pc(t4_1) + pc(t4_2),
+    pc(t5_0) + pc(t5_1) + pc(t5_2),
+    pc(t6_0) + pc(t6_1) + pc(t6_2),
+  );
 }
 
 /** `match6w3` for hypotheses of 193 to 256 symbols: four words per set. */
@@ -486,7 +482,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
   let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
   let a1_3: u64 = 0, a2_3: u64 = 0, a3_3: u64 = 0, a4_3: u64 = 0, a5_3: u64 = 0, a6_3: u64 = 0;
   let t1_3: u64 = 0, t2_3: u64 = 0, t3_3: u64 = 0, t4_3: u64 = 0, t5_3: u64 = 0, t6_3: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
   for (let j = 0; j < len; j++) {
     const p = <usize>load<u32>(ptrs + (<usize>j << 2));
     const e0 = load<u64>(p, 0);
@@ -529,7 +524,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t1_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m1 += i32((f0 | f1 | f2 | f3) != 0);
     }
     {
       const f0 = a2_0 & ~t2_0;
@@ -543,7 +537,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t2_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m2 += i32((f0 | f1 | f2 | f3) != 0);
     }
     {
       const f0 = a3_0 & ~t3_0;
@@ -557,7 +550,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t3_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m3 += i32((f0 | f1 | f2 | f3) != 0);
     }
     {
       const f0 = a4_0 & ~t4_0;
@@ -571,7 +563,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t4_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m4 += i32((f0 | f1 | f2 | f3) != 0);
     }
     {
       const f0 = a5_0 & ~t5_0;
@@ -585,7 +576,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t5_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m5 += i32((f0 | f1 | f2 | f3) != 0);
     }
     {
       const f0 = a6_0 & ~t6_0;
@@ -599,10 +589,19 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
       t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
       t6_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m6 += i32((f0 | f1 | f2 | f3) != 0);
     }
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc(t1_0) + pc(t1_1) + pc(t1_2) + pc(t1_3),
+    pc(t2_0) + pc(t2_1) + pc(t2_2) + pc(t2_3),
+    pc(t3_0) + pc(t3_1) + pc(t3_2) + pc(t3_3),
+    pc(t4_0) + pc(t4_1) + pc(t4_2) + pc(t4_3),
+    pc(t5_0) + pc(t5_1) + pc(t5_2) + pc(t5_3),
+    pc(t6_0) + pc(t6_1) + pc(t6_2) + pc(t6_3),
+  );
 }
 
 /**
@@ -612,7 +611,6 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
 function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
   let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
   let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
   for (let j = 0; j < len; j++) {
     const e = load<u64>(<usize>load<u32>(ptrs + (<usize>j << 2)));
     a6 = (a5 << 1) & e;
@@ -623,24 +621,18 @@ function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
     a1 = e;
     const f1 = a1 & ~t1;
     t1 |= f1 & (0 - f1);
-    m1 += i32(f1 != 0);
     const f2 = a2 & ~t2;
     t2 |= f2 & (0 - f2);
-    m2 += i32(f2 != 0);
     const f3 = a3 & ~t3;
     t3 |= f3 & (0 - f3);
-    m3 += i32(f3 != 0);
     const f4 = a4 & ~t4;
     t4 |= f4 & (0 - f4);
-    m4 += i32(f4 != 0);
     const f5 = a5 & ~t5;
     t5 |= f5 & (0 - f5);
-    m5 += i32(f5 != 0);
     const f6 = a6 & ~t6;
     t6 |= f6 & (0 - f6);
-    m6 += i32(f6 != 0);
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(stats, base, maxOrder, pc(t1), pc(t2), pc(t3), pc(t4), pc(t5), pc(t6));
 }
 
 /** `match6w1` for hypotheses of 65 to 128 symbols: two words per set (lo, hi). */
@@ -649,7 +641,6 @@ function match6w2(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
   let b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0, b5: u64 = 0, b6: u64 = 0;
   let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
   let u1: u64 = 0, u2: u64 = 0, u3: u64 = 0, u4: u64 = 0, u5: u64 = 0, u6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
   for (let j = 0; j < len; j++) {
     const p = <usize>load<u32>(ptrs + (<usize>j << 2));
     const e = load<u64>(p);
@@ -671,45 +662,56 @@ function match6w2(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
       const h = b1 & ~u1;
       t1 |= f & (0 - f);
       u1 |= select<u64>(h & (0 - h), 0, f == 0);
-      m1 += i32((f | h) != 0);
     }
     {
       const f = a2 & ~t2;
       const h = b2 & ~u2;
       t2 |= f & (0 - f);
       u2 |= select<u64>(h & (0 - h), 0, f == 0);
-      m2 += i32((f | h) != 0);
     }
     {
       const f = a3 & ~t3;
       const h = b3 & ~u3;
       t3 |= f & (0 - f);
       u3 |= select<u64>(h & (0 - h), 0, f == 0);
-      m3 += i32((f | h) != 0);
     }
     {
       const f = a4 & ~t4;
       const h = b4 & ~u4;
       t4 |= f & (0 - f);
       u4 |= select<u64>(h & (0 - h), 0, f == 0);
-      m4 += i32((f | h) != 0);
     }
     {
       const f = a5 & ~t5;
       const h = b5 & ~u5;
       t5 |= f & (0 - f);
       u5 |= select<u64>(h & (0 - h), 0, f == 0);
-      m5 += i32((f | h) != 0);
     }
     {
       const f = a6 & ~t6;
       const h = b6 & ~u6;
       t6 |= f & (0 - f);
       u6 |= select<u64>(h & (0 - h), 0, f == 0);
-      m6 += i32((f | h) != 0);
     }
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc(t1) + pc(u1),
+    pc(t2) + pc(u2),
+    pc(t3) + pc(u3),
+    pc(t4) + pc(u4),
+    pc(t5) + pc(u5),
+    pc(t6) + pc(u6),
+  );
+}
+
+// The taken set of an order gains exactly one bit per match (the lowest free occurrence), so its
+// population count at the end of a reference is that order's match count: nothing to count per position.
+// @ts-ignore: decorator
+@inline function pc(x: u64): i32 {
+  return <i32>popcnt<u64>(x);
 }
 
 // @ts-ignore: decorator
