@@ -236,30 +236,39 @@ export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32
   const smask = t.mask;
   const epoch = t.epoch;
   const zero = t.zero;
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  // the orders' sets in pairs of i64x2 lanes, x = (a1, a2), y = (a3, a4), z = (a5, a6), and their taken sets
+  let x = i64x2.splat(0);
+  let y = i64x2.splat(0);
+  let z = i64x2.splat(0);
+  let tx = i64x2.splat(0);
+  let ty = i64x2.splat(0);
+  let tz = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
     const e = load<u64>(maskOf(load<u32>(chars + (<usize>j << 2)), ascii, strideBytes, slots, smask, epoch, zero));
-    a6 = (a5 << 1) & e;
-    a5 = (a4 << 1) & e;
-    a4 = (a3 << 1) & e;
-    a3 = (a2 << 1) & e;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    const f1 = a1 & ~t1;
-    t1 |= f1 & (0 - f1);
-    const f2 = a2 & ~t2;
-    t2 |= f2 & (0 - f2);
-    const f3 = a3 & ~t3;
-    t3 |= f3 & (0 - f3);
-    const f4 = a4 & ~t4;
-    t4 |= f4 & (0 - f4);
-    const f5 = a5 & ~t5;
-    t5 |= f5 & (0 - f5);
-    const f6 = a6 & ~t6;
-    t6 |= f6 & (0 - f6);
+    const ev = i64x2.splat(e);
+    const nz = v128.and(i64x2.shl(i8x16.shuffle(y, z, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    const ny = v128.and(i64x2.shl(i8x16.shuffle(x, y, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    x = i64x2.replace_lane(v128.and(i64x2.shl(i8x16.shuffle(x, x, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), 1), ev), 0, e);
+    y = ny;
+    z = nz;
+    const fx = v128.andnot(x, tx);
+    tx = v128.or(tx, v128.and(fx, i64x2.neg(fx)));
+    const fy = v128.andnot(y, ty);
+    ty = v128.or(ty, v128.and(fy, i64x2.neg(fy)));
+    const fz = v128.andnot(z, tz);
+    tz = v128.or(tz, v128.and(fz, i64x2.neg(fz)));
   }
-  addMatches(stats, 0, maxOrder, pc(t1), pc(t2), pc(t3), pc(t4), pc(t5), pc(t6));
+  addMatches(
+    stats,
+    0,
+    maxOrder,
+    pc(i64x2.extract_lane(tx, 0)),
+    pc(i64x2.extract_lane(tx, 1)),
+    pc(i64x2.extract_lane(ty, 0)),
+    pc(i64x2.extract_lane(ty, 1)),
+    pc(i64x2.extract_lane(tz, 0)),
+    pc(i64x2.extract_lane(tz, 1)),
+  );
 }
 
 /**
@@ -609,30 +618,39 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
  * order's set and taken set in locals (orders above maxOrder are computed and dropped).
  */
 function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
+  // the orders' sets in pairs of i64x2 lanes, x = (a1, a2), y = (a3, a4), z = (a5, a6), and their taken sets
+  let x = i64x2.splat(0);
+  let y = i64x2.splat(0);
+  let z = i64x2.splat(0);
+  let tx = i64x2.splat(0);
+  let ty = i64x2.splat(0);
+  let tz = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
     const e = load<u64>(<usize>load<u32>(ptrs + (<usize>j << 2)));
-    a6 = (a5 << 1) & e;
-    a5 = (a4 << 1) & e;
-    a4 = (a3 << 1) & e;
-    a3 = (a2 << 1) & e;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    const f1 = a1 & ~t1;
-    t1 |= f1 & (0 - f1);
-    const f2 = a2 & ~t2;
-    t2 |= f2 & (0 - f2);
-    const f3 = a3 & ~t3;
-    t3 |= f3 & (0 - f3);
-    const f4 = a4 & ~t4;
-    t4 |= f4 & (0 - f4);
-    const f5 = a5 & ~t5;
-    t5 |= f5 & (0 - f5);
-    const f6 = a6 & ~t6;
-    t6 |= f6 & (0 - f6);
+    const ev = i64x2.splat(e);
+    const nz = v128.and(i64x2.shl(i8x16.shuffle(y, z, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    const ny = v128.and(i64x2.shl(i8x16.shuffle(x, y, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    x = i64x2.replace_lane(v128.and(i64x2.shl(i8x16.shuffle(x, x, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), 1), ev), 0, e);
+    y = ny;
+    z = nz;
+    const fx = v128.andnot(x, tx);
+    tx = v128.or(tx, v128.and(fx, i64x2.neg(fx)));
+    const fy = v128.andnot(y, ty);
+    ty = v128.or(ty, v128.and(fy, i64x2.neg(fy)));
+    const fz = v128.andnot(z, tz);
+    tz = v128.or(tz, v128.and(fz, i64x2.neg(fz)));
   }
-  addMatches(stats, base, maxOrder, pc(t1), pc(t2), pc(t3), pc(t4), pc(t5), pc(t6));
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc(i64x2.extract_lane(tx, 0)),
+    pc(i64x2.extract_lane(tx, 1)),
+    pc(i64x2.extract_lane(ty, 0)),
+    pc(i64x2.extract_lane(ty, 1)),
+    pc(i64x2.extract_lane(tz, 0)),
+    pc(i64x2.extract_lane(tz, 1)),
+  );
 }
 
 /** `match6w1` for hypotheses of 65 to 128 symbols: two words per set (lo, hi). */
