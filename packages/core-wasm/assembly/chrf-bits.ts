@@ -655,74 +655,49 @@ function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
 
 /** `match6w1` for hypotheses of 65 to 128 symbols: two words per set (lo, hi). */
 function match6w2(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0, b5: u64 = 0, b6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let u1: u64 = 0, u2: u64 = 0, u3: u64 = 0, u4: u64 = 0, u5: u64 = 0, u6: u64 = 0;
+  // each order's set (and taken set) as one 128-bit value: lane 0 the low word, lane 1 the high word
+  let v1 = i64x2.splat(0), v2 = i64x2.splat(0), v3 = i64x2.splat(0);
+  let v4 = i64x2.splat(0), v5 = i64x2.splat(0), v6 = i64x2.splat(0);
+  let t1 = i64x2.splat(0), t2 = i64x2.splat(0), t3 = i64x2.splat(0);
+  let t4 = i64x2.splat(0), t5 = i64x2.splat(0), t6 = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
-    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
-    const e = load<u64>(p);
-    const g = load<u64>(p, 8);
-    b6 = ((b5 << 1) | (a5 >> 63)) & g;
-    a6 = (a5 << 1) & e;
-    b5 = ((b4 << 1) | (a4 >> 63)) & g;
-    a5 = (a4 << 1) & e;
-    b4 = ((b3 << 1) | (a3 >> 63)) & g;
-    a4 = (a3 << 1) & e;
-    b3 = ((b2 << 1) | (a2 >> 63)) & g;
-    a3 = (a2 << 1) & e;
-    b2 = ((b1 << 1) | (a1 >> 63)) & g;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    b1 = g;
-    {
-      const f = a1 & ~t1;
-      const h = b1 & ~u1;
-      t1 |= f & (0 - f);
-      u1 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
-    {
-      const f = a2 & ~t2;
-      const h = b2 & ~u2;
-      t2 |= f & (0 - f);
-      u2 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
-    {
-      const f = a3 & ~t3;
-      const h = b3 & ~u3;
-      t3 |= f & (0 - f);
-      u3 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
-    {
-      const f = a4 & ~t4;
-      const h = b4 & ~u4;
-      t4 |= f & (0 - f);
-      u4 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
-    {
-      const f = a5 & ~t5;
-      const h = b5 & ~u5;
-      t5 |= f & (0 - f);
-      u5 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
-    {
-      const f = a6 & ~t6;
-      const h = b6 & ~u6;
-      t6 |= f & (0 - f);
-      u6 |= select<u64>(h & (0 - h), 0, f == 0);
-    }
+    const e = v128.load(<usize>load<u32>(ptrs + (<usize>j << 2)));
+    v6 = v128.and(shl128(v5), e);
+    v5 = v128.and(shl128(v4), e);
+    v4 = v128.and(shl128(v3), e);
+    v3 = v128.and(shl128(v2), e);
+    v2 = v128.and(shl128(v1), e);
+    v1 = e;
+    t1 = take128(v1, t1);
+    t2 = take128(v2, t2);
+    t3 = take128(v3, t3);
+    t4 = take128(v4, t4);
+    t5 = take128(v5, t5);
+    t6 = take128(v6, t6);
   }
-  addMatches(
-    stats,
-    base,
-    maxOrder,
-    pc(t1) + pc(u1),
-    pc(t2) + pc(u2),
-    pc(t3) + pc(u3),
-    pc(t4) + pc(u4),
-    pc(t5) + pc(u5),
-    pc(t6) + pc(u6),
-  );
+  addMatches(stats, base, maxOrder, pc2(t1), pc2(t2), pc2(t3), pc2(t4), pc2(t5), pc2(t6));
+}
+
+/** A 128-bit set shifted up by one position (the low word's top bit moves into the high word). */
+// @ts-ignore: decorator
+@inline function shl128(v: v128): v128 {
+  const carry = i8x16.shuffle(i64x2.splat(0), i64x2.shr_u(v, 63), 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  return v128.or(i64x2.shl(v, 1), carry);
+}
+
+/** The taken set `t` plus the lowest bit of the 128-bit set `a` not in it (the high word's only when the low word has none). */
+// @ts-ignore: decorator
+@inline function take128(a: v128, t: v128): v128 {
+  const f = v128.andnot(a, t);
+  const low = v128.and(f, i64x2.neg(f));
+  // keep lane 1 only where lane 0 of f is zero
+  const keep = i8x16.shuffle(i64x2.splat(-1), i64x2.eq(f, i64x2.splat(0)), 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  return v128.or(t, v128.and(low, keep));
+}
+
+// @ts-ignore: decorator
+@inline function pc2(v: v128): i32 {
+  return <i32>(popcnt<u64>(i64x2.extract_lane(v, 0)) + popcnt<u64>(i64x2.extract_lane(v, 1)));
 }
 
 // The taken set of an order gains exactly one bit per match (the lowest free occurrence), so its
