@@ -236,37 +236,39 @@ export function charMatch6w1(t: CharMasks, chars: usize, len: i32, maxOrder: i32
   const smask = t.mask;
   const epoch = t.epoch;
   const zero = t.zero;
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  // the orders' sets in pairs of i64x2 lanes, x = (a1, a2), y = (a3, a4), z = (a5, a6), and their taken sets
+  let x = i64x2.splat(0);
+  let y = i64x2.splat(0);
+  let z = i64x2.splat(0);
+  let tx = i64x2.splat(0);
+  let ty = i64x2.splat(0);
+  let tz = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
     const e = load<u64>(maskOf(load<u32>(chars + (<usize>j << 2)), ascii, strideBytes, slots, smask, epoch, zero));
-    a6 = (a5 << 1) & e;
-    a5 = (a4 << 1) & e;
-    a4 = (a3 << 1) & e;
-    a3 = (a2 << 1) & e;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    const f1 = a1 & ~t1;
-    t1 |= f1 & (0 - f1);
-    m1 += i32(f1 != 0);
-    const f2 = a2 & ~t2;
-    t2 |= f2 & (0 - f2);
-    m2 += i32(f2 != 0);
-    const f3 = a3 & ~t3;
-    t3 |= f3 & (0 - f3);
-    m3 += i32(f3 != 0);
-    const f4 = a4 & ~t4;
-    t4 |= f4 & (0 - f4);
-    m4 += i32(f4 != 0);
-    const f5 = a5 & ~t5;
-    t5 |= f5 & (0 - f5);
-    m5 += i32(f5 != 0);
-    const f6 = a6 & ~t6;
-    t6 |= f6 & (0 - f6);
-    m6 += i32(f6 != 0);
+    const ev = i64x2.splat(e);
+    const nz = v128.and(i64x2.shl(i8x16.shuffle(y, z, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    const ny = v128.and(i64x2.shl(i8x16.shuffle(x, y, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    x = i64x2.replace_lane(v128.and(i64x2.shl(i8x16.shuffle(x, x, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), 1), ev), 0, e);
+    y = ny;
+    z = nz;
+    const fx = v128.andnot(x, tx);
+    tx = v128.or(tx, v128.and(fx, i64x2.neg(fx)));
+    const fy = v128.andnot(y, ty);
+    ty = v128.or(ty, v128.and(fy, i64x2.neg(fy)));
+    const fz = v128.andnot(z, tz);
+    tz = v128.or(tz, v128.and(fz, i64x2.neg(fz)));
   }
-  addMatches(stats, 0, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    0,
+    maxOrder,
+    pc(i64x2.extract_lane(tx, 0)),
+    pc(i64x2.extract_lane(tx, 1)),
+    pc(i64x2.extract_lane(ty, 0)),
+    pc(i64x2.extract_lane(ty, 1)),
+    pc(i64x2.extract_lane(tz, 0)),
+    pc(i64x2.extract_lane(tz, 1)),
+  );
 }
 
 /**
@@ -371,238 +373,85 @@ function matchRanges(ptrs: usize, len: i32, w: i32, maxOrder: i32, stats: usize,
   for (let n = 2; n <= maxOrder; n++) addMatch(stats, base, n, <i32>load<u32>(counts + (<usize>n << 2)));
 }
 
-/**
- * `match6w1` for hypotheses of 129 to 192 symbols: three words per set (w0 lowest), branch-free; a
- * reference occurrence takes the lowest free bit of the first word that has one.
- */
+/** `match6w1` for hypotheses of 129 to 192 symbols: three words per set (see `match6w34`). */
 function match6w3(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
-  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
-  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
-  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
-  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
-  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
-  for (let j = 0; j < len; j++) {
-    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
-    const e0 = load<u64>(p, 0);
-    const e1 = load<u64>(p, 8);
-    const e2 = load<u64>(p, 16);
-    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
-    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
-    a6_0 = (a5_0 << 1) & e0;
-    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
-    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
-    a5_0 = (a4_0 << 1) & e0;
-    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
-    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
-    a4_0 = (a3_0 << 1) & e0;
-    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
-    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
-    a3_0 = (a2_0 << 1) & e0;
-    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
-    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
-    a2_0 = (a1_0 << 1) & e0;
-    a1_0 = e0;
-    a1_1 = e1;
-    a1_2 = e2;
-    {
-      const f0 = a1_0 & ~t1_0;
-      const f1 = a1_1 & ~t1_1;
-      const f2 = a1_2 & ~t1_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t1_0 |= f0 & (0 - f0);
-      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m1 += i32((f0 | f1 | f2) != 0);
-    }
-    {
-      const f0 = a2_0 & ~t2_0;
-      const f1 = a2_1 & ~t2_1;
-      const f2 = a2_2 & ~t2_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t2_0 |= f0 & (0 - f0);
-      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m2 += i32((f0 | f1 | f2) != 0);
-    }
-    {
-      const f0 = a3_0 & ~t3_0;
-      const f1 = a3_1 & ~t3_1;
-      const f2 = a3_2 & ~t3_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t3_0 |= f0 & (0 - f0);
-      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m3 += i32((f0 | f1 | f2) != 0);
-    }
-    {
-      const f0 = a4_0 & ~t4_0;
-      const f1 = a4_1 & ~t4_1;
-      const f2 = a4_2 & ~t4_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t4_0 |= f0 & (0 - f0);
-      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m4 += i32((f0 | f1 | f2) != 0);
-    }
-    {
-      const f0 = a5_0 & ~t5_0;
-      const f1 = a5_1 & ~t5_1;
-      const f2 = a5_2 & ~t5_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t5_0 |= f0 & (0 - f0);
-      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m5 += i32((f0 | f1 | f2) != 0);
-    }
-    {
-      const f0 = a6_0 & ~t6_0;
-      const f1 = a6_1 & ~t6_1;
-      const f2 = a6_2 & ~t6_2;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      t6_0 |= f0 & (0 - f0);
-      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      m6 += i32((f0 | f1 | f2) != 0);
-    }
-  }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  match6w34(ptrs, len, maxOrder, stats, base, false);
 }
 
-/** `match6w3` for hypotheses of 193 to 256 symbols: four words per set. */
+/** `match6w1` for hypotheses of 193 to 256 symbols: four words per set. */
 function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1_0: u64 = 0, a2_0: u64 = 0, a3_0: u64 = 0, a4_0: u64 = 0, a5_0: u64 = 0, a6_0: u64 = 0;
-  let t1_0: u64 = 0, t2_0: u64 = 0, t3_0: u64 = 0, t4_0: u64 = 0, t5_0: u64 = 0, t6_0: u64 = 0;
-  let a1_1: u64 = 0, a2_1: u64 = 0, a3_1: u64 = 0, a4_1: u64 = 0, a5_1: u64 = 0, a6_1: u64 = 0;
-  let t1_1: u64 = 0, t2_1: u64 = 0, t3_1: u64 = 0, t4_1: u64 = 0, t5_1: u64 = 0, t6_1: u64 = 0;
-  let a1_2: u64 = 0, a2_2: u64 = 0, a3_2: u64 = 0, a4_2: u64 = 0, a5_2: u64 = 0, a6_2: u64 = 0;
-  let t1_2: u64 = 0, t2_2: u64 = 0, t3_2: u64 = 0, t4_2: u64 = 0, t5_2: u64 = 0, t6_2: u64 = 0;
-  let a1_3: u64 = 0, a2_3: u64 = 0, a3_3: u64 = 0, a4_3: u64 = 0, a5_3: u64 = 0, a6_3: u64 = 0;
-  let t1_3: u64 = 0, t2_3: u64 = 0, t3_3: u64 = 0, t4_3: u64 = 0, t5_3: u64 = 0, t6_3: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  match6w34(ptrs, len, maxOrder, stats, base, true);
+}
+
+/**
+ * Sets of three or four words as two 128-bit values each, (w0, w1) and (w2, w3) (w3 zero for three
+ * words: its mask word is not loaded). A reference occurrence takes the lowest free bit of the first
+ * word that has one.
+ */
+// @ts-ignore: decorator
+@inline function match6w34(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32, four: bool): void {
+  let a1 = i64x2.splat(0), a2 = i64x2.splat(0), a3 = i64x2.splat(0);
+  let a4 = i64x2.splat(0), a5 = i64x2.splat(0), a6 = i64x2.splat(0);
+  let b1 = i64x2.splat(0), b2 = i64x2.splat(0), b3 = i64x2.splat(0);
+  let b4 = i64x2.splat(0), b5 = i64x2.splat(0), b6 = i64x2.splat(0);
+  let t1 = i64x2.splat(0), t2 = i64x2.splat(0), t3 = i64x2.splat(0);
+  let t4 = i64x2.splat(0), t5 = i64x2.splat(0), t6 = i64x2.splat(0);
+  let u1 = i64x2.splat(0), u2 = i64x2.splat(0), u3 = i64x2.splat(0);
+  let u4 = i64x2.splat(0), u5 = i64x2.splat(0), u6 = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
     const p = <usize>load<u32>(ptrs + (<usize>j << 2));
-    const e0 = load<u64>(p, 0);
-    const e1 = load<u64>(p, 8);
-    const e2 = load<u64>(p, 16);
-    const e3 = load<u64>(p, 24);
-    a6_3 = ((a5_3 << 1) | (a5_2 >> 63)) & e3;
-    a6_2 = ((a5_2 << 1) | (a5_1 >> 63)) & e2;
-    a6_1 = ((a5_1 << 1) | (a5_0 >> 63)) & e1;
-    a6_0 = (a5_0 << 1) & e0;
-    a5_3 = ((a4_3 << 1) | (a4_2 >> 63)) & e3;
-    a5_2 = ((a4_2 << 1) | (a4_1 >> 63)) & e2;
-    a5_1 = ((a4_1 << 1) | (a4_0 >> 63)) & e1;
-    a5_0 = (a4_0 << 1) & e0;
-    a4_3 = ((a3_3 << 1) | (a3_2 >> 63)) & e3;
-    a4_2 = ((a3_2 << 1) | (a3_1 >> 63)) & e2;
-    a4_1 = ((a3_1 << 1) | (a3_0 >> 63)) & e1;
-    a4_0 = (a3_0 << 1) & e0;
-    a3_3 = ((a2_3 << 1) | (a2_2 >> 63)) & e3;
-    a3_2 = ((a2_2 << 1) | (a2_1 >> 63)) & e2;
-    a3_1 = ((a2_1 << 1) | (a2_0 >> 63)) & e1;
-    a3_0 = (a2_0 << 1) & e0;
-    a2_3 = ((a1_3 << 1) | (a1_2 >> 63)) & e3;
-    a2_2 = ((a1_2 << 1) | (a1_1 >> 63)) & e2;
-    a2_1 = ((a1_1 << 1) | (a1_0 >> 63)) & e1;
-    a2_0 = (a1_0 << 1) & e0;
-    a1_0 = e0;
-    a1_1 = e1;
-    a1_2 = e2;
-    a1_3 = e3;
-    {
-      const f0 = a1_0 & ~t1_0;
-      const f1 = a1_1 & ~t1_1;
-      const f2 = a1_2 & ~t1_2;
-      const f3 = a1_3 & ~t1_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t1_0 |= f0 & (0 - f0);
-      t1_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t1_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t1_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m1 += i32((f0 | f1 | f2 | f3) != 0);
-    }
-    {
-      const f0 = a2_0 & ~t2_0;
-      const f1 = a2_1 & ~t2_1;
-      const f2 = a2_2 & ~t2_2;
-      const f3 = a2_3 & ~t2_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t2_0 |= f0 & (0 - f0);
-      t2_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t2_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t2_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m2 += i32((f0 | f1 | f2 | f3) != 0);
-    }
-    {
-      const f0 = a3_0 & ~t3_0;
-      const f1 = a3_1 & ~t3_1;
-      const f2 = a3_2 & ~t3_2;
-      const f3 = a3_3 & ~t3_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t3_0 |= f0 & (0 - f0);
-      t3_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t3_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t3_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m3 += i32((f0 | f1 | f2 | f3) != 0);
-    }
-    {
-      const f0 = a4_0 & ~t4_0;
-      const f1 = a4_1 & ~t4_1;
-      const f2 = a4_2 & ~t4_2;
-      const f3 = a4_3 & ~t4_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t4_0 |= f0 & (0 - f0);
-      t4_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t4_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t4_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m4 += i32((f0 | f1 | f2 | f3) != 0);
-    }
-    {
-      const f0 = a5_0 & ~t5_0;
-      const f1 = a5_1 & ~t5_1;
-      const f2 = a5_2 & ~t5_2;
-      const f3 = a5_3 & ~t5_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t5_0 |= f0 & (0 - f0);
-      t5_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t5_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t5_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m5 += i32((f0 | f1 | f2 | f3) != 0);
-    }
-    {
-      const f0 = a6_0 & ~t6_0;
-      const f1 = a6_1 & ~t6_1;
-      const f2 = a6_2 & ~t6_2;
-      const f3 = a6_3 & ~t6_3;
-      const z0 = f0 == 0;
-      const z1 = z0 & (f1 == 0);
-      const z2 = z1 & (f2 == 0);
-      t6_0 |= f0 & (0 - f0);
-      t6_1 |= select<u64>(f1 & (0 - f1), 0, z0);
-      t6_2 |= select<u64>(f2 & (0 - f2), 0, z1);
-      t6_3 |= select<u64>(f3 & (0 - f3), 0, z2);
-      m6 += i32((f0 | f1 | f2 | f3) != 0);
-    }
+    const e = v128.load(p);
+    const g = four ? v128.load(p, 16) : v128.load64_zero(p + 16);
+    b6 = v128.and(shlHi(a5, b5), g);
+    a6 = v128.and(shl128(a5), e);
+    b5 = v128.and(shlHi(a4, b4), g);
+    a5 = v128.and(shl128(a4), e);
+    b4 = v128.and(shlHi(a3, b3), g);
+    a4 = v128.and(shl128(a3), e);
+    b3 = v128.and(shlHi(a2, b2), g);
+    a3 = v128.and(shl128(a2), e);
+    b2 = v128.and(shlHi(a1, b1), g);
+    a2 = v128.and(shl128(a1), e);
+    a1 = e;
+    b1 = g;
+    u1 = takeHi(b1, u1, a1, t1);
+    t1 = take128(a1, t1);
+    u2 = takeHi(b2, u2, a2, t2);
+    t2 = take128(a2, t2);
+    u3 = takeHi(b3, u3, a3, t3);
+    t3 = take128(a3, t3);
+    u4 = takeHi(b4, u4, a4, t4);
+    t4 = take128(a4, t4);
+    u5 = takeHi(b5, u5, a5, t5);
+    t5 = take128(a5, t5);
+    u6 = takeHi(b6, u6, a6, t6);
+    t6 = take128(a6, t6);
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc2(t1) + pc2(u1),
+    pc2(t2) + pc2(u2),
+    pc2(t3) + pc2(u3),
+    pc2(t4) + pc2(u4),
+    pc2(t5) + pc2(u5),
+    pc2(t6) + pc2(u6),
+  );
+}
+
+/** The high half (w2, w3) of a 256-bit set (lo, hi) shifted up by one position. */
+// @ts-ignore: decorator
+@inline function shlHi(lo: v128, hi: v128): v128 {
+  const carry = i8x16.shuffle(i64x2.shr_u(lo, 63), i64x2.splat(0), 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
+  return v128.or(shl128(hi), carry);
+}
+
+/** `take128` for the high half (bh, uh) of a 256-bit set, gated on the low half (bl, ul) having no free bit. */
+// @ts-ignore: decorator
+@inline function takeHi(bh: v128, uh: v128, bl: v128, ul: v128): v128 {
+  const gate = i64x2.splat(<i64>v128.any_true(v128.andnot(bl, ul)) - 1);
+  return v128.and(take128(bh, uh), v128.or(uh, gate));
 }
 
 /**
@@ -610,106 +459,93 @@ function match6w4(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32)
  * order's set and taken set in locals (orders above maxOrder are computed and dropped).
  */
 function match6w1(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  // the orders' sets in pairs of i64x2 lanes, x = (a1, a2), y = (a3, a4), z = (a5, a6), and their taken sets
+  let x = i64x2.splat(0);
+  let y = i64x2.splat(0);
+  let z = i64x2.splat(0);
+  let tx = i64x2.splat(0);
+  let ty = i64x2.splat(0);
+  let tz = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
     const e = load<u64>(<usize>load<u32>(ptrs + (<usize>j << 2)));
-    a6 = (a5 << 1) & e;
-    a5 = (a4 << 1) & e;
-    a4 = (a3 << 1) & e;
-    a3 = (a2 << 1) & e;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    const f1 = a1 & ~t1;
-    t1 |= f1 & (0 - f1);
-    m1 += i32(f1 != 0);
-    const f2 = a2 & ~t2;
-    t2 |= f2 & (0 - f2);
-    m2 += i32(f2 != 0);
-    const f3 = a3 & ~t3;
-    t3 |= f3 & (0 - f3);
-    m3 += i32(f3 != 0);
-    const f4 = a4 & ~t4;
-    t4 |= f4 & (0 - f4);
-    m4 += i32(f4 != 0);
-    const f5 = a5 & ~t5;
-    t5 |= f5 & (0 - f5);
-    m5 += i32(f5 != 0);
-    const f6 = a6 & ~t6;
-    t6 |= f6 & (0 - f6);
-    m6 += i32(f6 != 0);
+    const ev = i64x2.splat(e);
+    const nz = v128.and(i64x2.shl(i8x16.shuffle(y, z, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    const ny = v128.and(i64x2.shl(i8x16.shuffle(x, y, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23), 1), ev);
+    x = i64x2.replace_lane(v128.and(i64x2.shl(i8x16.shuffle(x, x, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), 1), ev), 0, e);
+    y = ny;
+    z = nz;
+    const fx = v128.andnot(x, tx);
+    tx = v128.or(tx, v128.and(fx, i64x2.neg(fx)));
+    const fy = v128.andnot(y, ty);
+    ty = v128.or(ty, v128.and(fy, i64x2.neg(fy)));
+    const fz = v128.andnot(z, tz);
+    tz = v128.or(tz, v128.and(fz, i64x2.neg(fz)));
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(
+    stats,
+    base,
+    maxOrder,
+    pc(i64x2.extract_lane(tx, 0)),
+    pc(i64x2.extract_lane(tx, 1)),
+    pc(i64x2.extract_lane(ty, 0)),
+    pc(i64x2.extract_lane(ty, 1)),
+    pc(i64x2.extract_lane(tz, 0)),
+    pc(i64x2.extract_lane(tz, 1)),
+  );
 }
 
 /** `match6w1` for hypotheses of 65 to 128 symbols: two words per set (lo, hi). */
 function match6w2(ptrs: usize, len: i32, maxOrder: i32, stats: usize, base: i32): void {
-  let a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0;
-  let b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0, b5: u64 = 0, b6: u64 = 0;
-  let t1: u64 = 0, t2: u64 = 0, t3: u64 = 0, t4: u64 = 0, t5: u64 = 0, t6: u64 = 0;
-  let u1: u64 = 0, u2: u64 = 0, u3: u64 = 0, u4: u64 = 0, u5: u64 = 0, u6: u64 = 0;
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0;
+  // each order's set (and taken set) as one 128-bit value: lane 0 the low word, lane 1 the high word
+  let v1 = i64x2.splat(0), v2 = i64x2.splat(0), v3 = i64x2.splat(0);
+  let v4 = i64x2.splat(0), v5 = i64x2.splat(0), v6 = i64x2.splat(0);
+  let t1 = i64x2.splat(0), t2 = i64x2.splat(0), t3 = i64x2.splat(0);
+  let t4 = i64x2.splat(0), t5 = i64x2.splat(0), t6 = i64x2.splat(0);
   for (let j = 0; j < len; j++) {
-    const p = <usize>load<u32>(ptrs + (<usize>j << 2));
-    const e = load<u64>(p);
-    const g = load<u64>(p, 8);
-    b6 = ((b5 << 1) | (a5 >> 63)) & g;
-    a6 = (a5 << 1) & e;
-    b5 = ((b4 << 1) | (a4 >> 63)) & g;
-    a5 = (a4 << 1) & e;
-    b4 = ((b3 << 1) | (a3 >> 63)) & g;
-    a4 = (a3 << 1) & e;
-    b3 = ((b2 << 1) | (a2 >> 63)) & g;
-    a3 = (a2 << 1) & e;
-    b2 = ((b1 << 1) | (a1 >> 63)) & g;
-    a2 = (a1 << 1) & e;
-    a1 = e;
-    b1 = g;
-    {
-      const f = a1 & ~t1;
-      const h = b1 & ~u1;
-      t1 |= f & (0 - f);
-      u1 |= select<u64>(h & (0 - h), 0, f == 0);
-      m1 += i32((f | h) != 0);
-    }
-    {
-      const f = a2 & ~t2;
-      const h = b2 & ~u2;
-      t2 |= f & (0 - f);
-      u2 |= select<u64>(h & (0 - h), 0, f == 0);
-      m2 += i32((f | h) != 0);
-    }
-    {
-      const f = a3 & ~t3;
-      const h = b3 & ~u3;
-      t3 |= f & (0 - f);
-      u3 |= select<u64>(h & (0 - h), 0, f == 0);
-      m3 += i32((f | h) != 0);
-    }
-    {
-      const f = a4 & ~t4;
-      const h = b4 & ~u4;
-      t4 |= f & (0 - f);
-      u4 |= select<u64>(h & (0 - h), 0, f == 0);
-      m4 += i32((f | h) != 0);
-    }
-    {
-      const f = a5 & ~t5;
-      const h = b5 & ~u5;
-      t5 |= f & (0 - f);
-      u5 |= select<u64>(h & (0 - h), 0, f == 0);
-      m5 += i32((f | h) != 0);
-    }
-    {
-      const f = a6 & ~t6;
-      const h = b6 & ~u6;
-      t6 |= f & (0 - f);
-      u6 |= select<u64>(h & (0 - h), 0, f == 0);
-      m6 += i32((f | h) != 0);
-    }
+    const e = v128.load(<usize>load<u32>(ptrs + (<usize>j << 2)));
+    v6 = v128.and(shl128(v5), e);
+    v5 = v128.and(shl128(v4), e);
+    v4 = v128.and(shl128(v3), e);
+    v3 = v128.and(shl128(v2), e);
+    v2 = v128.and(shl128(v1), e);
+    v1 = e;
+    t1 = take128(v1, t1);
+    t2 = take128(v2, t2);
+    t3 = take128(v3, t3);
+    t4 = take128(v4, t4);
+    t5 = take128(v5, t5);
+    t6 = take128(v6, t6);
   }
-  addMatches(stats, base, maxOrder, m1, m2, m3, m4, m5, m6);
+  addMatches(stats, base, maxOrder, pc2(t1), pc2(t2), pc2(t3), pc2(t4), pc2(t5), pc2(t6));
+}
+
+/** A 128-bit set shifted up by one position (the low word's top bit moves into the high word). */
+// @ts-ignore: decorator
+@inline function shl128(v: v128): v128 {
+  const carry = i8x16.shuffle(i64x2.splat(0), i64x2.shr_u(v, 63), 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  return v128.or(i64x2.shl(v, 1), carry);
+}
+
+/** The taken set `t` plus the lowest bit of the 128-bit set `a` not in it (the high word's only when the low word has none). */
+// @ts-ignore: decorator
+@inline function take128(a: v128, t: v128): v128 {
+  const f = v128.andnot(a, t);
+  const low = v128.and(f, i64x2.neg(f));
+  // keep lane 1 only where lane 0 of f is zero
+  const keep = i8x16.shuffle(i64x2.splat(-1), i64x2.eq(f, i64x2.splat(0)), 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  return v128.or(t, v128.and(low, keep));
+}
+
+// @ts-ignore: decorator
+@inline function pc2(v: v128): i32 {
+  return <i32>(popcnt<u64>(i64x2.extract_lane(v, 0)) + popcnt<u64>(i64x2.extract_lane(v, 1)));
+}
+
+// The taken set of an order gains exactly one bit per match (the lowest free occurrence), so its
+// population count at the end of a reference is that order's match count: nothing to count per position.
+// @ts-ignore: decorator
+@inline function pc(x: u64): i32 {
+  return <i32>popcnt<u64>(x);
 }
 
 // @ts-ignore: decorator

@@ -153,7 +153,8 @@ function text(r: () => number, alphabet: string[], len: number): string {
   for (let i = 0; i < len; i++) s += alphabet[Math.floor(r() * alphabet.length)]!;
   return s;
 }
-const LENGTHS = [0, 1, 2, 5, 20, 63, 64, 65, 100, 127, 128, 129, 200, 500, 1023, 1024, 1025, 1100, 3000];
+// word boundaries of the one- to four-word matchers (64, 128, 192, 256 symbols) and of the long path
+const LENGTHS = [0, 1, 2, 5, 20, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 200, 255, 256, 257, 500, 1023, 1024, 1025, 1100, 3000];
 
 function check(hyps: string[], refs: string[][], options: Opts): void {
   const got = sentenceChrfBatch(hyps, refs, options);
