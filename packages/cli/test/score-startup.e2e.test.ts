@@ -18,7 +18,10 @@ describe("evalkern score's startup", () => {
     writeFileSync(
       hooks,
       `import { appendFileSync } from "node:fs";\n` +
-        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`,
+        `export async function load(url, context, next) {\n` +
+        `  appendFileSync(${JSON.stringify(log)}, url + "\\n");\n` +
+        `  return next(url, context);\n` +
+        `}\n`,
     );
     const register = join(dir, "register.mjs");
     writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
@@ -30,11 +33,9 @@ describe("evalkern score's startup", () => {
     expect(r.status, r.stderr).toBe(0);
     const loaded = readFileSync(log, "utf8").trim().split("\n");
     expect(loaded.some((u) => u.includes("/harness/dist/node/score-file.js"))).toBe(true); // the hook saw the scorer
-    const heavy = loaded.filter((u) =>
-      /\/node_modules\/(openai|zod)\/|\/judge\/dist\/(openai|deepeval|layers|dspy)\/|\/harness\/dist\/(evaluate|byob|suite|deepeval)\//.test(
-        u,
-      ),
-    );
+    const heavyPath =
+      /\/node_modules\/(openai|zod)\/|\/judge\/dist\/(openai|deepeval|layers|dspy)\/|\/harness\/dist\/(evaluate|byob|suite|deepeval)\//;
+    const heavy = loaded.filter((u) => heavyPath.test(u));
     expect(heavy).toEqual([]);
   });
 });
