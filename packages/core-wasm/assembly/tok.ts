@@ -384,24 +384,15 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
         if (k == C_PLAIN) {
           if (ts < 0) ts = at;
           i += len;
-          while (true) {
-            while (i + 16 <= n) {
-              const m = flagsRegexp(v128.load(p + <usize>i), VCONST);
-              if (m != 0) {
-                i += ctz(m);
-                break;
-              }
-              i += 16;
+          while (i + 16 <= n) {
+            const m = flagsRegexp(v128.load(p + <usize>i), VCONST);
+            if (m != 0) {
+              i += ctz(m);
+              break;
             }
-            while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
-            // one ASCII space, then a plain byte: close the token and start the next one here (what the
-            // whitespace path and then this one would do, without going round the loop twice)
-            if (i + 1 >= n || load<u8>(p + i) != 0x20 || load<u8>(cls + <usize>load<u8>(p + i, 1)) != C_PLAIN) break;
-            store<u32>(ids + (<usize>cnt << 2), internToken(p + <usize>ts, i - ts, add));
-            cnt++;
-            i++;
-            ts = i;
+            i += 16;
           }
+          while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
           at = i;
           q2 = PEND;
           continue;
