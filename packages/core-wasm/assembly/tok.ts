@@ -87,46 +87,25 @@ function buildTables(): void {
     store<u8>(TABLES + 512 + b, zh);
     store<u8>(TABLES + 768 + b, intl);
   }
-  buildVconst();
   tablesReady = true;
 }
 
 // ---- SIMD128 run scans: the offset of the first byte in 16 that may not be plain (a superset: the
 // scalar class table decides), or 16 ----
 
-// V8 materializes every v128 constant at its use, inside the loop (three instructions each); the
-// splats are therefore kept in memory, loaded into locals once per scan.
-const VCONST: usize = memory.data(16 * 11);
-
-function buildVconst(): void {
-  const bytes: u8[] = [0x41, 0x27, 0x2d, 0x5b, 0x7b, 0xc2, 0xe1, 6, 4, 9, 0x0e];
-  for (let j = 0; j < bytes.length; j++) v128.store(VCONST + (<usize>j << 4), i8x16.splat(<i8>bytes[j]));
-}
-
-/**
- * TokenizerRegexp: bit j set when byte j of 16 may not be plain: ASCII below 'A' but "'" and '-',
- * [\]^_`, {|}~, and lead bytes C2, E1..E9, EF. `ge_u(x, c)` is `max_u(x, c) == x` (two instructions);
- * the mask of plain bytes is built and inverted at the end (no per-compare inversion).
- */
+/** TokenizerRegexp: ASCII below 'A' but "'" and '-', [\]^_`, {|}~, and lead bytes C2, E1..E9, EF. */
 // @ts-ignore: decorator
-@inline function flagsRegexp(v: v128, k: usize): i32 {
-  const k41 = v128.load(k);
-  const k27 = v128.load(k, 16);
-  const k2d = v128.load(k, 32);
-  const k5b = v128.load(k, 48);
-  const k7b = v128.load(k, 64);
-  const kc2 = v128.load(k, 80);
-  const ke1 = v128.load(k, 96);
-  let ok = v128.or(i8x16.eq(i8x16.max_u(v, k41), v), v128.or(i8x16.eq(v, k27), i8x16.eq(v, k2d)));
-  // (v - 0x5b) >= 6, (v - 0x7b) >= 4, (v - 0xe1) >= 9, v != 0xc2, v != 0xef (0xef - 0xe1 = 0x0e)
-  const a = i8x16.sub(v, k5b);
-  ok = v128.and(ok, i8x16.eq(i8x16.max_u(a, v128.load(k, 112)), a));
-  const b = i8x16.sub(v, k7b);
-  ok = v128.and(ok, i8x16.eq(i8x16.max_u(b, v128.load(k, 128)), b));
-  const e = i8x16.sub(v, ke1);
-  ok = v128.and(ok, i8x16.eq(i8x16.max_u(e, v128.load(k, 144)), e));
-  ok = v128.andnot(ok, v128.or(i8x16.eq(v, kc2), i8x16.eq(e, v128.load(k, 160))));
-  return ~i8x16.bitmask(ok) & 0xffff;
+@inline function flagsRegexp(v: v128): i32 {
+  let f = v128.andnot(
+    i8x16.lt_u(v, i8x16.splat(0x41)),
+    v128.or(i8x16.eq(v, i8x16.splat(0x27)), i8x16.eq(v, i8x16.splat(0x2d))),
+  );
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x5b)), i8x16.splat(6)));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x7b)), i8x16.splat(4)));
+  f = v128.or(f, i8x16.eq(v, i8x16.splat(<i8>0xc2)));
+  f = v128.or(f, i8x16.lt_u(i8x16.sub(v, i8x16.splat(<i8>0xe1)), i8x16.splat(9)));
+  f = v128.or(f, i8x16.eq(v, i8x16.splat(<i8>0xef)));
+  return i8x16.bitmask(f);
 }
 
 /** intl: ASCII below 'A', [\]^_`, {|}~, and every lead byte. */
@@ -342,16 +321,6 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
     r1(SPC); // the padding space
   }
   cur = i;
-  // The fast paths keep the scanner's state in locals: V8 keeps Wasm globals in memory, so every
-  // global access is a load or store. The globals are written back before each call into the chain
-  // (which works on them) and read again after it.
-  const ids = tokIds;
-  const add = tokAdd;
-  let q2 = p2; // r2's pending character
-  let at = cur;
-  let ts = tokStart;
-  let cnt = tokCount;
-  let idle = p3 == NO && p4 == NO; // nothing pending below r2
   while (i < n) {
     const b = <u32>load<u8>(p + i);
     let k = load<u8>(cls + b);
@@ -362,55 +331,53 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
       len = dLen;
       k = isPyWs(c) ? C_WS : zh && isZhChar(c) ? C_ISO : C_PLAIN;
     } else if (k == C_BAIL) {
-      tokCount = cnt;
       return false;
     }
     // fast paths: nothing pending below the first stage, and the pending character (if any) is not
     // '.' or ',' (it is never a digit: r2 only holds non-digits)
-    if (idle && q2 != 0x2e && q2 != 0x2c) {
-      if (k == C_CHAIN && (q2 == NO || (c != 0x2e && c != 0x2c))) {
-        // a digit, or '.'/',' with nothing before it: through the chain below
-      } else {
-        if (q2 != PEND && q2 != NO) {
-          // a character the chain left pending: flush it through the last stage
-          cur = at;
-          tokStart = ts;
-          tokCount = cnt;
-          sink(q2);
-          at = cur;
-          ts = tokStart;
-          cnt = tokCount;
-        }
-        if (k == C_PLAIN) {
-          if (ts < 0) ts = at;
-          i += len;
-          while (i + 16 <= n) {
-            const m = flagsRegexp(v128.load(p + <usize>i), VCONST);
-            if (m != 0) {
-              i += ctz(m);
-              break;
-            }
-            i += 16;
-          }
-          while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
-          at = i;
-          q2 = PEND;
-          continue;
-        }
-        // C_WS, C_ISO, or C_CHAIN '.'/',' after a pending character: close the open token
-        if (ts >= 0) {
-          store<u32>(ids + (<usize>cnt << 2), internToken(p + <usize>ts, at - ts, add));
-          cnt++;
-          ts = -1;
-        }
-        if (k != C_WS) {
-          // a token of its own (`([^0-9])([\.,])` puts '.'/',' alone; r2 then holds nothing)
-          store<u32>(ids + (<usize>cnt << 2), internToken(p + <usize>i, len, add));
-          cnt++;
-        }
+    if (p3 == NO && p4 == NO && p2 != 0x2e && p2 != 0x2c) {
+      if (k == C_CHAIN && p2 != NO && (c == 0x2e || c == 0x2c)) {
+        // `([^0-9])([\.,])`: the pending character, then '.' or ',' as a token; r2 then holds nothing
+        if (p2 != PEND && p2 != NO) sink(p2);
+        close();
+        emit(i, i + 1);
+        i++;
+        cur = i;
+        p2 = NO;
+        continue;
+      }
+      if (k == C_PLAIN) {
+        if (p2 != PEND && p2 != NO) sink(p2);
+        if (tokStart < 0) tokStart = cur;
         i += len;
-        at = i;
-        q2 = k == C_CHAIN ? NO : PEND;
+        while (i + 16 <= n) {
+          const m = flagsRegexp(v128.load(p + <usize>i));
+          if (m != 0) {
+            i += ctz(m);
+            break;
+          }
+          i += 16;
+        }
+        while (i < n && load<u8>(cls + <usize>load<u8>(p + i)) == C_PLAIN) i++;
+        cur = i;
+        p2 = PEND;
+        continue;
+      }
+      if (k == C_WS) {
+        if (p2 != PEND && p2 != NO) sink(p2);
+        close();
+        i += len;
+        cur = i;
+        p2 = PEND;
+        continue;
+      }
+      if (k == C_ISO) {
+        if (p2 != PEND && p2 != NO) sink(p2);
+        close();
+        emit(i, i + len);
+        i += len;
+        cur = i;
+        p2 = PEND;
         continue;
       }
     }
@@ -419,10 +386,6 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
       c = decodeAt(p + i, b);
       len = dLen;
     }
-    cur = at;
-    tokStart = ts;
-    tokCount = cnt;
-    p2 = q2;
     if (k == C_ISO && zh && c >= 0x80) {
       r1(SPC);
       r1(c);
@@ -430,17 +393,8 @@ export function scanRegexp(p: usize, n: i32, mode: i32): bool {
     } else {
       r1(c);
     }
-    at = cur;
-    ts = tokStart;
-    cnt = tokCount;
-    q2 = p2;
-    idle = p3 == NO && p4 == NO;
     i += len;
   }
-  cur = at;
-  tokStart = ts;
-  tokCount = cnt;
-  p2 = q2;
   if (!zh) r1(SPC);
   if (p2 != NO) {
     r3(p2);
