@@ -76,6 +76,21 @@ export function pythonLowerBatch(texts: readonly string[]): string[] {
   return run(checkAll(texts, "texts"), Mode.Lower);
 }
 
+/**
+ * UTF-16 units outside the blocks where the runtime's `toLowerCase` is Python's `str.lower()`: ASCII,
+ * Latin-1 to Cyrillic Supplement (all assigned before Unicode 14, the same full mappings in every
+ * Unicode since) except capital sigma (its Final_Sigma context), and the caseless Hangul Jamo, general
+ * punctuation, CJK symbols and kana, Hangul compatibility jamo, CJK ideographs, Hangul syllables and the
+ * fullwidth forms. test/normalize.parity.test.ts checks every unit of these blocks in each runtime.
+ */
+const LOWER_NOT_NATIVE =
+  /[^\0-\u03a2\u03a4-\u052f\u1100-\u11ff\u2000-\u206f\u3000-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7a3\uff00-\uffef]/;
+
+/** Whether `s.toLowerCase()` is Python's `s.lower()` in every runtime (a native scan, no crossing). */
+export function lowersNatively(s: string): boolean {
+  return !LOWER_NOT_NATIVE.test(s);
+}
+
 /** `" ".join(s.lower().split())`: the token string of NeMo BYOB's `f1_token`. */
 export function pythonLowerSplitJoin(text: string): string {
   return run([requireString(text, "text")], Mode.LowerSplitJoin, "text")[0]!;

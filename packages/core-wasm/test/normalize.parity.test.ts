@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/errors.js";
 import { ready } from "../src/kernel.js";
-import { normalizeText, normalizeTextBatch } from "../src/normalize.js";
+import { lowersNatively, normalizeText, normalizeTextBatch, pythonLowerBatch } from "../src/normalize.js";
+import { terStatisticsBatch } from "../src/ter.js";
 import { tokenF1, tokenF1Batch } from "../src/token-f1.js";
 import { readJsonl } from "./shared.js";
 
@@ -174,5 +175,40 @@ describe("token F1 API", () => {
     expect(() => tokenF1Batch(["x"], [])).toThrow(InvalidArgumentError);
     expect(() => tokenF1Batch(["x", "y"], [["x"], []])).toThrow(InvalidArgumentError);
     expect(() => tokenF1Batch("x" as unknown as string[], [["x"]])).toThrow(InvalidArgumentError);
+  });
+});
+
+describe("lowersNatively: the runtime's toLowerCase is Python's str.lower() (Unicode 14) there", () => {
+  const blocks: [number, number][] = [
+    [0x0, 0x3a2],
+    [0x3a4, 0x52f],
+    [0x1100, 0x11ff],
+    [0x2000, 0x206f],
+    [0x3000, 0x30ff],
+    [0x3130, 0x318f],
+    [0x4e00, 0x9fff],
+    [0xac00, 0xd7a3],
+    [0xff00, 0xffef],
+  ];
+  it("every UTF-16 unit of the native blocks lowers as the Unicode 14 kernel lowers it", () => {
+    const units: string[] = [];
+    for (const [from, to] of blocks) for (let c = from; c <= to; c++) units.push(String.fromCharCode(c));
+    expect(units.every(lowersNatively)).toBe(true);
+    const python = pythonLowerBatch(units);
+    const differ = units.filter((u, i) => u.toLowerCase() !== python[i]);
+    expect(differ).toEqual([]);
+    // İ has a two-unit lowercase in both: "i" + combining dot above
+    expect(python[0x130]).toBe("i\u0307");
+  });
+  it("capital sigma, lone surrogates and other blocks go to the kernel", () => {
+    for (const s of ["ΟΔΟΣ", "a\ud800", "\u1e9e", "\u10a0", "\ua7c0", "\u{10400}", "\u1c89"]) expect(lowersNatively(s)).toBe(false);
+    expect(lowersNatively("Отображает İSTANBUL 東京 ＡＢＣ 한국어")).toBe(true);
+  });
+  it("TER lowercases both ways alike: native and kernel-lowered strings give sacreBLEU's edits", () => {
+    // hand-counted: "σας" (final sigma from the kernel) vs "σασ"; İ lowers to two units inside one word
+    const hyps = ["ΟΔΟΣ ΣΑΣ İSTANBUL ＡＢＣ", "Привет МИР"];
+    const refs = [["οδος σας i\u0307stanbul ａｂｃ"], ["привет мир"]];
+    expect([...terStatisticsBatch(hyps, refs)]).toEqual([0, 4, 0, 2]);
+    expect([...terStatisticsBatch(hyps, [["οδοσ σασ istanbul abc"], ["мир привет"]])]).toEqual([4, 4, 1, 2]);
   });
 });

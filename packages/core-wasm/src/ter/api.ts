@@ -10,7 +10,7 @@
 // prefix-trie cache saves work only: every row depends on the hypothesis prefix and its fixed length).
 import { InputTooLargeError, InvalidArgumentError, describe } from "../errors.js";
 import { INPUT_LIMITS, checkPairSizes } from "../limits.js";
-import { pythonLowerBatch } from "../normalize.js";
+import { lowersNatively, pythonLowerBatch } from "../normalize.js";
 import { NULLS, pairBatch, referenceList, requireString } from "../validate.js";
 import { TerEngine } from "./engine.js";
 import { beginSegment, endCall, segmentString, segmentWords, vocabSize } from "./interning.js";
@@ -69,7 +69,6 @@ function segment(hyp: string, refs: readonly string[], o: ResolvedTerOptions, ou
   out[at + 1] = lengths / refs.length;
 }
 
-const NON_ASCII = /[^\0-\x7f]/;
 /** Pairs lowercased per crossing into the kernel. */
 const LOWER_CHUNK = 1024;
 
@@ -87,7 +86,7 @@ function statistics(hyps: readonly string[], refs: readonly (readonly string[])[
 }
 
 function lowercasedSegments(hyps: readonly string[], refs: readonly (readonly string[])[], o: ResolvedTerOptions, out: Float64Array): void {
-  // Python `str.lower()`: ASCII strings here, the others in one crossing per chunk of pairs
+  // Python `str.lower()`: strings the runtime lowers alike here, the others in one crossing per chunk of pairs
   const lowered: string[] = [];
   const pending: string[] = [];
   const slots: number[] = [];
@@ -99,7 +98,7 @@ function lowercasedSegments(hyps: readonly string[], refs: readonly (readonly st
     for (let i = from; i < to; i++) {
       for (let r = -1; r < refs[i]!.length; r++) {
         const s = r < 0 ? hyps[i]! : refs[i]![r]!;
-        if (NON_ASCII.test(s)) {
+        if (!lowersNatively(s)) {
           slots.push(lowered.length);
           pending.push(s);
           lowered.push("");

@@ -54,6 +54,10 @@ export class TerEngine {
   private bpM = new Int32Array(64);
   private bpS = new Int32Array(64);
 
+  /** Reference positions by word: the first of each id (-1: none) and the next of the same word (-1: last). */
+  private firstAt = new Int32Array(256);
+  private nextAt = new Int32Array(64);
+
   /** The trace of the current hypothesis, and its alignment. */
   private trace = new Uint8Array(128);
   private traceLength = 0;
@@ -100,9 +104,20 @@ export class TerEngine {
       this.hypErr = new Uint8Array(size);
       this.refErr = new Uint8Array(size);
       this.trace = new Uint8Array(2 * size);
+      this.nextAt = new Int32Array(size);
     }
     for (let i = 0; i < nh; i++) this.cur[i] = words[hypAt + i]!;
     for (let j = 0; j < nr; j++) this.ref[j] = words[refAt + j]!;
+    // the shift search visits only reference positions holding the hypothesis word, in ascending order
+    if (this.firstAt.length < vocab) this.firstAt = new Int32Array(2 * vocab);
+    const firstAt = this.firstAt;
+    const nextAt = this.nextAt;
+    firstAt.fill(-1, 0, vocab);
+    for (let j = nr - 1; j >= 0; j--) {
+      const id = this.ref[j]!;
+      nextAt[j] = firstAt[id]!;
+      firstAt[id] = j;
+    }
     const cells = (nh + 1) * W;
     if (this.op.length < cells) this.op = new Uint8Array(2 * cells);
     if (this.cost.length < 2 * cells) this.cost = new Int32Array(4 * cells);
@@ -356,10 +371,15 @@ export class TerEngine {
     let bestLength = 0;
     let bestStart = 0;
     let bestIdx = 0;
+    const firstAt = this.firstAt;
+    const nextAt = this.nextAt;
     outer: for (let startH = 0; startH < nh; startH++) {
       const fromR = Math.max(0, startH - MAX_SHIFT_DIST);
       const toR = Math.min(nr, startH + MAX_SHIFT_DIST + 1);
-      for (let startR = fromR; startR < toR; startR++) {
+      // a start whose words differ has no candidate: only the positions of this word, in ascending order
+      let startR = firstAt[hyp[startH]!]!;
+      while (startR !== -1 && startR < fromR) startR = nextAt[startR]!;
+      for (; startR !== -1 && startR < toR; startR = nextAt[startR]!) {
         let length = 0;
         let hypWrong = 0;
         let refWrong = 0;
