@@ -1,7 +1,7 @@
 // The benchmark input every package's benchmark uses: `make-pairs.mjs --seed 9 --count N --no-edge`
 // from testdata/corpus, generated once into the OS temp folder, or the file given with --pairs.
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,12 +19,19 @@ export function benchPairsFile({ count, pairs }) {
   if (pairs) return pairs;
   const file = join(tmpdir(), `evalkern-bench-seed9-${count}.jsonl`);
   if (!existsSync(file)) {
-    const text = execFileSync(process.execPath, [makePairs, "--seed", "9", "--count", String(count), "--no-edge"], {
-      maxBuffer: 1 << 30,
-      encoding: "utf8",
-    });
-    writeFileSync(`${file}.${process.pid}.part`, text);
-    renameSync(`${file}.${process.pid}.part`, file); // a cached corpus is always a whole one
+    process.stderr.write(`generating ${count} pairs → ${file}\n`);
+    const part = `${file}.${process.pid}.part`;
+    const fd = openSync(part, "w"); // written by the generator itself: a million pairs never sit in one string
+    let r;
+    try {
+      r = spawnSync(process.execPath, [makePairs, "--seed", "9", "--count", String(count), "--no-edge"], {
+        stdio: ["ignore", fd, "inherit"],
+      });
+    } finally {
+      closeSync(fd);
+    }
+    if (r.status !== 0) throw new Error(`make-pairs.mjs failed (${r.status ?? r.error?.message})`);
+    renameSync(part, file); // a cached corpus is always a whole one
   }
   return file;
 }

@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
+import { timeCommand } from "../../../scripts/dev/bench-time.mjs";
 
 const args = process.argv.slice(2);
 const lines = Number(args.includes("--lines") ? args[args.indexOf("--lines") + 1] : "100000");
@@ -47,13 +48,11 @@ const pythonEnv = () => {
   return { ...process.env, PYTHONPATH: process.env.PYTHONPATH ? `${extra}:${process.env.PYTHONPATH}` : extra };
 };
 
-/** Runs one command under /usr/bin/time; CPU seconds (user + system), wall, peak RSS and stdout. */
+/** Runs one command under /usr/bin/time; its figures and stdout, or the tail of its stderr when it failed. */
 function timed(cmd, cmdArgs, env = process.env) {
-  const r = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", cmd, ...cmdArgs], { cwd: dir, env, encoding: "utf8", maxBuffer: 1 << 28 });
-  const last = (r.stderr || "").trim().split("\n").pop() ?? "";
-  const m = /^([\d.]+) ([\d.]+) ([\d.]+) (\d+)$/.exec(last);
-  if (r.status !== 0 || !m) return { error: (r.stderr || r.error?.message || "").trim().split("\n").slice(-3).join(" / ") };
-  return { wall: +m[1], cpu: +m[2] + +m[3], rssMiB: +m[4] / 1024, stdout: r.stdout };
+  const r = timeCommand([cmd, ...cmdArgs], { cwd: dir, env });
+  if (r.status !== 0) return { error: r.stderr.trim().split("\n").slice(-3).join(" / ") };
+  return r;
 }
 /** Corpus scores from a sacreBLEU-style JSON list on stdout. */
 const jsonScores = (stdout) => Object.fromEntries(JSON.parse(stdout).map((s) => [s.name.replace(/^chrF2$/, "chrF"), s.score]));
@@ -104,7 +103,7 @@ console.log(`Node ${process.version}; each command once, /usr/bin/time (CPU = us
 console.log("| command | CPU s | wall s | peak RSS MiB | BLEU | chrF | TER |");
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 const line = (name, r, s) =>
-  console.log(`| ${name} | ${fmt(r.cpu, 2)} | ${fmt(r.wall, 2)} | ${fmt(r.rssMiB, 0)} | ${s.BLEU} | ${s.chrF} | ${s.TER} |`);
+  console.log(`| ${name} | ${fmt(r.cpuS, 2)} | ${fmt(r.wallS, 2)} | ${fmt(r.rssMiB, 0)} | ${s.BLEU} | ${s.chrF} | ${s.TER} |`);
 const pyScores = py && !py.error ? jsonScores(py.stdout) : undefined;
 if (pyScores) line(`sacreBLEU CLI (\`python3 -m sacrebleu ${sb.join(" ")}\`)`, py, pyScores);
 const round4 = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4]));
@@ -112,7 +111,7 @@ line("`evalkern score pairs.jsonl --metric bleu --metric chrf --metric ter --no-
 line(`\`evalkern sacrebleu ${sb.join(" ")}\``, oursSb, sbScores);
 console.log(
   `\nkernels alone (bleu/chrf/terStatisticsBatch per 10,000 lines, one thread, this process): ${fmt(kernelCpu, 2)} CPU s; ` +
-    `evalkern score --no-ci is ${fmt(ours.cpu / kernelCpu, 2)}× that, evalkern sacrebleu ${fmt(oursSb.cpu / kernelCpu, 2)}×`,
+    `evalkern score --no-ci is ${fmt(ours.cpuS / kernelCpu, 2)}× that, evalkern sacrebleu ${fmt(oursSb.cpuS / kernelCpu, 2)}×`,
 );
 if (!pyScores) console.log(`sacreBLEU: reference not available: ${pyWhy || "python3 -m sacrebleu failed"}`);
 else {
@@ -121,7 +120,7 @@ else {
     ["evalkern score --no-ci", ours, round4(oursScores)],
     ["evalkern sacrebleu", oursSb, sbScores],
   ]) {
-    const x = py.cpu / r.cpu;
+    const x = py.cpuS / r.cpuS;
     console.log(
       `${name}: ${fmt(x)}× less CPU than sacreBLEU's CLI (target ≥ 30×: ${x >= 30 ? "PASS" : "MISS"}), ` +
         `${fmt(py.rssMiB / r.rssMiB)}× less peak RSS, corpus scores ${agree(s) ? "the same (4 decimals)" : "DIFFERENT"}`,

@@ -8,12 +8,12 @@
 // only the buckets' shares are kept.
 //
 //   node bench/score-profile.mjs --count 200000 [--no-ci] [--workers 2] [--bin other/packages/cli/dist/bin.js]
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchPairsFile } from "../../../scripts/dev/bench-pairs.mjs";
+import { timeCommand } from "../../../scripts/dev/bench-time.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
@@ -91,13 +91,9 @@ const dir = mkdtempSync(join(tmpdir(), "evalkern-profile-"));
 try {
   const run = (pre) => {
     rmSync(join(dir, "out.jsonl.evalkern"), { recursive: true, force: true });
-    const r = spawnSync("/usr/bin/time", ["-f", "__time %U %S", process.execPath, ...pre, ...argv, "-o", join(dir, "out.jsonl")], {
-      encoding: "utf8",
-      maxBuffer: 1 << 26,
-    });
-    const m = /__time ([\d.]+) ([\d.]+)/.exec(r.stderr);
-    if (r.status !== 0 || !m) throw new Error(`${argv.join(" ")} failed (${r.status}):\n${r.stderr.slice(-2000)}`);
-    return Number(m[1]) + Number(m[2]);
+    const r = timeCommand([process.execPath, ...pre, ...argv, "-o", join(dir, "out.jsonl")]);
+    if (r.status !== 0) throw new Error(`${argv.join(" ")} failed (${r.status}):\n${r.stderr.slice(-2000)}`);
+    return r.cpuS;
   };
   const cpuS = run([]);
   run(["--cpu-prof", `--cpu-prof-dir=${join(dir, "prof")}`]);

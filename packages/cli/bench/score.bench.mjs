@@ -16,12 +16,12 @@
 //
 // Needs the workspace built (cli and its dependencies' dist/). The corpus is made once into $TMPDIR by
 // scripts/dev/bench-pairs.mjs (as the other benchmarks' corpus), or given with --pairs file.
-import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchPairsFile, loadBenchPairs } from "../../../scripts/dev/bench-pairs.mjs";
+import { timeCommand } from "../../../scripts/dev/bench-time.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -68,10 +68,9 @@ const input = benchPairsFile({ count, pairs: opt("pairs") });
 
 /** Run a command under /usr/bin/time: CPU-s (user + sys, threads and children included), wall-s, peak RSS MiB. */
 function timed(argv) {
-  const r = spawnSync("/usr/bin/time", ["-f", "__time %e %U %S %M", ...argv], { encoding: "utf8", maxBuffer: 1 << 28 });
-  const m = /__time ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`${argv.join(" ")} failed (${r.status}):\n${r.stderr.slice(-2000)}`);
-  return { wallS: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]), rssMiB: Number(m[4]) / 1024, stdout: r.stdout };
+  const r = timeCommand(argv);
+  if (r.status !== 0) throw new Error(`${argv.join(" ")} failed (${r.status}):\n${r.stderr.slice(-2000)}`);
+  return r;
 }
 
 const kernels = JSON.parse(timed([process.execPath, fileURLToPath(import.meta.url), "--kernels", "--input", input]).stdout);

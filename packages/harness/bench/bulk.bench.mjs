@@ -8,13 +8,14 @@
 //   node bench/bulk.bench.mjs --count 200000  # smaller
 //   node bench/bulk.bench.mjs --workers 1,2,4 --repeat 2
 //
-// Needs a build (`npx tsc -p tsconfig.build.json`). Data goes to $TMPDIR/evalkern-bench (reused).
+// Needs a build (`npx tsc -p tsconfig.build.json`). Pairs from scripts/dev/bench-pairs.mjs (made once in $TMPDIR);
+// outputs in $TMPDIR/evalkern-bench.
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MAKE_PAIRS } from "../../../testdata/index.mjs";
+import { benchPairsFile } from "../../../scripts/dev/bench-pairs.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -52,22 +53,7 @@ const repeat = Number(opt("repeat", "1"));
 const dir = join(tmpdir(), "evalkern-bench");
 mkdirSync(dir, { recursive: true });
 
-function pairs(n) {
-  const path = join(dir, `pairs-seed9-${n}.jsonl`);
-  if (!existsSync(path) || statSync(path).size === 0) {
-    process.stderr.write(`generating ${n} pairs → ${path}\n`);
-    const fd = openSync(path, "w");
-    try {
-      const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(n), "--no-edge"], {
-        stdio: ["ignore", fd, "inherit"],
-      });
-      if (r.status !== 0) throw new Error("make-pairs.mjs failed");
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return path;
-}
+const pairs = (n) => benchPairsFile({ count: n });
 
 function run(input, workers) {
   const self = fileURLToPath(import.meta.url);

@@ -14,16 +14,17 @@
 //
 // --compare also scores the file locally (`evalkern score` without --queue) and checks that the output
 // rows, the statistics file and the summary's numbers are byte-identical. Needs a build of the workspace
-// (harness and cli dist/) and redis-server. Data goes to $TMPDIR/evalkern-bench (reused). On a machine
+// (harness and cli dist/) and redis-server. Pairs from scripts/dev/bench-pairs.mjs (made once in $TMPDIR). On a machine
 // with fewer cores than workers + 1 the processes share cores: walls then measure the machine, CPU seconds
 // do not.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MAKE_PAIRS } from "../../../testdata/index.mjs";
+import { benchPairsFile } from "../../../scripts/dev/bench-pairs.mjs";
+import { timeCommand } from "../../../scripts/dev/bench-time.mjs";
 import { producerBuckets } from "./producer-buckets.mjs";
 
 const args = process.argv.slice(2);
@@ -49,22 +50,8 @@ function procCpu(pid) {
   return (Number(f[11]) + Number(f[12])) / TICK; // utime, stime (fields 14 and 15)
 }
 
-const dir = join(tmpdir(), "evalkern-bench");
-mkdirSync(dir, { recursive: true });
-const input = join(dir, `pairs-seed9-${count}.jsonl`);
+const input = benchPairsFile({ count });
 const corpus = `node testdata/corpus/make-pairs.mjs --seed 9 --count ${count} --no-edge`;
-if (!existsSync(input) || statSync(input).size === 0) {
-  process.stderr.write(`generating ${count} pairs → ${input}\n`);
-  const fd = openSync(input, "w");
-  try {
-    const r = spawnSync(process.execPath, [MAKE_PAIRS, "--seed", "9", "--count", String(count), "--no-edge"], {
-      stdio: ["ignore", fd, "inherit"],
-    });
-    if (r.status !== 0) throw new Error("make-pairs failed");
-  } finally {
-    closeSync(fd);
-  }
-}
 const work = mkdtempSync(join(tmpdir(), "evalkern-queue-bench-"));
 const port = await new Promise((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
@@ -109,15 +96,11 @@ async function stopWorkers(ps) {
   );
 }
 
-/** Run a command under /usr/bin/time: CPU seconds, wall seconds, peak RSS (MiB). */
+/** Run a command under /usr/bin/time (its output dropped): CPU seconds, wall seconds, peak RSS (MiB). */
 function timed(cmd) {
-  const tf = join(work, "time.txt");
-  const t0 = performance.now();
-  const r = spawnSync("/usr/bin/time", ["-f", "%U %S %M", "-o", tf, ...cmd], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  const wall = (performance.now() - t0) / 1000;
+  const r = timeCommand(cmd, { stdout: "ignore" });
   if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed (${r.status}):\n${r.stderr}`);
-  const [u, s, m] = readFileSync(tf, "utf8").trim().split("\n").at(-1).split(" ").map(Number);
-  return { cpu: u + s, wall, rssMiB: m / 1024 };
+  return r;
 }
 
 const summaryOf = (out) => JSON.parse(readFileSync(`${out}.evalkern/rows.jsonl.summary.json`, "utf8"));
@@ -148,7 +131,7 @@ try {
       rmSync(`${out}.evalkern`, { recursive: true, force: true });
       const again = cluster.map((a) => (a.startsWith(`bench-${mode}-`) ? `${a}-perf` : a));
       const record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "1000", "-g", "-o", data, "--"];
-      const cpu = timed([...record, process.execPath, "--perf-basic-prof", ...again]).cpu;
+      const cpu = timed([...record, process.execPath, "--perf-basic-prof", ...again]).cpuS;
       buckets = { cpu, seconds: producerBuckets(data) };
     }
     await stopWorkers(ps);
@@ -180,10 +163,10 @@ try {
   w(`\n| mode | chunks | producer CPU (s) | workers' CPU (s) | per chunk: producer / workers (ms) | producer ÷ workers |`);
   w(` workers per producer | producer wall (s) | producer RSS (MiB) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n`);
   for (const r of results) {
-    const per = `${((r.producer.cpu / r.chunks) * 1000).toFixed(1)} / ${((r.workers / r.chunks) * 1000).toFixed(1)}`;
-    const ratio = `${((r.producer.cpu / r.workers) * 100).toFixed(1)} %`;
-    w(`| ${r.mode} | ${r.chunks} | ${r.producer.cpu.toFixed(2)} | ${r.workers.toFixed(2)} | ${per} | ${ratio} |`);
-    w(` ${(r.workers / r.producer.cpu).toFixed(1)} | ${r.producer.wall.toFixed(1)} | ${Math.round(r.producer.rssMiB)} |\n`);
+    const per = `${((r.producer.cpuS / r.chunks) * 1000).toFixed(1)} / ${((r.workers / r.chunks) * 1000).toFixed(1)}`;
+    const ratio = `${((r.producer.cpuS / r.workers) * 100).toFixed(1)} %`;
+    w(`| ${r.mode} | ${r.chunks} | ${r.producer.cpuS.toFixed(2)} | ${r.workers.toFixed(2)} | ${per} | ${ratio} |`);
+    w(` ${(r.workers / r.producer.cpuS).toFixed(1)} | ${r.producer.wallS.toFixed(1)} | ${Math.round(r.producer.rssMiB)} |\n`);
   }
   for (const r of results.filter((x) => x.buckets)) {
     const { cpu, seconds } = r.buckets;
@@ -198,7 +181,7 @@ try {
     const ok = Object.entries(r.identical)
       .map(([k, v]) => `${k} ${v ? "identical" : "DIFFER"}`)
       .join(", ");
-    w(`${r.mode}: against a local run (${r.local.cpu.toFixed(2)} CPU-s): ${ok}\n`);
+    w(`${r.mode}: against a local run (${r.local.cpuS.toFixed(2)} CPU-s): ${ok}\n`);
   }
 } finally {
   redis.kill("SIGKILL");
